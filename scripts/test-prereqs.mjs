@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// System tools the test suite uses as independent checkers. Installed from Debian's packages when
+// missing and running as root; otherwise named with the command that installs them.
+import { execFileSync, spawnSync } from 'node:child_process';
+
+const NEEDED = [
+  // [command, Debian package, why]
+  ['qpdf', 'qpdf', 'checks the structure of stored and downloaded PDFs, and encrypts test PDFs'],
+  ['pdfinfo', 'poppler-utils', 'reads stored PDFs independently of the service'],
+];
+
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const missing = NEEDED.filter(([cmd]) => !has(cmd));
+if (missing.length === 0) {
+  process.exit(0);
+}
+const packages = [...new Set(missing.map(([, pkg]) => pkg))];
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const hasApt = has('apt-get');
+if (!isRoot || !hasApt) {
+  console.error('The tests need these system packages, which are missing:');
+  for (const [cmd, pkg, why] of missing) {
+    console.error(`  ${pkg} (for ${cmd}: ${why})`);
+  }
+  console.error(`Install them with: sudo apt-get install -y ${packages.join(' ')}`);
+  process.exit(1);
+}
+console.log(`Installing test prerequisites: ${packages.join(' ')}`);
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
+execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...packages], { stdio: 'inherit', env });
+const still = missing.filter(([cmd]) => !has(cmd));
+if (still.length > 0) {
+  console.error(`still missing after install: ${still.map(([c]) => c).join(', ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,62 @@
+// `sello api METHOD PATH [--body FILE]`: sends a signed request as an account and prints the
+// answer. Credentials: --web-id and --api-key; with --web-id alone the key is read from the
+// database (operators on the server); with neither, the only account if there is exactly one.
+import { readFile } from 'node:fs/promises';
+import type { Config } from '../config.js';
+import { SelloClient } from '../client/index.js';
+import { startRuntime } from '../runtime.js';
+import { activeKeysOf, listAccounts } from '../store/accounts-repo.js';
+import { UsageError, flags } from './args.js';
+
+export async function apiRequest(config: Config, argv: string[]): Promise<number> {
+  const { values, positionals } = flags(argv, { body: 'string', 'web-id': 'string', 'api-key': 'string', url: 'string' });
+  const [method, path] = positionals;
+  if (!method || !path || !path.startsWith('/')) {
+    throw new UsageError('usage: sello api METHOD /path?query [--body FILE|-] [--web-id ID [--api-key KEY]] [--url BASE]');
+  }
+  let webId = values['web-id'] as string | undefined;
+  let apiKey = values['api-key'] as string | undefined;
+  if (!webId || !apiKey) {
+    const runtime = await startRuntime(config, { migrate: false });
+    try {
+      if (!webId) {
+        const all = await listAccounts(runtime.deps.db);
+        if (all.length !== 1) {
+          throw new UsageError(`--web-id is required (there are ${all.length} accounts; see sello account list)`);
+        }
+        webId = all[0].web_id;
+      }
+      const found = await activeKeysOf(runtime.deps.db, webId);
+      if (!found || found.keys.length === 0) {
+        throw new UsageError(`no account with an active key for web id ${webId}`);
+      }
+      apiKey = runtime.deps.secrets.open(found.keys[0]);
+    } finally {
+      await runtime.close();
+    }
+  }
+  let body: string | undefined;
+  if (typeof values.body === 'string') {
+    body = values.body === '-' ? await readStdin() : await readFile(values.body, 'utf8');
+  }
+  const client = new SelloClient({
+    baseUrl: (values.url as string | undefined) ?? config.publicUrl,
+    webId,
+    apiKey,
+    scheme: config.authSchemes[0],
+  });
+  const res = await client.raw(method, path, body);
+  console.error(`HTTP ${res.status}`);
+  if (res.text) {
+    console.log(res.text);
+  }
+  return res.status >= 200 && res.status < 300 ? 0 : 1;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) {
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,55 @@
+// `sello serve` (API, signer pages and workers in one process), `sello api` with no arguments
+// (API only) and `sello worker` (jobs only). Each runs until SIGINT or SIGTERM, then drains.
+import type { Config } from '../config.js';
+import { createAccount } from '../domain/accounts/create-account.js';
+import { buildApp } from '../http/app.js';
+import { startWorker } from '../jobs/index.js';
+import { startRuntime } from '../runtime.js';
+import { countAccounts } from '../store/accounts-repo.js';
+
+export async function serve(config: Config, parts: { http: boolean; worker: boolean }): Promise<void> {
+  const runtime = await startRuntime(config, { migrate: true });
+  const { deps } = runtime;
+  const closers: (() => Promise<void>)[] = [];
+
+  if (parts.http) {
+    await announceFirstAccount(runtime.deps);
+    const app = await buildApp(deps);
+    await app.listen({ port: config.port, host: config.host });
+    closers.push(() => app.close());
+    console.log(`Sello is listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`);
+    console.log(`API reference: ${config.publicUrl}/docs`);
+  }
+  if (parts.worker) {
+    const runner = await startWorker(deps, runtime.connectionString);
+    closers.push(() => runner.stop());
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  console.log('stopping…');
+  for (const close of closers.reverse()) {
+    await close().catch((err) => console.error(err));
+  }
+  await runtime.close();
+}
+
+/** On the very first start there is no account yet: create one and print its credentials once. */
+async function announceFirstAccount(deps: Parameters<typeof createAccount>[0]) {
+  if ((await countAccounts(deps.db)) > 0) {
+    return;
+  }
+  const creds = await createAccount(deps, { name: 'First account' });
+  console.log(
+    [
+      '',
+      'First start: an account was created. Keep these credentials; the API key is not shown again.',
+      `  webId:  ${creds.webId}`,
+      `  apiKey: ${creds.apiKey}`,
+      '',
+    ].join('\n'),
+  );
+}

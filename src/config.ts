@@ -1,0 +1,168 @@
+// The only reader of process.env. Every setting is read and validated here, once, at start;
+// everything else receives a Config. An invalid environment fails with every bad variable listed,
+// so an operator fixes them in one go rather than one restart at a time.
+import { resolve } from 'node:path';
+
+export interface Limits {
+  /** Largest decoded PDF accepted, in bytes (25 MB). */
+  documentBytes: number;
+  /** Largest JSON request body, in bytes (36 MB: a 25 MB PDF in Base64 plus the payload). */
+  jsonBodyBytes: number;
+  /** Most pages a document may have. */
+  pages: number;
+  /** Most distinct signers per document. */
+  signersPerDocument: number;
+  /** Most stickers (boxes) per document. */
+  stickersPerDocument: number;
+  /** Most documents per document set. */
+  documentsPerSet: number;
+  /** Requests a minute per account; 0 turns the limit off. */
+  requestsPerMinute: number;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  /** External PostgreSQL; when absent the embedded server under dataDir/pg is used. */
+  databaseUrl: string | undefined;
+  /** Port of the embedded PostgreSQL; 0 picks a free one. */
+  embeddedPgPort: number;
+  /** Scheme words accepted before the credentials of the Authorization header, lower-cased. */
+  authSchemes: string[];
+  /** 32-byte key that encrypts secrets at rest; when absent it is generated into dataDir. */
+  masterKey: Buffer | undefined;
+  /** Development switch: lets url_doc reach private and loopback addresses. */
+  allowPrivateUrls: boolean;
+  urlFetchTimeoutMs: number;
+  logLevel: string;
+  limits: Limits;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      return fallback;
+    }
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name}=${JSON.stringify(raw)}: expected a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      return fallback;
+    }
+    if (/^(1|true|yes|on)$/i.test(raw)) {
+      return true;
+    }
+    if (/^(0|false|no|off)$/i.test(raw)) {
+      return false;
+    }
+    problems.push(`${name}=${JSON.stringify(raw)}: expected true or false`);
+    return fallback;
+  };
+
+  const nodeEnv = str('NODE_ENV', 'development');
+  const appEnv = (['development', 'production', 'test'] as const).find((e) => e === nodeEnv);
+  if (!appEnv) {
+    problems.push(`NODE_ENV=${JSON.stringify(nodeEnv)}: expected development, production or test`);
+  }
+  const port = int('PORT', 3000, 0, 65535);
+  const host = str('HOST', '127.0.0.1');
+
+  let publicUrl = str('SELLO_PUBLIC_URL', `http://localhost:${port}`);
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      throw new Error('scheme');
+    }
+    if (u.search || u.hash) {
+      throw new Error('query');
+    }
+    publicUrl = publicUrl.replace(/\/+$/, '');
+  } catch {
+    problems.push(`SELLO_PUBLIC_URL=${JSON.stringify(publicUrl)}: expected an absolute http(s) URL without query`);
+  }
+
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL: expected a postgres:// or postgresql:// URL');
+  }
+
+  const authSchemes = str('SELLO_AUTH_SCHEMES', 'svc')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (authSchemes.length === 0 || authSchemes.some((s) => !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(s))) {
+    problems.push('SELLO_AUTH_SCHEMES: expected a comma-separated list of words (HTTP token characters)');
+  }
+
+  let masterKey: Buffer | undefined;
+  const mk = env.SELLO_MASTER_KEY;
+  if (mk) {
+    masterKey = Buffer.from(mk, 'base64');
+    if (masterKey.length !== 32) {
+      problems.push('SELLO_MASTER_KEY: expected 32 random bytes in Base64 (openssl rand -base64 32)');
+      masterKey = undefined;
+    }
+  }
+
+  const allowPrivateUrls = bool('SELLO_ALLOW_PRIVATE_URLS', false);
+  if (allowPrivateUrls && appEnv === 'production') {
+    problems.push('SELLO_ALLOW_PRIVATE_URLS: not allowed when NODE_ENV=production (it opens server-side request forgery)');
+  }
+
+  const mb = 1024 * 1024;
+  const limits: Limits = {
+    documentBytes: int('SELLO_MAX_DOCUMENT_MB', 25, 1, 1024) * mb,
+    jsonBodyBytes: int('SELLO_MAX_JSON_MB', 36, 1, 2048) * mb,
+    pages: int('SELLO_MAX_PAGES', 2000, 1, 100000),
+    signersPerDocument: int('SELLO_MAX_SIGNERS', 50, 1, 1000),
+    stickersPerDocument: int('SELLO_MAX_STICKERS', 500, 1, 10000),
+    documentsPerSet: int('SELLO_MAX_SET_DOCUMENTS', 100, 1, 10000),
+    requestsPerMinute: int('SELLO_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+  };
+
+  const config: Config = {
+    env: appEnv ?? 'development',
+    port,
+    host,
+    publicUrl,
+    dataDir: resolve(str('SELLO_DATA_DIR', './data')),
+    databaseUrl,
+    embeddedPgPort: int('SELLO_EMBEDDED_PG_PORT', 0, 0, 65535),
+    authSchemes,
+    masterKey,
+    allowPrivateUrls,
+    urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
+    logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
+    limits,
+  };
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
+    problems.push(`SELLO_LOG_LEVEL=${JSON.stringify(config.logLevel)}: expected fatal, error, warn, info, debug, trace or silent`);
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+  return config;
+}

@@ -1,0 +1,25 @@
+// What the use cases need from the outside world, handed in by the composition root (main.ts) and
+// replaced in tests. Nothing in domain/ reaches for globals.
+import type { Config } from '../config.js';
+import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
+import type { SecretBox } from '../pki/secret-box.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { Db } from '../store/db.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export type UrlFetcher = (url: string, options: GuardedFetchOptions) => Promise<GuardedResponse>;
+
+export interface Deps {
+  config: Config;
+  db: Db;
+  blobs: BlobStore;
+  secrets: SecretBox;
+  clock: Clock;
+  /** The one guarded path for outbound HTTP on a client's behalf. */
+  fetchUrl: UrlFetcher;
+}

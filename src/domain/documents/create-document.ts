@@ -1,0 +1,209 @@
+// POST /developers/json: creates a document from a PDF (b64_doc or url_doc) with its signers'
+// boxes, standalone or inside an OPEN document set. Every check runs before anything is stored;
+// the PDF is made durable in the blob store before the rows commit.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { newPublicId, newSigningToken } from '../ids.js';
+import { countSetDocuments, findSet, insertDocument } from '../../store/documents-repo.js';
+import { readPdf } from './read-pdf.js';
+import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
+import { validateStickers } from './validate-stickers.js';
+import { parseWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
+
+/** Top-level keys of the create payload this server reads. */
+const KNOWN_KEYS = new Set(['b64_doc', 'url_doc', 'template', 'fields', 'tables', 'stickers', 'document_set', 'workflow', 'name']);
+/** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
+const NOT_YET_SUPPORTED = new Set(['qr', 'certified_email', 'requireIdentityVerification', 'manager']);
+
+export interface CreatedSticker {
+  sticker_id: string;
+  signer_id: string;
+  sticker_index: number;
+  sticker_authority: string;
+  sticker_data: string;
+  sticker_email: string | null;
+  sticker_page: number;
+  sticker_coordinates: { lx: number; ly: number; tx: number; ty: number };
+  signer_url: string;
+}
+
+export interface CreatedDocument {
+  document_ticket: string;
+  document_url: string;
+  document_flow: boolean;
+  sticker_count: number;
+  stickers: CreatedSticker[];
+  warnings: string[];
+}
+
+export async function createDocument(
+  deps: Deps,
+  opts: { accountId: string; payload: Record<string, unknown> },
+): Promise<CreatedDocument> {
+  const { config, db, blobs, clock } = deps;
+  const p = opts.payload;
+  const warnings: string[] = [];
+  for (const key of Object.keys(p)) {
+    if (NOT_YET_SUPPORTED.has(key)) {
+      warnings.push(`${key}: not supported by this server yet; ignored`);
+    } else if (!KNOWN_KEYS.has(key)) {
+      warnings.push(`${key}: unknown key; ignored`);
+    }
+  }
+
+  // Shape checks first: they are cheap and must not wait for a download.
+  const origins = (['b64_doc', 'url_doc', 'template'] as const).filter((k) => p[k] !== undefined && p[k] !== null);
+  if (origins.length !== 1) {
+    throw new AppError(
+      'INVALID_ORIGIN',
+      origins.length === 0
+        ? 'one PDF origin is required: b64_doc, url_doc or template'
+        : `only one PDF origin may be sent; got ${origins.join(' and ')}`,
+      { field: origins.length ? origins.join(',') : 'b64_doc' },
+    );
+  }
+  if (p.name !== undefined && (typeof p.name !== 'string' || p.name.length > 200)) {
+    throw invalid('name', 'expected a string of at most 200 characters');
+  }
+  const setUuid = p.document_set;
+  if (setUuid !== undefined && setUuid !== null && (typeof setUuid !== 'string' || setUuid === '')) {
+    throw invalid('document_set', 'expected the uuid of a document set');
+  }
+  const inSet = typeof setUuid === 'string';
+  if (inSet && p.workflow !== undefined && p.workflow !== null) {
+    throw invalid('workflow', 'must not be sent with document_set: the set\'s flow is defined when the set is closed');
+  }
+  let workflow: WorkflowSettings | undefined;
+  if (p.workflow !== undefined && p.workflow !== null) {
+    const parsed = parseWorkflowSettings(p.workflow, { field: 'workflow', allowCamelCase: true });
+    workflow = parsed.settings;
+    warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
+  }
+  if (origins[0] === 'template') {
+    const t = p.template as { title?: unknown } | null;
+    const title = typeof t === 'object' && t !== null && typeof t.title === 'string' ? t.title : undefined;
+    if (!title) {
+      throw invalid('template.title', 'required: the name of a registered template');
+    }
+    throw new AppError('TEMPLATE_NOT_FOUND', `template.title: no template named ${JSON.stringify(title)}`, {
+      field: 'template.title',
+    });
+  }
+  if (inSet) {
+    // Checked before the download too; checked again under lock when inserting.
+    await requireOpenSet(deps, opts.accountId, setUuid);
+  }
+
+  const source: PdfSource =
+    origins[0] === 'b64_doc'
+      ? {
+          origin: 'b64_doc',
+          bytes: decodeBase64Pdf(typeof p.b64_doc === 'string' ? p.b64_doc : fail('b64_doc'), config.limits.documentBytes),
+          name: fileName(p.name as string | undefined),
+        }
+      : await fetchPdf(deps, p.url_doc);
+  if (typeof p.name === 'string' && p.name.trim()) {
+    source.name = fileName(p.name);
+  }
+
+  const pdf = await readPdf(source.bytes, config.limits.pages);
+  const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
+
+  const ticket = newPublicId();
+  const tokens = signers.map(() => newSigningToken());
+  const signerIds = signers.map(() => newPublicId());
+  const stickerIds = stickers.map(() => newPublicId());
+  const sha256 = await blobs.put(source.bytes);
+  const now = clock.now();
+
+  await db.transaction().execute(async (trx) => {
+    let setId: string | null = null;
+    if (inSet) {
+      const set = await findSet(trx, opts.accountId, setUuid, true);
+      if (!set) {
+        throw new AppError('DOCUMENT_SET_NOT_FOUND', `document_set: no document set ${setUuid}`, { field: 'document_set' });
+      }
+      if (set.status !== 'OPEN') {
+        throw new AppError('DOCUMENT_SET_CLOSED', `document_set: the set is ${set.status}; documents can only be added while it is OPEN`, {
+          field: 'document_set',
+          status: set.status,
+        });
+      }
+      if ((await countSetDocuments(trx, set.id)) >= config.limits.documentsPerSet) {
+        throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${config.limits.documentsPerSet} documents`);
+      }
+      setId = set.id;
+    }
+    await insertDocument(trx, {
+      ticket,
+      accountId: opts.accountId,
+      setId,
+      name: source.name,
+      status: inSet ? 'draft' : 'pending',
+      origin: source.origin,
+      sha256,
+      sizeBytes: source.bytes.length,
+      pageCount: pdf.pageCount,
+      hasFlow: inSet || workflow !== undefined,
+      workflow: workflow ?? null,
+      extra: {},
+      createdAt: now,
+      signers: signers.map((s, i) => ({
+        signerId: signerIds[i],
+        position: s.position,
+        authority: s.authority,
+        data: s.data,
+        name: s.name,
+        email: s.email,
+        tokenHash: tokens[i].hash,
+      })),
+      stickers: stickers.map((s, i) => ({
+        stickerId: stickerIds[i],
+        signerPosition: s.signerPosition,
+        index: s.index,
+        page: s.page,
+        rect: s.rect,
+        extra: s.extra,
+      })),
+    });
+  });
+
+  return {
+    document_ticket: ticket,
+    document_url: `${config.publicUrl}/document/${ticket}`,
+    document_flow: inSet || workflow !== undefined,
+    sticker_count: stickers.length,
+    stickers: stickers.map((s, i) => {
+      const signer = signers[s.signerPosition];
+      return {
+        sticker_id: stickerIds[i],
+        signer_id: signerIds[s.signerPosition],
+        sticker_index: s.index,
+        sticker_authority: signer.authority,
+        sticker_data: signer.data,
+        sticker_email: signer.email,
+        sticker_page: s.page,
+        sticker_coordinates: s.rect,
+        signer_url: `${config.publicUrl}/sign/${tokens[s.signerPosition].token}`,
+      };
+    }),
+    warnings,
+  };
+}
+
+async function requireOpenSet(deps: Deps, accountId: string, uuid: string) {
+  const set = await findSet(deps.db, accountId, uuid);
+  if (!set) {
+    throw new AppError('DOCUMENT_SET_NOT_FOUND', `document_set: no document set ${uuid}`, { field: 'document_set' });
+  }
+  if (set.status !== 'OPEN') {
+    throw new AppError('DOCUMENT_SET_CLOSED', `document_set: the set is ${set.status}; documents can only be added while it is OPEN`, {
+      field: 'document_set',
+      status: set.status,
+    });
+  }
+}
+
+function fail(field: string): never {
+  throw invalid(field, 'expected a Base64 string');
+}

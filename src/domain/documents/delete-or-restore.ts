@@ -1,0 +1,48 @@
+// POST /developers/docs {ticket, action}: soft delete, and restore to the state it had.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { findDocument, transitionDocument } from '../../store/documents-repo.js';
+import type { DocumentStatus } from '../../store/schema.js';
+
+const LIVE: DocumentStatus[] = ['draft', 'pending', 'completed', 'rejected', 'expired', 'cancelled'];
+
+export async function deleteOrRestoreDocument(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  opts: { accountId: string; ticket: unknown; action: unknown },
+): Promise<{ document_ticket: string; status: DocumentStatus }> {
+  if (typeof opts.ticket !== 'string' || opts.ticket === '') {
+    throw invalid('ticket', 'required: the document_ticket');
+  }
+  if (opts.action !== 'delete' && opts.action !== 'restore') {
+    throw invalid('action', 'expected "delete" or "restore"');
+  }
+  const doc = await findDocument(deps.db, opts.accountId, opts.ticket);
+  if (!doc) {
+    throw new AppError('DOCUMENT_NOT_FOUND', `no document ${opts.ticket}`);
+  }
+  const at = deps.clock.now();
+  if (opts.action === 'delete') {
+    if (doc.status === 'deleted') {
+      throw new AppError('INVALID_STATE', `document ${doc.ticket} is already deleted`, { status: doc.status });
+    }
+    const ok = await transitionDocument(deps.db, doc.id, [doc.status], {
+      status: 'deleted',
+      statusBeforeDelete: doc.status,
+      deletedAt: at,
+      at,
+    });
+    if (!ok) {
+      throw new AppError('INVALID_STATE', `document ${doc.ticket} changed state meanwhile; retry`);
+    }
+    return { document_ticket: doc.ticket, status: 'deleted' };
+  }
+  if (doc.status !== 'deleted') {
+    throw new AppError('INVALID_STATE', `document ${doc.ticket} is not deleted (it is ${doc.status})`, { status: doc.status });
+  }
+  const back = doc.status_before_delete && LIVE.includes(doc.status_before_delete) ? doc.status_before_delete : 'pending';
+  const ok = await transitionDocument(deps.db, doc.id, ['deleted'], { status: back, statusBeforeDelete: null, deletedAt: null, at });
+  if (!ok) {
+    throw new AppError('INVALID_STATE', `document ${doc.ticket} changed state meanwhile; retry`);
+  }
+  return { document_ticket: doc.ticket, status: back };
+}

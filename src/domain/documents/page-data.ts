@@ -1,0 +1,18 @@
+// POST /api/pdf/pageData: the size (CropBox, points) and rotation of one page of a given PDF, so a
+// client can place stickers without parsing the PDF itself.
+import { invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { readPdf } from './read-pdf.js';
+
+export async function pageData(deps: Pick<Deps, 'config'>, opts: { bytes: Buffer; page?: string }) {
+  const page = opts.page === undefined || opts.page === '' ? 0 : Number(opts.page);
+  if (!Number.isInteger(page) || page < 0) {
+    throw invalid('page', 'expected a whole number, 0 for the first page');
+  }
+  const info = await readPdf(opts.bytes, deps.config.limits.pages);
+  if (page >= info.pageCount) {
+    throw invalid('page', `page ${page} does not exist; the document has ${info.pageCount} page(s), numbered from 0`);
+  }
+  const p = info.pages[page];
+  return { page, pages: info.pageCount, width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation };
+}

@@ -1,0 +1,92 @@
+// Turns the PDF origin of a create payload (b64_doc or url_doc) into bytes and a file name.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { UrlGuardError } from '../../net/url-guard.js';
+
+export interface PdfSource {
+  origin: 'b64_doc' | 'url_doc';
+  bytes: Buffer;
+  name: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+export function decodeBase64Pdf(value: string, maxBytes: number): Buffer {
+  // Tolerated: a data: URI prefix and line breaks (both common in what clients send).
+  const text = value.replace(/^data:application\/pdf;base64,/i, '').replace(/[\r\n\t ]+/g, '');
+  if (Math.floor((text.length * 3) / 4) > maxBytes + 2) {
+    throw new AppError('DOCUMENT_TOO_LARGE', `b64_doc: the document is larger than the limit of ${mb(maxBytes)}`);
+  }
+  const padded = text.length % 4 === 0;
+  if (!(BASE64.test(text) && padded) && !BASE64URL.test(text)) {
+    throw new AppError('PDF_INVALID', 'b64_doc: not valid Base64', { field: 'b64_doc' });
+  }
+  const bytes = Buffer.from(text, BASE64.test(text) ? 'base64' : 'base64url');
+  if (bytes.length > maxBytes) {
+    throw new AppError('DOCUMENT_TOO_LARGE', `b64_doc: the document is larger than the limit of ${mb(maxBytes)}`);
+  }
+  if (bytes.length === 0) {
+    throw new AppError('PDF_INVALID', 'b64_doc: empty document', { field: 'b64_doc' });
+  }
+  return bytes;
+}
+
+export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: unknown): Promise<PdfSource> {
+  if (typeof urlDoc !== 'object' || urlDoc === null || Array.isArray(urlDoc)) {
+    throw invalid('url_doc', 'expected an object {url, name}');
+  }
+  const { url, name } = urlDoc as { url?: unknown; name?: unknown };
+  if (typeof url !== 'string' || url.length === 0 || url.length > 4096) {
+    throw invalid('url_doc.url', 'required: an http(s) URL of at most 4096 characters');
+  }
+  if (name !== undefined && typeof name !== 'string') {
+    throw invalid('url_doc.name', 'expected a string');
+  }
+  const limit = deps.config.limits.documentBytes;
+  let res;
+  try {
+    res = await deps.fetchUrl(url, {
+      maxBytes: limit,
+      totalTimeoutMs: deps.config.urlFetchTimeoutMs,
+      allowPrivate: deps.config.allowPrivateUrls,
+    });
+  } catch (err) {
+    if (!(err instanceof UrlGuardError)) {
+      throw err;
+    }
+    switch (err.reason) {
+      case 'TOO_LARGE':
+        throw new AppError('DOCUMENT_TOO_LARGE', `url_doc.url: the document is larger than the limit of ${mb(limit)}`);
+      case 'TIMEOUT':
+      case 'NETWORK':
+        throw new AppError('URL_FETCH_FAILED', `url_doc.url: could not be fetched (${err.message})`, {
+          field: 'url_doc.url',
+          reason: err.reason,
+        });
+      default:
+        throw new AppError('URL_NOT_ALLOWED', `url_doc.url: refused (${err.message})`, {
+          field: 'url_doc.url',
+          reason: err.reason,
+        });
+    }
+  }
+  if (res.status < 200 || res.status > 299) {
+    throw new AppError('URL_FETCH_FAILED', `url_doc.url: the server answered ${res.status}`, {
+      field: 'url_doc.url',
+      status: res.status,
+    });
+  }
+  return { origin: 'url_doc', bytes: res.body, name: fileName(name, new URL(res.finalUrl).pathname) };
+}
+
+/** A download name: the given one, else the last path segment of the URL, else document.pdf. */
+export function fileName(given: string | undefined, path = ''): string {
+  const base = (given?.trim() || decodeURIComponent(path.split('/').pop() ?? '') || 'document').replace(/[\\/\u0000-\u001f]/g, '_');
+  const clipped = base.slice(0, 200);
+  return /\.pdf$/i.test(clipped) ? clipped : `${clipped}.pdf`;
+}
+
+function mb(bytes: number) {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}

@@ -1,0 +1,73 @@
+// The errors the domain raises. Each code is listed once here with when it happens; http/errors.ts
+// is the only place that turns a code into an HTTP status.
+
+export const ERROR_CODES = {
+  /** A request field is missing, of the wrong type or out of range; the message names the field. */
+  INVALID_INPUT: 'invalid input',
+  /** The JSON body cannot be parsed. */
+  INVALID_JSON: 'malformed JSON',
+  /** More than one, or none, of b64_doc, url_doc and template was sent. */
+  INVALID_ORIGIN: 'document origin',
+  /** A sticker breaks a rule (page, rect, authority, data); details name the index and the rule. */
+  INVALID_STICKER: 'sticker rule',
+  /** `template` names a template the account does not have. */
+  TEMPLATE_NOT_FOUND: 'unknown template',
+  /** `url_doc.url` is not an http(s) URL or resolves to an address the service refuses to reach. */
+  URL_NOT_ALLOWED: 'refused URL',
+  /** `url_doc.url` could not be fetched (network error, timeout, non-2xx answer). */
+  URL_FETCH_FAILED: 'URL fetch failed',
+  /** The document is larger than the configured limit. */
+  DOCUMENT_TOO_LARGE: 'document too large',
+  /** The request body is larger than the configured limit. */
+  BODY_TOO_LARGE: 'body too large',
+  /** The bytes are not a PDF, or are damaged beyond a faithful reading. */
+  PDF_INVALID: 'unreadable PDF',
+  /** The PDF is encrypted (password or permissions); it cannot be signed as it is. */
+  PDF_ENCRYPTED: 'encrypted PDF',
+  /** The PDF has more pages than the configured limit. */
+  PDF_TOO_MANY_PAGES: 'too many pages',
+  /** The request's Content-Type is not the one the operation takes. */
+  UNSUPPORTED_MEDIA_TYPE: 'wrong media type',
+  /** No account with that web id (CLI and operator paths). */
+  ACCOUNT_NOT_FOUND: 'unknown account',
+  /** No document with that ticket in this account. */
+  DOCUMENT_NOT_FOUND: 'unknown document',
+  /** No document set with that uuid in this account. */
+  DOCUMENT_SET_NOT_FOUND: 'unknown set',
+  /** A document was added to a set that is no longer OPEN. */
+  DOCUMENT_SET_CLOSED: 'set closed',
+  /** The set already holds the most documents allowed. */
+  DOCUMENT_SET_FULL: 'set full',
+  /** The operation does not apply to the document's current state (e.g. restore of a live document). */
+  INVALID_STATE: 'state conflict',
+  /** The requested rendition does not exist yet (e.g. `universal` before completion). */
+  NOT_YET_AVAILABLE: 'not yet available',
+  /** The document is deleted; restore it first. */
+  DOCUMENT_DELETED: 'deleted document',
+  /** No route for that method and path. */
+  ROUTE_NOT_FOUND: 'unknown route',
+  /** The account sent more requests a minute than allowed; see Retry-After. */
+  RATE_LIMITED: 'rate limited',
+  /** A dependency (database, renderer) is unavailable. */
+  SERVICE_UNAVAILABLE: 'dependency down',
+  /** A bug or an unexpected failure; the body carries the request id only. */
+  INTERNAL: 'internal error',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+/** Shorthand for the most common error: a request field is invalid. */
+export function invalid(field: string, rule: string, details?: unknown): AppError {
+  return new AppError('INVALID_INPUT', `${field}: ${rule}`, { field, ...(details as object) });
+}

@@ -1,0 +1,142 @@
+// The Fastify application: request ids, logging, error shaping, OpenAPI, and the API routes behind
+// HMAC authentication. Built from Deps so tests run it against their own database and clock.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Deps } from '../domain/deps.js';
+import { AppError } from '../domain/errors.js';
+import { Unauthorized, createAuthenticator, sendUnauthorized } from './auth.js';
+import { errorBody, handleError } from './errors.js';
+import { createRateLimiter } from './rate-limit.js';
+import { documentRoutes } from './routes/documents.js';
+import { healthRoutes } from './routes/health.js';
+import { pdfToolRoutes } from './routes/pdf-tools.js';
+import { setRoutes } from './routes/sets.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export interface AppOptions {
+  /** Log destination; defaults to stdout. Tests pass a stream to read what was logged. */
+  logStream?: NodeJS.WritableStream;
+  /** Reports whether the service is ready (database reachable, migrations applied). */
+  ready?: () => Promise<boolean>;
+}
+
+export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      // Never keys, bodies or document bytes: only the request line and outcome are logged.
+      redact: { paths: ['req.headers.authorization', 'req.headers["content-sha256"]'], remove: true },
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.limits.jsonBodyBytes,
+    trustProxy: false,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  });
+
+  app.decorateRequest('account', null);
+  app.decorateRequest('rawBody', undefined);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Sello API',
+        version: '1',
+        description:
+          'Electronic-signature service. Every operation under /api and /developers is authenticated with ' +
+          '`Authorization: svc {webId}:{Base64(HMAC-SHA256(apiKey, stringToSign))}`; see docs/api.md.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: { hmac: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes(deps, opts.ready));
+  await app.register(apiPlugin(deps));
+  return app;
+}
+
+/** Everything under HMAC authentication: its own JSON parser (raw bytes kept), auth, rate limit. */
+function apiPlugin(deps: Deps) {
+  const authenticate = createAuthenticator({
+    db: deps.db,
+    secrets: deps.secrets,
+    schemes: deps.config.authSchemes,
+    publicUrl: () => deps.config.publicUrl,
+  });
+  const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
+
+  return async function api(app: FastifyInstance) {
+    // Keep the bytes as received: the signature may be over them exactly (decisions.md). The body
+    // is parsed only after the signature is checked.
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+      req.rawBody = body as Buffer;
+      done(null, undefined);
+    });
+    await app.register(multipart, {
+      limits: { fileSize: deps.config.limits.documentBytes, files: 1, fields: 10, fieldSize: 1024 },
+      throwFileSizeLimit: true,
+    });
+
+    app.addHook('preValidation', async (req, reply) => {
+      try {
+        req.account = await authenticate(req);
+      } catch (err) {
+        if (err instanceof Unauthorized) {
+          return sendUnauthorized(reply);
+        }
+        throw err;
+      }
+      const retryAfter = rateLimit(req.account.id);
+      if (retryAfter > 0) {
+        reply.header('retry-after', String(retryAfter));
+        throw new AppError('RATE_LIMITED', `more than ${deps.config.limits.requestsPerMinute} requests a minute; retry in ${retryAfter} s`);
+      }
+      if (req.rawBody !== undefined) {
+        if (req.rawBody.length === 0) {
+          req.body = {};
+          return;
+        }
+        try {
+          req.body = JSON.parse(req.rawBody.toString('utf8'));
+        } catch {
+          throw new AppError('INVALID_JSON', 'the body is not valid JSON');
+        }
+      }
+    });
+
+    await app.register(documentRoutes(deps));
+    await app.register(setRoutes(deps));
+    await app.register(pdfToolRoutes(deps));
+  };
+}
+
+/** Query strings may carry tokens one day; logs keep the path only. */
+function redactUrl(url: string) {
+  const q = url.indexOf('?');
+  return q === -1 ? url : `${url.slice(0, q)}?…`;
+}

@@ -1,0 +1,135 @@
+// HMAC authentication of every API request (spec "Authentication", decisions.md "Authentication").
+//
+//   Authorization: <scheme> <webId>:<Base64(HMAC-SHA256(apiKey, stringToSign))>
+//
+// stringToSign is, for GET/DELETE, the request target as received (or the absolute URL built from
+// SELLO_PUBLIC_URL and that target); for a JSON POST, the raw body bytes as received (or the body
+// re-serialized compactly); for multipart, the Content-SHA256 header (checked against the file by
+// the route once the file has been read).
+//
+// Every failure is the same 401 with an empty body, and the work done does not depend on which part
+// was wrong: an unknown web id is checked against dummy keys, and every candidate is compared
+// against every key slot with timingSafeEqual, with no early exit.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_ACTIVE_KEYS, activeKeysOf } from '../store/accounts-repo.js';
+import type { Db } from '../store/db.js';
+import type { SecretBox } from '../pki/secret-box.js';
+
+export interface AuthenticatedAccount {
+  id: string;
+  webId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: AuthenticatedAccount | null;
+    /** Raw bytes of a JSON body, kept for the HMAC check. */
+    rawBody: Buffer | undefined;
+  }
+}
+
+/** A 401 with an empty body: the only answer to any authentication failure. */
+export class Unauthorized extends Error {}
+
+export interface ParsedAuthorization {
+  webId: string;
+  signature: Buffer;
+}
+
+/** Parses the Authorization header; undefined when it is absent or malformed. */
+export function parseAuthorization(header: string | undefined, schemes: string[]): ParsedAuthorization | undefined {
+  if (!header) {
+    return undefined;
+  }
+  const m = /^\s*(\S+)\s+([^:\s]+):(\S+)\s*$/.exec(header);
+  if (!m || !schemes.includes(m[1].toLowerCase())) {
+    return undefined;
+  }
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(m[3])) {
+    return undefined;
+  }
+  return { webId: m[2], signature: Buffer.from(m[3], 'base64') };
+}
+
+export function hmac(key: string, data: string | Buffer): Buffer {
+  return createHmac('sha256', Buffer.from(key, 'utf8')).update(data).digest();
+}
+
+const DUMMY_KEYS = Array.from({ length: MAX_ACTIVE_KEYS }, () => randomBytes(32).toString('base64url'));
+const ZERO = Buffer.alloc(32);
+
+/**
+ * True when `signature` is the HMAC of one of `candidates` under one of `keys`. Always computes
+ * MAX_ACTIVE_KEYS × candidates HMACs and as many comparisons, whatever matches.
+ */
+export function signatureMatches(signature: Buffer, keys: string[], candidates: (string | Buffer)[]): boolean {
+  const slots = [...keys.slice(0, MAX_ACTIVE_KEYS)];
+  const real = slots.length;
+  while (slots.length < MAX_ACTIVE_KEYS) {
+    slots.push(DUMMY_KEYS[slots.length]);
+  }
+  const given = signature.length === 32 ? signature : ZERO;
+  let ok = 0;
+  for (let i = 0; i < slots.length; i++) {
+    for (const c of candidates) {
+      const eq = timingSafeEqual(hmac(slots[i], c), given) ? 1 : 0;
+      ok |= eq & (i < real ? 1 : 0);
+    }
+  }
+  return (ok & (signature.length === 32 ? 1 : 0)) === 1;
+}
+
+export interface AuthOptions {
+  db: Db;
+  secrets: SecretBox;
+  schemes: string[];
+  /** Read per request: the public base URL of absolute-URL signatures. */
+  publicUrl: () => string;
+}
+
+/** The strings a request may have been signed over, per decisions.md. */
+export function candidatesFor(req: FastifyRequest, publicUrl: string): (string | Buffer)[] {
+  const method = req.method.toUpperCase();
+  const target = req.raw.url ?? '/';
+  if (method === 'GET' || method === 'DELETE' || method === 'HEAD') {
+    return [target, publicUrl + target];
+  }
+  const type = String(req.headers['content-type'] ?? '');
+  if (type.startsWith('multipart/')) {
+    const h = req.headers['content-sha256'];
+    return typeof h === 'string' && h.length > 0 ? [h] : [];
+  }
+  const raw = req.rawBody ?? Buffer.alloc(0);
+  const out: (string | Buffer)[] = [raw];
+  if (raw.length > 0) {
+    try {
+      const compact = JSON.stringify(JSON.parse(raw.toString('utf8')));
+      // Most clients send compact JSON already: then the two candidates are the same bytes.
+      if (!raw.equals(Buffer.from(compact, 'utf8'))) {
+        out.push(compact);
+      }
+    } catch {
+      // Not JSON: only the raw bytes can match; the route answers 400 after authentication.
+    }
+  }
+  return out;
+}
+
+export function createAuthenticator(opts: AuthOptions) {
+  return async function authenticate(req: FastifyRequest): Promise<AuthenticatedAccount> {
+    const parsed = parseAuthorization(req.headers.authorization, opts.schemes);
+    const found = parsed ? await activeKeysOf(opts.db, parsed.webId) : undefined;
+    const keys = (found?.keys ?? []).map((k) => opts.secrets.open(k));
+    const candidates = candidatesFor(req, opts.publicUrl());
+    const ok = signatureMatches(parsed?.signature ?? ZERO, keys, candidates.length ? candidates : ['']);
+    if (!ok || !parsed || !found || candidates.length === 0) {
+      throw new Unauthorized();
+    }
+    return { id: found.accountId, webId: parsed.webId };
+  };
+}
+
+export function sendUnauthorized(reply: FastifyReply) {
+  return reply.code(401).header('content-length', '0').send();
+}

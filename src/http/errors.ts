@@ -1,0 +1,78 @@
+// The only place where error codes become HTTP statuses, and where every error body is shaped:
+// {"error": {"code", "message", "details"}} for every status but 401 (whose body is empty).
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../domain/errors.js';
+import { Unauthorized, sendUnauthorized } from './auth.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_INPUT: 400,
+  INVALID_JSON: 400,
+  INVALID_ORIGIN: 400,
+  INVALID_STICKER: 400,
+  TEMPLATE_NOT_FOUND: 400,
+  URL_NOT_ALLOWED: 400,
+  URL_FETCH_FAILED: 400,
+  DOCUMENT_TOO_LARGE: 413,
+  BODY_TOO_LARGE: 413,
+  PDF_INVALID: 422,
+  PDF_ENCRYPTED: 422,
+  PDF_TOO_MANY_PAGES: 422,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  ACCOUNT_NOT_FOUND: 404,
+  DOCUMENT_NOT_FOUND: 404,
+  DOCUMENT_SET_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  DOCUMENT_SET_CLOSED: 409,
+  DOCUMENT_SET_FULL: 409,
+  INVALID_STATE: 409,
+  NOT_YET_AVAILABLE: 409,
+  DOCUMENT_DELETED: 409,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: unknown) {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** Fastify error handler: AppError as mapped, schema failures as 400, anything else as 500. */
+export function handleError(err: FastifyError | AppError | Error, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof Unauthorized) {
+    return sendUnauthorized(reply);
+  }
+  if (err instanceof AppError) {
+    return reply.code(statusOf(err.code)).send(errorBody(err.code, err.message, err.details));
+  }
+  const fe = err as FastifyError;
+  if (fe.validation) {
+    const first = fe.validation[0];
+    const where = fe.validationContext ?? 'body';
+    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const field = [where === 'body' ? '' : where, path, missing].filter(Boolean).join('.') || where;
+    return reply
+      .code(400)
+      .send(errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'invalid'}`, { field, errors: fe.validation }));
+  }
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.code === 'FST_REQ_FILE_TOO_LARGE') {
+    return reply.code(413).send(errorBody('BODY_TOO_LARGE', 'the request body is larger than the limit'));
+  }
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE', fe.message));
+  }
+  if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return reply.code(400).send(errorBody('INVALID_JSON', 'the body is not valid JSON'));
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return reply.code(fe.statusCode).send(errorBody('INVALID_INPUT', fe.message));
+  }
+  req.log.error({ err }, 'unhandled error');
+  return reply
+    .code(500)
+    .send(errorBody('INTERNAL', `internal error; quote request id ${req.id} when reporting it`, { request_id: req.id }));
+}

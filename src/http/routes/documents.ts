@@ -1,0 +1,111 @@
+// Documents: create, list, download, delete and restore.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../domain/deps.js';
+import { AppError } from '../../domain/errors.js';
+import { createDocument } from '../../domain/documents/create-document.js';
+import { deleteOrRestoreDocument } from '../../domain/documents/delete-or-restore.js';
+import { FILE_TYPES, getDocumentFile } from '../../domain/documents/get-document-file.js';
+import { listDocuments } from '../../domain/documents/list-documents.js';
+import { CreateDocumentBody, CreateDocumentResponse, DocumentListResponse, ErrorResponse } from '../schemas.js';
+
+// The create payload is validated by the use case (its messages name the sticker index and rule);
+// the schema here documents it in the OpenAPI description.
+const documentOnly = () => () => true;
+
+export function documentRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.post(
+      '/developers/json',
+      {
+        schema: {
+          summary: 'Create a document from a PDF (b64_doc or url_doc) with signature boxes',
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          body: CreateDocumentBody,
+          response: { 200: CreateDocumentResponse, '4xx': ErrorResponse },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req) => createDocument(deps, { accountId: req.account!.id, payload: asObject(req.body) }),
+    );
+
+    app.get(
+      '/api/document',
+      {
+        schema: {
+          summary: 'List documents created in a time window, newest first',
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          querystring: Type.Object({
+            from: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default 0)' })),
+            to: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default now)' })),
+            limit: Type.Optional(Type.String({ description: '1..500, default 100' })),
+            nextToken: Type.Optional(Type.String({ description: 'from the previous page' })),
+          }),
+          response: { 200: DocumentListResponse, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const q = req.query as Record<string, string | undefined>;
+        return listDocuments(deps, { accountId: req.account!.id, ...q });
+      },
+    );
+
+    app.get(
+      '/api/document/:type/:ticket',
+      {
+        schema: {
+          summary: 'Download a rendition of a document, Base64 in a JSON envelope with its SHA-256',
+          description:
+            '`source` is the PDF as created; `original` carries every signature applied so far; `universal` is the ' +
+            'long-term-validation rendition (409 until the document is completed).',
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          params: Type.Object({ type: Type.String({ enum: [...FILE_TYPES] }), ticket: Type.String() }),
+          response: {
+            200: Type.Object(
+              { hash: Type.String(), name: Type.String() },
+              { additionalProperties: Type.String(), description: '{"<type>": base64, "hash", "name"}' },
+            ),
+            '4xx': ErrorResponse,
+          },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req) => {
+        const { type, ticket } = req.params as { type: string; ticket: string };
+        const f = await getDocumentFile(deps, { accountId: req.account!.id, ticket, type });
+        return { [f.type]: f.bytes.toString('base64'), hash: f.hash, name: f.name };
+      },
+    );
+
+    app.post(
+      '/developers/docs',
+      {
+        schema: {
+          summary: 'Delete a document (soft) or restore it to the state it had',
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          body: Type.Object({ ticket: Type.String(), action: Type.Union([Type.Literal('delete'), Type.Literal('restore')]) }),
+          response: { 200: Type.Object({ document_ticket: Type.String(), status: Type.String() }), '4xx': ErrorResponse },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req) => {
+        const b = asObject(req.body);
+        return deleteOrRestoreDocument(deps, { accountId: req.account!.id, ticket: b.ticket, action: b.action });
+      },
+    );
+  };
+}
+
+export function asObject(body: unknown): Record<string, unknown> {
+  if (body === undefined) {
+    return {};
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('INVALID_INPUT', 'body: expected a JSON object', { field: 'body' });
+  }
+  return body as Record<string, unknown>;
+}

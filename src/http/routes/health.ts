@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Deps } from '../../domain/deps.js';
+import { errorBody } from '../errors.js';
+
+export function healthRoutes(deps: Deps, ready?: () => Promise<boolean>) {
+  return async function routes(app: FastifyInstance) {
+    app.get(
+      '/healthz',
+      { schema: { summary: 'Liveness and readiness: 200 once the database answers and migrations ran', tags: ['service'] } },
+      async (_req, reply) => {
+        try {
+          await sql`select 1`.execute(deps.db);
+          if (ready && !(await ready())) {
+            throw new Error('not ready');
+          }
+          return { status: 'ok' };
+        } catch {
+          return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'the database is not reachable or not migrated'));
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,40 @@
+// PDF utilities on uploaded files (multipart, signed through Content-SHA256).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../domain/deps.js';
+import { pageData } from '../../domain/documents/page-data.js';
+import { readSignedUpload } from '../multipart.js';
+import { ErrorResponse } from '../schemas.js';
+
+export function pdfToolRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.post(
+      '/api/pdf/pageData',
+      {
+        schema: {
+          summary: 'Size and rotation of one page of an uploaded PDF',
+          description:
+            'multipart/form-data with a part `file` (the PDF) and a field `page` (0-based, default 0). ' +
+            'The signature is over the `Content-SHA256` header: Base64 of the SHA-256 of the file.',
+          tags: ['pdf'],
+          security: [{ hmac: [] }],
+          consumes: ['multipart/form-data'],
+          response: {
+            200: Type.Object({
+              page: Type.Integer(),
+              pages: Type.Integer(),
+              width: Type.Number(),
+              height: Type.Number(),
+              rotation: Type.Integer(),
+            }),
+            '4xx': ErrorResponse,
+          },
+        },
+      },
+      async (req) => {
+        const upload = await readSignedUpload(req);
+        return pageData(deps, { bytes: upload.file, page: upload.fields.page });
+      },
+    );
+  };
+}

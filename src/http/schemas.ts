@@ -1,0 +1,112 @@
+// TypeBox schemas of the API's bodies and responses: they feed the OpenAPI document at
+// /openapi.json and, where a route does not validate in its use case, the request validation.
+import { Type } from '@sinclair/typebox';
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'UPPER_SNAKE error code, listed in docs/api.md' }),
+        message: Type.String({ description: 'what is wrong, naming the field' }),
+        details: Type.Optional(Type.Unknown()),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { description: 'Every error but 401 (whose body is empty)' },
+);
+
+const Rect = Type.Object(
+  { lx: Type.Number(), ly: Type.Number(), tx: Type.Number(), ty: Type.Number() },
+  { description: 'PDF points, unrotated user space, origin at the lower-left corner of the CropBox; lx < tx, ly < ty' },
+);
+
+const Sticker = Type.Object(
+  {
+    authority: Type.String({ enum: ['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP', 'SAT'] }),
+    data: Type.String({ description: 'email (EMAIL_LINK, EMAIL), E.164 phone (SMS, WHATSAPP) or RFC (SAT)' }),
+    page: Type.Integer({ minimum: 0, description: '0-based' }),
+    rect: Rect,
+    name: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    stickerType: Type.Optional(Type.Unknown()),
+    dataType: Type.Optional(Type.Unknown()),
+    imageType: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+
+export const CreateDocumentBody = Type.Object(
+  {
+    b64_doc: Type.Optional(Type.String({ description: 'Base64 of the PDF' })),
+    url_doc: Type.Optional(Type.Object({ url: Type.String(), name: Type.Optional(Type.String()) })),
+    template: Type.Optional(Type.Object({ title: Type.String(), name: Type.Optional(Type.String()) })),
+    fields: Type.Optional(Type.Array(Type.Object({ id: Type.String(), value: Type.String() }))),
+    name: Type.Optional(Type.String({ description: 'file name of the document' })),
+    stickers: Type.Optional(Type.Array(Sticker)),
+    document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),
+    workflow: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'camelCase or snake_case keys' })),
+  },
+  { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template' },
+);
+
+export const CreateDocumentResponse = Type.Object({
+  document_ticket: Type.String(),
+  document_url: Type.String(),
+  document_flow: Type.Boolean(),
+  sticker_count: Type.Integer(),
+  stickers: Type.Array(
+    Type.Object({
+      sticker_id: Type.String(),
+      signer_id: Type.String(),
+      sticker_index: Type.Integer(),
+      sticker_authority: Type.String(),
+      sticker_data: Type.String(),
+      sticker_email: Type.Union([Type.String(), Type.Null()]),
+      sticker_page: Type.Integer(),
+      sticker_coordinates: Rect,
+      signer_url: Type.String(),
+    }),
+  ),
+  warnings: Type.Array(Type.String()),
+});
+
+const ListedSigner = Type.Object({
+  signer_id: Type.String(),
+  name: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  authority: Type.String(),
+  data: Type.String(),
+  status: Type.String(),
+});
+
+export const DocumentListResponse = Type.Object({
+  documents: Type.Array(
+    Type.Object({
+      document_ticket: Type.String(),
+      name: Type.String(),
+      status: Type.String(),
+      created_at: Type.String({ format: 'date-time' }),
+      signers: Type.Array(ListedSigner),
+      signed_count: Type.Integer(),
+    }),
+  ),
+  nextToken: Type.Optional(Type.String({ description: 'absent on the last page' })),
+});
+
+export const DocumentSetResponse = Type.Object({
+  uuid: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  metadata: Type.Unknown(),
+  created_at: Type.String({ format: 'date-time' }),
+  documents: Type.Array(
+    Type.Object({
+      document_ticket: Type.String(),
+      name: Type.String(),
+      status: Type.String(),
+      created_at: Type.String({ format: 'date-time' }),
+      signers: Type.Array(Type.Object({}, { additionalProperties: true })),
+    }),
+  ),
+});

@@ -1,0 +1,91 @@
+// The `sello` command and the composition root: reads the configuration once and runs one of
+//   serve            API, signer pages and workers in one process (npm start)
+//   api              API only; `api METHOD PATH` sends a signed request instead
+//   worker           jobs only
+//   migrate          apply database migrations and exit
+//   account ...      create, rotate-key, webhook, list
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { AppError } from './domain/errors.js';
+import { UsageError } from './cli/args.js';
+import { account } from './cli/account.js';
+import { apiRequest } from './cli/api-request.js';
+import { serve } from './cli/serve.js';
+import { startRuntime } from './runtime.js';
+import { migrate } from './store/migrate.js';
+
+const USAGE = `usage: sello <command>
+  serve                         run API, signer pages and workers (embedded PostgreSQL unless DATABASE_URL)
+  api                           run the API only
+  api METHOD PATH [--body FILE] send a signed request as an account and print the answer
+  worker                        run the job workers only
+  migrate                       apply database migrations
+  account create --name NAME [--json]
+  account rotate-key --web-id ID [--json]
+  account webhook --web-id ID --url URL [--json]
+  account list [--json]
+Settings come from environment variables: see docs/configuration.md.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  const config: Config = loadConfig();
+  switch (command) {
+    case 'serve':
+      await serve(config, { http: true, worker: true });
+      return 0;
+    case 'worker':
+      await serve(config, { http: false, worker: true });
+      return 0;
+    case 'api':
+      if (rest.length === 0) {
+        await serve(config, { http: true, worker: false });
+        return 0;
+      }
+      return apiRequest(config, rest);
+    case 'migrate': {
+      const runtime = await startRuntime(config, { migrate: false });
+      try {
+        const r = await migrate(runtime.connectionString);
+        console.log(r.applied.length ? `applied: ${r.applied.join(', ')}` : 'database is up to date');
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    case 'account': {
+      const runtime = await startRuntime(config, { migrate: true });
+      try {
+        await account(runtime.deps, rest);
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    default:
+      console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof ConfigError || err instanceof UsageError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    if (err instanceof AppError) {
+      console.error(`${err.code}: ${err.message}`);
+      process.exit(1);
+    }
+    if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      console.error((err as Error).message);
+      process.exit(2);
+    }
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+// Wiring of the real dependencies from a Config: database (embedded or external), migrations,
+// master key, blob store, URL guard. main.ts uses it for every command; tests build Deps directly.
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { systemClock, type Deps } from './domain/deps.js';
+import { guardedFetch } from './net/url-guard.js';
+import { createSecretBox } from './pki/secret-box.js';
+import { createFsBlobStore } from './store/blobs.js';
+import { openDb, type DbHandle } from './store/db.js';
+import { startEmbeddedPostgres } from './store/embedded-postgres.js';
+import { resolveMasterKey } from './store/master-key.js';
+import { migrate } from './store/migrate.js';
+
+export interface Runtime {
+  deps: Deps;
+  connectionString: string;
+  dbHandle: DbHandle;
+  /** Closes the pool and stops the embedded database if this process started it. */
+  close(): Promise<void>;
+}
+
+export async function startRuntime(config: Config, opts: { migrate: boolean }): Promise<Runtime> {
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
+  const connectionString = config.databaseUrl ?? embedded!.connectionString;
+  try {
+    if (opts.migrate) {
+      await migrate(connectionString);
+    }
+    const dbHandle = openDb(connectionString, 20);
+    const masterKey = await resolveMasterKey(config.masterKey, config.dataDir);
+    const deps: Deps = {
+      config,
+      db: dbHandle.db,
+      blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
+      secrets: createSecretBox(masterKey),
+      clock: systemClock,
+      fetchUrl: guardedFetch,
+    };
+    return {
+      deps,
+      connectionString,
+      dbHandle,
+      close: async () => {
+        await dbHandle.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+}

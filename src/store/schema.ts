@@ -1,0 +1,97 @@
+// Row types of the tables, as Kysely sees them. One interface per table of store/migrations.
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json = ColumnType<unknown, string | undefined, string>;
+
+export interface AccountsTable {
+  id: Generated<string>;
+  web_id: string;
+  name: string;
+  webhook_url: string | null;
+  webhook_secret_enc: Buffer | null;
+  time_zone: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  account_id: string;
+  key_enc: Buffer;
+  active: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export type SetStatus = 'OPEN' | 'CLOSED' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+
+export interface DocumentSetsTable {
+  id: Generated<string>;
+  uuid: string;
+  account_id: string;
+  name: Generated<string>;
+  metadata: Json | null;
+  status: ColumnType<SetStatus, SetStatus | undefined, SetStatus>;
+  workflow: Json | null;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+}
+
+export type DocumentStatus = 'draft' | 'pending' | 'completed' | 'rejected' | 'expired' | 'cancelled' | 'deleted';
+
+export interface DocumentsTable {
+  id: Generated<string>;
+  ticket: string;
+  account_id: string;
+  set_id: string | null;
+  name: string;
+  status: DocumentStatus;
+  status_before_delete: DocumentStatus | null;
+  origin: 'b64_doc' | 'url_doc' | 'template';
+  source_sha256: string;
+  original_sha256: string;
+  size_bytes: number;
+  page_count: number;
+  has_flow: boolean;
+  workflow: Json | null;
+  extra: ColumnType<unknown, string | undefined, string>;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface SignersTable {
+  id: Generated<string>;
+  signer_id: string;
+  document_id: string;
+  position: number;
+  authority: string;
+  data: string;
+  name: string | null;
+  email: string | null;
+  status: Generated<string>;
+  token_hash: Buffer | null;
+  created_at: Generated<Date>;
+}
+
+export interface StickersTable {
+  id: Generated<string>;
+  sticker_id: string;
+  document_id: string;
+  signer_row_id: string;
+  sticker_index: number;
+  page: number;
+  lx: number;
+  ly: number;
+  tx: number;
+  ty: number;
+  extra: ColumnType<unknown, string | undefined, string>;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  document_sets: DocumentSetsTable;
+  documents: DocumentsTable;
+  signers: SignersTable;
+  stickers: StickersTable;
+}

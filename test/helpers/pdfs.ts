@@ -1,0 +1,48 @@
+// PDFs made for the tests with the PDF library, and an encrypted one made with qpdf.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDF } from '@libpdf/core';
+
+/** A PDF with the given page sizes (points), each page carrying a line of text. */
+export async function makePdf(sizes: { width: number; height: number }[] = [{ width: 595.28, height: 841.89 }]): Promise<Buffer> {
+  const pdf = PDF.create();
+  sizes.forEach((s, i) => {
+    const page = pdf.addPage({ width: s.width, height: s.height });
+    page.drawText(`Sello test page ${i + 1}`, { x: 50, y: s.height - 80, size: 18 });
+  });
+  return Buffer.from(await pdf.save());
+}
+
+/** The same PDF encrypted by qpdf (an independent tool), with a user password. */
+export function encryptWithQpdf(bytes: Buffer, userPassword = 'secret'): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-qpdf-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    execFileSync('qpdf', ['--encrypt', userPassword, 'owner-pw', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')]);
+    return readFileSync(join(dir, 'out.pdf'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `qpdf --check` on the bytes: its exit status and what it printed. */
+export function qpdfCheck(bytes: Buffer): { ok: boolean; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-qpdf-'));
+  try {
+    writeFileSync(join(dir, 'f.pdf'), bytes);
+    try {
+      const output = execFileSync('qpdf', ['--check', join(dir, 'f.pdf')], { encoding: 'utf8' });
+      return { ok: true, output };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const A4 = { width: 595.28, height: 841.89 };
+export const LETTER = { width: 612, height: 792 };

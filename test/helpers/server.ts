@@ -1,0 +1,114 @@
+// A real Sello server for a test file: its own database cloned from the migrated template, its own
+// blob directory, an account, and a client signed as that account. Clock and URL fetcher can be
+// replaced.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { SelloClient } from '../../src/client/index.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createAccount, type Credentials } from '../../src/domain/accounts/create-account.js';
+import { systemClock, type Clock, type Deps, type UrlFetcher } from '../../src/domain/deps.js';
+import { buildApp } from '../../src/http/app.js';
+import { guardedFetch } from '../../src/net/url-guard.js';
+import { createSecretBox } from '../../src/pki/secret-box.js';
+import { createFsBlobStore } from '../../src/store/blobs.js';
+import { openDb } from '../../src/store/db.js';
+
+export interface TestServer {
+  baseUrl: string;
+  client: SelloClient;
+  creds: Credentials;
+  deps: Deps;
+  app: FastifyInstance;
+  dataDir: string;
+  connectionString: string;
+  logs: string[];
+  /** Another account on the same server, with its own client. */
+  newAccount(name?: string): Promise<{ creds: Credentials; client: SelloClient }>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  fetchUrl?: UrlFetcher;
+}
+
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${inject('templateDb')}`);
+  await admin.end();
+  return {
+    url: adminUrl.replace(/\/postgres$/, `/${name}`),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'sello-test-data-'));
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    SELLO_DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    SELLO_LOG_LEVEL: 'info',
+    ...opts.env,
+  });
+  const handle = openDb(database.url, 10);
+  const deps: Deps = {
+    config,
+    db: handle.db,
+    blobs: createFsBlobStore(join(dataDir, 'blobs')),
+    secrets: createSecretBox(randomBytes(32)),
+    clock: opts.clock ?? systemClock,
+    fetchUrl: opts.fetchUrl ?? guardedFetch,
+  };
+  const logs: string[] = [];
+  const logStream = new (await import('node:stream')).Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await buildApp(deps, { logStream });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Signatures over absolute URLs use the public URL; point it at the real port.
+  (config as { publicUrl: string }).publicUrl = opts.env?.SELLO_PUBLIC_URL ?? baseUrl;
+  const newAccount = async (name = 'Test account') => {
+    const creds = await createAccount(deps, { name });
+    return { creds, client: new SelloClient({ baseUrl, ...creds }) };
+  };
+  const first = await newAccount();
+  return {
+    baseUrl,
+    client: first.client,
+    creds: first.creds,
+    deps,
+    app,
+    dataDir,
+    connectionString: database.url,
+    logs,
+    newAccount,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

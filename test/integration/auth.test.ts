@@ -1,0 +1,162 @@
+// Authentication, one test per rule of the specification and decisions.md.
+import { createHash, createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SelloClient } from '../../src/client/index.js';
+import { rotateKey } from '../../src/domain/accounts/rotate-key.js';
+import { makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ env: { SELLO_AUTH_SCHEMES: 'svc,Firma' } });
+});
+afterAll(() => s?.close());
+
+const sign = (key: string, data: string | Buffer) => createHmac('sha256', Buffer.from(key, 'utf8')).update(data).digest('base64');
+
+async function send(method: string, path: string, opts: { body?: string; signed?: string | Buffer; webId?: string; key?: string; scheme?: string }) {
+  const key = opts.key ?? s.creds.apiKey;
+  const toSign = opts.signed ?? (method === 'GET' ? path : (opts.body ?? ''));
+  const headers: Record<string, string> = {
+    authorization: `${opts.scheme ?? 'svc'} ${opts.webId ?? s.creds.webId}:${sign(key, toSign)}`,
+  };
+  if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(s.baseUrl + path, { method, headers, body: opts.body });
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+
+function expectEmpty401(r: { status: number; text: string }) {
+  expect(r.status).toBe(401);
+  expect(r.text).toBe('');
+}
+
+describe('GET', () => {
+  it('accepts a signature over the request target, path plus query as sent', async () => {
+    const r = await send('GET', '/api/document?limit=5&from=0', {});
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.text)).toHaveProperty('documents');
+  });
+  it('accepts a signature over the absolute URL built from the public base URL', async () => {
+    const path = '/api/document?limit=5';
+    const r = await send('GET', path, { signed: s.baseUrl + path });
+    expect(r.status).toBe(200);
+  });
+  it('refuses a query string whose order differs from what was signed', async () => {
+    expectEmpty401(await send('GET', '/api/document?from=0&limit=5', { signed: '/api/document?limit=5&from=0' }));
+  });
+  it('refuses a request without Authorization, with an empty body', async () => {
+    const res = await fetch(`${s.baseUrl}/api/document`);
+    expectEmpty401({ status: res.status, text: await res.text() });
+  });
+});
+
+describe('scheme words', () => {
+  it('accepts any configured word, in any case', async () => {
+    expect((await send('GET', '/api/document', { scheme: 'FIRMA' })).status).toBe(200);
+    expect((await send('GET', '/api/document', { scheme: 'Svc' })).status).toBe(200);
+  });
+  it('refuses a word that is not configured', async () => {
+    expectEmpty401(await send('GET', '/api/document', { scheme: 'Bearer' }));
+  });
+});
+
+describe('JSON POST', () => {
+  it('accepts a signature over the raw bytes, non-ASCII escaped as \\u00e9 and with spaces', async () => {
+    const body = '{ "name": "Jos\\u00e9 P\\u00e9rez" }';
+    const r = await send('POST', '/api/documentset', { body });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.text).name).toBe('José Pérez');
+  });
+  it('accepts a signature over the compact re-serialization of a body sent differently', async () => {
+    const body = '{ "name" : "Jos\\u00e9" ,\n "metadata": {"a": 1} }';
+    const compact = JSON.stringify(JSON.parse(body));
+    expect(compact).toBe('{"name":"José","metadata":{"a":1}}');
+    const r = await send('POST', '/api/documentset', { body, signed: compact });
+    expect(r.status).toBe(200);
+  });
+  it('accepts integer-like keys signed either as sent or as re-serialized (where their order changes)', async () => {
+    const body = '{"name":"n","metadata":{"b":1,"10":2,"2":3}}';
+    const compact = JSON.stringify(JSON.parse(body));
+    expect(compact).not.toBe(body);
+    expect((await send('POST', '/api/documentset', { body })).status).toBe(200);
+    expect((await send('POST', '/api/documentset', { body, signed: compact })).status).toBe(200);
+  });
+  it('refuses a tampered body', async () => {
+    const signedBody = '{"name":"a"}';
+    expectEmpty401(await send('POST', '/api/documentset', { body: '{"name":"b"}', signed: signedBody }));
+  });
+  it('authenticates before parsing: malformed JSON from a stranger is 401, from the account 400', async () => {
+    expectEmpty401(await send('POST', '/api/documentset', { body: '{not json', signed: 'x' }));
+    const r = await send('POST', '/api/documentset', { body: '{not json' });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text).error.code).toBe('INVALID_JSON');
+  });
+});
+
+describe('accounts and keys', () => {
+  it('refuses a web id that does not exist', async () => {
+    expectEmpty401(await send('GET', '/api/document', { webId: 'no-such-account' }));
+  });
+  it('refuses the web id of another account signed with this key', async () => {
+    const other = await s.newAccount('other');
+    expectEmpty401(await send('GET', '/api/document', { webId: other.creds.webId }));
+  });
+  it('keeps the previous key active after one rotation and drops it after the next', async () => {
+    const acct = await s.newAccount('rotating');
+    const k1 = acct.creds.apiKey;
+    const k2 = (await rotateKey(s.deps, { webId: acct.creds.webId })).apiKey;
+    expect((await send('GET', '/api/document', { webId: acct.creds.webId, key: k1 })).status).toBe(200);
+    expect((await send('GET', '/api/document', { webId: acct.creds.webId, key: k2 })).status).toBe(200);
+    const k3 = (await rotateKey(s.deps, { webId: acct.creds.webId })).apiKey;
+    expectEmpty401(await send('GET', '/api/document', { webId: acct.creds.webId, key: k1 }));
+    expect((await send('GET', '/api/document', { webId: acct.creds.webId, key: k2 })).status).toBe(200);
+    expect((await send('GET', '/api/document', { webId: acct.creds.webId, key: k3 })).status).toBe(200);
+  });
+});
+
+describe('multipart', () => {
+  async function upload(file: Buffer, hashHeader: string | undefined, signed: string) {
+    const form = new FormData();
+    form.append('page', '0');
+    form.append('file', new Blob([new Uint8Array(file)], { type: 'application/pdf' }), 'a.pdf');
+    const headers: Record<string, string> = { authorization: `svc ${s.creds.webId}:${sign(s.creds.apiKey, signed)}` };
+    if (hashHeader !== undefined) {
+      headers['content-sha256'] = hashHeader;
+    }
+    const res = await fetch(`${s.baseUrl}/api/pdf/pageData`, { method: 'POST', headers, body: form });
+    return { status: res.status, text: await res.text() };
+  }
+  it('accepts a signature over Content-SHA256 when it is the Base64 SHA-256 of the file', async () => {
+    const pdf = await makePdf([{ width: 300, height: 400 }]);
+    const hash = createHash('sha256').update(pdf).digest('base64');
+    const r = await upload(pdf, hash, hash);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.text)).toEqual({ page: 0, pages: 1, width: 300, height: 400, rotation: 0 });
+  });
+  it('refuses a Content-SHA256 that is not the hash of the file, even when the signature covers it', async () => {
+    const pdf = await makePdf();
+    const wrong = createHash('sha256').update('something else').digest('base64');
+    expectEmpty401(await upload(pdf, wrong, wrong));
+  });
+  it('refuses a missing Content-SHA256', async () => {
+    const pdf = await makePdf();
+    const hash = createHash('sha256').update(pdf).digest('base64');
+    expectEmpty401(await upload(pdf, undefined, hash));
+  });
+  it('works through the client', async () => {
+    const client = new SelloClient({ baseUrl: s.baseUrl, ...s.creds });
+    const r = await client.pageData(await makePdf([{ width: 612, height: 792 }, { width: 200, height: 100 }]), 1);
+    expect(r).toEqual({ page: 1, pages: 2, width: 200, height: 100, rotation: 0 });
+  });
+});
+
+describe('every response', () => {
+  it('carries a request id, including 401s; a sane incoming id is echoed', async () => {
+    const r = await send('GET', '/api/document', { webId: 'nobody' });
+    expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const res = await fetch(`${s.baseUrl}/healthz`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(res.headers.get('x-request-id')).toBe('trace-123');
+  });
+});
