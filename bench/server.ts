@@ -1,0 +1,67 @@
+// The server under test, run as a child process of bench/index.ts so that the load generator does
+// not share its event loop (on a 2-core machine an in-process client would steal the server's
+// thread). Same wiring as `sello serve`: embedded PostgreSQL in the data directory given as argv[2],
+// migrations, the Fastify app on 127.0.0.1 with a free port, and one account.
+//
+// Protocol over the IPC channel: sends {type:'ready', baseUrl, webId, apiKey, pgPid}; answers
+// {type:'cpu'} with this process's CPU time; on {type:'stop'} (or when the parent goes away) closes
+// the app, the pool and the database, then exits.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { createAccount } from '../src/domain/accounts/create-account.js';
+import { buildApp } from '../src/http/app.js';
+import { startRuntime, type Runtime } from '../src/runtime.js';
+
+const dataDir = process.argv[2];
+if (!dataDir || !process.send) {
+  console.error('usage: forked by bench/index.ts with the data directory as argument');
+  process.exit(2);
+}
+const send = (msg: unknown) => process.send!(msg);
+
+const config = loadConfig({
+  NODE_ENV: 'production',
+  SELLO_DATA_DIR: dataDir,
+  SELLO_RATE_LIMIT_PER_MINUTE: '0', // the benchmark is one account far above the default 600/min
+  SELLO_LOG_LEVEL: 'warn', // no per-request log lines: a deployment would log them, but to a pipe
+});
+
+let runtime: Runtime | undefined;
+let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+let stopping: Promise<void> | undefined;
+
+function stop(): Promise<void> {
+  stopping ??= (async () => {
+    await app?.close().catch((err) => console.error('bench server: app.close', err));
+    await runtime?.close().catch((err) => console.error('bench server: runtime.close', err));
+  })();
+  return stopping;
+}
+
+process.on('message', (msg: { type: string }) => {
+  if (msg.type === 'cpu') {
+    send({ type: 'cpu', usage: process.cpuUsage() });
+  } else if (msg.type === 'stop') {
+    void stop().then(() => process.exit(0));
+  }
+});
+// The parent died or closed the channel: never leave a database running behind it.
+process.on('disconnect', () => void stop().then(() => process.exit(0)));
+
+try {
+  runtime = await startRuntime(config, { migrate: true });
+  app = await buildApp(runtime.deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  // As the test helper does: absolute-URL signatures and returned URLs name the real port.
+  (config as { publicUrl: string }).publicUrl = baseUrl;
+  const creds = await createAccount(runtime.deps, { name: 'Benchmark' });
+  const pgPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  send({ type: 'ready', baseUrl, ...creds, pgPid });
+} catch (err) {
+  console.error('bench server: start failed', err);
+  await stop();
+  process.exit(1);
+}

@@ -1,0 +1,97 @@
+// What every integrator and operator sees around the operations: OpenAPI, the reference page,
+// error shapes, limits, rate limiting, and logs free of secrets and document bytes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/domain/deps.js';
+import { makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let now = Date.parse('2026-03-01T10:00:10Z');
+const clock: Clock = { now: () => new Date(now) };
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ clock, env: { SELLO_RATE_LIMIT_PER_MINUTE: '20', SELLO_MAX_JSON_MB: '1' } });
+});
+afterAll(() => s?.close());
+
+describe('OpenAPI and reference', () => {
+  it('serves an OpenAPI 3.1 document generated from the routes', async () => {
+    const res = await fetch(`${s.baseUrl}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const [path, method] of [
+      ['/developers/json', 'post'],
+      ['/api/document', 'get'],
+      ['/api/document/{type}/{ticket}', 'get'],
+      ['/developers/docs', 'post'],
+      ['/api/documentset', 'post'],
+      ['/api/documentset/{uuid}', 'get'],
+      ['/api/pdf/pageData', 'post'],
+      ['/healthz', 'get'],
+    ]) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    const create = doc.paths['/developers/json'].post as { requestBody: { content: Record<string, { schema: { properties: object } }> } };
+    expect(Object.keys(create.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['b64_doc', 'url_doc', 'stickers', 'document_set', 'workflow']),
+    );
+  });
+  it('renders a reference page at /docs', async () => {
+    const res = await fetch(`${s.baseUrl}/docs/`, { redirect: 'follow' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/swagger-ui/i);
+  });
+});
+
+describe('errors', () => {
+  it('answers an unknown route with the error shape', async () => {
+    const res = await fetch(`${s.baseUrl}/api/nothing-here`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'no route GET /api/nothing-here' } });
+  });
+  it('answers 413 for a JSON body over the limit', async () => {
+    const r = await s.client.raw('POST', '/developers/json', { b64_doc: 'A'.repeat(1024 * 1024 + 100) });
+    expect(r.status).toBe(413);
+    expect(JSON.parse(r.text).error.code).toBe('BODY_TOO_LARGE');
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After past the limit a minute, per account, and recovers in the next minute', async () => {
+    const other = await s.newAccount();
+    now = Date.parse('2026-03-01T10:01:10Z');
+    let limited: { status: number; headers: Headers; text: string } | undefined;
+    for (let i = 0; i < 25 && !limited; i++) {
+      const r = await s.client.raw('GET', '/api/document?limit=1');
+      if (r.status === 429) {
+        limited = r;
+      }
+    }
+    expect(limited?.status).toBe(429);
+    expect(limited?.headers.get('retry-after')).toBe('50');
+    expect(JSON.parse(limited!.text).error.code).toBe('RATE_LIMITED');
+    expect((await other.client.raw('GET', '/api/document?limit=1')).status).toBe(200);
+    now = Date.parse('2026-03-01T10:02:00Z');
+    expect((await s.client.raw('GET', '/api/document?limit=1')).status).toBe(200);
+  });
+});
+
+describe('logs', () => {
+  it('carry request ids and never keys, signatures, bodies or document bytes', async () => {
+    const pdf = await makePdf();
+    const b64 = pdf.toString('base64');
+    now = Date.parse('2026-03-01T11:00:00Z');
+    const r = await s.client.createDocument({
+      b64_doc: b64,
+      stickers: [{ authority: 'EMAIL_LINK', data: 'secret.person@example.com', page: 0, rect: { lx: 1, ly: 1, tx: 50, ty: 50 } }],
+    });
+    const text = s.logs.join('');
+    expect(text).toMatch(/"url":"\/developers\/json"/);
+    expect(text).toMatch(/"reqId":"[0-9a-f-]{36}"/);
+    expect(text).not.toContain(s.creds.apiKey);
+    expect(text).not.toContain(b64.slice(0, 40));
+    expect(text).not.toContain('secret.person@example.com');
+    expect(text).not.toContain(r.stickers[0].signer_url.split('/').pop()!);
+    expect(text).not.toMatch(/authorization/i);
+  });
+});
