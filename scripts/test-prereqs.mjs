@@ -2,14 +2,20 @@
 // System tools the test suite uses as independent checkers. Installed from Debian's packages when
 // missing and running as root; otherwise named with the command that installs them.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const NEEDED = [
   // [command, Debian package, why]
   ['qpdf', 'qpdf', 'checks the structure of stored and downloaded PDFs, and encrypts test PDFs'],
-  ['pdfinfo', 'poppler-utils', 'reads stored PDFs independently of the service'],
+  ['pdftotext', 'poppler-utils', 'reads the text and page sizes of generated PDFs independently of the service'],
+  ['chromium', 'chromium', 'renders html templates (the service drives it through playwright-core)'],
+  ['soffice', 'libreoffice-writer-nogui', 'converts docx templates to PDF'],
+  // A font file rather than a command: without fonts, rendered templates have no readable text.
+  ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', 'fonts-dejavu-core', 'fonts for rendered templates'],
 ];
 
-const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const has = (cmd) =>
+  cmd.startsWith('/') ? existsSync(cmd) : spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const missing = NEEDED.filter(([cmd]) => !has(cmd));
 if (missing.length === 0) {
   process.exit(0);

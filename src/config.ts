@@ -39,6 +39,20 @@ export interface Config {
   urlFetchTimeoutMs: number;
   logLevel: string;
   limits: Limits;
+  render: RenderSettings;
+}
+
+export interface RenderSettings {
+  /** Debian's Chromium, which renders html templates. */
+  chromiumPath: string;
+  /** Pages rendering html at once in the one shared browser. */
+  htmlPages: number;
+  /** LibreOffice, which converts docx templates. */
+  sofficePath: string;
+  /** docx conversions at once. */
+  docxConcurrency: number;
+  /** Longest an html or pdfmake render may take (docx: twice this) before it is killed. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -157,6 +171,13 @@ export function loadConfig(env: Env = process.env): Config {
     urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
     logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
     limits,
+    render: {
+      chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),
+      htmlPages: int('SELLO_RENDER_PAGES', 4, 1, 64),
+      sofficePath: str('SELLO_SOFFICE_PATH', 'soffice'),
+      docxConcurrency: int('SELLO_DOCX_CONCURRENCY', 2, 1, 32),
+      timeoutMs: int('SELLO_RENDER_TIMEOUT_MS', 30000, 100, 600000),
+    },
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`SELLO_LOG_LEVEL=${JSON.stringify(config.logLevel)}: expected fatal, error, warn, info, debug, trace or silent`);

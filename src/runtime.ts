@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { systemClock, type Deps } from './domain/deps.js';
 import { guardedFetch } from './net/url-guard.js';
 import { createSecretBox } from './pki/secret-box.js';
+import { createTemplateEngines } from './render/index.js';
 import { createFsBlobStore } from './store/blobs.js';
 import { openDb, type DbHandle } from './store/db.js';
 import { startEmbeddedPostgres } from './store/embedded-postgres.js';
@@ -35,12 +36,14 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
       secrets: createSecretBox(masterKey),
       clock: systemClock,
       fetchUrl: guardedFetch,
+      templates: createTemplateEngines(config.render),
     };
     return {
       deps,
       connectionString,
       dbHandle,
       close: async () => {
+        await deps.templates.close();
         await dbHandle.close();
         await embedded?.stop();
       },

@@ -3,6 +3,7 @@
 import type { Config } from '../config.js';
 import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
 import type { SecretBox } from '../pki/secret-box.js';
+import type { TemplateEngines } from '../render/index.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Db } from '../store/db.js';
 
@@ -22,4 +23,6 @@ export interface Deps {
   clock: Clock;
   /** The one guarded path for outbound HTTP on a client's behalf. */
   fetchUrl: UrlFetcher;
+  /** The template engines and their renderer pools. */
+  templates: TemplateEngines;
 }

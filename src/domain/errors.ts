@@ -10,8 +10,16 @@ export const ERROR_CODES = {
   INVALID_ORIGIN: 'document origin',
   /** A sticker breaks a rule (page, rect, authority, data); details name the index and the rule. */
   INVALID_STICKER: 'sticker rule',
-  /** `template` names a template the account does not have. */
+  /** No template of that name in this account. */
   TEMPLATE_NOT_FOUND: 'unknown template',
+  /** The template cannot be used: duplicate ids, no form fields, unreadable file, bad definition. */
+  TEMPLATE_INVALID: 'unusable template',
+  /** A value is not allowed for its template field (e.g. a choice outside its options). */
+  INVALID_FIELD_VALUE: 'field value',
+  /** A renderer (Chromium, LibreOffice) did not finish in time and was stopped. */
+  RENDER_TIMEOUT: 'render timeout',
+  /** A renderer cannot run on this server (program missing). */
+  RENDERER_UNAVAILABLE: 'renderer missing',
   /** `url_doc.url` is not an http(s) URL or resolves to an address the service refuses to reach. */
   URL_NOT_ALLOWED: 'refused URL',
   /** `url_doc.url` could not be fetched (network error, timeout, non-2xx answer). */

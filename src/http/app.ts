@@ -9,11 +9,13 @@ import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
 import { Unauthorized, createAuthenticator, sendUnauthorized } from './auth.js';
 import { errorBody, handleError } from './errors.js';
+import { registerMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
 import { documentRoutes } from './routes/documents.js';
 import { healthRoutes } from './routes/health.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { setRoutes } from './routes/sets.js';
+import { templateRoutes } from './routes/templates.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -73,6 +75,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerMetrics(app);
 
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(apiPlugin(deps));
@@ -132,6 +135,7 @@ function apiPlugin(deps: Deps) {
     await app.register(documentRoutes(deps));
     await app.register(setRoutes(deps));
     await app.register(pdfToolRoutes(deps));
+    await app.register(templateRoutes(deps));
   };
 }
 

@@ -56,6 +56,8 @@ export function hmac(key: string, data: string | Buffer): Buffer {
   return createHmac('sha256', Buffer.from(key, 'utf8')).update(data).digest();
 }
 
+// Not a web id any account can have (web ids are base64url, this has a space).
+const NO_ACCOUNT = 'no account';
 const DUMMY_KEYS = Array.from({ length: MAX_ACTIVE_KEYS }, () => randomBytes(32).toString('base64url'));
 const ZERO = Buffer.alloc(32);
 
@@ -119,7 +121,8 @@ export function candidatesFor(req: FastifyRequest, publicUrl: string): (string |
 export function createAuthenticator(opts: AuthOptions) {
   return async function authenticate(req: FastifyRequest): Promise<AuthenticatedAccount> {
     const parsed = parseAuthorization(req.headers.authorization, opts.schemes);
-    const found = parsed ? await activeKeysOf(opts.db, parsed.webId) : undefined;
+    // The lookup runs even without a usable header, so a missing header answers in the same time.
+    const found = await activeKeysOf(opts.db, parsed?.webId ?? NO_ACCOUNT);
     const keys = (found?.keys ?? []).map((k) => opts.secrets.open(k));
     const candidates = candidatesFor(req, opts.publicUrl());
     const ok = signatureMatches(parsed?.signature ?? ZERO, keys, candidates.length ? candidates : ['']);

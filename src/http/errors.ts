@@ -9,7 +9,8 @@ const STATUS: Record<ErrorCode, number> = {
   INVALID_JSON: 400,
   INVALID_ORIGIN: 400,
   INVALID_STICKER: 400,
-  TEMPLATE_NOT_FOUND: 400,
+  TEMPLATE_INVALID: 400,
+  INVALID_FIELD_VALUE: 400,
   URL_NOT_ALLOWED: 400,
   URL_FETCH_FAILED: 400,
   DOCUMENT_TOO_LARGE: 413,
@@ -19,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   PDF_TOO_MANY_PAGES: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
   ACCOUNT_NOT_FOUND: 404,
+  TEMPLATE_NOT_FOUND: 404,
   DOCUMENT_NOT_FOUND: 404,
   DOCUMENT_SET_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
@@ -29,6 +31,8 @@ const STATUS: Record<ErrorCode, number> = {
   DOCUMENT_DELETED: 409,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
+  RENDER_TIMEOUT: 503,
+  RENDERER_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -68,11 +72,31 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
   if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return reply.code(400).send(errorBody('INVALID_JSON', 'the body is not valid JSON'));
   }
+  if (fe.statusCode === 413) {
+    return reply.code(413).send(errorBody('BODY_TOO_LARGE', fe.message));
+  }
+  if (fe.statusCode === 415) {
+    return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE', fe.message));
+  }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return reply.code(fe.statusCode).send(errorBody('INVALID_INPUT', fe.message));
+  }
+  if (isDatabaseDown(err)) {
+    req.log.error({ err }, 'database unavailable');
+    return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'the database is not reachable; retry shortly', { request_id: req.id }));
   }
   req.log.error({ err }, 'unhandled error');
   return reply
     .code(500)
     .send(errorBody('INTERNAL', `internal error; quote request id ${req.id} when reporting it`, { request_id: req.id }));
+}
+
+/** Connection-level failures of PostgreSQL (refused, reset, shutting down), not query errors. */
+function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') {
+    return false;
+  }
+  // Node socket errors, and SQLSTATE class 08 (connection exception) and 57P0x (shutdown).
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code);
 }

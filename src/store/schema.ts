@@ -87,6 +87,20 @@ export interface StickersTable {
   extra: ColumnType<unknown, string | undefined, string>;
 }
 
+export type TemplateType = 'html' | 'pdf' | 'pdfmake' | 'docx';
+
+export interface TemplatesTable {
+  id: Generated<string>;
+  account_id: string;
+  name: string;
+  type: TemplateType;
+  source_sha256: string;
+  fields: ColumnType<unknown, string, string>;
+  tables: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -94,4 +108,5 @@ export interface Database {
   documents: DocumentsTable;
   signers: SignersTable;
   stickers: StickersTable;
+  templates: TemplatesTable;
 }

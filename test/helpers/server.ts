@@ -15,6 +15,7 @@ import { systemClock, type Clock, type Deps, type UrlFetcher } from '../../src/d
 import { buildApp } from '../../src/http/app.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
 import { createSecretBox } from '../../src/pki/secret-box.js';
+import { createTemplateEngines } from '../../src/render/index.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
 import { openDb } from '../../src/store/db.js';
 
@@ -74,6 +75,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     secrets: createSecretBox(randomBytes(32)),
     clock: opts.clock ?? systemClock,
     fetchUrl: opts.fetchUrl ?? guardedFetch,
+    templates: createTemplateEngines(config.render),
   };
   const logs: string[] = [];
   const logStream = new (await import('node:stream')).Writable({
@@ -106,6 +108,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     newAccount,
     close: async () => {
       await app.close();
+      await deps.templates.close();
       await handle.close();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -156,9 +156,9 @@ describe('origins', () => {
     expect(both.code).toBe('INVALID_ORIGIN');
     expect(both.message).toMatch(/b64_doc and url_doc/);
   });
-  it('answers 400 for a template this server does not have', async () => {
+  it('answers 404 for a template the account does not have', async () => {
     const e = await apiError(s.client.createDocument({ template: { title: 'nda', name: 'NDA.pdf' } }));
-    expect(e.status).toBe(400);
+    expect(e.status).toBe(404);
     expect(e.code).toBe('TEMPLATE_NOT_FOUND');
     expect(e.message).toMatch(/no template named "nda"/);
   });

@@ -1,7 +1,10 @@
 // What every integrator and operator sees around the operations: OpenAPI, the reference page,
 // error shapes, limits, rate limiting, and logs free of secrets and document bytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
 import type { Clock } from '../../src/domain/deps.js';
+import { buildApp } from '../../src/http/app.js';
+import { openDb } from '../../src/store/db.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -43,11 +46,35 @@ describe('OpenAPI and reference', () => {
   });
 });
 
+describe('metrics', () => {
+  it('counts requests by route pattern, never by raw URL', async () => {
+    await s.client.raw('GET', '/api/document/source/some-secret-ticket');
+    const text = await (await fetch(`${s.baseUrl}/metrics`)).text();
+    expect(text).toMatch(/sello_http_requests_total\{method="GET",route="\/api\/document\/:type\/:ticket",status="404"\} 1/);
+    expect(text).not.toContain('some-secret-ticket');
+    expect(text).toMatch(/process_cpu_user_seconds_total/);
+  });
+});
+
 describe('errors', () => {
   it('answers an unknown route with the error shape', async () => {
     const res = await fetch(`${s.baseUrl}/api/nothing-here`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'no route GET /api/nothing-here' } });
+  });
+  it('answers 503 SERVICE_UNAVAILABLE, not 500, when the database is down', async () => {
+    // A pool aimed at a port nobody listens on: every connection is refused.
+    const handle = openDb('postgres://sello:x@127.0.0.1:1/none', 1);
+    const app = await buildApp({ ...s.deps, db: handle.db }, { logStream: new Writable({ write: (_c, _e, cb) => cb() }) });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/document', headers: { authorization: 'svc someone:AAAA' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(503);
+    } finally {
+      await app.close();
+      await handle.close();
+    }
   });
   it('answers 413 for a JSON body over the limit', async () => {
     const r = await s.client.raw('POST', '/developers/json', { b64_doc: 'A'.repeat(1024 * 1024 + 100) });

@@ -5,6 +5,7 @@ import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, insertDocument } from '../../store/documents-repo.js';
+import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { readPdf } from './read-pdf.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { validateStickers } from './validate-stickers.js';
@@ -62,6 +63,13 @@ export async function createDocument(
       { field: origins.length ? origins.join(',') : 'b64_doc' },
     );
   }
+  if (origins[0] !== 'template') {
+    for (const key of ['fields', 'tables']) {
+      if (p[key] !== undefined) {
+        warnings.push(`${key}: used only with template; ignored`);
+      }
+    }
+  }
   if (p.name !== undefined && (typeof p.name !== 'string' || p.name.length > 200)) {
     throw invalid('name', 'expected a string of at most 200 characters');
   }
@@ -79,30 +87,34 @@ export async function createDocument(
     workflow = parsed.settings;
     warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
   }
-  if (origins[0] === 'template') {
-    const t = p.template as { title?: unknown } | null;
-    const title = typeof t === 'object' && t !== null && typeof t.title === 'string' ? t.title : undefined;
-    if (!title) {
-      throw invalid('template.title', 'required: the name of a registered template');
-    }
-    throw new AppError('TEMPLATE_NOT_FOUND', `template.title: no template named ${JSON.stringify(title)}`, {
-      field: 'template.title',
-    });
-  }
   if (inSet) {
     // Checked before the download too; checked again under lock when inserting.
     await requireOpenSet(deps, opts.accountId, setUuid);
   }
 
-  const source: PdfSource =
-    origins[0] === 'b64_doc'
-      ? {
-          origin: 'b64_doc',
-          bytes: decodeBase64Pdf(typeof p.b64_doc === 'string' ? p.b64_doc : fail('b64_doc'), config.limits.documentBytes),
-          name: fileName(p.name as string | undefined),
-        }
-      : await fetchPdf(deps, p.url_doc);
-  if (typeof p.name === 'string' && p.name.trim()) {
+  let source: PdfSource;
+  if (origins[0] === 'template') {
+    const generated = await generatePdfFromTemplate(deps, {
+      accountId: opts.accountId,
+      template: p.template,
+      fields: p.fields,
+      tables: p.tables,
+    });
+    warnings.push(...generated.warnings);
+    if (generated.bytes.length > config.limits.documentBytes) {
+      throw new AppError('DOCUMENT_TOO_LARGE', 'template: the generated document is larger than the document size limit');
+    }
+    source = { origin: 'template', bytes: generated.bytes, name: fileName(generated.name) };
+  } else if (origins[0] === 'b64_doc') {
+    source = {
+      origin: 'b64_doc',
+      bytes: decodeBase64Pdf(typeof p.b64_doc === 'string' ? p.b64_doc : fail('b64_doc'), config.limits.documentBytes),
+      name: fileName(p.name as string | undefined),
+    };
+  } else {
+    source = await fetchPdf(deps, p.url_doc);
+  }
+  if (origins[0] !== 'template' && typeof p.name === 'string' && p.name.trim()) {
     source.name = fileName(p.name);
   }
 

@@ -1,35 +1,17 @@
 // Turns the PDF origin of a create payload (b64_doc or url_doc) into bytes and a file name.
+import { decodeBase64 } from '../base64.js';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { UrlGuardError } from '../../net/url-guard.js';
 
 export interface PdfSource {
-  origin: 'b64_doc' | 'url_doc';
+  origin: 'b64_doc' | 'url_doc' | 'template';
   bytes: Buffer;
   name: string;
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-
 export function decodeBase64Pdf(value: string, maxBytes: number): Buffer {
-  // Tolerated: a data: URI prefix and line breaks (both common in what clients send).
-  const text = value.replace(/^data:application\/pdf;base64,/i, '').replace(/[\r\n\t ]+/g, '');
-  if (Math.floor((text.length * 3) / 4) > maxBytes + 2) {
-    throw new AppError('DOCUMENT_TOO_LARGE', `b64_doc: the document is larger than the limit of ${mb(maxBytes)}`);
-  }
-  const padded = text.length % 4 === 0;
-  if (!(BASE64.test(text) && padded) && !BASE64URL.test(text)) {
-    throw new AppError('PDF_INVALID', 'b64_doc: not valid Base64', { field: 'b64_doc' });
-  }
-  const bytes = Buffer.from(text, BASE64.test(text) ? 'base64' : 'base64url');
-  if (bytes.length > maxBytes) {
-    throw new AppError('DOCUMENT_TOO_LARGE', `b64_doc: the document is larger than the limit of ${mb(maxBytes)}`);
-  }
-  if (bytes.length === 0) {
-    throw new AppError('PDF_INVALID', 'b64_doc: empty document', { field: 'b64_doc' });
-  }
-  return bytes;
+  return decodeBase64(value, { field: 'b64_doc', maxBytes, invalidCode: 'PDF_INVALID' });
 }
 
 export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: unknown): Promise<PdfSource> {
@@ -82,11 +64,19 @@ export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: 
 
 /** A download name: the given one, else the last path segment of the URL, else document.pdf. */
 export function fileName(given: string | undefined, path = ''): string {
-  const base = (given?.trim() || decodeURIComponent(path.split('/').pop() ?? '') || 'document').replace(/[\\/\u0000-\u001f]/g, '_');
+  const base = (given?.trim() || safeDecode(path.split('/').pop() ?? '') || 'document').replace(/[\\/\u0000-\u001f]/g, '_');
   const clipped = base.slice(0, 200);
   return /\.pdf$/i.test(clipped) ? clipped : `${clipped}.pdf`;
 }
 
 function mb(bytes: number) {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed percent-encoding: keep it as it came
+  }
 }

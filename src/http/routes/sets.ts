@@ -24,6 +24,8 @@ export function setRoutes(deps: Deps) {
           ),
           response: { 200: Type.Object({ uuid: Type.String(), status: Type.String(), name: Type.String() }), '4xx': ErrorResponse },
         },
+        // The body is optional and checked by the use case, whose messages name the field.
+        validatorCompiler: () => () => true,
       },
       async (req) => {
         const b = asObject(req.body);

@@ -1,0 +1,37 @@
+// Strict Base64 decoding for request fields: Buffer.from() silently skips invalid characters,
+// which would turn a corrupt upload into a different file instead of an error.
+import { AppError, type ErrorCode } from './errors.js';
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+export interface DecodeOptions {
+  field: string;
+  maxBytes: number;
+  /** Code for text that is not Base64 (b64_doc answers 422 PDF_INVALID; other fields 400). */
+  invalidCode?: ErrorCode;
+}
+
+export function decodeBase64(value: string, opts: DecodeOptions): Buffer {
+  // Tolerated: a data: URI prefix and line breaks (both common in what clients send).
+  const text = value.replace(/^data:[\w.+/-]+;base64,/i, '').replace(/[\r\n\t ]+/g, '');
+  if (Math.floor((text.length * 3) / 4) > opts.maxBytes + 2) {
+    throw new AppError('DOCUMENT_TOO_LARGE', `${opts.field}: larger than the limit of ${Math.round(opts.maxBytes / 1048576)} MB`, {
+      field: opts.field,
+    });
+  }
+  const standard = BASE64.test(text) && text.length % 4 === 0;
+  if (!standard && !BASE64URL.test(text)) {
+    throw new AppError(opts.invalidCode ?? 'INVALID_INPUT', `${opts.field}: not valid Base64`, { field: opts.field });
+  }
+  const bytes = Buffer.from(text, standard ? 'base64' : 'base64url');
+  if (bytes.length > opts.maxBytes) {
+    throw new AppError('DOCUMENT_TOO_LARGE', `${opts.field}: larger than the limit of ${Math.round(opts.maxBytes / 1048576)} MB`, {
+      field: opts.field,
+    });
+  }
+  if (bytes.length === 0) {
+    throw new AppError(opts.invalidCode ?? 'INVALID_INPUT', `${opts.field}: empty`, { field: opts.field });
+  }
+  return bytes;
+}

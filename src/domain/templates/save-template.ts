@@ -1,0 +1,77 @@
+// POST /developers/template/save and POST /developers/template/pdf?name=: registers a template in
+// the account, or replaces the one of the same name, and answers what it declares.
+import { decodeBase64 } from '../base64.js';
+import { invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { fetchPdf } from '../documents/resolve-pdf-origin.js';
+import { upsertTemplate } from '../../store/templates-repo.js';
+import type { TemplateType } from '../../store/schema.js';
+import type { TemplateField, TemplateTable } from '../../render/types.js';
+import { engineCall } from './template-errors.js';
+
+export const TEMPLATE_TYPES = ['html', 'pdf', 'pdfmake', 'docx'] as const;
+
+export interface SavedTemplate {
+  template_title: string;
+  fields: TemplateField[];
+  tables: TemplateTable[];
+}
+
+export function checkTemplateName(v: unknown, field = 'template_name'): string {
+  if (typeof v !== 'string' || v.trim() === '' || v.length > 200 || /[\u0000-\u001f]/.test(v)) {
+    throw invalid(field, 'required: a name of 1 to 200 characters, without control characters');
+  }
+  return v.trim();
+}
+
+export async function saveTemplate(deps: Deps, opts: { accountId: string; body: Record<string, unknown> }): Promise<SavedTemplate> {
+  const b = opts.body;
+  const type = b.template_type;
+  if (typeof type !== 'string' || !(TEMPLATE_TYPES as readonly string[]).includes(type)) {
+    throw invalid('template_type', `expected one of ${TEMPLATE_TYPES.join(', ')}`);
+  }
+  const name = checkTemplateName(b.template_name);
+  const source = await readSource(deps, type as TemplateType, b);
+  return storeTemplate(deps, { accountId: opts.accountId, name, type: type as TemplateType, source });
+}
+
+/** Detects the template's fields, stores its source and upserts the row. */
+export async function storeTemplate(
+  deps: Deps,
+  t: { accountId: string; name: string; type: TemplateType; source: Buffer },
+): Promise<SavedTemplate> {
+  const detected = await engineCall(() => deps.templates.detect(t.type, t.source));
+  const sha256 = await deps.blobs.put(t.source);
+  await upsertTemplate(deps.db, {
+    accountId: t.accountId,
+    name: t.name,
+    type: t.type,
+    sha256,
+    fields: detected.fields,
+    tables: detected.tables,
+    at: deps.clock.now(),
+  });
+  return { template_title: t.name, fields: detected.fields, tables: detected.tables };
+}
+
+async function readSource(deps: Deps, type: TemplateType, b: Record<string, unknown>): Promise<Buffer> {
+  const maxBytes = deps.config.limits.documentBytes;
+  const data = b.template_data;
+  if (type === 'pdfmake') {
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      throw invalid('template_data', 'for pdfmake, the document definition as a JSON object (not Base64)');
+    }
+    return Buffer.from(JSON.stringify(data), 'utf8');
+  }
+  if (type === 'pdf' && b.url_doc !== undefined && b.url_doc !== null) {
+    if (data !== undefined && data !== null) {
+      throw invalid('url_doc', 'send either url_doc or template_data, not both');
+    }
+    const urlDoc = typeof b.url_doc === 'string' ? { url: b.url_doc } : b.url_doc;
+    return (await fetchPdf(deps, urlDoc)).bytes;
+  }
+  if (typeof data !== 'string' || data === '') {
+    throw invalid('template_data', type === 'pdf' ? 'required: Base64 of the PDF, or url_doc' : `required: Base64 of the ${type} file`);
+  }
+  return decodeBase64(data, { field: 'template_data', maxBytes });
+}

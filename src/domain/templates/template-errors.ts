@@ -1,0 +1,23 @@
+// Turns what a template engine reports into API errors.
+import { AppError } from '../errors.js';
+import { TemplateError } from '../../render/types.js';
+
+export async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof TemplateError)) {
+      throw err;
+    }
+    switch (err.problem) {
+      case 'INVALID_TEMPLATE':
+        throw new AppError('TEMPLATE_INVALID', err.message, err.details);
+      case 'INVALID_VALUE':
+        throw new AppError('INVALID_FIELD_VALUE', err.message, err.details);
+      case 'RENDER_TIMEOUT':
+        throw new AppError('RENDER_TIMEOUT', `${err.message}; try again, or simplify the template`, err.details);
+      case 'RENDERER_UNAVAILABLE':
+        throw new AppError('RENDERER_UNAVAILABLE', err.message, err.details);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+// The four template engines behind one interface: detect what a template declares, and render a
+// PDF from it with values. html and docx drive external programs through bounded pools (one shared
+// Chromium with a fixed number of pages; LibreOffice conversions queued a few at a time), so a
+// burst of generations queues instead of exhausting the machine.
+import type { TemplateType } from '../store/schema.js';
+import { DocxConverter } from './docx-converter.js';
+import { detectDocxTemplate, fillDocxTemplate } from './docx-template.js';
+import { HtmlRenderer } from './html-renderer.js';
+import { detectHtmlTemplate, fillHtmlTemplate } from './html-template.js';
+import { detectPdfForm, fillPdfForm } from './pdf-form-template.js';
+import { detectPdfmake, renderPdfmake } from './pdfmake-template.js';
+import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
+
+export interface RendererOptions {
+  chromiumPath: string;
+  htmlPages: number;
+  sofficePath: string;
+  docxConcurrency: number;
+  timeoutMs: number;
+}
+
+export interface TemplateEngines {
+  /** Fields and tables a template source declares. pdfmake sources are UTF-8 JSON bytes. */
+  detect(type: TemplateType, source: Buffer): Promise<DetectedTemplate>;
+  render(type: TemplateType, source: Buffer, values: FillValues): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
+  const html = new HtmlRenderer({ executablePath: opts.chromiumPath, pages: opts.htmlPages, timeoutMs: opts.timeoutMs });
+  const docx = new DocxConverter({ binary: opts.sofficePath, concurrency: opts.docxConcurrency, timeoutMs: opts.timeoutMs * 2 });
+  return {
+    async detect(type, source) {
+      switch (type) {
+        case 'html':
+          return detectHtmlTemplate(source.toString('utf8'));
+        case 'pdf':
+          return detectPdfForm(source);
+        case 'pdfmake':
+          return detectPdfmake(parseJson(source));
+        case 'docx':
+          return detectDocxTemplate(source);
+      }
+    },
+    async render(type, source, values) {
+      switch (type) {
+        case 'html':
+          return html.render(fillHtmlTemplate(source.toString('utf8'), values));
+        case 'pdf':
+          return fillPdfForm(source, values);
+        case 'pdfmake':
+          return renderPdfmake(parseJson(source), values);
+        case 'docx':
+          return docx.convert(await fillDocxTemplate(source, values));
+      }
+    },
+    close: () => html.close(),
+  };
+}
+
+function parseJson(source: Buffer): unknown {
+  try {
+    return JSON.parse(source.toString('utf8'));
+  } catch {
+    throw new TemplateError('INVALID_TEMPLATE', 'the pdfmake definition is not valid JSON');
+  }
+}
