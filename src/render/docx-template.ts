@@ -5,6 +5,7 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import type { Document, Element, Node } from '@xmldom/xmldom';
 import JSZip from 'jszip';
+import { ZipBoundsError, checkZipBounds } from './zip-guard.js';
 import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
 
 /** WordprocessingML main namespace (ECMA-376 Part 1, 17). */
@@ -120,7 +121,23 @@ export async function fillDocxTemplate(bytes: Uint8Array, values: FillValues): P
 // ---------------------------------------------------------------------------------------------
 // Package
 
+// A real docx has tens of entries and rarely more than a few MB of XML and media.
+const DOCX_BOUNDS = {
+  maxEntries: 5000,
+  maxTotalBytes: 200 * 1024 * 1024,
+  // The parts this module reads (and so inflates): the package relationships and WordprocessingML.
+  inflated: (name: string) => /\.(xml|rels)$/i.test(name),
+};
+
 async function openPackage(bytes: Uint8Array): Promise<{ zip: JSZip; parts: Part[] }> {
+  try {
+    checkZipBounds(bytes, DOCX_BOUNDS);
+  } catch (err) {
+    if (err instanceof ZipBoundsError) {
+      throw new TemplateError('INVALID_TEMPLATE', `The template is not a usable docx file: ${err.message}`);
+    }
+    throw err;
+  }
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);

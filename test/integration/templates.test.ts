@@ -162,6 +162,19 @@ describe('pdf forms', () => {
     expect((await s.client.listDocuments()).documents.length).toBe(before);
   });
 
+  it('fetches url_doc through the address guard: a loopback URL is refused and nothing is fetched', async () => {
+    const before = probeHits;
+    const e = await failure(
+      s.client.request('POST', '/developers/template/save', {
+        template_type: 'pdf',
+        template_name: 'remote',
+        url_doc: `http://127.0.0.1:${probePort}/form.pdf`,
+      }),
+    );
+    expect([e.status, e.code]).toEqual([400, 'URL_NOT_ALLOWED']);
+    expect(probeHits).toBe(before);
+  });
+
   it('saves from raw bytes (multipart, signed through Content-SHA256), and refuses a wrong hash', async () => {
     const form = await makeFormPdf();
     const r = await s.client.rawUpload('/developers/template/pdf?name=from-bytes', form);
