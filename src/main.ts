@@ -7,7 +7,7 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import { UsageError } from './cli/args.js';
-import { account } from './cli/account.js';
+import { parseAccountCommand, runAccountCommand } from './cli/account.js';
 import { apiRequest } from './cli/api-request.js';
 import { serve } from './cli/serve.js';
 import { startRuntime } from './runtime.js';
@@ -56,9 +56,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'account': {
+      const cmd = parseAccountCommand(rest);
       const runtime = await startRuntime(config, { migrate: true });
       try {
-        await account(runtime.deps, rest);
+        await runAccountCommand(runtime.deps, cmd);
       } finally {
         await runtime.close();
       }

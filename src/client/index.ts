@@ -42,7 +42,9 @@ export interface CreateDocumentInput {
   b64_doc?: string;
   url_doc?: { url: string; name?: string };
   template?: { title: string; name?: string };
-  fields?: { id: string; value: string }[];
+  fields?: { id: string; value: string | number | boolean }[];
+  /** Rows for html template tables: [[{id, value}]] or [{column: value}]. */
+  tables?: { id: string; rows: ({ id: string; value: string }[] | Record<string, string>)[] }[];
   name?: string;
   stickers?: StickerInput[];
   document_set?: string;

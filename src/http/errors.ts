@@ -50,6 +50,9 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
     return sendUnauthorized(reply);
   }
   if (err instanceof AppError) {
+    if (statusOf(err.code) >= 500) {
+      req.log.warn({ code: err.code, cause: err.cause }, err.message);
+    }
     return reply.code(statusOf(err.code)).send(errorBody(err.code, err.message, err.details));
   }
   const fe = err as FastifyError;

@@ -41,7 +41,25 @@ export const CreateDocumentBody = Type.Object(
     b64_doc: Type.Optional(Type.String({ description: 'Base64 of the PDF' })),
     url_doc: Type.Optional(Type.Object({ url: Type.String(), name: Type.Optional(Type.String()) })),
     template: Type.Optional(Type.Object({ title: Type.String(), name: Type.Optional(Type.String()) })),
-    fields: Type.Optional(Type.Array(Type.Object({ id: Type.String(), value: Type.String() }))),
+    fields: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String(), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }), {
+        description: 'values for the template fields; used with template',
+      }),
+    ),
+    tables: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.String(),
+          rows: Type.Array(
+            Type.Union([
+              Type.Array(Type.Object({ id: Type.String(), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) })),
+              Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
+            ]),
+          ),
+        }),
+        { description: 'rows for the tables of an html template; used with template' },
+      ),
+    ),
     name: Type.Optional(Type.String({ description: 'file name of the document' })),
     stickers: Type.Optional(Type.Array(Sticker)),
     document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),

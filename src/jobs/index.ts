@@ -2,15 +2,41 @@
 // transaction that causes them, so none is lost or phantom. Each task lives in its own file of
 // this folder and is registered in taskList() below.
 import { Logger, run, type Runner, type TaskList } from 'graphile-worker';
+import pg from 'pg';
 import type { Deps } from '../domain/deps.js';
 
 export function taskList(_deps: Deps): TaskList {
   return {};
 }
 
-export async function startWorker(deps: Deps, connectionString: string, concurrency = 4): Promise<Runner> {
+export async function startWorker(deps: Deps, connectionString: string, concurrency = 4): Promise<Pick<Runner, 'stop'>> {
+  // The runner gets a pool this process owns: graphile-worker's stop() drops the error handlers of
+  // a pool it made itself without waiting for it to end, so a database stopping right after would
+  // crash the process with an unhandled 'error'.
+  const pgPool = new pg.Pool({ connectionString, max: concurrency + 2 });
+  pgPool.on('error', () => {});
+  pgPool.on('connect', (client) => client.on('error', () => {}));
+  let runner: Runner;
+  try {
+    runner = await startRunner(deps, pgPool, concurrency);
+  } catch (err) {
+    await pgPool.end();
+    throw err;
+  }
+  return {
+    stop: async () => {
+      try {
+        await runner.stop();
+      } finally {
+        await pgPool.end();
+      }
+    },
+  };
+}
+
+function startRunner(deps: Deps, pgPool: pg.Pool, concurrency: number): Promise<Runner> {
   return run({
-    connectionString,
+    pgPool,
     taskList: taskList(deps),
     concurrency,
     // The process owner (sello serve / sello worker) handles signals and stops the runner itself.

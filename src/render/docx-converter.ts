@@ -112,7 +112,7 @@ export class DocxConverter {
       try {
         return await readFile(join(dir, 'in.pdf'));
       } catch {
-        throw new TemplateError('RENDERER_UNAVAILABLE', `LibreOffice did not convert the document: ${tail(stderr || stdout, 500)}`, {
+        throw new TemplateError('RENDERER_UNAVAILABLE', 'LibreOffice did not convert the document', {
           exitCode: code,
           signal,
           stderr: tail(stderr, OUTPUT_TAIL),

@@ -252,11 +252,12 @@ describe('docx converter (process handling)', () => {
     expect(err.message).toBe('LibreOffice is not installed; install the Debian package libreoffice-writer-nogui');
   });
 
-  it('reports a conversion that made no PDF with the tail of its stderr', async () => {
+  it('reports a conversion that made no PDF, with the tail of its stderr in the details (for the log)', async () => {
     const binary = fakeSoffice('failing', 'echo "Error: source file could not be loaded" >&2; exit 77');
     const err = await expectProblem(new DocxConverter({ binary }).convert(zipLike('x')), 'RENDERER_UNAVAILABLE');
-    expect(err.message).toContain('source file could not be loaded');
+    expect(err.message).toBe('LibreOffice did not convert the document');
     expect(err.details).toMatchObject({ exitCode: 77 });
+    expect(String((err.details as { stderr?: string }).stderr)).toContain('source file could not be loaded');
   });
 
   it('starts waiting conversions in arrival order', async () => {

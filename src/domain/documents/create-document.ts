@@ -63,6 +63,9 @@ export async function createDocument(
       { field: origins.length ? origins.join(',') : 'b64_doc' },
     );
   }
+  if (origins[0] === 'template' && p.name !== undefined) {
+    warnings.push('name: ignored with template; the file name is template.name');
+  }
   if (origins[0] !== 'template') {
     for (const key of ['fields', 'tables']) {
       if (p[key] !== undefined) {

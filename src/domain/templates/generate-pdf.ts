@@ -30,7 +30,8 @@ export async function generatePdfFromTemplate(
     throw invalid('template.name', 'expected a string of at most 200 characters');
   }
   const values = parseValues(opts.fields, opts.tables);
-  const row = await findTemplate(deps.db, opts.accountId, title);
+  // Names are trimmed when saved, so they are looked up trimmed.
+  const row = await findTemplate(deps.db, opts.accountId, title.trim());
   if (!row) {
     throw new AppError('TEMPLATE_NOT_FOUND', `template.title: no template named ${JSON.stringify(title)}`, { field: 'template.title' });
   }

@@ -17,7 +17,8 @@ export async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
       case 'RENDER_TIMEOUT':
         throw new AppError('RENDER_TIMEOUT', `${err.message}; try again, or simplify the template`, err.details);
       case 'RENDERER_UNAVAILABLE':
-        throw new AppError('RENDERER_UNAVAILABLE', err.message, err.details);
+        // The details (a renderer's own error output) are for the operator's logs, not the client.
+        throw new AppError('RENDERER_UNAVAILABLE', err.message, undefined, err);
     }
   }
 }

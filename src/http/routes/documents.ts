@@ -19,7 +19,7 @@ export function documentRoutes(deps: Deps) {
       '/developers/json',
       {
         schema: {
-          summary: 'Create a document from a PDF (b64_doc or url_doc) with signature boxes',
+          summary: 'Create a document from a PDF (b64_doc, url_doc) or a template, with signature boxes',
           tags: ['documents'],
           security: [{ hmac: [] }],
           body: CreateDocumentBody,

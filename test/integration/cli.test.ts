@@ -1,0 +1,470 @@
+// The `sello` command end to end, as an operator runs it: `node bin/sello.js ...` in child
+// processes, each on its own data directory with the embedded PostgreSQL (no DATABASE_URL). With
+// the service stopped, every CLI call starts and stops the database itself (1–2 s each), so the
+// calls here are few and chained; with `sello serve` running, the CLI connects to its database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SelloClient } from '../../src/client/index.js';
+
+// The three groups below run side by side (each on its own data directory and port); the steps of
+// a group run in order, each building on the previous one.
+const step = it.sequential;
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'sello.js');
+
+// ---------------------------------------------------------------------------------------------
+// Child processes, data directories and their clean-up
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+interface CliResult extends Exit {
+  stdout: string;
+  stderr: string;
+}
+
+const children = new Set<ChildProcess>();
+const tempDirs: string[] = [];
+
+async function tempDir(prefix: string): Promise<string> {
+  // Directly under the system temp dir: as root the embedded server runs as `postgres`, which must
+  // be able to traverse every parent of the data directory.
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** The environment of a `sello` process: nothing inherited that configures Sello or PostgreSQL. */
+function cliEnv(dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^(SELLO_|PG|DATABASE_URL$|PORT$|HOST$)/.test(k)) {
+      env[k] = v;
+    }
+  }
+  return {
+    ...env,
+    NODE_ENV: 'test',
+    SELLO_DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SELLO_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...extra,
+  };
+}
+
+function spawnSello(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+function exitOf(child: ChildProcess): Promise<Exit> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode as NodeJS.Signals | null });
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** Runs `sello ARGS` to completion (killed after timeoutMs). */
+async function sello(
+  args: string[],
+  opts: { dataDir: string; port?: number; env?: Record<string, string>; timeoutMs?: number },
+): Promise<CliResult> {
+  const child = spawnSello(args, cliEnv(opts.dataDir, opts.port ?? (await freePort()), opts.env));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+  const exit = await exitOf(child);
+  clearTimeout(timer);
+  // 'exit' can come before the pipes are drained.
+  await Promise.all([once(child.stdout!, 'close'), once(child.stderr!, 'close')]);
+  return { ...exit, stdout, stderr };
+}
+
+function once(stream: NodeJS.ReadableStream & { closed?: boolean }, event: string): Promise<void> {
+  return stream.closed ? Promise.resolve() : new Promise((resolve) => stream.once(event, () => resolve()));
+}
+
+/** What a failed command printed, for assertion messages. */
+function show(r: CliResult): string {
+  return `exit ${r.code ?? r.signal}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+}
+
+/** `sello serve` in the background, its output collected. */
+class ServeProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<Exit>;
+  private readonly child: ChildProcess;
+
+  constructor(
+    readonly dataDir: string,
+    readonly port: number,
+  ) {
+    this.child = spawnSello(['serve'], cliEnv(dataDir, port));
+    this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout += d));
+    this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
+    this.exited = exitOf(this.child);
+  }
+
+  get baseUrl() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Resolves with the match once stdout matches `re`; fails if the process exits first. */
+  async waitForStdout(re: RegExp, timeoutMs = 90_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    let exited: Exit | undefined;
+    void this.exited.then((e) => (exited = e));
+    for (;;) {
+      const m = this.stdout.match(re);
+      if (m) {
+        return m;
+      }
+      if (exited || Date.now() > deadline) {
+        throw new Error(`sello serve ${exited ? `exited (${exited.code ?? exited.signal})` : 'timed out'} before printing ${re}\n${this.output()}`);
+      }
+      await sleep(50);
+    }
+  }
+
+  async waitHealthy(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = 'no answer';
+    while (Date.now() < deadline) {
+      try {
+        const res = await fetch(`${this.baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
+        last = `HTTP ${res.status} ${await res.text()}`;
+        if (res.status === 200) {
+          return;
+        }
+      } catch (err) {
+        last = String(err);
+      }
+      await sleep(150);
+    }
+    throw new Error(`GET /healthz never answered 200 (last: ${last})\n${this.output()}`);
+  }
+
+  /** SIGTERM, then the exit within timeoutMs (undefined if it did not exit in time). */
+  async terminate(timeoutMs = 15_000): Promise<Exit | undefined> {
+    this.child.kill('SIGTERM');
+    return Promise.race([this.exited, sleep(timeoutMs).then(() => undefined)]);
+  }
+
+  output() {
+    return `--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid of the embedded PostgreSQL of dataDir if one is running (postmaster.pid line 1). */
+async function runningPostgres(dataDir: string): Promise<number | undefined> {
+  try {
+    const pid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    return pid > 0 && pidAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function stopStrayPostgres(dataDir: string): Promise<void> {
+  const pid = await runningPostgres(dataDir);
+  if (!pid) {
+    return;
+  }
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 100 && pidAlive(pid); i++) {
+    await sleep(100);
+  }
+  if (pidAlive(pid)) {
+    process.kill(pid, 'SIGQUIT'); // immediate shutdown
+  }
+}
+
+afterAll(async () => {
+  for (const child of children) {
+    child.kill('SIGTERM');
+  }
+  const deadline = Date.now() + 10_000;
+  while (children.size > 0 && Date.now() < deadline) {
+    await sleep(100);
+  }
+  for (const child of children) {
+    child.kill('SIGKILL');
+  }
+  for (const dir of tempDirs) {
+    await stopStrayPostgres(dir).catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+const parseJson = (r: CliResult) => {
+  expect(r.code, show(r)).toBe(0);
+  const lines = r.stdout.split('\n');
+  // Exactly one line, newline-terminated, and nothing else on stdout.
+  expect(lines, show(r)).toHaveLength(2);
+  expect(lines[1]).toBe('');
+  return JSON.parse(lines[0]) as unknown;
+};
+
+interface Listed {
+  webId: string;
+  name: string;
+  activeKeys: number;
+  webhookUrl: string | null;
+  createdAt: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('sello account and migrate, service stopped', { concurrent: true, timeout: 120_000 }, () => {
+  let dataDir: string;
+  let webId: string;
+  let apiKey: string;
+  beforeAll(async () => {
+    dataDir = await tempDir('sello-cli-offline-');
+  });
+
+  step('account create --json prints one JSON line with webId and apiKey', async () => {
+    const r = await sello(['account', 'create', '--name', 'Acme', '--json'], { dataDir });
+    const creds = parseJson(r) as { webId: string; apiKey: string };
+    expect(Object.keys(creds).sort()).toEqual(['apiKey', 'webId']);
+    expect(creds.webId).toMatch(/^[A-Za-z0-9_-]{8,}$/);
+    expect(creds.apiKey).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    ({ webId, apiKey } = creds);
+    // The command stopped the database it started.
+    expect(await runningPostgres(dataDir)).toBeUndefined();
+  });
+
+  step('account create without --name exits 2 naming --name', async () => {
+    const r = await sello(['account', 'create', '--json'], { dataDir });
+    expect(r.code, show(r)).toBe(2);
+    expect(r.stderr).toContain('--name');
+    expect(r.stdout).toBe('');
+  });
+
+  step('account rotate-key issues new keys for the same web id; two stay active', async () => {
+    const first = parseJson(await sello(['account', 'rotate-key', '--web-id', webId, '--json'], { dataDir })) as { webId: string; apiKey: string };
+    expect(first.webId).toBe(webId);
+    expect(first.apiKey).not.toBe(apiKey);
+    const second = parseJson(await sello(['account', 'rotate-key', '--web-id', webId, '--json'], { dataDir })) as { webId: string; apiKey: string };
+    expect(second.webId).toBe(webId);
+    expect(new Set([apiKey, first.apiKey, second.apiKey]).size).toBe(3);
+  });
+
+  step('account webhook --json prints the URL and a whsec_ secret', async () => {
+    const r = parseJson(
+      await sello(['account', 'webhook', '--web-id', webId, '--url', 'https://example.com/hook', '--json'], { dataDir }),
+    ) as { url: string; secret: string };
+    expect(Object.keys(r).sort()).toEqual(['secret', 'url']);
+    expect(r.url).toBe('https://example.com/hook');
+    expect(r.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  });
+
+  step('account list --json lists it, with 2 active keys after two rotations and the webhook', async () => {
+    const list = parseJson(await sello(['account', 'list', '--json'], { dataDir })) as Listed[];
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ webId, name: 'Acme', activeKeys: 2, webhookUrl: 'https://example.com/hook' });
+    expect(Number.isNaN(Date.parse(list[0].createdAt))).toBe(false);
+  });
+
+  step('account rotate-key of an unknown web id fails with a clear message', async () => {
+    const r = await sello(['account', 'rotate-key', '--web-id', 'no-such-account', '--json'], { dataDir });
+    expect(r.code, show(r)).not.toBe(0);
+    expect(r.stderr).toMatch(/no account with web id no-such-account/);
+    expect(r.stdout).toBe('');
+  });
+
+  step('account webhook with a bad URL fails naming url', async () => {
+    const r = await sello(['account', 'webhook', '--web-id', webId, '--url', 'notaurl', '--json'], { dataDir });
+    expect(r.code, show(r)).not.toBe(0);
+    expect(r.stderr).toMatch(/\burl\b.*http/);
+    expect(r.stdout).toBe('');
+  });
+
+  step('migrate on a migrated data directory says it is up to date', async () => {
+    const r = await sello(['migrate'], { dataDir });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout.trim()).toBe('database is up to date');
+    expect(await runningPostgres(dataDir)).toBeUndefined();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('sello serve with the CLI beside it', { concurrent: true, timeout: 120_000 }, () => {
+  let dataDir: string;
+  let scratch: string;
+  let port: number;
+  let server: ServeProcess | undefined;
+  const first = { webId: '', apiKey: '' };
+  const second = { webId: '', apiKey: '' };
+  const serveExits: { exit: Exit; stderr: string }[] = [];
+
+  beforeAll(async () => {
+    dataDir = await tempDir('sello-cli-serve-');
+    scratch = await tempDir('sello-cli-scratch-');
+    port = await freePort();
+  });
+
+  step('first start prints the first account and the listening line, then answers /healthz', async () => {
+    server = new ServeProcess(dataDir, port);
+    const block = await server.waitForStdout(/^ {2}webId: {2}(\S+)\n {2}apiKey: (\S+)\n\n/m);
+    first.webId = block[1];
+    first.apiKey = block[2];
+    await server.waitForStdout(new RegExp(`Sello is listening on http://127\\.0\\.0\\.1:${port}\\b`));
+    await server.waitHealthy();
+    expect(server.stdout.match(/First start/g)).toHaveLength(1);
+  });
+
+  step('the printed credentials work with SelloClient', async () => {
+    const client = new SelloClient({ baseUrl: server!.baseUrl, ...first });
+    const set = await client.createDocumentSet({ name: 'First set' });
+    expect(set).toMatchObject({ name: 'First set', uuid: expect.any(String) });
+    const list = await client.listDocuments();
+    expect(Array.isArray(list.documents)).toBe(true);
+  });
+
+  step('account create while the service runs uses its database; the new key works at once', async () => {
+    const r = await sello(['account', 'create', '--name', 'Second', '--json'], { dataDir, port });
+    Object.assign(second, parseJson(r));
+    expect(second.webId).not.toBe(first.webId);
+    // The CLI left the service's database running.
+    expect(await runningPostgres(dataDir)).toBeDefined();
+    const client = new SelloClient({ baseUrl: server!.baseUrl, ...second });
+    const list = await client.listDocuments();
+    expect(list.documents).toEqual([]);
+    const health = await fetch(`${server!.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+  });
+
+  step('sello api GET signs as the account named by --web-id', async () => {
+    const r = await sello(['api', 'GET', '/api/document', '--web-id', second.webId], { dataDir, port });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stderr).toContain('HTTP 200');
+    expect(JSON.parse(r.stdout)).toMatchObject({ documents: [] });
+  });
+
+  step('sello api POST --body FILE sends the file as the JSON body', async () => {
+    const file = join(scratch, 'set.json');
+    await writeFile(file, JSON.stringify({ name: 'From the CLI', metadata: { ref: 42 } }));
+    const r = await sello(['api', 'POST', '/api/documentset', '--body', file, '--web-id', second.webId], { dataDir, port });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stderr).toContain('HTTP 200');
+    const set = JSON.parse(r.stdout) as { uuid: string; name: string };
+    expect(set).toMatchObject({ uuid: expect.any(String), name: 'From the CLI' });
+    // It belongs to the second account.
+    const client = new SelloClient({ baseUrl: server!.baseUrl, ...second });
+    expect(await client.getDocumentSet(set.uuid)).toMatchObject({ uuid: set.uuid, name: 'From the CLI' });
+  });
+
+  step('SIGTERM stops the service within 15 s, and its database with it', async () => {
+    const pgPid = await runningPostgres(dataDir);
+    expect(pgPid).toBeDefined();
+    const exit = await server!.terminate(15_000);
+    expect(exit, `sello serve did not exit within 15 s\n${server!.output()}`).toBeDefined();
+    serveExits.push({ exit: exit!, stderr: server!.stderr });
+    expect(exit!.signal, server!.output()).toBeNull();
+    expect(server!.stdout).toContain('stopping…');
+    for (let i = 0; i < 150 && pidAlive(pgPid!); i++) {
+      await sleep(100);
+    }
+    expect(pidAlive(pgPid!)).toBe(false);
+    server = undefined;
+  });
+
+  step('account list works after the service stopped and lists both accounts', async () => {
+    const list = parseJson(await sello(['account', 'list', '--json'], { dataDir, port })) as Listed[];
+    expect(list.map((a) => [a.webId, a.name])).toEqual([
+      [first.webId, 'First account'],
+      [second.webId, 'Second'],
+    ]);
+    expect(await runningPostgres(dataDir)).toBeUndefined();
+  });
+
+  step('a second start does not announce a first account again', async () => {
+    server = new ServeProcess(dataDir, port);
+    await server.waitForStdout(/Sello is listening on /);
+    await server.waitHealthy();
+    expect(server.stdout).not.toMatch(/First start|webId:|apiKey:/);
+    const exit = await server.terminate(15_000);
+    expect(exit, `sello serve did not exit within 15 s\n${server.output()}`).toBeDefined();
+    serveExits.push({ exit: exit!, stderr: server.stderr });
+    expect(exit!.signal, server.output()).toBeNull();
+    server = undefined;
+  });
+
+  it.sequential('SIGTERM ends sello serve with exit code 0 and a clean drain', () => {
+    expect(serveExits).toHaveLength(2);
+    for (const { exit, stderr } of serveExits) {
+      expect(exit, stderr).toEqual({ code: 0, signal: null });
+      expect(stderr).not.toMatch(/terminating connection due to administrator command|Unhandled 'error' event/);
+    }
+  });
+
+  afterAll(async () => {
+    if (server) {
+      await server.terminate(10_000);
+    }
+  }, 30_000);
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    // Never created: these errors come before anything touches the data directory.
+    dataDir = join(await tempDir('sello-cli-usage-'), 'data');
+  });
+
+  step('an unknown command exits 2 with the usage', async () => {
+    const r = await sello(['frobnicate'], { dataDir });
+    expect(r.code, show(r)).toBe(2);
+    expect(r.stderr).toContain('unknown command "frobnicate"');
+    expect(r.stderr).toContain('usage: sello <command>');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  step('a bad setting exits 2 naming it', async () => {
+    const r = await sello(['migrate'], { dataDir, env: { PORT: 'abc' } });
+    expect(r.code, show(r)).toBe(2);
+    expect(r.stderr).toContain('PORT="abc"');
+    expect(r.stderr).toMatch(/invalid configuration/);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
