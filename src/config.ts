@@ -51,7 +51,7 @@ export interface RenderSettings {
   sofficePath: string;
   /** docx conversions at once. */
   docxConcurrency: number;
-  /** Longest an html or pdfmake render may take (docx: twice this) before it is killed. */
+  /** Longest an html or pdfmake render may take (docx: twice this) before it is stopped. */
   timeoutMs: number;
 }
 

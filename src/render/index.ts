@@ -8,7 +8,8 @@ import { detectDocxTemplate, fillDocxTemplate } from './docx-template.js';
 import { HtmlRenderer } from './html-renderer.js';
 import { detectHtmlTemplate, fillHtmlTemplate } from './html-template.js';
 import { detectPdfForm, fillPdfForm } from './pdf-form-template.js';
-import { detectPdfmake, renderPdfmake } from './pdfmake-template.js';
+import { PdfmakeRenderer } from './pdfmake-renderer.js';
+import { detectPdfmake } from './pdfmake-template.js';
 import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
 
 export interface RendererOptions {
@@ -28,6 +29,7 @@ export interface TemplateEngines {
 
 export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
   const html = new HtmlRenderer({ executablePath: opts.chromiumPath, pages: opts.htmlPages, timeoutMs: opts.timeoutMs });
+  const pdfmake = new PdfmakeRenderer({ workers: 2, timeoutMs: opts.timeoutMs });
   const docx = new DocxConverter({ binary: opts.sofficePath, concurrency: opts.docxConcurrency, timeoutMs: opts.timeoutMs * 2 });
   return {
     async detect(type, source) {
@@ -49,12 +51,14 @@ export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
         case 'pdf':
           return fillPdfForm(source, values);
         case 'pdfmake':
-          return renderPdfmake(parseJson(source), values);
+          return pdfmake.render(parseJson(source), values);
         case 'docx':
           return docx.convert(await fillDocxTemplate(source, values));
       }
     },
-    close: () => html.close(),
+    close: async () => {
+      await Promise.all([html.close(), pdfmake.close()]);
+    },
   };
 }
 
