@@ -2,8 +2,8 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError } from '../../src/client/index.js';
 import { A4, LETTER, makePdf } from '../helpers/pdfs.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -16,17 +16,6 @@ afterAll(() => s?.close());
 
 const box = { lx: 50, ly: 50, tx: 250, ty: 120 };
 
-async function apiError(p: Promise<unknown>): Promise<SelloApiError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof SelloApiError) {
-      return err;
-    }
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 async function documentCount() {
   const r = await s.deps.db.selectFrom('documents').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();

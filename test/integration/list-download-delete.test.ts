@@ -1,9 +1,9 @@
 // Listing (time window, paging), downloads and their hashes, soft delete and restore.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError } from '../../src/client/index.js';
 import type { Clock } from '../../src/domain/deps.js';
 import { makePdf, qpdfCheck } from '../helpers/pdfs.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // A clock the test moves: documents get creation times a minute apart.
@@ -29,17 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-async function failure(p: Promise<unknown>): Promise<SelloApiError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof SelloApiError) {
-      return err;
-    }
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('GET /api/document', () => {
   it('lists newest first with signers and signed_count', async () => {
@@ -79,10 +68,10 @@ describe('GET /api/document', () => {
   });
 
   it('refuses bad parameters, naming them', async () => {
-    expect((await failure(s.client.listDocuments({ limit: 501 }))).message).toMatch(/^limit:/);
-    expect((await failure(s.client.request('GET', '/api/document?from=yesterday'))).message).toMatch(/^from:/);
-    expect((await failure(s.client.listDocuments({ nextToken: 'garbage' }))).message).toMatch(/^nextToken:/);
-    expect((await failure(s.client.listDocuments({ from: 10, to: 5 }))).status).toBe(400);
+    expect((await apiError(s.client.listDocuments({ limit: 501 }))).message).toMatch(/^limit:/);
+    expect((await apiError(s.client.request('GET', '/api/document?from=yesterday'))).message).toMatch(/^from:/);
+    expect((await apiError(s.client.listDocuments({ nextToken: 'garbage' }))).message).toMatch(/^nextToken:/);
+    expect((await apiError(s.client.listDocuments({ from: 10, to: 5 }))).status).toBe(400);
   });
 
   it('shows only the account\'s own documents', async () => {
@@ -108,17 +97,17 @@ describe('GET /api/document/{type}/{ticket}', () => {
     expect(Object.keys(r).sort()).toEqual(['hash', 'name', 'original']);
   });
   it('answers 409 for universal before completion, 400 for an unknown type, 404 for an unknown ticket', async () => {
-    const u = await failure(s.client.downloadDocument('universal', tickets[0]));
+    const u = await apiError(s.client.downloadDocument('universal', tickets[0]));
     expect(u.status).toBe(409);
     expect(u.code).toBe('NOT_YET_AVAILABLE');
-    const t = await failure(s.client.request('GET', `/api/document/signed/${tickets[0]}`));
+    const t = await apiError(s.client.request('GET', `/api/document/signed/${tickets[0]}`));
     expect(t.status).toBe(400);
-    expect((await failure(s.client.downloadDocument('source', 'no-such-ticket'))).status).toBe(404);
+    expect((await apiError(s.client.downloadDocument('source', 'no-such-ticket'))).status).toBe(404);
   });
   it('treats another account\'s document as not found', async () => {
     const other = await s.newAccount();
-    expect((await failure(other.client.downloadDocument('source', tickets[0]))).status).toBe(404);
-    expect((await failure(other.client.deleteDocument(tickets[0]))).status).toBe(404);
+    expect((await apiError(other.client.downloadDocument('source', tickets[0]))).status).toBe(404);
+    expect((await apiError(other.client.deleteDocument(tickets[0]))).status).toBe(404);
   });
 });
 
@@ -128,17 +117,17 @@ describe('POST /developers/docs', () => {
     expect(await s.client.deleteDocument(t)).toEqual({ document_ticket: t, status: 'deleted' });
     const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === t);
     expect(listed?.status).toBe('deleted');
-    const dl = await failure(s.client.downloadDocument('original', t));
+    const dl = await apiError(s.client.downloadDocument('original', t));
     expect(dl.status).toBe(409);
     expect(dl.code).toBe('DOCUMENT_DELETED');
-    expect((await failure(s.client.deleteDocument(t))).status).toBe(409);
+    expect((await apiError(s.client.deleteDocument(t))).status).toBe(409);
 
     expect(await s.client.restoreDocument(t)).toEqual({ document_ticket: t, status: 'pending' });
     expect((await s.client.downloadDocument('original', t)).bytes.equals(pdf)).toBe(true);
-    expect((await failure(s.client.restoreDocument(t))).status).toBe(409);
+    expect((await apiError(s.client.restoreDocument(t))).status).toBe(409);
   });
   it('refuses an unknown action or a missing ticket, naming the field', async () => {
-    expect((await failure(s.client.request('POST', '/developers/docs', { ticket: tickets[2], action: 'purge' }))).message).toMatch(/^action:/);
-    expect((await failure(s.client.request('POST', '/developers/docs', { action: 'delete' }))).message).toMatch(/^ticket:/);
+    expect((await apiError(s.client.request('POST', '/developers/docs', { ticket: tickets[2], action: 'purge' }))).message).toMatch(/^action:/);
+    expect((await apiError(s.client.request('POST', '/developers/docs', { action: 'delete' }))).message).toMatch(/^ticket:/);
   });
 });

@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:http';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError } from '../../src/client/index.js';
 import { guardedFetch, isPublicAddress } from '../../src/net/url-guard.js';
 import { encryptWithQpdf, makePdf } from '../helpers/pdfs.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -51,17 +51,6 @@ afterAll(async () => {
   outside?.close();
 });
 
-async function failure(p: Promise<unknown>): Promise<SelloApiError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof SelloApiError) {
-      return err;
-    }
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 async function stored() {
   const r = await s.deps.db.selectFrom('documents').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
@@ -89,7 +78,7 @@ describe('malformed PDFs: 422 with a readable message, nothing stored, the serve
   for (const [what, make, code, message] of cases) {
     it(`refuses ${what}`, async () => {
       const before = await stored();
-      const e = await failure(s.client.createDocument({ b64_doc: await make() }));
+      const e = await apiError(s.client.createDocument({ b64_doc: await make() }));
       expect(e.status).toBe(422);
       expect(e.code).toBe(code);
       expect(e.message).toMatch(message);
@@ -100,7 +89,7 @@ describe('malformed PDFs: 422 with a readable message, nothing stored, the serve
 
   it('refuses a document over the size limit with 413, before decoding it', async () => {
     const big = Buffer.alloc(1024 * 1024 + 10, 1).toString('base64');
-    const e = await failure(s.client.createDocument({ b64_doc: big }));
+    const e = await apiError(s.client.createDocument({ b64_doc: big }));
     expect(e.status).toBe(413);
     expect(e.code).toBe('DOCUMENT_TOO_LARGE');
   });
@@ -120,7 +109,7 @@ describe('url_doc through the address guard', () => {
     it(`refuses ${what}: 400, nothing fetched from loopback, nothing stored`, async () => {
       const before = await stored();
       const hits = targetHits;
-      const e = await failure(s.client.createDocument({ url_doc: { url: url(), name: 'x.pdf' } }));
+      const e = await apiError(s.client.createDocument({ url_doc: { url: url(), name: 'x.pdf' } }));
       expect(e.status).toBe(400);
       expect(e.code).toBe('URL_NOT_ALLOWED');
       expect(e.message).toMatch(/^url_doc\.url: refused/);

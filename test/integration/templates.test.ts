@@ -7,9 +7,10 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError, type SelloClient } from '../../src/client/index.js';
+import type { SelloClient } from '../../src/client/index.js';
 import { ALL_FIELD_IDS, buildAllFieldsDocx } from '../helpers/docx.js';
 import { COUNTRY_OPTIONS, makeFormPdf } from '../helpers/pdf-forms.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -41,17 +42,6 @@ function pdfText(bytes: Buffer): string {
   }
 }
 
-async function failure(p: Promise<unknown>): Promise<SelloApiError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof SelloApiError) {
-      return err;
-    }
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 type Saved = { template_title: string; fields: { id: string; value: string; type?: string; options?: string[] }[]; tables: { id: string; rows: { id: string }[][] }[] };
 
@@ -106,7 +96,7 @@ describe('html', () => {
 
   it('refuses duplicate ids, naming them', async () => {
     const bad = '<p><span class="svc-template-field" id="a"></span><span class="svc-template-field" id="a"></span></p>';
-    const e = await failure(
+    const e = await apiError(
       s.client.request('POST', '/developers/template/save', { template_type: 'html', template_name: 'dup', template_data: Buffer.from(bad).toString('base64') }),
     );
     expect(e.status).toBe(400);
@@ -155,7 +145,7 @@ describe('pdf forms', () => {
 
   it('refuses a value outside the allowed ones, naming the field, and stores nothing', async () => {
     const before = (await s.client.listDocuments()).documents.length;
-    const e = await failure(generate(s.client, 'alta', { country: 'Atlantis' }));
+    const e = await apiError(generate(s.client, 'alta', { country: 'Atlantis' }));
     expect(e.status).toBe(400);
     expect(e.code).toBe('INVALID_FIELD_VALUE');
     expect(e.message).toMatch(/country/);
@@ -164,7 +154,7 @@ describe('pdf forms', () => {
 
   it('fetches url_doc through the address guard: a loopback URL is refused and nothing is fetched', async () => {
     const before = probeHits;
-    const e = await failure(
+    const e = await apiError(
       s.client.request('POST', '/developers/template/save', {
         template_type: 'pdf',
         template_name: 'remote',
@@ -193,7 +183,7 @@ describe('pdf forms', () => {
     });
     expect(res.status).toBe(401);
     expect(await res.text()).toBe('');
-    expect((await failure(s.client.request('GET', '/developers/template/sneaky/fields'))).status).toBe(404);
+    expect((await apiError(s.client.request('GET', '/developers/template/sneaky/fields'))).status).toBe(404);
   });
 });
 
@@ -218,7 +208,7 @@ describe('pdfmake', () => {
     ]);
   });
   it('refuses Base64 in place of the JSON definition', async () => {
-    const e = await failure(
+    const e = await apiError(
       s.client.request('POST', '/developers/template/save', { template_type: 'pdfmake', template_name: 'x', template_data: 'eyJjb250ZW50IjpbXX0=' }),
     );
     expect(e.message).toMatch(/^template_data: for pdfmake/);
@@ -263,14 +253,14 @@ describe('names and accounts', () => {
   it("scopes templates to the account: another account's template is not found", async () => {
     const other = await s.newAccount();
     expect((await other.client.request<{ templates: unknown[] }>('GET', '/developers/templates')).templates).toEqual([]);
-    expect((await failure(other.client.request('GET', '/developers/template/contrato/fields'))).status).toBe(404);
-    const e = await failure(other.client.createDocument({ template: { title: 'contrato' } }));
+    expect((await apiError(other.client.request('GET', '/developers/template/contrato/fields'))).status).toBe(404);
+    const e = await apiError(other.client.createDocument({ template: { title: 'contrato' } }));
     expect(e.status).toBe(404);
     expect(e.code).toBe('TEMPLATE_NOT_FOUND');
   });
 
   it('refuses an unknown template type, naming the field', async () => {
-    const e = await failure(s.client.request('POST', '/developers/template/save', { template_type: 'odt', template_name: 'x', template_data: 'AAAA' }));
+    const e = await apiError(s.client.request('POST', '/developers/template/save', { template_type: 'odt', template_name: 'x', template_data: 'AAAA' }));
     expect(e.message).toMatch(/^template_type:/);
   });
 });
@@ -302,7 +292,7 @@ describe('renderer pool under load', () => {
       });
       // Thousands of pages of layout: far more than 2 s of printing on any machine.
       const many = Array.from({ length: 9999 }, (_, i) => ({ c: `row ${i} `.padEnd(600, 'lorem ipsum ') }));
-      const e = await failure(slow.client.createDocument({ template: { title: 'huge' }, tables: [{ id: 't', rows: many }] }));
+      const e = await apiError(slow.client.createDocument({ template: { title: 'huge' }, tables: [{ id: 't', rows: many }] }));
       expect([e.status, e.code, e.message]).toEqual([503, 'RENDER_TIMEOUT', expect.any(String)]);
       const ok = await slow.client.createDocument({ template: { title: 'huge' }, fields: [{ id: 'n', value: 'small' }], tables: [{ id: 't', rows: [{ c: 'one' }] }] });
       expect(ok.document_ticket).toBeTruthy();

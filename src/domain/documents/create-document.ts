@@ -4,7 +4,7 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
-import { countSetDocuments, findSet, insertDocument } from '../../store/documents-repo.js';
+import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { readPdf } from './read-pdf.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
@@ -134,16 +134,7 @@ export async function createDocument(
   await db.transaction().execute(async (trx) => {
     let setId: string | null = null;
     if (inSet) {
-      const set = await findSet(trx, opts.accountId, setUuid, true);
-      if (!set) {
-        throw new AppError('DOCUMENT_SET_NOT_FOUND', `document_set: no document set ${setUuid}`, { field: 'document_set' });
-      }
-      if (set.status !== 'OPEN') {
-        throw new AppError('DOCUMENT_SET_CLOSED', `document_set: the set is ${set.status}; documents can only be added while it is OPEN`, {
-          field: 'document_set',
-          status: set.status,
-        });
-      }
+      const set = requireOpen(await findSet(trx, opts.accountId, setUuid, true), setUuid);
       if ((await countSetDocuments(trx, set.id)) >= config.limits.documentsPerSet) {
         throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${config.limits.documentsPerSet} documents`);
       }
@@ -207,7 +198,11 @@ export async function createDocument(
 }
 
 async function requireOpenSet(deps: Deps, accountId: string, uuid: string) {
-  const set = await findSet(deps.db, accountId, uuid);
+  requireOpen(await findSet(deps.db, accountId, uuid), uuid);
+}
+
+/** The set, if it exists in the account and is OPEN; else the error a client should see. */
+function requireOpen(set: SetRow | undefined, uuid: string): SetRow {
   if (!set) {
     throw new AppError('DOCUMENT_SET_NOT_FOUND', `document_set: no document set ${uuid}`, { field: 'document_set' });
   }
@@ -217,6 +212,7 @@ async function requireOpenSet(deps: Deps, accountId: string, uuid: string) {
       status: set.status,
     });
   }
+  return set;
 }
 
 function fail(field: string): never {
