@@ -39,13 +39,17 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
   if (typeof values.body === 'string') {
     body = values.body === '-' ? await readStdin() : await readFile(values.body, 'utf8');
   }
-  const client = new SelloClient({
-    baseUrl: (values.url as string | undefined) ?? config.publicUrl,
-    webId,
-    apiKey,
-    scheme: config.authSchemes[0],
-  });
-  const res = await client.raw(method, path, body);
+  const baseUrl = (values.url as string | undefined) ?? config.publicUrl;
+  const client = new SelloClient({ baseUrl, webId, apiKey, scheme: config.authSchemes[0] });
+  let res;
+  try {
+    res = await client.raw(method, path, body);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new UsageError(
+      `could not reach ${baseUrl} (${cause?.code ?? cause?.message ?? (err as Error).message}); is the service running there? Set SELLO_PUBLIC_URL or pass --url`,
+    );
+  }
   console.error(`HTTP ${res.status}`);
   if (res.text) {
     console.log(res.text);
