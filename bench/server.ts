@@ -24,7 +24,9 @@ const config = loadConfig({
   NODE_ENV: 'production',
   SELLO_DATA_DIR: dataDir,
   SELLO_RATE_LIMIT_PER_MINUTE: '0', // the benchmark is one account far above the default 600/min
-  SELLO_LOG_LEVEL: 'warn', // no per-request log lines: a deployment would log them, but to a pipe
+  // No per-request log lines (the default, info, writes two JSON lines per request to stdout):
+  // the benchmark measures the service, not the terminal it would print to.
+  SELLO_LOG_LEVEL: 'warn',
 });
 
 let runtime: Runtime | undefined;
@@ -46,8 +48,10 @@ process.on('message', (msg: { type: string }) => {
     void stop().then(() => process.exit(0));
   }
 });
-// The parent died or closed the channel: never leave a database running behind it.
+// The parent died or closed the channel, or Ctrl-C reached the whole process group: never leave a
+// database running behind us.
 process.on('disconnect', () => void stop().then(() => process.exit(0)));
+process.on('SIGINT', () => void stop().then(() => process.exit(0)));
 
 try {
   runtime = await startRuntime(config, { migrate: true });

@@ -2,8 +2,19 @@
 // which would turn a corrupt upload into a different file instead of an error.
 import { AppError, type ErrorCode } from './errors.js';
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
+// Character-class searches stop at the first offending character and run far faster on a 30 MB
+// string than an anchored ^[...]*$ match.
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/;
+const NOT_BASE64URL = /[^A-Za-z0-9_-]/;
+
+/** Standard Base64: its alphabet, '=' only as one or two final padding characters, length % 4 == 0. */
+function isStandardBase64(text: string): boolean {
+  if (text.length % 4 !== 0 || NOT_BASE64.test(text)) {
+    return false;
+  }
+  const pad = text.indexOf('=');
+  return pad === -1 || (pad >= text.length - 2 && text.endsWith('='.repeat(text.length - pad)));
+}
 
 export interface DecodeOptions {
   field: string;
@@ -20,8 +31,8 @@ export function decodeBase64(value: string, opts: DecodeOptions): Buffer {
       field: opts.field,
     });
   }
-  const standard = BASE64.test(text) && text.length % 4 === 0;
-  if (!standard && !BASE64URL.test(text)) {
+  const standard = isStandardBase64(text);
+  if (!standard && NOT_BASE64URL.test(text)) {
     throw new AppError(opts.invalidCode ?? 'INVALID_INPUT', `${opts.field}: not valid Base64`, { field: opts.field });
   }
   const bytes = Buffer.from(text, standard ? 'base64' : 'base64url');

@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
-import { Unauthorized, createAuthenticator, sendUnauthorized } from './auth.js';
+import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
 import { errorBody, handleError } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -49,6 +49,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   app.decorateRequest('account', null);
   app.decorateRequest('rawBody', undefined);
+  app.decorateRequest('jsonBody', undefined);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
@@ -120,15 +121,11 @@ function apiPlugin(deps: Deps) {
         throw new AppError('RATE_LIMITED', `more than ${deps.config.limits.requestsPerMinute} requests a minute; retry in ${retryAfter} s`);
       }
       if (req.rawBody !== undefined) {
-        if (req.rawBody.length === 0) {
-          req.body = {};
-          return;
-        }
-        try {
-          req.body = JSON.parse(req.rawBody.toString('utf8'));
-        } catch {
+        const body = jsonBodyOf(req);
+        if (!body.ok) {
           throw new AppError('INVALID_JSON', 'the body is not valid JSON');
         }
+        req.body = body.value;
       }
     });
 

@@ -26,6 +26,8 @@ declare module 'fastify' {
     account: AuthenticatedAccount | null;
     /** Raw bytes of a JSON body, kept for the HMAC check. */
     rawBody: Buffer | undefined;
+    /** The JSON body parsed once; see jsonBodyOf(). */
+    jsonBody: { ok: true; value: unknown } | { ok: false } | undefined;
   }
 }
 
@@ -90,32 +92,53 @@ export interface AuthOptions {
   publicUrl: () => string;
 }
 
-/** The strings a request may have been signed over, per decisions.md. */
-export function candidatesFor(req: FastifyRequest, publicUrl: string): (string | Buffer)[] {
+/**
+ * The strings a request may have been signed over, per decisions.md. `exact` are the bytes or
+ * target as received; `compact` (JSON POST only) is the body re-serialized, computed only when
+ * the exact bytes did not match: most clients sign exactly what they send, and re-serializing a
+ * 30 MB body costs tens of milliseconds.
+ */
+export function candidatesFor(req: FastifyRequest, publicUrl: string): { exact: (string | Buffer)[]; compact: () => string | undefined } {
   const method = req.method.toUpperCase();
+  const none = () => undefined;
   const target = req.raw.url ?? '/';
   if (method === 'GET' || method === 'DELETE' || method === 'HEAD') {
-    return [target, publicUrl + target];
+    return { exact: [target, publicUrl + target], compact: none };
   }
   const type = String(req.headers['content-type'] ?? '');
   if (type.startsWith('multipart/')) {
     const h = req.headers['content-sha256'];
-    return typeof h === 'string' && h.length > 0 ? [h] : [];
+    return { exact: typeof h === 'string' && h.length > 0 ? [h] : [], compact: none };
   }
   const raw = req.rawBody ?? Buffer.alloc(0);
-  const out: (string | Buffer)[] = [raw];
-  if (raw.length > 0) {
-    try {
-      const compact = JSON.stringify(JSON.parse(raw.toString('utf8')));
-      // Most clients send compact JSON already: then the two candidates are the same bytes.
-      if (!raw.equals(Buffer.from(compact, 'utf8'))) {
-        out.push(compact);
+  return {
+    exact: [raw],
+    compact: () => {
+      const body = jsonBodyOf(req);
+      if (!body.ok) {
+        return undefined; // not JSON: only the raw bytes can match; the route answers 400 later
       }
-    } catch {
-      // Not JSON: only the raw bytes can match; the route answers 400 after authentication.
+      const compact = JSON.stringify(body.value);
+      return raw.equals(Buffer.from(compact, 'utf8')) ? undefined : compact;
+    },
+  };
+}
+
+/** The JSON body, parsed once per request (authentication and the route share it). */
+export function jsonBodyOf(req: FastifyRequest): { ok: true; value: unknown } | { ok: false } {
+  if (req.jsonBody === undefined) {
+    const raw = req.rawBody;
+    if (raw === undefined || raw.length === 0) {
+      req.jsonBody = { ok: true, value: raw === undefined ? undefined : {} };
+    } else {
+      try {
+        req.jsonBody = { ok: true, value: JSON.parse(raw.toString('utf8')) };
+      } catch {
+        req.jsonBody = { ok: false };
+      }
     }
   }
-  return out;
+  return req.jsonBody;
 }
 
 export function createAuthenticator(opts: AuthOptions) {
@@ -125,8 +148,13 @@ export function createAuthenticator(opts: AuthOptions) {
     const found = await activeKeysOf(opts.db, parsed?.webId ?? NO_ACCOUNT);
     const keys = (found?.keys ?? []).map((k) => opts.secrets.open(k));
     const candidates = candidatesFor(req, opts.publicUrl());
-    const ok = signatureMatches(parsed?.signature ?? ZERO, keys, candidates.length ? candidates : ['']);
-    if (!ok || !parsed || !found || candidates.length === 0) {
+    const signature = parsed?.signature ?? ZERO;
+    let ok = signatureMatches(signature, keys, candidates.exact.length ? candidates.exact : ['']);
+    if (!ok) {
+      const compact = candidates.compact();
+      ok = compact !== undefined && signatureMatches(signature, keys, [compact]);
+    }
+    if (!ok || !parsed || !found || candidates.exact.length === 0) {
       throw new Unauthorized();
     }
     return { id: found.accountId, webId: parsed.webId };

@@ -1,0 +1,323 @@
+// `npm run bench`: throughput and latency of document creation against a real Sello server
+// (child process, embedded PostgreSQL in a fresh temporary directory, loopback only). Prints
+// figures; asserts nothing about timings. docs/performance.md explains the scenarios and results.
+//
+//   A  POST /developers/json, 1-page PDF, 2 stickers (2 EMAIL_LINK signers), concurrency 16
+//   B  the same with a ~5 MB PDF, concurrency 16, fewer requests
+//   C  authentication end to end: GET /healthz vs a GET refused by the HMAC check vs a listed GET
+//   D  microbenchmarks in this process: the HMAC check (signatureMatches) and the other steps of
+//      a create request one by one (body parsing, Base64, PDF inspection, durable blob write)
+//
+// Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
+// generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
+//
+// Environment: BENCH_SCENARIOS (default ABCD: which to run), BENCH_A_SECONDS (default 10),
+// BENCH_B_REQUESTS (default 200), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the server process
+// into DIR when it stops; summarize it with bench/profile-summary.ts).
+import { fork, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, freemem, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
+import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
+import { delta, snapshot, type CpuDelta } from './cpu.js';
+import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
+import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
+
+const CONCURRENCY = 16;
+const A_WARMUP_MS = 3000;
+const A_MS = Number(process.env.BENCH_A_SECONDS ?? 10) * 1000;
+const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
+const B_MAX_MS = 60_000;
+const C_MS = 5000;
+const LARGE_BYTES = 5 * 1024 * 1024;
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCD').toUpperCase();
+const MB = 1024 * 1024;
+
+interface Server {
+  child: ChildProcess;
+  baseUrl: string;
+  webId: string;
+  apiKey: string;
+  pgPid: number;
+}
+
+const STICKERS: CreateDocumentInput['stickers'] = [
+  { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 50, ly: 100, tx: 250, ty: 160 } },
+  { authority: 'EMAIL_LINK', data: 'bruno@example.com', name: 'Bruno', page: 0, rect: { lx: 320, ly: 100, tx: 520, ty: 160 } },
+];
+
+async function main() {
+  printMachine();
+  const dataDir = await mkdtemp(join(tmpdir(), 'sello-bench-'));
+  let server: Server | undefined;
+  let interrupted = false;
+  const cleanup = async () => {
+    await stopServer(server);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    interrupted = true;
+    console.error('\ninterrupted: stopping the server and removing', dataDir);
+    void cleanup().finally(() => process.exit(130));
+  });
+
+  try {
+    const small = await onePagePdf();
+    const large = await largePdf(LARGE_BYTES);
+    console.log(`PDFs: 1-page ${small.bytes.length} B; large ${(large.bytes.length / MB).toFixed(2)} MiB (${large.bytes.length} B)`);
+
+    // The figures only mean something on an otherwise idle machine: say when it is not.
+    const idle = await machineBusy(2000);
+    console.log(`machine busy before the run: ${fmt(idle * 100, 0)}%${idle > 0.1 ? ' (other work is running: the figures below will be low)' : ''}`);
+    server = await startServer(dataDir);
+    console.log(`server: ${server.baseUrl} (pid ${server.child.pid}), embedded PostgreSQL pid ${server.pgPid}, data ${dataDir}\n`);
+    await sanityCheck(server, small);
+    if (SCENARIOS.includes('A')) {
+      await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', { warmupMs: A_WARMUP_MS, durationMs: A_MS });
+    }
+    if (SCENARIOS.includes('B')) {
+      const title = `B  POST /developers/json, ${(large.bytes.length / MB).toFixed(1)} MiB PDF, 2 stickers, c=16`;
+      await scenarioCreate(server, large, title, {
+        warmupRequests: CONCURRENCY,
+        maxRequests: B_REQUESTS,
+        durationMs: B_MAX_MS,
+        reportBytes: true,
+      });
+    }
+    if (SCENARIOS.includes('C')) {
+      await scenarioAuthEndToEnd(server);
+    }
+    if (SCENARIOS.includes('D')) {
+      await scenarioMicro(server, small, large, dataDir);
+    }
+  } finally {
+    if (!interrupted) {
+      await cleanup();
+    }
+  }
+}
+
+/**
+ * A and B: unique documents created at concurrency 16, after a warm-up (JIT, pool connections,
+ * PostgreSQL caches), with the CPU of every process measured over the run.
+ */
+async function scenarioCreate(
+  s: Server,
+  pdf: PdfTemplate,
+  title: string,
+  o: { warmupMs?: number; warmupRequests?: number; durationMs?: number; maxRequests?: number; reportBytes?: boolean },
+) {
+  const build = (i: number) => createRequest(s, pdf, i);
+  await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: o.warmupMs, maxRequests: o.warmupRequests, build });
+  const serverCpu = () => ask(s.child);
+  const before = await snapshot(serverCpu, s.pgPid);
+  const result = await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: o.durationMs, maxRequests: o.maxRequests, build });
+  const after = await snapshot(serverCpu, s.pgPid);
+  report(title, result, delta(before, after), o.reportBytes ? pdf.bytes.length : undefined);
+}
+
+/**
+ * C: what authentication adds end to end. All three make one database round trip for the check
+ * or the probe; the 401 is the full HMAC check (key lookup, decryption, HMACs) with no route
+ * behind it, so 401 minus /healthz is roughly the cost of authenticating a request.
+ */
+async function scenarioAuthEndToEnd(s: Server) {
+  const bad = `svc ${s.webId}:${Buffer.alloc(32).toString('base64')}`;
+  const target = '/api/document?limit=1';
+  const cases: [string, BenchRequest, number][] = [
+    ['GET /healthz (select 1, no auth)', { method: 'GET', path: '/healthz', headers: {} }, 200],
+    ['GET /api/document?limit=1, bad signature (auth only, 401)', { method: 'GET', path: target, headers: { authorization: bad } }, 401],
+    ['GET /api/document?limit=1, signed (auth + list query)', { method: 'GET', path: target, headers: { authorization: authorization(s, target) } }, 200],
+  ];
+  console.log(`C  authentication end to end, c=16, ${C_MS / 1000} s each`);
+  for (const [name, req, expectStatus] of cases) {
+    const r = await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: C_MS, expectStatus, build: () => req });
+    const wrong = [...r.errors.values()].reduce((n, k) => n + k, 0);
+    console.log(
+      `   ${name.padEnd(58)} ${fmt(r.requests / r.seconds, 0).padStart(6)} req/s  p50 ${fmt(percentile(r.latencies, 50))} ms  ` +
+        `p99 ${fmt(percentile(r.latencies, 99))} ms${wrong ? `  UNEXPECTED STATUS ×${wrong}: ${r.firstError}` : ''}`,
+    );
+  }
+  console.log('');
+}
+
+/**
+ * D: the HMAC check and the other steps of a create request, one by one, in this process. The
+ * server is idle by now, so this process has a core to itself.
+ */
+async function scenarioMicro(s: Server, small: PdfTemplate, large: PdfTemplate, dataDir: string) {
+  const print = (rs: MicroResult[]) => {
+    for (const m of rs) {
+      console.log(`   ${m.name.padEnd(84)} ${fmt(m.opsPerSec, 0).padStart(9)} ops/s ${fmt(m.usPerOp, 1).padStart(10)} µs/op`);
+    }
+  };
+  const largeName = `${(large.bytes.length / MB).toFixed(1)} MiB`;
+  const smallBody = createRequest(s, small, 0).body!;
+  const largeBody = createRequest(s, large, 0).body!;
+  console.log('D  microbenchmarks (this process, one core)');
+  print(await authMicrobench([{ name: '1-page create body', body: smallBody }, { name: `${largeName} create body`, body: largeBody }], s.baseUrl));
+  print(await createStepsMicrobench('1-page', smallBody, () => uniqueCopy(small), dataDir));
+  print(await createStepsMicrobench(largeName, largeBody, () => uniqueCopy(large), dataDir));
+}
+
+/** Share of all cores busy over the next `ms` milliseconds. */
+async function machineBusy(ms: number): Promise<number> {
+  const sample = () => {
+    let busy = 0;
+    let total = 0;
+    for (const { times: t } of cpus()) {
+      total += t.user + t.nice + t.sys + t.irq + t.idle;
+      busy += t.user + t.nice + t.sys + t.irq;
+    }
+    return { busy, total };
+  };
+  const a = sample();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = sample();
+  return (b.busy - a.busy) / Math.max(1, b.total - a.total);
+}
+
+function printMachine() {
+  const c = cpus();
+  console.log(`Sello benchmark, ${new Date().toISOString()}`);
+  console.log(
+    `machine: ${c.length} × ${c[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), ` +
+      `Node ${process.version}, ${process.platform}/${process.arch}\n`,
+  );
+}
+
+function authorization(s: Server, stringToSign: string | Buffer): string {
+  const sig = createHmac('sha256', Buffer.from(s.apiKey, 'utf8')).update(stringToSign).digest('base64');
+  return `svc ${s.webId}:${sig}`;
+}
+
+/**
+ * The create request for document i, byte for byte what SelloClient sends: JSON.stringify of the
+ * input (compact), signed over those bytes. The Base64 is spliced in rather than stringified so
+ * that a 5 MB document does not cost the client a 7 MB JSON.stringify; sanityCheck verifies the
+ * bytes are identical to the client's.
+ */
+function createRequest(s: Server, pdf: PdfTemplate, i: number): BenchRequest {
+  const [pre, post] = JSON.stringify({ name: `bench-${i}.pdf`, b64_doc: '@B64@', stickers: STICKERS }).split('@B64@');
+  const body = Buffer.concat([Buffer.from(pre), Buffer.from(uniqueCopy(pdf).toString('base64'), 'latin1'), Buffer.from(post)]);
+  return {
+    method: 'POST',
+    path: '/developers/json',
+    headers: { 'content-type': 'application/json', authorization: authorization(s, body) },
+    body,
+  };
+}
+
+/** One document through the real client, and our request bytes compared with what it sends. */
+async function sanityCheck(s: Server, pdf: PdfTemplate) {
+  const client = new SelloClient({ baseUrl: s.baseUrl, webId: s.webId, apiKey: s.apiKey });
+  const doc = await client.createDocument({ name: 'sanity.pdf', b64_doc: uniqueCopy(pdf).toString('base64'), stickers: STICKERS });
+  if (doc.sticker_count !== 2 || new Set(doc.stickers.map((x) => x.signer_id)).size !== 2) {
+    throw new Error(`sanity check: expected 2 stickers for 2 signers, got ${JSON.stringify(doc)}`);
+  }
+  const ours = createRequest(s, pdf, 7).body!.toString('utf8');
+  const b64 = (JSON.parse(ours) as { b64_doc: string }).b64_doc;
+  if (ours !== JSON.stringify({ name: 'bench-7.pdf', b64_doc: b64, stickers: STICKERS })) {
+    throw new Error('sanity check: the benchmark body differs from JSON.stringify of the same input');
+  }
+}
+
+function report(title: string, r: LoadResult, cpu: CpuDelta, docBytes?: number) {
+  const ok = r.requests - [...r.errors.values()].reduce((a, b) => a + b, 0);
+  const perDoc = (ms: number | undefined) => (ms === undefined ? 'n/a' : fmt(ms / Math.max(1, r.requests), 2));
+  console.log(title);
+  console.log(`   requests ${r.requests} in ${fmt(r.seconds, 1)} s, ${ok} × 200, errors ${r.errors.size ? JSON.stringify(Object.fromEntries(r.errors)) : 0}`);
+  console.log(
+    `   throughput ${fmt(ok / r.seconds, 1)} documents/s` +
+      (docBytes ? `, ${fmt((ok * docBytes) / MB / r.seconds, 1)} MiB/s of PDF (${fmt(r.bytesSent / MB / r.seconds, 1)} MiB/s of request bodies)` : ''),
+  );
+  console.log(`   latency p50 ${fmt(percentile(r.latencies, 50))} ms, p99 ${fmt(percentile(r.latencies, 99))} ms, max ${fmt(r.latencies.at(-1) ?? NaN)} ms`);
+  console.log(`   CPU: machine ${fmt(cpu.machineBusy * 100, 0)}% busy, ${perDoc(cpu.machineMs)} ms per request, of which:`);
+  console.log(
+    `        server ${perDoc(cpu.serverMs)} ms, PostgreSQL ${perDoc(cpu.postgresMs)} ms, kernel threads ${perDoc(cpu.kernelMs)} ms, ` +
+      `load generator ${perDoc(cpu.clientMs)} ms (building requests ${perDoc(r.buildMs)} ms), other ${perDoc(cpu.otherMs)} ms`,
+  );
+  if (r.firstError) {
+    console.log(`   first error: ${r.firstError}`);
+  }
+  console.log('');
+}
+
+function fmt(n: number, digits = 1) {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}
+
+async function startServer(dataDir: string): Promise<Server> {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir], {
+    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [],
+    stdio: 'inherit',
+  });
+  const ready = await new Promise<Server>((resolveReady, reject) => {
+    child.once('exit', (code) => reject(new Error(`the server exited during start (code ${code})`)));
+    child.on('message', (m: { type: string } & Omit<Server, 'child'>) => {
+      if (m.type === 'ready') {
+        resolveReady({ child, baseUrl: m.baseUrl, webId: m.webId, apiKey: m.apiKey, pgPid: m.pgPid });
+      }
+    });
+  }).catch(async (err) => {
+    await stopServer({ child, pgPid: 0 } as Server);
+    throw err;
+  });
+  return ready;
+}
+
+/** The server process's CPU time, asked over IPC. */
+function ask(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+  return new Promise((resolveCpu) => {
+    const onMessage = (m: { type: string; usage: NodeJS.CpuUsage }) => {
+      if (m.type === 'cpu') {
+        child.off('message', onMessage);
+        resolveCpu(m.usage);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'cpu' });
+  });
+}
+
+/**
+ * Asks the server to close the app, the pool and PostgreSQL; if it does not exit within 30 s,
+ * kills it, then stops a PostgreSQL it may have left behind (by the pid it reported).
+ */
+async function stopServer(s: Server | undefined) {
+  if (!s) {
+    return;
+  }
+  const { child, pgPid } = s;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    if (child.connected) {
+      child.send({ type: 'stop' });
+    } else {
+      child.kill('SIGTERM');
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  if (pgPid && alive(pgPid)) {
+    process.kill(pgPid, 'SIGINT'); // PostgreSQL's "fast shutdown"
+    for (let i = 0; i < 100 && alive(pgPid); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+await main();
