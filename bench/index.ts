@@ -5,13 +5,14 @@
 //   A  POST /developers/json, 1-page PDF, 2 stickers (2 EMAIL_LINK signers), concurrency 16
 //   B  the same with a ~5 MB PDF, concurrency 16, fewer requests
 //   C  authentication end to end: GET /healthz vs a GET refused by the HMAC check vs a listed GET
+//   E  documents generated from templates (html, pdf, pdfmake, docx): latency and c=8 throughput
 //   D  microbenchmarks in this process: the HMAC check (signatureMatches) and the other steps of
 //      a create request one by one (body parsing, Base64, PDF inspection, durable blob write)
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCD: which to run), BENCH_A_SECONDS (default 10),
+// Environment: BENCH_SCENARIOS (default ABCDE: which to run), BENCH_A_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the server process
 // into DIR when it stops; summarize it with bench/profile-summary.ts).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -23,6 +24,7 @@ import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
 import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
 import { delta, snapshot, type CpuDelta } from './cpu.js';
 import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
+import { scenarioTemplates } from './templates.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 
 const CONCURRENCY = 16;
@@ -32,7 +34,7 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCD').toUpperCase();
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDE').toUpperCase();
 const MB = 1024 * 1024;
 
 interface Server {
@@ -88,6 +90,9 @@ async function main() {
     }
     if (SCENARIOS.includes('C')) {
       await scenarioAuthEndToEnd(server);
+    }
+    if (SCENARIOS.includes('E')) {
+      await scenarioTemplates(server);
     }
     if (SCENARIOS.includes('D')) {
       await scenarioMicro(server, small, large, dataDir);
