@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 const NEEDED = [
   // [command, Debian package, why]
   ['qpdf', 'qpdf', 'checks the structure of stored and downloaded PDFs, and encrypts test PDFs'],
+  ['openssl', 'openssl', 'checks certificates, CMS signatures, OCSP answers and time stamps'],
+  ['certutil', 'libnss3-tools', 'builds the NSS trust store pdfsig validates signatures against'],
   ['pdftotext', 'poppler-utils', 'reads the text and page sizes of generated PDFs independently of the service'],
   ['chromium', 'chromium', 'renders html templates (the service drives it through playwright-core)'],
   ['soffice', 'libreoffice-writer-nogui', 'converts docx templates to PDF'],

@@ -1,9 +1,10 @@
 // Reads what the service needs to know of an uploaded PDF before accepting it: that it really is a
 // PDF we can later sign incrementally, its pages and their geometry. Pure: bytes in, facts out.
 import { PDF } from '@libpdf/core';
+import { pageGeometry } from './page-geometry.js';
 
 export interface PageInfo {
-  /** CropBox (the visible page), in PDF points, in the page's unrotated user space. */
+  /** CropBox (the visible page, clipped to the MediaBox), in PDF points, unrotated user space. */
   cropBox: { x: number; y: number; width: number; height: number };
   rotation: 0 | 90 | 180 | 270;
 }
@@ -66,8 +67,8 @@ export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number }):
     pageCount: pages.length,
     version: pdf.version,
     pages: pages.map((p) => {
-      const c = p.getCropBox();
-      return { cropBox: { x: c.x, y: c.y, width: c.width, height: c.height }, rotation: p.rotation };
+      const { crop, rotation } = pageGeometry(pdf, p);
+      return { cropBox: { x: crop[0], y: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] }, rotation };
     }),
   };
 }

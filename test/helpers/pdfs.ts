@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDF } from '@libpdf/core';
+import { PDF, PdfArray, PdfNumber } from '@libpdf/core';
 
 /** A PDF with the given page sizes (points), each page carrying a line of text. */
 export async function makePdf(sizes: { width: number; height: number }[] = [{ width: 595.28, height: 841.89 }]): Promise<Buffer> {
@@ -46,3 +46,12 @@ export function qpdfCheck(bytes: Buffer): { ok: boolean; output: string } {
 
 export const A4 = { width: 595.28, height: 841.89 };
 export const LETTER = { width: 612, height: 792 };
+
+/** An A4 page whose CropBox is [40 50 540 750]: a visible area of 500 × 700 points not at the origin. */
+export async function makeCroppedPdf(): Promise<Buffer> {
+  const pdf = PDF.create();
+  const page = pdf.addPage({ width: 595.28, height: 841.89 });
+  page.drawText('cropped page', { x: 60, y: 700, size: 12 });
+  page.dict.set('CropBox', new PdfArray([40, 50, 540, 750].map((n) => PdfNumber.of(n))));
+  return Buffer.from(await pdf.save());
+}

@@ -2,7 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A4, LETTER, makePdf } from '../helpers/pdfs.js';
+import { A4, LETTER, makeCroppedPdf, makePdf } from '../helpers/pdfs.js';
 import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -112,6 +112,16 @@ describe('sticker rules (400 naming the index and the rule, nothing stored)', ()
       expect(await documentCount()).toBe(before);
     });
   }
+
+  it('measures a page by its CropBox, not its MediaBox, with coordinates from the CropBox corner', async () => {
+    const cropped = (await makeCroppedPdf()).toString('base64');
+    const sticker = (tx: number, ty: number) => ({ authority: 'EMAIL_LINK' as const, data: 'a@example.com', page: 0, rect: { lx: 0, ly: 0, tx, ty } });
+    const r = await s.client.createDocument({ b64_doc: cropped, stickers: [sticker(500, 700)] });
+    expect(r.sticker_count).toBe(1);
+    const e = await apiError(s.client.createDocument({ b64_doc: cropped, stickers: [sticker(501, 700)] }));
+    expect(e.message).toMatch(/0 ≤ x ≤ 500, 0 ≤ y ≤ 700/);
+    expect(await s.client.pageData(Buffer.from(cropped, 'base64'))).toEqual({ page: 0, pages: 1, width: 500, height: 700, rotation: 0 });
+  });
 
   it('names the index of the failing sticker among several', async () => {
     const ok = { authority: 'EMAIL_LINK' as const, data: 'a@example.com', page: 0, rect: box };

@@ -1,0 +1,58 @@
+// Certificate path validation (RFC 5280 §6) with pkijs, against roots the caller trusts. Used for
+// the signer's chain and for the TSA's. Revocation is not checked here: a PAdES B-T signature
+// carries none (EN 319 142-1 §6.3, B-T), and the LTV step that embeds it is a separate revision.
+import * as pkijs from 'pkijs';
+
+/** A copy backed by a plain ArrayBuffer, which the WebCrypto/pkijs typings insist on. */
+export function own(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(bytes);
+}
+
+export function parseCertificate(der: Uint8Array): pkijs.Certificate {
+  return pkijs.Certificate.fromBER(own(der));
+}
+
+function sameCert(a: pkijs.Certificate, b: pkijs.Certificate): boolean {
+  const x = new Uint8Array(a.toSchema().toBER(false));
+  const y = new Uint8Array(b.toSchema().toBER(false));
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+/**
+ * Whether `leaf` chains, through any of `candidates`, to one of `roots`, every certificate valid
+ * at `at`. Returns the failure reason, or null when the path is good.
+ */
+export async function chainProblem(
+  leaf: pkijs.Certificate,
+  candidates: pkijs.Certificate[],
+  roots: pkijs.Certificate[],
+  at: Date,
+): Promise<string | null> {
+  if (roots.length === 0) {
+    return 'no trusted roots were given';
+  }
+  // pkijs takes the last of `certs` as the end entity, and drops duplicates of trusted roots.
+  const intermediates = candidates.filter((c) => !sameCert(c, leaf) && !roots.some((r) => sameCert(r, c)));
+  const engine = new pkijs.CertificateChainValidationEngine({
+    trustedCerts: roots,
+    certs: [...intermediates, leaf],
+    checkDate: at,
+  });
+  try {
+    const result = await engine.verify();
+    return result.result ? null : (result.resultMessage ?? 'the certificate path is not valid');
+  } catch (err) {
+    const e = err as { resultMessage?: string; message?: string };
+    return e.resultMessage ?? e.message ?? String(err);
+  }
+}
+
+/** The critical-ness and OIDs of the extended key usage extension, if present. */
+export function extendedKeyUsage(cert: pkijs.Certificate): { critical: boolean; purposes: string[] } | null {
+  const ext = cert.extensions?.find((e) => e.extnID === '2.5.29.37');
+  if (!ext) {
+    return null;
+  }
+  const parsed = ext.parsedValue as pkijs.ExtKeyUsage | undefined;
+  return { critical: ext.critical, purposes: parsed?.keyPurposes ?? [] };
+}

@@ -1,0 +1,25 @@
+// The one error signPdf throws. Kept apart from sign-pdf.ts so the helpers it uses can throw it
+// without importing the orchestrator (no import cycle).
+
+/** Why a signature could not be added. */
+export type PdfSignProblem =
+  /** The file cannot take an incremental revision (e.g. it only opened by brute-force recovery, or a
+   *  certification signature forbids changes): signing would break what is already signed. 422. */
+  | 'NOT_INCREMENTAL'
+  /** The time-stamp authority's reply failed a check (status, imprint, nonce, signature, chain). */
+  | 'TIMESTAMP_INVALID'
+  /** A signature box is off its page, empty, too small or on a page that does not exist. */
+  | 'BOX_INVALID'
+  /** Anything else: bad key or certificate, untrusted signer chain, unreadable image, a bug. */
+  | 'SIGNING_FAILED';
+
+/** Thrown by signPdf; nothing is returned when it is thrown. */
+export class PdfSignError extends Error {
+  constructor(
+    readonly problem: PdfSignProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PdfSignError';
+  }
+}

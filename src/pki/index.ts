@@ -1,0 +1,57 @@
+// The PKI library's public surface, for http/ routes and domain/ use cases. Pure: the clock, the
+// certificate store (OCSP lookup, CRL entries) and storage of the material are the caller's.
+export { PkiError, type PkiErrorCode } from './errors.js';
+export { certificatesToPem, derToPem, pemBlocks, pemCertificates, pemToDer, type PemBlock } from './pem.js';
+export { normalizeSerialHex, randomSerialHex } from './primitives.js';
+export {
+  generateServicePki,
+  importPki,
+  issueOcspResponderCertificate,
+  issueTsaCertificate,
+  pkiUrls,
+  type GenerateServicePkiOptions,
+  type KeyedCertificate,
+  type LoadedPki,
+  type PkiIdentity,
+  type PkiMaterial,
+  type PkiUrls,
+} from './material.js';
+export { checkMaterial } from './material-checks.js';
+export {
+  loadPkiFromPem,
+  loadPkiFromPkcs12,
+  readPkcs12,
+  type CompleteMaterialOptions,
+  type OperatorPemInput,
+  type OperatorPkcs12Input,
+  type Pkcs12Input,
+} from './operator-material.js';
+export { openPkiMaterial, sealPkiMaterial, type SealedPkiMaterial } from './sealed-material.js';
+export { issueSignerCertificate, type IssueSignerCertificateOptions, type SignerCertificate } from './signer-certificate.js';
+export {
+  FailInfo,
+  TSA_HASHES,
+  createTimeStampRejection,
+  createTimeStampReply,
+  createTimeStampToken,
+  type TimeStampOptions,
+  type TimeStampSubject,
+} from './tsa.js';
+export {
+  timeStampTokenFromReply,
+  verifyTimeStampReply,
+  verifyTimeStampToken,
+  type VerifiedTimeStamp,
+  type VerifyTimeStampOptions,
+} from './tsa-verify.js';
+export {
+  createOcspErrorResponse,
+  createOcspRequest,
+  createOcspResponse,
+  decodeOcspGetRequest,
+  type CreateOcspRequestOptions,
+  type CreateOcspResponseOptions,
+  type OcspCertStatus,
+  type OcspErrorStatus,
+} from './ocsp.js';
+export { createCrl, type CreateCrlOptions, type RevokedEntry } from './crl.js';

@@ -1,0 +1,143 @@
+// One short-lived certificate per signature, with a key generated for it and never stored.
+//
+// Key: RSA 2048, RSASSA-PKCS1-v1_5 with SHA-256 by default. Adobe Acrobat/Reader, pdfsig (NSS),
+// OpenSSL, Windows and Java all validate it in a PDF signature, which is not yet true of every
+// deployed reader for ECDSA (older Acrobat versions and several DMS validators) or of RSA-PSS.
+// 2048 bits is plenty for a key used once within minutes and then dropped; generation costs tens to
+// a few hundred milliseconds. 'ecdsa-p256' is available where every consumer is known to accept it.
+//
+// Identity: CN = the signer's name; the contact goes in subjectAltName, as RFC 5280 §4.1.2.6
+// requires for new certificates (emailAddress in the DN is deprecated). A phone number is a
+// URI "tel:+<E.164>" (RFC 3966): a standard GeneralName that OpenSSL, NSS and Acrobat display as
+// text, where an otherName would need an OID nobody recognises and shows up as "<unsupported>".
+//
+// Usages: keyUsage digitalSignature + nonRepudiation (critical), extendedKeyUsage emailProtection:
+// NSS (pdfsig) checks signer certificates for the email-signer usage, and Acrobat accepts
+// emailProtection among its document-signing EKUs.
+import { domainToASCII } from 'node:url';
+import {
+  KeyUsage,
+  authorityInfoAccess,
+  buildCertificate,
+  buildName,
+  crlDistributionPoint,
+  extKeyUsageExtension,
+  keyUsageExtension,
+  subjectAltName,
+} from './certificate-builder.js';
+import { PkiError } from './errors.js';
+import type { LoadedPki } from './material.js';
+import { OID, generateKeyPair, normalizeSerialHex } from './primitives.js';
+
+export interface IssueSignerCertificateOptions {
+  /** The signer's name, as the subject CN (clipped to 64 characters, RFC 5280 ub-common-name). */
+  name: string;
+  /** rfc822Name in subjectAltName. At least one of email and phone is required. */
+  email?: string;
+  /** E.164 number ("+33 6 12 34 56 78" is accepted and normalised), as a tel: URI in subjectAltName. */
+  phone?: string;
+  /** Hex serial, at least 64 bits of CSPRNG output: use randomSerialHex() and record it for OCSP/CRL. */
+  serialNumber: string;
+  now: Date;
+  /** Lifetime after `now`; default 30, at most 1440. */
+  validityMinutes?: number;
+  ocspUrl: string;
+  crlUrl: string;
+  caIssuersUrl?: string;
+  /** Default 'rsa-2048' (see the file comment). */
+  keyAlgorithm?: 'rsa-2048' | 'ecdsa-p256';
+}
+
+/** The certificate and its one-time key; the fields line up with @libpdf/core's CryptoKeySigner. */
+export interface SignerCertificate {
+  certificateDer: Buffer;
+  /** Non-extractable: WebCrypto lets the private half of a generated pair stay inside. */
+  privateKey: CryptoKey;
+  /** [issuing CA, ...intermediates, root], the order CryptoKeySigner's certificateChain expects. */
+  chainDer: Buffer[];
+  serialHex: string;
+  notBefore: Date;
+  notAfter: Date;
+  keyType: 'RSA' | 'EC';
+  signatureAlgorithm: 'RSASSA-PKCS1-v1_5' | 'ECDSA';
+}
+
+const MINUTE = 60_000;
+/**
+ * notBefore is set this far before `now`: the service may run as several processes whose clocks
+ * differ slightly, and the signing time or time-stamp another process writes must not precede
+ * the certificate. Minutes, not hours: backdating is otherwise a way to misstate issuance.
+ */
+const CLOCK_SKEW_MINUTES = 5;
+
+function telUri(phone: string): string {
+  const compact = phone.replace(/[\s().-]/g, '');
+  // E.164: a country code and at most 15 digits in all (ITU-T E.164 §6).
+  if (!/^\+[1-9]\d{6,14}$/.test(compact)) {
+    throw new PkiError('bad_argument', 'the phone number must be in international form, +<country code><number>');
+  }
+  return `tel:${compact}`;
+}
+
+function mailbox(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  // rfc822Name is an IA5String: the domain goes to its A-label form; a non-ASCII local part would
+  // need SmtpUTF8Mailbox (RFC 9598), which few validators read, so it is refused.
+  const domain = at > 0 ? domainToASCII(email.slice(at + 1)) : '';
+  if (at <= 0 || domain === '' || !/^[\x21-\x7e]+$/.test(local)) {
+    throw new PkiError('bad_argument', 'the e-mail address is not a valid ASCII mailbox');
+  }
+  return `${local}@${domain}`;
+}
+
+/** Issues a signer certificate from the issuing CA for one signature. */
+export async function issueSignerCertificate(pki: LoadedPki, options: IssueSignerCertificateOptions): Promise<SignerCertificate> {
+  const name = options.name.trim();
+  if (name === '') {
+    throw new PkiError('bad_argument', 'the signer needs a name');
+  }
+  if (!options.email && !options.phone) {
+    throw new PkiError('bad_argument', 'the signer needs an e-mail address or a phone number');
+  }
+  const serialHex = normalizeSerialHex(options.serialNumber);
+  if (serialHex.length < 16) {
+    throw new PkiError('bad_argument', 'the serial number must carry at least 64 random bits');
+  }
+  const validityMinutes = options.validityMinutes ?? 30;
+  if (!(validityMinutes >= 1 && validityMinutes <= 1440)) {
+    throw new PkiError('bad_argument', 'validityMinutes must be between 1 and 1440');
+  }
+  const emails = options.email ? [mailbox(options.email)] : [];
+  const uris = options.phone ? [telUri(options.phone)] : [];
+  const keyAlgorithm = options.keyAlgorithm ?? 'rsa-2048';
+  // extractable = false: the private key can sign and nothing else, and is dropped with the object.
+  const keys = await generateKeyPair(keyAlgorithm, false);
+  const notBefore = new Date(options.now.getTime() - CLOCK_SKEW_MINUTES * MINUTE);
+  const notAfter = new Date(options.now.getTime() + validityMinutes * MINUTE);
+  const certificateDer = await buildCertificate({
+    serialHex,
+    subject: buildName({ commonName: name }),
+    publicKey: keys.publicKey,
+    notBefore,
+    notAfter,
+    signer: pki.issuing,
+    extensions: [
+      keyUsageExtension([KeyUsage.digitalSignature, KeyUsage.nonRepudiation]),
+      extKeyUsageExtension([OID.kpEmailProtection], false),
+      subjectAltName({ emails, uris }),
+      authorityInfoAccess({ ocsp: options.ocspUrl, caIssuers: options.caIssuersUrl }),
+      crlDistributionPoint(options.crlUrl),
+    ],
+  });
+  return {
+    certificateDer,
+    privateKey: keys.privateKey,
+    chainDer: pki.chainDer,
+    serialHex,
+    notBefore: new Date(Math.floor(notBefore.getTime() / 1000) * 1000),
+    notAfter: new Date(Math.floor(notAfter.getTime() / 1000) * 1000),
+    keyType: keyAlgorithm === 'rsa-2048' ? 'RSA' : 'EC',
+    signatureAlgorithm: keyAlgorithm === 'rsa-2048' ? 'RSASSA-PKCS1-v1_5' : 'ECDSA',
+  };
+}

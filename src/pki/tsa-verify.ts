@@ -1,0 +1,216 @@
+// Verification of RFC 3161 time-stamp tokens and replies, from this TSA or any other: the checks a
+// relying party makes (RFC 3161 §2.4.2, RFC 5816, RFC 5652 §5.4-5.6) without the network: the
+// trusted roots, the clock and the expected imprint are parameters.
+import { X509Certificate, verify as verifySignature } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { buildTrustedChain } from './chain.js';
+import { PkiError } from './errors.js';
+import { isTimeStampingCertificate } from './material-checks.js';
+import { OID, digest, hashByOid, integerToSerialHex, toArrayBuffer, type HashName } from './primitives.js';
+
+export interface VerifyTimeStampOptions {
+  /** The digest the token must attest. */
+  expectedImprint: Uint8Array;
+  /** Its algorithm; default SHA-256. */
+  expectedImprintAlgorithm?: HashName;
+  /** The request's nonce, as an integer or its big-endian unsigned bytes. */
+  expectedNonce?: bigint | Uint8Array;
+  /** Trust anchors (DER). The TSA certificate must chain to one. */
+  trustedRootsDer: readonly Uint8Array[];
+  /** Extra certificates for path building, e.g. when the token was requested without certReq. */
+  untrustedDer?: readonly Uint8Array[];
+  /** When given, the chain must also be valid now, not only at genTime. */
+  now?: Date;
+}
+
+/** What a verified token attests. */
+export interface VerifiedTimeStamp {
+  genTime: Date;
+  /** The TSA certificate's subject, "C=.., O=.., CN=..". */
+  tsaSubject: string;
+  /** TSTInfo serialNumber, canonical hex. */
+  serialNumber: string;
+  policyOid: string;
+  nonce?: bigint;
+  tsaCertificateDer: Buffer;
+}
+
+const fail = (message: string): never => {
+  throw new PkiError('timestamp_invalid', message);
+};
+
+const SIGNATURE_HASH: Record<string, HashName | undefined> = {
+  '1.2.840.113549.1.1.1': undefined, // rsaEncryption: the hash is the digestAlgorithm's
+  '1.2.840.10045.2.1': undefined, // id-ecPublicKey, used that way by some signers
+  '1.2.840.113549.1.1.5': 'SHA-1',
+  '1.2.840.113549.1.1.11': 'SHA-256',
+  '1.2.840.113549.1.1.12': 'SHA-384',
+  '1.2.840.113549.1.1.13': 'SHA-512',
+  '1.2.840.10045.4.3.2': 'SHA-256',
+  '1.2.840.10045.4.3.3': 'SHA-384',
+  '1.2.840.10045.4.3.4': 'SHA-512',
+};
+
+const asBigInt = (value: bigint | Uint8Array): bigint =>
+  typeof value === 'bigint' ? value : value.byteLength === 0 ? 0n : BigInt(`0x${Buffer.from(value).toString('hex')}`);
+
+function attributeValue(signerInfo: pkijs.SignerInfo, type: string): asn1js.BaseBlock {
+  const found = signerInfo.signedAttrs?.attributes.filter((a) => a.type === type) ?? [];
+  // RFC 5652 §5.3: these attributes MUST have a single value and appear once.
+  if (found.length !== 1 || found[0].values.length !== 1) {
+    fail(`the signed attribute ${type} is missing or repeated`);
+  }
+  return found[0].values[0] as asn1js.BaseBlock;
+}
+
+/** RFC 3161 §2.4.1 / RFC 5816: the first ESSCertID(v2) must be the hash of the signer certificate. */
+function checkSigningCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Buffer): void {
+  const v2 = signerInfo.signedAttrs?.attributes.some((a) => a.type === OID.signingCertificateV2);
+  const value = attributeValue(signerInfo, v2 ? OID.signingCertificateV2 : OID.signingCertificate);
+  const certs = value instanceof asn1js.Sequence ? value.valueBlock.value[0] : undefined;
+  const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
+  if (!(first instanceof asn1js.Sequence)) {
+    return fail('the signing-certificate attribute is malformed');
+  }
+  let hash: HashName | undefined = v2 ? 'SHA-256' : 'SHA-1';
+  let items = first.valueBlock.value;
+  if (v2 && items[0] instanceof asn1js.Sequence) {
+    const oid = items[0].valueBlock.value[0];
+    hash = oid instanceof asn1js.ObjectIdentifier ? hashByOid(oid.valueBlock.toString()) : undefined;
+    items = items.slice(1);
+  }
+  const certHash = items[0];
+  if (!hash || !(certHash instanceof asn1js.OctetString) || !digest(hash, certificateDer).equals(Buffer.from(certHash.valueBlock.valueHexView))) {
+    fail('the signing-certificate attribute does not name the signer certificate');
+  }
+}
+
+function findSigner(signerInfo: pkijs.SignerInfo, candidates: Buffer[]): Buffer {
+  const sid = signerInfo.sid as unknown;
+  for (const der of candidates) {
+    const certificate = pkijs.Certificate.fromBER(toArrayBuffer(der));
+    if (sid instanceof pkijs.IssuerAndSerialNumber) {
+      if (certificate.issuer.isEqual(sid.issuer) && certificate.serialNumber.isEqual(sid.serialNumber)) {
+        return der;
+      }
+    } else if (sid instanceof asn1js.Primitive) {
+      const ski = certificate.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
+      const value = ski ? asn1js.fromBER(ski.extnValue.valueBlock.valueHexView).result : undefined;
+      if (value instanceof asn1js.OctetString && Buffer.from(value.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView))) {
+        return der;
+      }
+    }
+  }
+  return fail('the TSA certificate is neither in the token nor among the given certificates');
+}
+
+/** Verifies a TimeStampToken (DER ContentInfo). Throws PkiError('timestamp_invalid') with the failed check. */
+export async function verifyTimeStampToken(tokenDer: Uint8Array, options: VerifyTimeStampOptions): Promise<VerifiedTimeStamp> {
+  let signedData: pkijs.SignedData;
+  try {
+    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(tokenDer));
+    if (contentInfo.contentType !== OID.signedData) {
+      fail('the token is not CMS SignedData');
+    }
+    signedData = new pkijs.SignedData({ schema: contentInfo.content });
+  } catch (error) {
+    throw error instanceof PkiError ? error : new PkiError('timestamp_invalid', 'the token does not parse as CMS SignedData');
+  }
+  const { encapContentInfo, signerInfos } = signedData;
+  if (encapContentInfo.eContentType !== OID.tstInfo || !encapContentInfo.eContent) {
+    fail('the token does not encapsulate a TSTInfo');
+  }
+  // RFC 3161 §2.4.2: the token MUST NOT contain any signature other than the TSA's.
+  if (signerInfos.length !== 1 || !signerInfos[0].signedAttrs) {
+    fail('the token must carry exactly one signature, with signed attributes');
+  }
+  const signerInfo = signerInfos[0];
+  const eContent = new Uint8Array(encapContentInfo.eContent!.getValue());
+
+  const tokenCerts = (signedData.certificates ?? [])
+    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+    .map((c) => Buffer.from(c.toSchema().toBER(false)));
+  const untrusted = [...tokenCerts, ...(options.untrustedDer ?? []).map((d) => Buffer.from(d))];
+  const signerDer = findSigner(signerInfo, untrusted);
+
+  // RFC 5652 §5.4: the signature covers the DER of the signed attributes as a SET OF (tag 0x31),
+  // and messageDigest must be the digest of the content.
+  const hash = hashByOid(signerInfo.digestAlgorithm.algorithmId) ?? fail('unsupported digest algorithm');
+  const sigAlgorithm = signerInfo.signatureAlgorithm.algorithmId;
+  if (!(sigAlgorithm in SIGNATURE_HASH) || (SIGNATURE_HASH[sigAlgorithm] ?? hash) !== hash) {
+    fail(`unsupported signature algorithm ${sigAlgorithm}`);
+  }
+  const contentType = attributeValue(signerInfo, OID.contentType);
+  if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== OID.tstInfo) {
+    fail('the contentType attribute is not id-ct-TSTInfo');
+  }
+  const messageDigest = attributeValue(signerInfo, OID.messageDigest);
+  if (!(messageDigest instanceof asn1js.OctetString) || !digest(hash, eContent).equals(Buffer.from(messageDigest.valueBlock.valueHexView))) {
+    fail('the messageDigest attribute does not match the TSTInfo');
+  }
+  const signedBytes = new Uint8Array(signerInfo.signedAttrs!.encodedValue);
+  signedBytes[0] = 0x31;
+  const publicKey = new X509Certificate(signerDer).publicKey;
+  const signature = Buffer.from(signerInfo.signature.valueBlock.valueHexView);
+  if (!verifySignature(hash, signedBytes, publicKey, signature)) {
+    fail('the CMS signature does not verify');
+  }
+  checkSigningCertificate(signerInfo, signerDer);
+
+  let tstInfo: pkijs.TSTInfo;
+  try {
+    tstInfo = pkijs.TSTInfo.fromBER(toArrayBuffer(eContent));
+  } catch {
+    return fail('the TSTInfo does not parse');
+  }
+  const expectedHash = options.expectedImprintAlgorithm ?? 'SHA-256';
+  if (
+    hashByOid(tstInfo.messageImprint.hashAlgorithm.algorithmId) !== expectedHash ||
+    !Buffer.from(tstInfo.messageImprint.hashedMessage.valueBlock.valueHexView).equals(Buffer.from(options.expectedImprint))
+  ) {
+    fail('the message imprint is not the expected one');
+  }
+  const nonce = tstInfo.nonce?.toBigInt();
+  if (options.expectedNonce !== undefined && nonce !== asBigInt(options.expectedNonce)) {
+    fail('the nonce does not echo the request');
+  }
+  // RFC 3161 §2.3: the TSA certificate has the critical EKU id-kp-timeStamping, alone.
+  if (!isTimeStampingCertificate(signerDer)) {
+    fail('the signer certificate is not a time-stamping certificate (critical EKU timeStamping)');
+  }
+  const at = options.now ? [tstInfo.genTime, options.now] : [tstInfo.genTime];
+  buildTrustedChain(signerDer, { trustedRootsDer: options.trustedRootsDer, untrustedDer: untrusted, at });
+
+  return {
+    genTime: tstInfo.genTime,
+    tsaSubject: new X509Certificate(signerDer).subject.split('\n').join(', '),
+    serialNumber: integerToSerialHex(tstInfo.serialNumber),
+    policyOid: tstInfo.policy,
+    nonce,
+    tsaCertificateDer: signerDer,
+  };
+}
+
+/** The TimeStampToken inside a TimeStampResp; throws unless the status is granted (0) or grantedWithMods (1). */
+export function timeStampTokenFromReply(replyDer: Uint8Array): Buffer {
+  let reply: pkijs.TimeStampResp;
+  try {
+    reply = pkijs.TimeStampResp.fromBER(toArrayBuffer(replyDer));
+  } catch {
+    return fail('the reply is not a DER TimeStampResp');
+  }
+  const status = reply.status.status as number;
+  if ((status !== 0 && status !== 1) || !reply.timeStampToken) {
+    const text = reply.status.statusStrings?.map((s) => s.valueBlock.value).join('; ');
+    return fail(`the TSA did not grant the request (status ${status}${text ? `: ${text}` : ''})`);
+  }
+  // The token's own bytes, not a re-encoding: its signature must be checked on what the TSA sent.
+  const outer = asn1js.fromBER(toArrayBuffer(replyDer)).result as asn1js.Sequence;
+  return Buffer.from(outer.valueBlock.value[1].valueBeforeDecodeView);
+}
+
+/** Verifies a TimeStampResp: status granted, then the token inside (verifyTimeStampToken). */
+export async function verifyTimeStampReply(replyDer: Uint8Array, options: VerifyTimeStampOptions): Promise<VerifiedTimeStamp> {
+  return verifyTimeStampToken(timeStampTokenFromReply(replyDer), options);
+}
