@@ -86,6 +86,49 @@ export interface DocumentFile {
   name: string;
 }
 
+/** The event kinds a subscription may name (decisions.md "Events"). */
+export type EventKind =
+  | 'original_signed'
+  | 'universal_signed'
+  | 'document_completed'
+  | 'document_rejected'
+  | 'workflow_expired'
+  | 'whatsapp_error'
+  | 'sms_error'
+  | 'email_error'
+  | 'original_nom151_stamped'
+  | 'universal_nom151_stamped'
+  | 'identity_verification_failed'
+  | 'identity_verification_passed';
+export interface NotificationDocument {
+  notification: {
+    notification_id: string;
+    notification_type: EventKind;
+    document_ticket: string | null;
+    document_set: string | null;
+    created_at: string;
+    meta: Record<string, unknown>;
+  };
+  document: {
+    document_ticket: string;
+    name: string;
+    status: string;
+    signers: { signer_id: string; name: string | null; email: string | null; authority: string; data: string; status: string }[];
+    /** Base64 of the current original. */
+    original: string;
+    hash: string;
+  } | null;
+}
+export interface Subscription {
+  id: string;
+  event: EventKind;
+  url: string;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_at: string;
+}
+
 export class SelloClient {
   private readonly base: string;
   private readonly doFetch: typeof fetch;
@@ -174,6 +217,24 @@ export class SelloClient {
 
   getDocumentSet(uuid: string): Promise<{ uuid: string; name: string; status: string; documents: unknown[] }> {
     return this.request('GET', `/api/documentset/${encodeURIComponent(uuid)}`);
+  }
+
+  /** POST /developers/webhook: the notification and its document, with the original in Base64. */
+  notificationDocument(notificationId: string): Promise<NotificationDocument> {
+    return this.request('POST', '/developers/webhook', { notification_id: notificationId });
+  }
+
+  /** Subscribes a URL to one event kind; the secret (whsec_...) signs its deliveries. */
+  createSubscription(event: EventKind, url: string): Promise<{ id: string; event: EventKind; url: string; secret: string }> {
+    return this.request('POST', '/api/subscriptions', { event, url });
+  }
+
+  deleteSubscription(id: string): Promise<{ id: string; status: 'deleted' }> {
+    return this.request('DELETE', `/api/subscriptions/${encodeURIComponent(id)}`);
+  }
+
+  listSubscriptions(): Promise<{ subscriptions: Subscription[] }> {
+    return this.request('GET', '/api/subscriptions');
   }
 
   async pageData(file: Uint8Array, page = 0): Promise<{ page: number; pages: number; width: number; height: number; rotation: number }> {

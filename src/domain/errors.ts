@@ -42,6 +42,12 @@ export const ERROR_CODES = {
   DOCUMENT_NOT_FOUND: 'unknown document',
   /** No document set with that uuid in this account. */
   DOCUMENT_SET_NOT_FOUND: 'unknown set',
+  /** No notification with that notification_id in this account. */
+  NOTIFICATION_NOT_FOUND: 'unknown notification',
+  /** No subscription with that id in this account (or it was deleted already). */
+  SUBSCRIPTION_NOT_FOUND: 'unknown subscription',
+  /** The account already holds the most active subscriptions allowed. */
+  TOO_MANY_SUBSCRIPTIONS: 'subscription limit',
   /** A document was added to a set that is no longer OPEN. */
   DOCUMENT_SET_CLOSED: 'set closed',
   /** The set already holds the most documents allowed. */

@@ -12,6 +12,7 @@ import { errorBody, handleError } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
 import { documentRoutes } from './routes/documents.js';
+import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { setRoutes } from './routes/sets.js';
@@ -133,6 +134,7 @@ function apiPlugin(deps: Deps) {
     await app.register(setRoutes(deps));
     await app.register(pdfToolRoutes(deps));
     await app.register(templateRoutes(deps));
+    await app.register(eventRoutes(deps));
   };
 }
 

@@ -4,9 +4,13 @@
 import { Logger, run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import type { Deps } from '../domain/deps.js';
+import { DELIVER_WEBHOOK_TASK } from '../store/events-repo.js';
+import { deliverWebhookTask } from './deliver-webhook.js';
 
-export function taskList(_deps: Deps): TaskList {
-  return {};
+export function taskList(deps: Deps): TaskList {
+  return {
+    [DELIVER_WEBHOOK_TASK]: deliverWebhookTask(deps),
+  };
 }
 
 export async function startWorker(deps: Deps, connectionString: string, concurrency = 4): Promise<Pick<Runner, 'stop'>> {

@@ -101,6 +101,57 @@ export interface TemplatesTable {
   updated_at: Timestamp;
 }
 
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'discarded';
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface SubscriptionsTable {
+  id: Generated<string>;
+  subscription_id: string;
+  account_id: string;
+  event: string;
+  url: string;
+  secret_enc: Buffer;
+  active: Generated<boolean>;
+  disabled_reason: string | null;
+  disabled_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  notification_id: string;
+  account_id: string;
+  document_id: string | null;
+  set_id: string | null;
+  kind: string;
+  meta: Json;
+  dedupe_key: string | null;
+  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NotificationDeliveriesTable {
+  id: Generated<string>;
+  notification_id: string;
+  target: string;
+  subscription_id: string | null;
+  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: NullableTimestamp;
+  next_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -109,4 +160,7 @@ export interface Database {
   signers: SignersTable;
   stickers: StickersTable;
   templates: TemplatesTable;
+  subscriptions: SubscriptionsTable;
+  notifications: NotificationsTable;
+  notification_deliveries: NotificationDeliveriesTable;
 }

@@ -2,6 +2,7 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { findDocument, transitionDocument } from '../../store/documents-repo.js';
+import { discardPendingNotifications } from '../../store/events-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
 
 const LIVE: DocumentStatus[] = ['draft', 'pending', 'completed', 'rejected', 'expired', 'cancelled'];
@@ -25,11 +26,20 @@ export async function deleteOrRestoreDocument(
     if (doc.status === 'deleted') {
       throw new AppError('INVALID_STATE', `document ${doc.ticket} is already deleted`, { status: doc.status });
     }
-    const ok = await transitionDocument(deps.db, doc.id, [doc.status], {
-      status: 'deleted',
-      statusBeforeDelete: doc.status,
-      deletedAt: at,
-      at,
+    // The state change and the discarding of its pending notifications commit together
+    // (decisions.md "Events": deleting a document discards its pending notifications). A restore
+    // does not bring them back.
+    const ok = await deps.db.transaction().execute(async (trx) => {
+      const moved = await transitionDocument(trx, doc.id, [doc.status], {
+        status: 'deleted',
+        statusBeforeDelete: doc.status,
+        deletedAt: at,
+        at,
+      });
+      if (moved) {
+        await discardPendingNotifications(trx, doc.id, 'the document was deleted', at);
+      }
+      return moved;
     });
     if (!ok) {
       throw new AppError('INVALID_STATE', `document ${doc.ticket} changed state meanwhile; retry`);

@@ -1,0 +1,78 @@
+// POST /api/subscriptions {event, url}: one URL for one event kind, with its own signing secret.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { newPublicId } from '../ids.js';
+import { EVENT_KINDS, isEventKind, type EventKind } from './event-types.js';
+import { newWebhookSecret } from './webhook-signature.js';
+import { countActiveSubscriptions, insertOrFindSubscription } from '../../store/subscriptions-repo.js';
+
+/** Most active subscriptions an account may hold: each one is a delivery for every event of its kind. */
+export const MAX_SUBSCRIPTIONS = 100;
+export const MAX_URL_LENGTH = 2048;
+
+export interface CreatedSubscription {
+  id: string;
+  event: EventKind;
+  url: string;
+  /** "whsec_..." : the key of this subscription's webhook-signature headers. */
+  secret: string;
+}
+
+/**
+ * Subscribes a URL to an event kind. Subscribing again with the same event and URL returns the
+ * active subscription that exists (same id and secret) rather than delivering everything twice.
+ */
+export async function createSubscription(
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock'>,
+  opts: { accountId: string; event: unknown; url: unknown },
+): Promise<CreatedSubscription> {
+  if (!isEventKind(opts.event)) {
+    throw invalid('event', `expected one of ${EVENT_KINDS.join(', ')}`);
+  }
+  const url = checkUrl(opts.url);
+  if ((await countActiveSubscriptions(deps.db, opts.accountId)) >= MAX_SUBSCRIPTIONS) {
+    throw new AppError('TOO_MANY_SUBSCRIPTIONS', `an account may hold ${MAX_SUBSCRIPTIONS} active subscriptions; delete one first`, {
+      limit: MAX_SUBSCRIPTIONS,
+    });
+  }
+  const secret = newWebhookSecret();
+  const row = await insertOrFindSubscription(deps.db, {
+    subscriptionId: newPublicId(),
+    accountId: opts.accountId,
+    event: opts.event,
+    url,
+    secretEnc: deps.secrets.seal(secret),
+    at: deps.clock.now(),
+  });
+  return {
+    id: row.subscription_id,
+    event: row.event as EventKind,
+    url: row.url,
+    secret: row.created ? secret : deps.secrets.open(row.secret_enc),
+  };
+}
+
+/**
+ * An absolute http(s) URL without user name or password (the delivery guard refuses those). Its
+ * address is judged at each delivery, after DNS resolution, by the URL guard: a name may resolve
+ * differently then.
+ */
+function checkUrl(value: unknown): string {
+  const rule = `expected an absolute http or https URL of at most ${MAX_URL_LENGTH} characters`;
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_URL_LENGTH) {
+    throw invalid('url', rule);
+  }
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw invalid('url', rule);
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !u.hostname) {
+    throw invalid('url', rule);
+  }
+  if (u.username || u.password) {
+    throw invalid('url', 'a user name or password in the URL is not allowed');
+  }
+  return u.href;
+}

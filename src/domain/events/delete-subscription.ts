@@ -1,0 +1,14 @@
+// DELETE /api/subscriptions/{id}: stops deliveries to that URL, those already queued included.
+import { AppError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { deleteSubscription as remove } from '../../store/subscriptions-repo.js';
+
+export async function deleteSubscription(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  opts: { accountId: string; id: string },
+): Promise<{ id: string; status: 'deleted' }> {
+  if (!(await remove(deps.db, opts.accountId, opts.id, deps.clock.now()))) {
+    throw new AppError('SUBSCRIPTION_NOT_FOUND', `no subscription ${opts.id}`);
+  }
+  return { id: opts.id, status: 'deleted' };
+}

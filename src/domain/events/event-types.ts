@@ -1,0 +1,112 @@
+// The event kinds and the shape of each one's `meta` (decisions.md "Events"). The database checks
+// the same twelve identifiers (store/migrations/0003_events.sql).
+
+export const EVENT_KINDS = [
+  'original_signed',
+  'universal_signed',
+  'document_completed',
+  'document_rejected',
+  'workflow_expired',
+  'whatsapp_error',
+  'sms_error',
+  'email_error',
+  'original_nom151_stamped',
+  'universal_nom151_stamped',
+  'identity_verification_failed',
+  'identity_verification_passed',
+] as const;
+
+/** One of the twelve event identifiers. */
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export function isEventKind(value: unknown): value is EventKind {
+  return typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value);
+}
+
+/** Most characters of a rejection reason carried in `meta` (decisions.md "Limits"). */
+export const REJECTION_REASON_MAX = 300;
+
+/** Who an event is about: the signer as the document lists it. */
+export interface EventSigner {
+  signer_id: string;
+  name: string | null;
+  email: string | null;
+  authority: string;
+  data: string;
+}
+
+/** original_signed, universal_signed: who signed, how, and when (ISO 8601). */
+export interface SignedMeta {
+  signer: EventSigner;
+  authority: string;
+  signed_at: string;
+}
+
+/** document_rejected: who rejected and why (at most 300 characters). */
+export interface RejectedMeta {
+  signer: EventSigner;
+  reason: string;
+}
+
+/** whatsapp_error, sms_error, email_error: a message that could not be delivered. */
+export interface DeliveryErrorMeta {
+  channel: 'whatsapp' | 'sms' | 'email';
+  recipient: string;
+  /** The provider's delivery-error code. */
+  code: string;
+  /** The provider's or receiving mail server's reply, as received. */
+  reply: string;
+}
+
+/** original_nom151_stamped, universal_nom151_stamped: the stamp itself. */
+export interface StampedMeta {
+  stamp: {
+    /** Base64 of the RFC 3161 TimeStampToken. */
+    token: string;
+    /** The authority that issued it. */
+    tsa: string;
+    /** genTime of the token, ISO 8601. */
+    time: string;
+  };
+}
+
+/** identity_verification_failed, identity_verification_passed. */
+export interface IdentityMeta {
+  signer: EventSigner;
+  provider: string;
+  /** Why it failed; null when it passed. */
+  reason: string | null;
+}
+
+/** document_completed, workflow_expired: nothing beyond the document itself. */
+export type EmptyMeta = Record<string, never>;
+
+/** The `meta` of each event kind. */
+export interface EventMeta {
+  original_signed: SignedMeta;
+  universal_signed: SignedMeta;
+  document_completed: EmptyMeta;
+  document_rejected: RejectedMeta;
+  workflow_expired: EmptyMeta;
+  whatsapp_error: DeliveryErrorMeta;
+  sms_error: DeliveryErrorMeta;
+  email_error: DeliveryErrorMeta;
+  original_nom151_stamped: StampedMeta;
+  universal_nom151_stamped: StampedMeta;
+  identity_verification_failed: IdentityMeta;
+  identity_verification_passed: IdentityMeta;
+}
+
+/**
+ * The JSON body of a delivery, and the `notification` of POST /developers/webhook (which leaves
+ * out document_title).
+ */
+export interface NotificationBody {
+  notification_id: string;
+  notification_type: EventKind;
+  document_ticket: string | null;
+  document_title: string | null;
+  document_set: string | null;
+  created_at: string;
+  meta: unknown;
+}

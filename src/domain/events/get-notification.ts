@@ -1,0 +1,73 @@
+// POST /developers/webhook {notification_id}: exchanges a notification for the document it is
+// about, as it is now (decisions.md "Events").
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import type { EventKind } from './event-types.js';
+import { documentSigners, findNotification } from '../../store/events-repo.js';
+
+export interface NotificationDocument {
+  notification: {
+    notification_id: string;
+    notification_type: EventKind;
+    document_ticket: string | null;
+    document_set: string | null;
+    created_at: string;
+    meta: unknown;
+  };
+  /** Null for an event about a set alone. */
+  document: {
+    document_ticket: string;
+    name: string;
+    status: string;
+    signers: { signer_id: string; name: string | null; email: string | null; authority: string; data: string; status: string }[];
+    /** Base64 of the current original: the PDF with every signature applied so far. */
+    original: string;
+    /** SHA-256 of those bytes, lower-case hex. */
+    hash: string;
+  } | null;
+}
+
+export async function getNotificationDocument(
+  deps: Pick<Deps, 'db' | 'blobs'>,
+  opts: { accountId: string; notificationId: unknown },
+): Promise<NotificationDocument> {
+  const id = opts.notificationId;
+  if (typeof id !== 'string' || id === '' || id.length > 200) {
+    throw invalid('notification_id', 'required: the notification_id of a delivered event');
+  }
+  const n = await findNotification(deps.db, opts.accountId, id);
+  if (!n) {
+    // Another account's notification is not found either (decisions.md "Identifiers").
+    throw new AppError('NOTIFICATION_NOT_FOUND', `no notification ${id}`);
+  }
+  const notification: NotificationDocument['notification'] = {
+    notification_id: n.notification_id,
+    notification_type: n.kind as EventKind,
+    document_ticket: n.document_ticket,
+    document_set: n.set_uuid,
+    created_at: n.created_at.toISOString(),
+    meta: n.meta ?? {},
+  };
+  if (n.document_id === null || n.document_ticket === null) {
+    return { notification, document: null };
+  }
+  if (n.document_status === 'deleted') {
+    // As for downloads: a deleted document's bytes are not served until it is restored.
+    throw new AppError('DOCUMENT_DELETED', `document ${n.document_ticket} of notification ${id} is deleted; restore it to read it`, {
+      document_ticket: n.document_ticket,
+    });
+  }
+  const hash = n.original_sha256!;
+  const [signers, bytes] = await Promise.all([documentSigners(deps.db, n.document_id), deps.blobs.get(hash)]);
+  return {
+    notification,
+    document: {
+      document_ticket: n.document_ticket,
+      name: n.document_name!,
+      status: n.document_status!,
+      signers,
+      original: bytes.toString('base64'),
+      hash,
+    },
+  };
+}

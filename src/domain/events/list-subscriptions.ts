@@ -1,0 +1,30 @@
+// GET /api/subscriptions: the account's subscriptions, disabled ones included, secrets never.
+import type { Deps } from '../deps.js';
+import type { EventKind } from './event-types.js';
+import { listSubscriptions as list } from '../../store/subscriptions-repo.js';
+
+export interface ListedSubscription {
+  id: string;
+  event: EventKind;
+  url: string;
+  /** `disabled` once the receiver answered 410 Gone. */
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_at: string;
+}
+
+export async function listSubscriptions(deps: Pick<Deps, 'db'>, opts: { accountId: string }): Promise<{ subscriptions: ListedSubscription[] }> {
+  const rows = await list(deps.db, opts.accountId);
+  return {
+    subscriptions: rows.map((r) => ({
+      id: r.subscription_id,
+      event: r.event as EventKind,
+      url: r.url,
+      status: r.active ? 'active' : 'disabled',
+      disabled_reason: r.disabled_reason,
+      disabled_at: r.disabled_at ? r.disabled_at.toISOString() : null,
+      created_at: r.created_at.toISOString(),
+    })),
+  };
+}
