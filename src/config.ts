@@ -40,6 +40,18 @@ export interface Config {
   logLevel: string;
   limits: Limits;
   render: RenderSettings;
+  pki: PkiConfig;
+}
+
+export interface PkiConfig {
+  /** O= of the certificates the service generates on first start. */
+  organization: string;
+  /** The operator's own CA, as PEM files (instead of the generated one). */
+  pem?: { rootCertPath: string; issuingCertPath: string; issuingKeyPath: string; keyPassphrase?: string };
+  /** The operator's own CA, as a PKCS#12 file with the issuing CA's key and chain. */
+  pkcs12?: { path: string; password: string; rootCertPath?: string };
+  /** Policy OID of the built-in time-stamp authority's tokens (RFC 3161 TSTInfo.policy). */
+  tsaPolicyOid: string;
 }
 
 export interface RenderSettings {
@@ -157,6 +169,36 @@ export function loadConfig(env: Env = process.env): Config {
     requestsPerMinute: int('SELLO_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
   };
 
+  const pemPaths = ['SELLO_PKI_ROOT_CERT', 'SELLO_PKI_ISSUING_CERT', 'SELLO_PKI_ISSUING_KEY'].map((n) => env[n] || undefined);
+  const p12 = env.SELLO_PKI_PKCS12 || undefined;
+  let pem: PkiConfig['pem'];
+  if (pemPaths.some(Boolean)) {
+    if (!pemPaths.every(Boolean)) {
+      problems.push('SELLO_PKI_ROOT_CERT, SELLO_PKI_ISSUING_CERT and SELLO_PKI_ISSUING_KEY: set all three (PEM files of your own CA) or none');
+    } else if (p12) {
+      problems.push('SELLO_PKI_PKCS12: set either the PEM files or the PKCS#12 file of your CA, not both');
+    } else {
+      pem = {
+        rootCertPath: resolve(pemPaths[0]!),
+        issuingCertPath: resolve(pemPaths[1]!),
+        issuingKeyPath: resolve(pemPaths[2]!),
+        keyPassphrase: env.SELLO_PKI_KEY_PASSPHRASE || undefined,
+      };
+    }
+  }
+  const pkcs12: PkiConfig['pkcs12'] = p12
+    ? {
+        path: resolve(p12),
+        password: env.SELLO_PKI_PKCS12_PASSWORD ?? '',
+        rootCertPath: env.SELLO_PKI_ROOT_CERT ? resolve(env.SELLO_PKI_ROOT_CERT) : undefined,
+      }
+    : undefined;
+  // Default: an OID under 2.25 (ITU-T X.667: derived from a UUID, so nobody else's arc).
+  const tsaPolicyOid = str('SELLO_TSA_POLICY_OID', '2.25.44711949293045456837671144841923094334');
+  if (!/^[0-2](\.\d+)+$/.test(tsaPolicyOid)) {
+    problems.push(`SELLO_TSA_POLICY_OID=${JSON.stringify(tsaPolicyOid)}: expected a dotted object identifier`);
+  }
+
   const config: Config = {
     env: appEnv ?? 'development',
     port,
@@ -171,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
     logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
     limits,
+    pki: { organization: str('SELLO_PKI_ORGANIZATION', 'Sello'), pem, pkcs12: pem ? undefined : pkcs12, tsaPolicyOid },
     render: {
       chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),
       htmlPages: int('SELLO_RENDER_PAGES', 4, 1, 64),

@@ -3,6 +3,8 @@
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { systemClock, type Deps } from './domain/deps.js';
+import { loadPki } from './domain/pki/load-pki.js';
+import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
 import { createSecretBox } from './pki/secret-box.js';
 import { createTemplateEngines } from './render/index.js';
@@ -29,14 +31,17 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
     }
     const dbHandle = openDb(connectionString, 20);
     const masterKey = await resolveMasterKey(config.masterKey, config.dataDir);
+    const secrets = createSecretBox(masterKey);
+    const pki = await loadPki({ db: dbHandle.db, secrets, clock: systemClock }, config.pki, config.publicUrl);
     const deps: Deps = {
       config,
       db: dbHandle.db,
       blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
-      secrets: createSecretBox(masterKey),
+      secrets,
       clock: systemClock,
       fetchUrl: guardedFetch,
       templates: createTemplateEngines(config.render),
+      pki: createPkiResponder({ db: dbHandle.db, clock: systemClock }, pki, config.pki.tsaPolicyOid),
     };
     return {
       deps,

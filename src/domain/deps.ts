@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
 import type { SecretBox } from '../pki/secret-box.js';
 import type { TemplateEngines } from '../render/index.js';
+import type { PkiResponder } from './pki/pki-responses.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Db } from '../store/db.js';
 
@@ -25,4 +26,6 @@ export interface Deps {
   fetchUrl: UrlFetcher;
   /** The template engines and their renderer pools. */
   templates: TemplateEngines;
+  /** The service's PKI (loaded or generated at start) and what its public endpoints answer. */
+  pki: PkiResponder;
 }

@@ -14,6 +14,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
+import { pkiRoutes } from './routes/pki.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   registerMetrics(app);
 
   await app.register(healthRoutes(deps, opts.ready));
+  await app.register(pkiRoutes(deps.pki));
   await app.register(apiPlugin(deps));
   return app;
 }

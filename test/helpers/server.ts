@@ -16,6 +16,7 @@ import { buildApp } from '../../src/http/app.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
 import { createSecretBox } from '../../src/pki/secret-box.js';
 import { createTemplateEngines } from '../../src/render/index.js';
+import { testPki } from './test-pki.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
 import { openDb } from '../../src/store/db.js';
 
@@ -68,14 +69,17 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...opts.env,
   });
   const handle = openDb(database.url, 10);
+  const secrets = createSecretBox(randomBytes(32));
+  const clock = opts.clock ?? systemClock;
   const deps: Deps = {
     config,
     db: handle.db,
     blobs: createFsBlobStore(join(dataDir, 'blobs')),
-    secrets: createSecretBox(randomBytes(32)),
-    clock: opts.clock ?? systemClock,
+    secrets,
+    clock,
     fetchUrl: opts.fetchUrl ?? guardedFetch,
     templates: createTemplateEngines(config.render),
+    pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid),
   };
   const logs: string[] = [];
   const logStream = new (await import('node:stream')).Writable({

@@ -1,0 +1,116 @@
+// The service's PKI at start: the material stored in the database (generated on the very first
+// start), or the operator's own CA from PEM or PKCS#12 files. Keys are sealed under the master key
+// in the database; in memory they are non-extractable CryptoKeys.
+import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
+import type { Clock } from '../deps.js';
+import type { Db } from '../../store/db.js';
+import {
+  generateServicePki,
+  importPki,
+  loadPkiFromPem,
+  loadPkiFromPkcs12,
+  normalizeSerialHex,
+  openPkiMaterial,
+  sealPkiMaterial,
+  type LoadedPki,
+  type PkiMaterial,
+} from '../../pki/index.js';
+import type { SecretBox } from '../../pki/secret-box.js';
+import { loadPkiMaterial, recordIssuedCertificate, replacePkiMaterial, storePkiMaterial } from '../../store/pki-repo.js';
+
+export interface PkiSettings {
+  /** O= of the generated certificates. */
+  organization: string;
+  /** Operator CA from PEM files (issuing certificate chain, its key, the root). */
+  pem?: { rootCertPath: string; issuingCertPath: string; issuingKeyPath: string; keyPassphrase?: string };
+  /** Operator CA from a PKCS#12 file holding the issuing CA's key and chain. */
+  pkcs12?: { path: string; password: string; rootCertPath?: string };
+}
+
+// Arbitrary constant naming this lock in pg_locks: only one process generates the PKI.
+const PKI_LOCK = 715_300_002;
+
+export async function loadPki(deps: { db: Db; secrets: SecretBox; clock: Clock }, settings: PkiSettings, baseUrl: string): Promise<LoadedPki> {
+  const now = deps.clock.now();
+  if (settings.pem || settings.pkcs12) {
+    return importPki(await operatorMaterial(deps, settings, baseUrl, now));
+  }
+  const stored = await loadPkiMaterial(deps.db);
+  if (stored) {
+    return importPki(openPkiMaterial(stored.sealed, deps.secrets));
+  }
+  return deps.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${PKI_LOCK})`.execute(conn);
+    try {
+      // Another process may have generated it while this one waited for the lock.
+      const again = await loadPkiMaterial(deps.db);
+      if (again) {
+        return importPki(openPkiMaterial(again.sealed, deps.secrets));
+      }
+      const material = await generateServicePki({ organization: settings.organization, baseUrl, now });
+      const saved = await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
+      await recordServiceCertificates(deps.db, material);
+      return importPki(openPkiMaterial(saved.sealed, deps.secrets));
+    } finally {
+      await sql`select pg_advisory_unlock(${PKI_LOCK})`.execute(conn);
+    }
+  });
+}
+
+/**
+ * The operator's CA. The TSA and OCSP certificates it lacks are issued under it once and stored;
+ * a later start with the same issuing CA reuses them (so they do not change at every restart).
+ */
+async function operatorMaterial(deps: { db: Db; secrets: SecretBox }, s: PkiSettings, baseUrl: string, now: Date): Promise<PkiMaterial> {
+  const stored = await loadPkiMaterial(deps.db);
+  const options = { organization: s.organization, baseUrl, now };
+  let material: PkiMaterial;
+  if (s.pem) {
+    material = await loadPkiFromPem(
+      {
+        rootCertificatePem: await readFile(s.pem.rootCertPath, 'utf8'),
+        issuingCertificatePem: await readFile(s.pem.issuingCertPath, 'utf8'),
+        issuingKeyPem: await readFile(s.pem.issuingKeyPath, 'utf8'),
+        keyPassphrase: s.pem.keyPassphrase,
+      },
+      options,
+    );
+  } else {
+    const p = s.pkcs12!;
+    material = await loadPkiFromPkcs12(
+      {
+        issuing: { der: await readFile(p.path), password: p.password },
+        rootCertificatePem: p.rootCertPath ? await readFile(p.rootCertPath, 'utf8') : undefined,
+      },
+      options,
+    );
+  }
+  if (stored?.source === 'operator') {
+    const previous = openPkiMaterial(stored.sealed, deps.secrets);
+    if (previous.issuing.certificateDer.equals(material.issuing.certificateDer)) {
+      return previous;
+    }
+  }
+  await replacePkiMaterial(deps.db, 'operator', sealPkiMaterial(material, deps.secrets));
+  await recordServiceCertificates(deps.db, material);
+  return material;
+}
+
+/** The TSA and OCSP certificates are answered for by our own OCSP responder and CRL too. */
+async function recordServiceCertificates(db: Db, m: PkiMaterial) {
+  const { X509Certificate } = await import('node:crypto');
+  for (const [kind, der] of [
+    ['tsa', m.tsa.certificateDer],
+    ['ocsp', m.ocsp.certificateDer],
+  ] as const) {
+    const c = new X509Certificate(der);
+    await recordIssuedCertificate(db, {
+      serialHex: normalizeSerialHex(c.serialNumber),
+      kind,
+      subject: c.subject,
+      notBefore: new Date(c.validFrom),
+      notAfter: new Date(c.validTo),
+    });
+  }
+}

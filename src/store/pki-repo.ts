@@ -1,0 +1,67 @@
+// SQL for the PKI: the material row and the register of issued certificates.
+import { sql } from 'kysely';
+import type { Db } from './db.js';
+import type { SealedPkiMaterial } from '../pki/sealed-material.js';
+
+export async function loadPkiMaterial(db: Db): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
+  const r = await sql<{ source: string; sealed: SealedPkiMaterial }>`select source, sealed from pki_material where id = 1`.execute(db);
+  return r.rows[0];
+}
+
+/** Stores the material unless another process stored some first; returns the stored one. */
+export async function storePkiMaterial(db: Db, source: 'generated' | 'operator', sealed: SealedPkiMaterial) {
+  await sql`insert into pki_material (id, source, sealed) values (1, ${source}, ${JSON.stringify(sealed)}::jsonb)
+            on conflict (id) do nothing`.execute(db);
+  return (await loadPkiMaterial(db))!;
+}
+
+/** Replaces the material (an operator switching to their own CA). */
+export async function replacePkiMaterial(db: Db, source: 'generated' | 'operator', sealed: SealedPkiMaterial) {
+  await sql`insert into pki_material (id, source, sealed) values (1, ${source}, ${JSON.stringify(sealed)}::jsonb)
+            on conflict (id) do update set source = excluded.source, sealed = excluded.sealed, created_at = now()`.execute(db);
+}
+
+export interface IssuedCertificate {
+  serialHex: string;
+  kind: 'signer' | 'tsa' | 'ocsp';
+  subject: string;
+  documentId?: string | null;
+  signerRowId?: string | null;
+  notBefore: Date;
+  notAfter: Date;
+}
+
+export async function recordIssuedCertificate(db: Db, c: IssuedCertificate): Promise<void> {
+  await sql`insert into issued_certificates (serial_hex, kind, subject, document_id, signer_row_id, not_before, not_after)
+            values (${c.serialHex}, ${c.kind}, ${c.subject}, ${c.documentId ?? null}, ${c.signerRowId ?? null}, ${c.notBefore}, ${c.notAfter})
+            on conflict (serial_hex) do nothing`.execute(db);
+}
+
+export async function certificateStatus(
+  db: Db,
+  serialHex: string,
+): Promise<{ revokedAt: Date | null; reason: number | null } | undefined> {
+  const r = await sql<{ revoked_at: Date | null; revocation_reason: number | null }>`
+    select revoked_at, revocation_reason from issued_certificates where serial_hex = ${serialHex}`.execute(db);
+  const row = r.rows[0];
+  return row ? { revokedAt: row.revoked_at, reason: row.revocation_reason } : undefined;
+}
+
+export async function revokedCertificates(db: Db): Promise<{ serialHex: string; revokedAt: Date; reason?: number }[]> {
+  const r = await sql<{ serial_hex: string; revoked_at: Date; revocation_reason: number | null }>`
+    select serial_hex, revoked_at, revocation_reason from issued_certificates
+    where revoked_at is not null and not_after > now() - interval '1 day' order by revoked_at`.execute(db);
+  return r.rows.map((x) => ({ serialHex: x.serial_hex, revokedAt: x.revoked_at, reason: x.revocation_reason ?? undefined }));
+}
+
+export async function revokeCertificate(db: Db, serialHex: string, at: Date, reason: number): Promise<boolean> {
+  const r = await sql`update issued_certificates set revoked_at = ${at}, revocation_reason = ${reason}
+                      where serial_hex = ${serialHex} and revoked_at is null`.execute(db);
+  return Number(r.numAffectedRows ?? 0) === 1;
+}
+
+export async function nextCrlNumber(db: Db, issuer: 'issuing' | 'root'): Promise<bigint> {
+  const seq = issuer === 'root' ? sql.raw('crl_number_root') : sql.raw('crl_number_issuing');
+  const r = await sql<{ n: string }>`select nextval('${seq}') as n`.execute(db);
+  return BigInt(r.rows[0].n);
+}

@@ -1,0 +1,19 @@
+// The service PKI for test servers. Generating RSA-3072 CAs takes seconds, so one set of material
+// is generated per test process and stored into each test database, as a first start would.
+import type { Clock } from '../../src/domain/deps.js';
+import { createPkiResponder, type PkiResponder } from '../../src/domain/pki/pki-responses.js';
+import { loadPki } from '../../src/domain/pki/load-pki.js';
+import { generateServicePki, sealPkiMaterial, type PkiMaterial } from '../../src/pki/index.js';
+import type { SecretBox } from '../../src/pki/secret-box.js';
+import type { Db } from '../../src/store/db.js';
+import { storePkiMaterial } from '../../src/store/pki-repo.js';
+
+let material: Promise<PkiMaterial> | undefined;
+
+export async function testPki(deps: { db: Db; secrets: SecretBox; clock: Clock }, tsaPolicyOid: string): Promise<PkiResponder> {
+  // The certificates name http://127.0.0.1 URLs; tests that fetch them use the server's real port.
+  material ??= generateServicePki({ organization: 'Sello Test', baseUrl: 'http://127.0.0.1', now: new Date() });
+  await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(await material, deps.secrets));
+  const pki = await loadPki(deps, { organization: 'Sello Test' }, 'http://127.0.0.1');
+  return createPkiResponder(deps, pki, tsaPolicyOid);
+}
