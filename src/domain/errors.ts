@@ -58,6 +58,20 @@ export const ERROR_CODES = {
   NOT_YET_AVAILABLE: 'not yet available',
   /** The document is deleted; restore it first. */
   DOCUMENT_DELETED: 'deleted document',
+  /** The signing link is not valid (never issued, replaced, or mistyped). */
+  SIGNING_LINK_INVALID: 'unknown signing link',
+  /** The document cannot be signed or rejected in its state (completed, rejected, expired, cancelled, deleted, draft). */
+  DOCUMENT_NOT_SIGNABLE: 'not signable',
+  /** This signer already signed (or rejected) the document. */
+  ALREADY_SIGNED: 'already signed',
+  /** The signer's authority (SMS, WHATSAPP, SAT, EMAIL codes) cannot be proven on this server yet. */
+  AUTHORITY_NOT_AVAILABLE: 'authority not available',
+  /** The signature sent (image or typed text) is not acceptable; the message says why. */
+  SIGNATURE_INVALID: 'bad signature input',
+  /** The PDF cannot take a signature without rewriting it (damaged structure, certified against changes). */
+  PDF_NOT_SIGNABLE: 'PDF not signable',
+  /** The signature could not be made (time-stamp authority down or its answer refused). */
+  SIGNING_FAILED: 'signing failed',
   /** No route for that method and path. */
   ROUTE_NOT_FOUND: 'unknown route',
   /** The account sent more requests a minute than allowed; see Retry-After. */

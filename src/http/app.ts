@@ -15,6 +15,7 @@ import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { pkiRoutes } from './routes/pki.js';
+import { signingRoutes } from './routes/signing.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
+  await app.register(signingRoutes(deps));
   await app.register(apiPlugin(deps));
   return app;
 }

@@ -32,8 +32,10 @@ export interface SignatureBox {
 
 /** What each box shows. */
 export interface SignatureAppearance {
-  /** PNG of the drawn or typed signature. */
+  /** PNG of the drawn (or client-rendered typed) signature. */
   image?: Uint8Array;
+  /** A typed signature drawn as text, when there is no image. */
+  typedSignature?: string;
   signerName: string;
   signedAt: Date;
   /** How the identity was proven, e.g. "Email link: ana@example.com". */

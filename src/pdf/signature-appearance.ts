@@ -9,6 +9,8 @@ import type { Rotation } from './signature-widgets.js';
 /** What the appearance shows. */
 export interface AppearanceText {
   signerName: string;
+  /** A typed signature, drawn large where a drawn signature's image would go (when no image). */
+  typedSignature?: string;
   signedAt: Date;
   authorityLabel: string;
   locale?: 'es' | 'en';
@@ -96,7 +98,7 @@ export function appearanceContent(
   const innerW = width - 2 * pad;
   const innerH = height - 2 * pad;
   const byWidth = Math.min(...lines.map((l) => innerW / Math.max(l.font.widthOfTextAtSize(l.text, 1), 0.001)));
-  const byHeight = (innerH * (image ? 0.55 : 1)) / (lines.length * LEADING);
+  const byHeight = (innerH * (image || text.typedSignature ? 0.55 : 1)) / (lines.length * LEADING);
   let size = Math.min(MAX_FONT, byWidth, byHeight);
   if (size < MIN_FONT) {
     size = Math.min(MIN_FONT, byHeight);
@@ -114,9 +116,18 @@ export function appearanceContent(
     const y = height - pad - imgAreaH + (imgAreaH - h) / 2;
     ops.push('q', `${n(w)} 0 0 ${n(h)} ${n(x)} ${n(y)} cm`, '/SelloImg Do', 'Q');
   }
+  const typed = !image && text.typedSignature ? toWinAnsiText(text.typedSignature) : '';
+  if (typed && imgAreaH > 2) {
+    // The typed signature fills the signature area in the bold face, up to 24 pt.
+    const typedSize = Math.min(24, imgAreaH / LEADING, innerW / Math.max(BOLD.widthOfTextAtSize(typed, 1), 0.001));
+    const shown = fit(typed, BOLD, typedSize, innerW);
+    const x = pad + Math.max(0, (innerW - BOLD.widthOfTextAtSize(shown, typedSize)) / 2);
+    const y = height - pad - imgAreaH + (imgAreaH - typedSize) / 2 + typedSize * 0.2;
+    ops.push('BT', '0.05 0.15 0.45 rg', `/SelloB ${n(typedSize)} Tf`, `1 0 0 1 ${n(x)} ${n(y)} Tm`, `${hexString(shown)} Tj`, 'ET');
+  }
   ops.push('BT', '0.1 0.1 0.1 rg');
-  // Without an image the legend is centred vertically; with one it sits under it.
-  const bottom = image ? pad : pad + Math.max(0, (innerH - textH) / 2);
+  // Without a signature the legend is centred vertically; with one it sits under it.
+  const bottom = image || typed ? pad : pad + Math.max(0, (innerH - textH) / 2);
   lines.forEach((line, i) => {
     const shown = fit(line.text, line.font, size, innerW);
     const baseline = bottom + (lines.length - 1 - i) * size * LEADING + size * 0.25;

@@ -5,6 +5,8 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { newPublicId } from '../ids.js';
 import { REJECTION_REASON_MAX, isEventKind, type EventKind, type EventMeta } from './event-types.js';
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 import { addDeliveryJob, deliveryTargets, insertDeliveries, insertNotification } from '../../store/events-repo.js';
 import type { Database } from '../../store/schema.js';
 
@@ -69,8 +71,10 @@ export async function emitEvent<K extends EventKind>(
 function clipMeta<K extends EventKind>(kind: K, meta: EventMeta[K]): EventMeta[K] {
   if (kind === 'document_rejected') {
     const m = meta as EventMeta['document_rejected'];
-    if (typeof m.reason === 'string' && m.reason.length > REJECTION_REASON_MAX) {
-      return { ...m, reason: [...m.reason].slice(0, REJECTION_REASON_MAX).join('') } as EventMeta[K];
+    // Characters as a person counts them (grapheme clusters), as the rejection itself is checked.
+    const clusters = typeof m.reason === 'string' ? [...GRAPHEMES.segment(m.reason)].map((g) => g.segment) : [];
+    if (clusters.length > REJECTION_REASON_MAX) {
+      return { ...m, reason: clusters.slice(0, REJECTION_REASON_MAX).join('') } as EventMeta[K];
     }
   }
   return meta;

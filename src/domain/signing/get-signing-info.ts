@@ -1,0 +1,38 @@
+// GET /sign/api/{token}: what the signer page (or an embedding application) needs to show: the
+// document, its pages, this signer, the boxes to sign, and the state. Opening it marks the signer
+// as having viewed the document.
+import type { Deps } from '../deps.js';
+import { readPdf } from '../documents/read-pdf.js';
+import { markViewed, signersOf, stickersOf } from '../../store/signing-repo.js';
+import { openSession } from './signing-session.js';
+
+export async function getSigningInfo(deps: Deps, token: string) {
+  const s = await openSession(deps.db, token);
+  if (s.signer.status === 'pending' || s.signer.status === 'invited') {
+    await markViewed(deps.db, s.signer.id, deps.clock.now());
+  }
+  const [boxes, signers, pdf] = await Promise.all([
+    stickersOf(deps.db, s.signer.id),
+    signersOf(deps.db, s.document.id),
+    deps.blobs.get(s.document.original_sha256).then((b) => readPdf(b, deps.config.limits.pages)),
+  ]);
+  return {
+    document: { ticket: s.document.ticket, name: s.document.name, status: s.document.status },
+    pages: pdf.pages.map((p, i) => ({ page: i, width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation })),
+    signer: {
+      signer_id: s.signer.signer_id,
+      name: s.signer.name,
+      email: s.signer.email,
+      authority: s.signer.authority,
+      status: s.signer.status === 'pending' || s.signer.status === 'invited' ? 'viewed' : s.signer.status,
+      signed_at: s.signer.signed_at?.toISOString() ?? null,
+    },
+    boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
+    signers: signers.map((x) => ({ name: x.name, status: x.status })),
+    language: languageOf(s.document.workflow),
+  };
+}
+
+export function languageOf(workflow: unknown): 'es' | 'en' {
+  return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
+}

@@ -1,0 +1,47 @@
+// POST /sign/api/{token}/reject: the signer declines, with a reason of at most 300 characters
+// counted as the person sees them (grapheme clusters: an emoji or an accented letter is one).
+// The document becomes rejected and stops for everyone; document_rejected carries who and why.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { emitEvent } from '../events/emit-event.js';
+import { REJECTION_REASON_MAX } from '../events/event-types.js';
+import { recordRejection } from '../../store/signing-repo.js';
+import { openSession, requireSignable } from './signing-session.js';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+export function parseRejectionReason(body: Record<string, unknown>): string {
+  const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
+  if (!reason) {
+    throw invalid('reason', 'required: why the document is rejected');
+  }
+  const length = [...graphemes.segment(reason)].length;
+  if (length > REJECTION_REASON_MAX) {
+    throw invalid('reason', `at most ${REJECTION_REASON_MAX} characters (got ${length})`);
+  }
+  return reason;
+}
+
+export async function rejectDocument(deps: Deps, opts: { token: string; reason: string }) {
+  return deps.db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, opts.token, true);
+    requireSignable(s);
+    if (s.signer.authority !== 'EMAIL_LINK') {
+      // Rejecting needs the same proof of identity as signing.
+      throw new AppError('AUTHORITY_NOT_AVAILABLE', `authority ${s.signer.authority} is not available on this server yet`);
+    }
+    const now = deps.clock.now();
+    await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now });
+    await emitEvent(trx, deps, {
+      accountId: s.document.account_id,
+      documentId: s.document.id,
+      kind: 'document_rejected',
+      meta: {
+        signer: { signer_id: s.signer.signer_id, name: s.signer.name, email: s.signer.email, authority: s.signer.authority, data: s.signer.data },
+        reason: opts.reason,
+      },
+      dedupeKey: `rejected:${s.signer.signer_id}`,
+    });
+    return { status: 'rejected' as const, rejected_at: now.toISOString(), document_status: 'rejected' };
+  });
+}

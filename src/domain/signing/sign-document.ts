@@ -1,0 +1,158 @@
+// POST /sign/api/{token}/sign: the signer signs. One PAdES B-T signature (a certificate issued for
+// this signature, a time stamp from the service's TSA) as one incremental revision, its appearance
+// in every box the signer owns. The document row is locked for the whole signature, so two signers
+// signing at the same instant both end up in the file, one revision after the other.
+import { decodeBase64 } from '../base64.js';
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { emitEvent } from '../events/emit-event.js';
+import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
+import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
+import { createTimeStampRequest } from '../../pki/tsa-request.js';
+import { recordIssuedCertificate } from '../../store/pki-repo.js';
+import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
+import { languageOf } from './get-signing-info.js';
+import { openSession, requireAvailableAuthority, requireSignable } from './signing-session.js';
+
+export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const MAX_IMAGE_BYTES = 1024 * 1024;
+
+/** Checks the request body: `{signature: {type, image | text}, consent: true}`. */
+export function parseSignatureBody(body: Record<string, unknown>): SignatureInput {
+  if (body.consent !== true) {
+    throw invalid('consent', 'must be true: the signer agrees to sign electronically');
+  }
+  const sig = body.signature as { type?: unknown; image?: unknown; text?: unknown } | undefined;
+  if (typeof sig !== 'object' || sig === null) {
+    throw invalid('signature', 'required: {"type": "drawn", "image": "data:image/png;base64,..."} or {"type": "typed", "text": "..."}');
+  }
+  if (sig.type === 'drawn') {
+    if (typeof sig.image !== 'string' || !/^data:image\/png;base64,/i.test(sig.image)) {
+      throw new AppError('SIGNATURE_INVALID', 'signature.image: expected a PNG as a data: URL (data:image/png;base64,...)');
+    }
+    const image = decodeBase64(sig.image, { field: 'signature.image', maxBytes: MAX_IMAGE_BYTES, invalidCode: 'SIGNATURE_INVALID' });
+    if (!image.subarray(0, 8).equals(PNG)) {
+      throw new AppError('SIGNATURE_INVALID', 'signature.image: not a PNG image');
+    }
+    return { type: 'drawn', image };
+  }
+  if (sig.type === 'typed') {
+    const text = typeof sig.text === 'string' ? sig.text.trim() : '';
+    if (text.length === 0 || [...text].length > 100) {
+      throw new AppError('SIGNATURE_INVALID', 'signature.text: expected 1 to 100 characters');
+    }
+    return { type: 'typed', text };
+  }
+  throw invalid('signature.type', 'expected "drawn" or "typed"');
+}
+
+export async function signDocument(deps: Deps, opts: { token: string; signature: SignatureInput; ip?: string }) {
+  const { db, pki } = deps;
+  return db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, opts.token, true);
+    requireSignable(s);
+    requireAvailableAuthority(s);
+    const boxes = await stickersOf(trx, s.signer.id);
+    if (boxes.length === 0) {
+      throw new AppError('DOCUMENT_NOT_SIGNABLE', 'this signer has no signature box on the document');
+    }
+    const now = deps.clock.now();
+    const urls = pkiUrls(deps.config.publicUrl);
+    const displayName = s.signer.name ?? s.signer.email ?? s.signer.data;
+    const cert = await issueSignerCertificate(pki.pki, {
+      name: displayName,
+      email: s.signer.email ?? undefined,
+      serialNumber: randomSerialHex(),
+      now,
+      ocspUrl: urls.ocsp,
+      crlUrl: urls.crl,
+      caIssuersUrl: urls.issuingCer,
+    });
+    await recordIssuedCertificate(trx, {
+      serialHex: cert.serialHex,
+      kind: 'signer',
+      subject: displayName,
+      documentId: s.document.id,
+      signerRowId: s.signer.id,
+      notBefore: cert.notBefore,
+      notAfter: cert.notAfter,
+    });
+    const language = languageOf(s.document.workflow);
+    const current = await deps.blobs.get(s.document.original_sha256);
+    let signed;
+    try {
+      signed = await signPdf({
+        pdf: current,
+        fieldName: `Sello-${s.signer.signer_id}`,
+        boxes: boxes.map((b) => ({ page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
+        appearance: {
+          image: opts.signature.type === 'drawn' ? opts.signature.image : undefined,
+          typedSignature: opts.signature.type === 'typed' ? opts.signature.text : undefined,
+          signerName: displayName,
+          signedAt: now,
+          authorityLabel: `${language === 'en' ? 'Email link' : 'Enlace por correo'}: ${s.signer.email ?? s.signer.data}`,
+          locale: language,
+        },
+        signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
+        timestamp: async (imprint, nonce) => pki.timestamp(createTimeStampRequest(imprint, nonce)),
+        trustedRootsDer: [pki.pki.root.certificateDer],
+        now: () => now,
+        reason: language === 'en' ? 'Electronic signature' : 'Firma electrónica',
+      });
+    } catch (err) {
+      throw signingError(err);
+    }
+    const sha256 = await deps.blobs.put(signed.pdf);
+    await recordSignature(trx, {
+      documentId: s.document.id,
+      signerRowId: s.signer.id,
+      sha256,
+      at: now,
+      certificateSerial: cert.serialHex,
+      type: opts.signature.type,
+    });
+    const eventSigner = {
+      signer_id: s.signer.signer_id,
+      name: s.signer.name,
+      email: s.signer.email,
+      authority: s.signer.authority,
+      data: s.signer.data,
+    };
+    await emitEvent(trx, deps, {
+      accountId: s.document.account_id,
+      documentId: s.document.id,
+      kind: 'original_signed',
+      meta: { signer: eventSigner, authority: s.signer.authority, signed_at: now.toISOString() },
+      dedupeKey: `signed:${s.signer.signer_id}`,
+    });
+    const everyone = await signersOf(trx, s.document.id);
+    const completed = everyone.every((x) => x.status === 'signed' || x.id === s.signer.id);
+    if (completed) {
+      await completeDocument(trx, s.document.id, now);
+      await emitEvent(trx, deps, {
+        accountId: s.document.account_id,
+        documentId: s.document.id,
+        kind: 'document_completed',
+        meta: {},
+        dedupeKey: `completed:${s.document.ticket}`,
+      });
+    }
+    return { status: 'signed' as const, signed_at: now.toISOString(), document_status: completed ? 'completed' : s.document.status };
+  });
+}
+
+function signingError(err: unknown): Error {
+  if (!(err instanceof PdfSignError)) {
+    return err as Error;
+  }
+  switch (err.problem) {
+    case 'NOT_INCREMENTAL':
+      return new AppError('PDF_NOT_SIGNABLE', `the PDF cannot take a signature without being rewritten: ${err.message}`);
+    case 'BOX_INVALID':
+      return new AppError('DOCUMENT_NOT_SIGNABLE', `a signature box cannot hold a signature: ${err.message}`);
+    default:
+      return new AppError('SIGNING_FAILED', `the signature could not be made: ${err.message}`, undefined, err);
+  }
+}

@@ -1,0 +1,58 @@
+// The signer behind a signing link, and whether the document can still be signed. Tokens are long
+// random values stored hashed (domain/ids.ts): the lookup hashes what the link carries.
+import type { Transaction } from 'kysely';
+import { AppError } from '../errors.js';
+import { hashToken } from '../ids.js';
+import type { Db } from '../../store/db.js';
+import type { Database } from '../../store/schema.js';
+import { findByToken, type SigningDocument, type SigningSigner } from '../../store/signing-repo.js';
+
+export interface SigningSession {
+  signer: SigningSigner;
+  document: SigningDocument;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const NOT_SIGNABLE: Record<string, string> = {
+  completed: 'the document is already signed by everyone',
+  rejected: 'the document was rejected by a signer',
+  expired: 'the signing period of this document has ended',
+  cancelled: 'the signing of this document was cancelled',
+  deleted: 'the document was deleted',
+  draft: 'the document belongs to a set that has not been sent yet',
+};
+
+/** The session of a token, or SIGNING_LINK_INVALID. `lock` locks the document row (inside trx). */
+export async function openSession(q: Db | Transaction<Database>, token: string, lock = false): Promise<SigningSession> {
+  const found = TOKEN.test(token) ? await findByToken(q, hashToken(token), lock) : undefined;
+  if (!found) {
+    throw new AppError('SIGNING_LINK_INVALID', 'this signing link is not valid; ask the sender for a new one');
+  }
+  return found;
+}
+
+/** Refuses a document that can no longer be signed or rejected, or a signer who already acted. */
+export function requireSignable(s: SigningSession): void {
+  const reason = NOT_SIGNABLE[s.document.status];
+  if (reason) {
+    throw new AppError('DOCUMENT_NOT_SIGNABLE', reason, { status: s.document.status });
+  }
+  if (s.signer.status === 'signed') {
+    throw new AppError('ALREADY_SIGNED', 'you have already signed this document', { signed_at: s.signer.signed_at });
+  }
+  if (s.signer.status === 'rejected') {
+    throw new AppError('ALREADY_SIGNED', 'you have already rejected this document');
+  }
+}
+
+/** Authorities whose proof this server can take today. */
+export function requireAvailableAuthority(s: SigningSession): void {
+  if (s.signer.authority !== 'EMAIL_LINK') {
+    throw new AppError(
+      'AUTHORITY_NOT_AVAILABLE',
+      `signing with authority ${s.signer.authority} is not available on this server yet`,
+      { authority: s.signer.authority },
+    );
+  }
+}

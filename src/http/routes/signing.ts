@@ -1,0 +1,96 @@
+// The signing API used by the signer page and by applications that embed signing. No HMAC: the
+// personal link's token is the credential (long, random, stored hashed, bound to one signer).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../domain/deps.js';
+import { getSigningInfo } from '../../domain/signing/get-signing-info.js';
+import { parseRejectionReason, rejectDocument } from '../../domain/signing/reject-document.js';
+import { parseSignatureBody, signDocument } from '../../domain/signing/sign-document.js';
+import { openSession, requireAvailableAuthority } from '../../domain/signing/signing-session.js';
+import { ErrorResponse } from '../schemas.js';
+import { asObject } from './documents.js';
+
+const Token = Type.Object({ token: Type.String() });
+// Bodies are checked by the use cases, whose messages name the field; schemas document them.
+const documentOnly = () => () => true;
+
+export function signingRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    const tags = ['signing'];
+    app.get(
+      '/sign/api/:token',
+      {
+        schema: {
+          summary: 'The document, its pages, this signer, the boxes to sign and the state',
+          tags,
+          params: Token,
+          response: { '4xx': ErrorResponse },
+        },
+      },
+      async (req) => getSigningInfo(deps, (req.params as { token: string }).token),
+    );
+
+    app.get(
+      '/sign/api/:token/pdf',
+      { schema: { summary: 'The PDF as it stands (every signature so far)', tags, params: Token } },
+      async (req, reply) => {
+        const s = await openSession(deps.db, (req.params as { token: string }).token);
+        requireAvailableAuthority(s);
+        const pdf = await deps.blobs.get(s.document.original_sha256);
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(s.document.name)}`)
+          .header('cache-control', 'no-store')
+          .send(pdf);
+      },
+    );
+
+    app.post(
+      '/sign/api/:token/sign',
+      {
+        schema: {
+          summary: 'Sign: a drawn (PNG) or typed signature, with consent',
+          tags,
+          params: Token,
+          body: Type.Object({
+            signature: Type.Union([
+              Type.Object({ type: Type.Literal('drawn'), image: Type.String({ description: 'data:image/png;base64,...' }) }),
+              Type.Object({ type: Type.Literal('typed'), text: Type.String({ maxLength: 100 }) }),
+            ]),
+            consent: Type.Literal(true),
+          }),
+          response: {
+            200: Type.Object({ status: Type.Literal('signed'), signed_at: Type.String(), document_status: Type.String() }),
+            '4xx': ErrorResponse,
+          },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req) =>
+        signDocument(deps, {
+          token: (req.params as { token: string }).token,
+          signature: parseSignatureBody(asObject(req.body)),
+          ip: req.ip,
+        }),
+    );
+
+    app.post(
+      '/sign/api/:token/reject',
+      {
+        schema: {
+          summary: 'Reject the document, with a reason of at most 300 characters',
+          tags,
+          params: Token,
+          body: Type.Object({ reason: Type.String() }),
+          response: {
+            200: Type.Object({ status: Type.Literal('rejected'), rejected_at: Type.String(), document_status: Type.String() }),
+            '4xx': ErrorResponse,
+          },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req) =>
+        rejectDocument(deps, { token: (req.params as { token: string }).token, reason: parseRejectionReason(asObject(req.body)) }),
+    );
+  };
+}

@@ -1,0 +1,19 @@
+// An RFC 3161 TimeStampReq (§2.4.1) for a SHA-256 imprint: what a signature asks the time-stamp
+// authority, built here so the in-process TSA and an external one receive the same bytes.
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+const SHA256 = '2.16.840.1.101.3.4.2.1';
+
+export function createTimeStampRequest(imprint: Uint8Array, nonce: Uint8Array, certReq = true): Buffer {
+  const req = new pkijs.TimeStampReq({
+    version: 1,
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256 }),
+      hashedMessage: new asn1js.OctetString({ valueHex: Uint8Array.from(imprint).buffer }),
+    }),
+    nonce: new asn1js.Integer({ valueHex: Uint8Array.from(nonce).buffer }),
+    certReq,
+  });
+  return Buffer.from(req.toSchema().toBER(false));
+}

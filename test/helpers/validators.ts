@@ -1,0 +1,108 @@
+// Independent validators for signed PDFs: pdfsig (poppler, with an NSS trust store made by
+// certutil) and qpdf. They run without blocking the event loop, because pdfsig checks the signer
+// certificate online with the OCSP responder named in it, which may be the test server in this
+// very process.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { deflateSync } from 'node:zlib';
+
+async function run(cmd: string, args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const r = await promisify(execFile)(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, out: r.stdout + r.stderr };
+  } catch (err) {
+    const e = err as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+export interface PdfsigSignature {
+  field: string;
+  commonName: string;
+  valid: boolean;
+  trusted: boolean;
+  totalDocumentSigned: boolean;
+  type: string;
+  block: string;
+}
+
+/** pdfsig's verdict on every signature of the PDF, trusting `rootPem` (and nothing else). */
+export async function pdfsig(pdf: Uint8Array, rootPem: string): Promise<{ signatures: PdfsigSignature[]; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-pdfsig-'));
+  try {
+    writeFileSync(join(dir, 'root.pem'), rootPem);
+    writeFileSync(join(dir, 'doc.pdf'), pdf);
+    const nss = `sql:${join(dir, 'nss')}`;
+    await run('mkdir', ['-p', join(dir, 'nss')]);
+    await run('certutil', ['-N', '-d', nss, '--empty-password']);
+    await run('certutil', ['-A', '-d', nss, '-n', 'sello-root', '-t', 'CT,C,C', '-i', join(dir, 'root.pem')]);
+    const { out } = await run('pdfsig', ['-nssdir', nss, join(dir, 'doc.pdf')]);
+    const signatures = out
+      .split(/^Signature #\d+:$/m)
+      .slice(1)
+      .map((block) => ({
+        field: /Signature Field Name: (.*)$/m.exec(block)?.[1] ?? '',
+        commonName: /Signer Certificate Common Name: (.*)$/m.exec(block)?.[1] ?? '',
+        valid: /Signature Validation: Signature is Valid\./.test(block),
+        trusted: /Certificate Validation: Certificate is Trusted\./.test(block),
+        totalDocumentSigned: /Total document signed/.test(block),
+        type: /Signature Type: (.*)$/m.exec(block)?.[1] ?? '',
+        block,
+      }));
+    return { signatures, output: out };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function qpdfCheckAsync(pdf: Uint8Array): Promise<{ ok: boolean; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-qpdf-'));
+  try {
+    writeFileSync(join(dir, 'f.pdf'), pdf);
+    const r = await run('qpdf', ['--check', join(dir, 'f.pdf')]);
+    return { ok: r.code === 0, output: r.out };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A small RGBA PNG with a wave drawn across it: a stand-in for a drawn signature. */
+export function signaturePng(width = 240, height = 80): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) {
+      c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    }
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) {
+      c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    }
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, body: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(body.length);
+    const tb = Buffer.concat([Buffer.from(type, 'latin1'), body]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(tb));
+    return Buffer.concat([len, tb, sum]);
+  };
+  const raw = Buffer.alloc((width * 4 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const curve = height / 2 + (height / 3) * Math.sin((x / width) * 2 * Math.PI);
+      raw.set(Math.abs(y - curve) < 4 ? [20, 30, 120, 255] : [255, 255, 255, 0], y * (width * 4 + 1) + 1 + x * 4);
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}

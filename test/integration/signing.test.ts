@@ -1,0 +1,172 @@
+// Signing through the signing API: real PAdES signatures, judged by pdfsig (trusting the
+// service's root), qpdf and the bytes themselves.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+
+let s: TestServer;
+let rootPem: string;
+let pdf: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
+  pdf = (await makePdf([A4, A4])).toString('base64');
+});
+afterAll(() => s?.close());
+
+const box = (page: number, x = 60) => ({ page, rect: { lx: x, ly: 60, tx: x + 200, ty: 130 } });
+
+async function twoSignerDocument(extra: Record<string, unknown> = {}) {
+  const doc = await s.client.createDocument({
+    b64_doc: pdf,
+    name: 'Contrato',
+    stickers: [
+      { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) },
+      { authority: 'EMAIL_LINK', data: 'ana@example.com', ...box(1) },
+      { authority: 'EMAIL_LINK', data: 'bruno@example.com', name: 'Bruno Díaz', ...box(1, 320) },
+    ],
+    ...extra,
+  });
+  const tokenOf = (i: number) => doc.stickers[i].signer_url.split('/').pop()!;
+  return { doc, ana: tokenOf(0), bruno: tokenOf(2) };
+}
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(s.baseUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+
+const drawn = () => ({ signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` }, consent: true });
+const typed = (text: string) => ({ signature: { type: 'typed', text }, consent: true });
+
+async function eventsOf(ticket: string) {
+  const rows = await s.deps.db
+    .selectFrom('notifications as n')
+    .innerJoin('documents as d', 'd.id', 'n.document_id')
+    .select(['n.kind'])
+    .where('d.ticket', '=', ticket)
+    .orderBy('n.id')
+    .execute();
+  return rows.map((r) => r.kind);
+}
+
+describe('signing end to end', () => {
+  it('two signers sign; both signatures are valid and trusted in pdfsig, each revision a prefix of the next', async () => {
+    const { doc, ana, bruno } = await twoSignerDocument();
+    const info = await call('GET', `/sign/api/${ana}`);
+    expect(info.status).toBe(200);
+    expect(info.json.document).toMatchObject({ ticket: doc.document_ticket, name: 'Contrato.pdf', status: 'pending' });
+    expect(info.json.signer).toMatchObject({ name: 'Ana García', authority: 'EMAIL_LINK', status: 'viewed' });
+    expect(info.json.boxes.map((b: { page: number }) => b.page)).toEqual([0, 1]);
+    expect(info.json.pages).toHaveLength(2);
+
+    const r1 = await call('POST', `/sign/api/${ana}/sign`, drawn());
+    expect(r1.status).toBe(200);
+    expect(r1.json).toMatchObject({ status: 'signed', document_status: 'pending' });
+    const afterAna = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+
+    const r2 = await call('POST', `/sign/api/${bruno}/sign`, typed('Bruno Díaz'));
+    expect(r2.json).toMatchObject({ status: 'signed', document_status: 'completed' });
+    const final = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+
+    const source = Buffer.from(pdf, 'base64');
+    expect(afterAna.subarray(0, source.length).equals(source)).toBe(true);
+    expect(final.subarray(0, afterAna.length).equals(afterAna)).toBe(true);
+    expect((await s.client.downloadDocument('source', doc.document_ticket)).bytes.equals(source)).toBe(true);
+
+    const report = await pdfsig(final, rootPem);
+    expect(report.signatures, report.output).toHaveLength(2);
+    for (const sig of report.signatures) {
+      expect(sig.valid, sig.block).toBe(true);
+      expect(sig.trusted, sig.block).toBe(true);
+      expect(sig.type).toBe('ETSI.CAdES.detached');
+    }
+    expect(report.signatures.map((x) => x.commonName)).toEqual(['Ana García', 'Bruno Díaz']);
+    expect(report.signatures[1].totalDocumentSigned).toBe(true);
+    const check = await qpdfCheckAsync(final);
+    expect(check.output).toMatch(/No syntax or stream encoding errors found/);
+
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.status).toBe('completed');
+    expect(listed.signed_count).toBe(2);
+    expect(await eventsOf(doc.document_ticket)).toEqual(['original_signed', 'original_signed', 'document_completed']);
+  });
+
+  it('serializes signers who sign at the same instant: both end up in the file, both valid', async () => {
+    const { doc, ana, bruno } = await twoSignerDocument();
+    const [a, b] = await Promise.all([call('POST', `/sign/api/${ana}/sign`, drawn()), call('POST', `/sign/api/${bruno}/sign`, drawn())]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const final = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    const report = await pdfsig(final, rootPem);
+    expect(report.signatures.map((x) => x.valid)).toEqual([true, true]);
+    expect(new Set(report.signatures.map((x) => x.commonName))).toEqual(new Set(['Ana García', 'Bruno Díaz']));
+  });
+
+  it('refuses to sign twice, a finished document, an unknown link, and missing consent', async () => {
+    const { ana, bruno } = await twoSignerDocument();
+    expect((await call('POST', `/sign/api/${ana}/sign`, { signature: drawn().signature })).status).toBe(400);
+    expect((await call('POST', `/sign/api/${ana}/sign`, drawn())).status).toBe(200);
+    const again = await call('POST', `/sign/api/${ana}/sign`, drawn());
+    expect([again.status, again.json.error.code]).toEqual([409, 'ALREADY_SIGNED']);
+    await call('POST', `/sign/api/${bruno}/sign`, drawn());
+    const done = await call('GET', `/sign/api/${bruno}`);
+    expect(done.json.document.status).toBe('completed');
+    const unknown = await call('GET', `/sign/api/${'x'.repeat(43)}`);
+    expect([unknown.status, unknown.json.error.code]).toEqual([404, 'SIGNING_LINK_INVALID']);
+  });
+
+  it('refuses an image that is not a PNG and typed text that is too long', async () => {
+    const { ana } = await twoSignerDocument();
+    const jpeg = await call('POST', `/sign/api/${ana}/sign`, { signature: { type: 'drawn', image: 'data:image/png;base64,/9j/4AAQSkZJRg==' }, consent: true });
+    expect([jpeg.status, jpeg.json.error.code]).toEqual([400, 'SIGNATURE_INVALID']);
+    const long = await call('POST', `/sign/api/${ana}/sign`, typed('x'.repeat(101)));
+    expect(long.status).toBe(400);
+  });
+
+  it('serves the current PDF to the signer', async () => {
+    const { ana } = await twoSignerDocument();
+    const res = await fetch(`${s.baseUrl}/sign/api/${ana}/pdf`);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(pdf, 'base64'))).toBe(true);
+  });
+});
+
+describe('rejection', () => {
+  it('rejects with a reason; the document stops for everyone; the event carries who and why', async () => {
+    const { doc, ana, bruno } = await twoSignerDocument();
+    const tooLong = await call('POST', `/sign/api/${ana}/reject`, { reason: '👍🏽'.repeat(301) });
+    expect(tooLong.status).toBe(400);
+    // 300 emoji with skin tones: 600 code points, 300 characters as a person counts them.
+    const ok = await call('POST', `/sign/api/${ana}/reject`, { reason: '👍🏽'.repeat(300) });
+    expect(ok.json).toMatchObject({ status: 'rejected', document_status: 'rejected' });
+    const other = await call('POST', `/sign/api/${bruno}/sign`, drawn());
+    expect([other.status, other.json.error.code]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE']);
+    expect(other.json.error.message).toMatch(/rejected/);
+    expect(await eventsOf(doc.document_ticket)).toEqual(['document_rejected']);
+    const n = await s.deps.db.selectFrom('notifications').select('meta').where('kind', '=', 'document_rejected').executeTakeFirstOrThrow();
+    expect((n.meta as { reason: string }).reason).toBe('👍🏽'.repeat(300));
+  });
+});
+
+describe('authorities', () => {
+  it('answers clearly that SMS signing is not available yet', async () => {
+    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'SMS', data: '+525512345678', ...box(0) }] });
+    const token = doc.stickers[0].signer_url.split('/').pop()!;
+    const r = await call('POST', `/sign/api/${token}/sign`, drawn());
+    expect([r.status, r.json.error.code]).toEqual([409, 'AUTHORITY_NOT_AVAILABLE']);
+    expect(r.json.error.message).toMatch(/not available on this server yet/);
+  });
+  it('does not let a deleted document be signed', async () => {
+    const { doc, ana } = await twoSignerDocument();
+    await s.client.deleteDocument(doc.document_ticket);
+    const r = await call('POST', `/sign/api/${ana}/sign`, drawn());
+    expect([r.status, r.json.error.code]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE']);
+  });
+});
