@@ -41,6 +41,10 @@ export interface Config {
   limits: Limits;
   render: RenderSettings;
   pki: PkiConfig;
+  /** SMTP server URL (smtp:// or smtps://, credentials in the URL); absent: emails stay in the outbox. */
+  smtpUrl: string | undefined;
+  /** From: of the service's emails. */
+  mailFrom: string;
 }
 
 export interface PkiConfig {
@@ -199,6 +203,17 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`SELLO_TSA_POLICY_OID=${JSON.stringify(tsaPolicyOid)}: expected a dotted object identifier`);
   }
 
+  const smtpUrl = env.SELLO_SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) {
+    problems.push('SELLO_SMTP_URL: expected smtp://[user:password@]host[:port] or smtps://...');
+  }
+  let publicHost = 'localhost';
+  try {
+    publicHost = new URL(publicUrl).hostname;
+  } catch {
+    // already reported above
+  }
+
   const config: Config = {
     env: appEnv ?? 'development',
     port,
@@ -213,6 +228,8 @@ export function loadConfig(env: Env = process.env): Config {
     urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
     logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
     limits,
+    smtpUrl,
+    mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pki: { organization: str('SELLO_PKI_ORGANIZATION', 'Sello'), pem, pkcs12: pem ? undefined : pkcs12, tsaPolicyOid },
     render: {
       chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import { UsageError } from './cli/args.js';
 import { parseAccountCommand, runAccountCommand } from './cli/account.js';
+import { parseMailCommand, runMailCommand } from './cli/mail.js';
 import { apiRequest } from './cli/api-request.js';
 import { serve } from './cli/serve.js';
 import { startRuntime } from './runtime.js';
@@ -23,6 +24,7 @@ const USAGE = `usage: sello <command>
   account rotate-key --web-id ID [--json]
   account webhook --web-id ID --url URL [--json]
   account list [--json]
+  mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
 Settings come from environment variables: see docs/configuration.md.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -60,6 +62,16 @@ async function main(argv: string[]): Promise<number> {
       const runtime = await startRuntime(config, { migrate: true });
       try {
         await runAccountCommand(runtime.deps, cmd);
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    case 'mail': {
+      const cmd = parseMailCommand(rest);
+      const runtime = await startRuntime(config, { migrate: true });
+      try {
+        await runMailCommand(runtime.deps, cmd);
       } finally {
         await runtime.close();
       }

@@ -8,6 +8,7 @@ import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
 import { createSecretBox } from './pki/secret-box.js';
 import { createTemplateEngines } from './render/index.js';
+import { createSmtpTransport } from './notify/email-transport.js';
 import { createFsBlobStore } from './store/blobs.js';
 import { openDb, type DbHandle } from './store/db.js';
 import { startEmbeddedPostgres } from './store/embedded-postgres.js';
@@ -42,6 +43,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
       fetchUrl: guardedFetch,
       templates: createTemplateEngines(config.render),
       pki: createPkiResponder({ db: dbHandle.db, clock: systemClock }, pki, config.pki.tsaPolicyOid),
+      mail: config.smtpUrl ? { transport: createSmtpTransport(config.smtpUrl), from: config.mailFrom } : undefined,
     };
     return {
       deps,
@@ -49,6 +51,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
       dbHandle,
       close: async () => {
         await deps.templates.close();
+        deps.mail?.transport.close();
         await dbHandle.close();
         await embedded?.stop();
       },

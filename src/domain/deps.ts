@@ -5,6 +5,7 @@ import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
 import type { SecretBox } from '../pki/secret-box.js';
 import type { TemplateEngines } from '../render/index.js';
 import type { PkiResponder } from './pki/pki-responses.js';
+import type { MailTransport } from '../notify/email-transport.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Db } from '../store/db.js';
 
@@ -28,4 +29,6 @@ export interface Deps {
   templates: TemplateEngines;
   /** The service's PKI (loaded or generated at start) and what its public endpoints answer. */
   pki: PkiResponder;
+  /** The SMTP transport and sender address; absent when no SMTP server is configured (outbox only). */
+  mail?: { transport: MailTransport; from: string };
 }

@@ -13,6 +13,7 @@ import { registerMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
+import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { healthRoutes } from './routes/health.js';
 import { pkiRoutes } from './routes/pki.js';
 import { signingRoutes } from './routes/signing.js';
@@ -84,6 +85,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
+  if (deps.config.env !== 'production') {
+    await app.register(devOutboxRoutes(deps));
+  }
   await app.register(apiPlugin(deps));
   return app;
 }

@@ -5,11 +5,14 @@ import { Logger, run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import type { Deps } from '../domain/deps.js';
 import { DELIVER_WEBHOOK_TASK } from '../store/events-repo.js';
+import { SEND_EMAIL_TASK } from '../store/mail-repo.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
+import { sendEmailTask } from './send-email.js';
 
 export function taskList(deps: Deps): TaskList {
   return {
     [DELIVER_WEBHOOK_TASK]: deliverWebhookTask(deps),
+    [SEND_EMAIL_TASK]: sendEmailTask(deps),
   };
 }
 

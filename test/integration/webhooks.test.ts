@@ -4,19 +4,17 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { Logger, runOnce } from 'graphile-worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Credentials } from '../../src/domain/accounts/create-account.js';
 import { setAccountWebhook } from '../../src/domain/accounts/set-webhook.js';
 import type { Clock } from '../../src/domain/deps.js';
 import { emitEvent, type EventKind, type EventMeta } from '../../src/domain/events/emit-event.js';
 import { MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/events/retry-schedule.js';
-import { taskList } from '../../src/jobs/index.js';
 import { guardedFetch, isPublicAddress, type GuardedFetchOptions } from '../../src/net/url-guard.js';
 import { SelloClient } from '../../src/client/index.js';
 import { apiError } from '../helpers/api-error.js';
 import { makePdf } from '../helpers/pdfs.js';
+import { jobRunner, type JobRunner } from '../helpers/jobs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 interface Received {
@@ -40,9 +38,8 @@ const statusByPath = new Map<string, number>();
 let accountSecret = '';
 /** What the delivery task asked of the URL guard, last time. */
 let lastFetch: GuardedFetchOptions | undefined;
-let workerPool: pg.Pool;
+let jobs: JobRunner;
 
-const quiet = new Logger(() => () => {});
 
 beforeAll(async () => {
   pdf = await makePdf();
@@ -76,12 +73,10 @@ beforeAll(async () => {
     },
   });
   accountSecret = (await setAccountWebhook(s.deps, { webId: s.creds.webId, url: `http://127.0.0.1:${port}/account` })).secret;
-  workerPool = new pg.Pool({ connectionString: s.connectionString, max: 3 });
-  workerPool.on('error', () => {});
-  workerPool.on('connect', (client) => client.on('error', () => {}));
+  jobs = jobRunner(s.connectionString, s.deps);
 });
 afterAll(async () => {
-  await workerPool?.end();
+  await jobs?.close();
   await s?.close();
   receiver?.close();
 });
@@ -93,18 +88,8 @@ beforeEach(() => {
 });
 
 /** Runs every job that is due now, with the service's own task list, then returns. */
-async function runJobs() {
-  await runOnce({ pgPool: workerPool, taskList: taskList(s.deps), logger: quiet, noHandleSignals: true });
-  // graphile-worker 0.17 completes a job (deletes its row) without awaiting it before runOnce
-  // resolves: wait, in short polls, until no job is still held by a worker.
-  for (let i = 0; i < 200; i++) {
-    const r = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`.execute(s.deps.db);
-    if (r.rows[0].n === 0) {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('jobs still locked 1 s after runOnce');
+function runJobs() {
+  return jobs.runDue();
 }
 
 async function accountIdOf(creds: Credentials): Promise<string> {

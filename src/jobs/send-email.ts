@@ -1,0 +1,58 @@
+// Task `send_email` {messageId}: delivers one queued message. With no SMTP server configured the
+// message stays in the outbox (status outbox), readable with `sello mail list` and /dev/outbox.
+// A temporary failure (network, 4xx) throws, so graphile-worker retries with backoff (at most 8
+// attempts); a permanent one (5xx about the message or recipient) marks the message failed and
+// emits email_error with the receiving server's reply. Idempotent: only a queued message is sent,
+// and its row is settled right after the server accepted it (at least once across a crash).
+import type { Task } from 'graphile-worker';
+import type { Deps } from '../domain/deps.js';
+import { emitEvent } from '../domain/events/emit-event.js';
+import { MailDeliveryError } from '../notify/email-transport.js';
+import { countAttempt, findMessage, settleMessage } from '../store/mail-repo.js';
+
+export function sendEmailTask(deps: Deps): Task {
+  return async (payload) => {
+    const { messageId } = payload as { messageId: string };
+    const m = await findMessage(deps.db, messageId);
+    if (!m || m.status !== 'queued') {
+      return;
+    }
+    if (!deps.mail) {
+      await settleMessage(deps.db, messageId, { status: 'outbox', reply: null, at: deps.clock.now() });
+      return;
+    }
+    const attachments = await Promise.all(
+      m.attachments.map(async (a) => ({ filename: a.filename, content: await deps.blobs.get(a.sha256), contentType: a.content_type })),
+    );
+    try {
+      const sent = await deps.mail.transport.send(deps.mail.from, {
+        to: m.recipient,
+        subject: m.subject,
+        text: m.body_text,
+        html: m.body_html,
+        attachments,
+      });
+      await settleMessage(deps.db, messageId, { status: 'sent', reply: sent.response, at: deps.clock.now() });
+    } catch (err) {
+      if (!(err instanceof MailDeliveryError)) {
+        throw err;
+      }
+      if (!err.permanent) {
+        await countAttempt(deps.db, messageId, err.reply);
+        throw err; // graphile-worker retries with backoff
+      }
+      await deps.db.transaction().execute(async (trx) => {
+        const settled = await settleMessage(trx, messageId, { status: 'failed', reply: err.reply, at: deps.clock.now() });
+        if (settled && m.account_id && m.document_id) {
+          await emitEvent(trx, deps, {
+            accountId: m.account_id,
+            documentId: m.document_id,
+            kind: 'email_error',
+            meta: { channel: 'email', recipient: m.recipient, code: String(err.responseCode ?? ''), reply: err.reply },
+            dedupeKey: `email_error:${messageId}`,
+          });
+        }
+      });
+    }
+  };
+}

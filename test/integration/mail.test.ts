@@ -1,0 +1,133 @@
+// The outbox: an email is a row and a job committed together; the job delivers it over SMTP (a
+// real catcher), keeps it in the outbox without SMTP, retries temporary failures and reports a
+// refused recipient as email_error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueEmail } from '../../src/domain/mail/queue-email.js';
+import { createSmtpTransport } from '../../src/notify/email-transport.js';
+import { invitationMail } from '../../src/notify/email-templates.js';
+import { findMessage } from '../../src/store/mail-repo.js';
+import { jobRunner, type JobRunner } from '../helpers/jobs.js';
+import { makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+
+let s: TestServer;
+let smtp: SmtpCatcher;
+let jobs: JobRunner;
+let accountId: string;
+let documentId: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  s = await startTestServer();
+  jobs = jobRunner(s.connectionString, s.deps);
+  const doc = await s.client.createDocument({ b64_doc: (await makePdf()).toString('base64'), name: 'Contrato' });
+  const row = await s.deps.db.selectFrom('documents').select(['id', 'account_id']).where('ticket', '=', doc.document_ticket).executeTakeFirstOrThrow();
+  accountId = row.account_id;
+  documentId = row.id;
+});
+afterAll(async () => {
+  await jobs?.close();
+  await s?.close();
+  await smtp?.close();
+});
+
+const mail = invitationMail({ language: 'es', signerName: 'Ana', documentName: 'Contrato', signUrl: 'https://s.example/sign/t', senderName: 'Acme' });
+
+async function queue(to: string, attach = false) {
+  const sha = attach ? await s.deps.blobs.put(Buffer.from('%PDF-1.7 attached')) : undefined;
+  return s.deps.db.transaction().execute((trx) =>
+    queueEmail(trx, s.deps, {
+      accountId,
+      documentId,
+      kind: 'invitation',
+      to,
+      mail,
+      attachments: sha ? [{ filename: 'Contrato.pdf', sha256: sha, contentType: 'application/pdf' }] : [],
+    }),
+  );
+}
+
+describe('outbox', () => {
+  it('keeps messages in the outbox when no SMTP server is configured, readable at /dev/outbox', async () => {
+    const id = await queue('ana@example.com');
+    await jobs.runDue();
+    expect((await findMessage(s.deps.db, id))?.status).toBe('outbox');
+    const res = await fetch(`${s.baseUrl}/dev/outbox`);
+    const body = (await res.json()) as { messages: { message_id: string; subject: string; text: string }[] };
+    expect(body.messages[0]).toMatchObject({ message_id: id, subject: 'Firma solicitada: Contrato' });
+    expect(body.messages[0].text).toContain('https://s.example/sign/t');
+  });
+
+  it('a message rolled back with its transaction is neither stored nor sent', async () => {
+    const before = smtp.messages.length;
+    await s.deps.db
+      .transaction()
+      .execute(async (trx) => {
+        await queueEmail(trx, s.deps, { accountId, documentId, kind: 'invitation', to: 'x@example.com', mail });
+        throw new Error('the change that caused it failed');
+      })
+      .catch(() => undefined);
+    s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+    try {
+      await jobs.runDue();
+    } finally {
+      s.deps.mail = undefined;
+    }
+    expect(smtp.messages.length).toBe(before);
+  });
+});
+
+describe('SMTP delivery', () => {
+  it('sends once, with its attachment, and a second run sends nothing more', async () => {
+    s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+    try {
+      const id = await queue('luis@example.com', true);
+      await jobs.runDue();
+      await jobs.runDue();
+      const got = smtp.messages.filter((m) => m.to.includes('luis@example.com'));
+      expect(got).toHaveLength(1);
+      expect(got[0].subject).toBe('Firma solicitada: Contrato');
+      expect(got[0].attachments[0].content.toString()).toBe('%PDF-1.7 attached');
+      const row = await findMessage(s.deps.db, id);
+      expect(row?.status).toBe('sent');
+      expect(row?.reply).toMatch(/^250/);
+    } finally {
+      s.deps.mail = undefined;
+    }
+  });
+
+  it('marks a refused recipient failed and emits email_error with the server reply', async () => {
+    smtp.refuse.add('gone@example.com');
+    s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+    try {
+      const id = await queue('gone@example.com');
+      await jobs.runDue();
+      expect((await findMessage(s.deps.db, id))?.status).toBe('failed');
+      const n = await s.deps.db.selectFrom('notifications').select(['kind', 'meta']).where('kind', '=', 'email_error').executeTakeFirstOrThrow();
+      expect(n.meta).toMatchObject({ channel: 'email', recipient: 'gone@example.com', code: '550' });
+      expect((n.meta as { reply: string }).reply).toMatch(/550/);
+    } finally {
+      s.deps.mail = undefined;
+    }
+  });
+
+  it('retries a temporary failure: the message stays queued and its job remains', async () => {
+    s.deps.mail = { transport: createSmtpTransport('smtp://127.0.0.1:1', { timeoutMs: 1000 }), from: 'no-reply@sello.test' };
+    try {
+      const id = await queue('later@example.com');
+      await jobs.runDue();
+      const row = await findMessage(s.deps.db, id);
+      expect(row?.status).toBe('queued');
+      expect(row?.attempts).toBe(1);
+      const job = await s.deps.db
+        .selectFrom('graphile_worker.jobs' as never)
+        .select(['attempts' as never, 'run_at' as never])
+        .where('key' as never, '=', `mail:${id}` as never)
+        .executeTakeFirst();
+      expect(job).toBeDefined();
+    } finally {
+      s.deps.mail = undefined;
+    }
+  });
+});
