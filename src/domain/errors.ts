@@ -66,6 +66,12 @@ export const ERROR_CODES = {
   ALREADY_SIGNED: 'already signed',
   /** The signer's authority (SMS, WHATSAPP, SAT, EMAIL codes) cannot be proven on this server yet. */
   AUTHORITY_NOT_AVAILABLE: 'authority not available',
+  /** An EMAIL signer must prove the one-time code sent to their address before signing or rejecting. */
+  VERIFICATION_REQUIRED: 'code not verified',
+  /** The one-time code is wrong; details say how many attempts are left. */
+  OTP_INVALID: 'wrong code',
+  /** The one-time code expired, or too many wrong attempts used it up: ask for a new one. */
+  OTP_EXPIRED: 'code expired',
   /** The signature sent (image or typed text) is not acceptable; the message says why. */
   SIGNATURE_INVALID: 'bad signature input',
   /** The PDF cannot take a signature without rewriting it (damaged structure, certified against changes). */

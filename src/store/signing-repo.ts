@@ -95,3 +95,29 @@ export async function recordRejection(trx: Transaction<Database>, r: { documentI
 export async function completeDocument(trx: Transaction<Database>, documentId: string, at: Date) {
   await sql`update documents set status = 'completed', completed_at = ${at}, updated_at = ${at} where id = ${documentId}`.execute(trx);
 }
+
+export interface OtpState {
+  otp_hash: Buffer | null;
+  otp_expires_at: Date | null;
+  otp_sent_at: Date | null;
+  otp_attempts: number;
+  verified_at: Date | null;
+}
+
+export async function otpStateOf(q: Q, signerRowId: string): Promise<OtpState> {
+  const r = await sql<OtpState>`select otp_hash, otp_expires_at, otp_sent_at, otp_attempts, verified_at from signers where id = ${signerRowId}`.execute(q);
+  return r.rows[0];
+}
+
+export async function storeOtp(q: Q, signerRowId: string, o: { hash: Buffer; expiresAt: Date; sentAt: Date }) {
+  await sql`update signers set otp_hash = ${o.hash}, otp_expires_at = ${o.expiresAt}, otp_sent_at = ${o.sentAt}, otp_attempts = 0
+            where id = ${signerRowId}`.execute(q);
+}
+
+export async function countOtpAttempt(q: Q, signerRowId: string) {
+  await sql`update signers set otp_attempts = otp_attempts + 1 where id = ${signerRowId}`.execute(q);
+}
+
+export async function markVerified(q: Q, signerRowId: string, at: Date) {
+  await sql`update signers set verified_at = ${at}, otp_hash = null, otp_expires_at = null where id = ${signerRowId}`.execute(q);
+}

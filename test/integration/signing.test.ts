@@ -170,3 +170,53 @@ describe('authorities', () => {
     expect([r.status, r.json.error.code]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE']);
   });
 });
+
+describe('EMAIL authority: one-time code', () => {
+  async function emailSigner() {
+    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'EMAIL', data: 'carla@example.com', name: 'Carla', ...box(0) }] });
+    return { doc, token: doc.stickers[0].signer_url.split('/').pop()! };
+  }
+  async function lastCode() {
+    const m = await s.deps.db.selectFrom('mail_messages').select(['body_text', 'recipient', 'kind']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(m).toMatchObject({ recipient: 'carla@example.com', kind: 'otp' });
+    return /\b(\d{6})\b/.exec(m.body_text)![1];
+  }
+
+  it('signs only after the code sent by email is verified', async () => {
+    const { doc, token } = await emailSigner();
+    expect((await call('GET', `/sign/api/${token}`)).json.signer.proof).toBe('email_code');
+    const early = await call('POST', `/sign/api/${token}/sign`, drawn());
+    expect([early.status, early.json.error.code]).toEqual([409, 'VERIFICATION_REQUIRED']);
+    const sent = await call('POST', `/sign/api/${token}/otp`);
+    expect(sent.json).toMatchObject({ status: 'sent', to: 'c****@example.com' });
+    const code = await lastCode();
+    const wrong = await call('POST', `/sign/api/${token}/otp/verify`, { code: code === '000000' ? '111111' : '000000' });
+    expect([wrong.status, wrong.json.error.code, wrong.json.error.details.attempts_left]).toEqual([400, 'OTP_INVALID', 4]);
+    const ok = await call('POST', `/sign/api/${token}/otp/verify`, { code });
+    expect(ok.json.status).toBe('verified');
+    const signed = await call('POST', `/sign/api/${token}/sign`, drawn());
+    expect(signed.json).toMatchObject({ status: 'signed', document_status: 'completed' });
+    const report = await pdfsig((await s.client.downloadDocument('original', doc.document_ticket)).bytes, rootPem);
+    expect(report.signatures.map((x) => [x.commonName, x.valid, x.trusted])).toEqual([['Carla', true, true]]);
+  });
+
+  it('refuses a second code within a minute, an expired code, and a code after five wrong attempts', async () => {
+    const { token } = await emailSigner();
+    await call('POST', `/sign/api/${token}/otp`);
+    const again = await call('POST', `/sign/api/${token}/otp`);
+    expect([again.status, again.json.error.code]).toEqual([429, 'RATE_LIMITED']);
+    const code = await lastCode();
+    for (let i = 0; i < 5; i++) {
+      await call('POST', `/sign/api/${token}/otp/verify`, { code: code === '000000' ? '111111' : '000000' });
+    }
+    const locked = await call('POST', `/sign/api/${token}/otp/verify`, { code });
+    expect([locked.status, locked.json.error.code]).toEqual([409, 'OTP_EXPIRED']);
+
+    const second = await emailSigner();
+    await call('POST', `/sign/api/${second.token}/otp`);
+    const code2 = await lastCode();
+    await s.deps.db.updateTable('signers').set({ otp_expires_at: new Date(Date.now() - 1000) } as never).where('data', '=', 'carla@example.com').execute();
+    const expired = await call('POST', `/sign/api/${second.token}/otp/verify`, { code: code2 });
+    expect([expired.status, expired.json.error.code]).toEqual([409, 'OTP_EXPIRED']);
+  });
+});

@@ -26,6 +26,8 @@ export async function getSigningInfo(deps: Deps, token: string) {
       authority: s.signer.authority,
       status: s.signer.status === 'pending' || s.signer.status === 'invited' ? 'viewed' : s.signer.status,
       signed_at: s.signer.signed_at?.toISOString() ?? null,
+      // How identity is proven: the link itself, or a one-time code sent by email (POST .../otp).
+      proof: s.signer.authority === 'EMAIL' ? 'email_code' : s.signer.authority === 'EMAIL_LINK' ? 'link' : 'not_available',
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
     signers: signers.map((x) => ({ name: x.name, status: x.status })),

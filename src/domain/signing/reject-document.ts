@@ -1,11 +1,12 @@
 // POST /sign/api/{token}/reject: the signer declines, with a reason of at most 300 characters
 // counted as the person sees them (grapheme clusters: an emoji or an accented letter is one).
 // The document becomes rejected and stops for everyone; document_rejected carries who and why.
-import { AppError, invalid } from '../errors.js';
+import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
 import { REJECTION_REASON_MAX } from '../events/event-types.js';
 import { recordRejection } from '../../store/signing-repo.js';
+import { requireProof } from './one-time-code.js';
 import { openSession, requireSignable } from './signing-session.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -26,10 +27,8 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
-    if (s.signer.authority !== 'EMAIL_LINK') {
-      // Rejecting needs the same proof of identity as signing.
-      throw new AppError('AUTHORITY_NOT_AVAILABLE', `authority ${s.signer.authority} is not available on this server yet`);
-    }
+    // Rejecting needs the same proof of identity as signing.
+    await requireProof(deps, trx, s);
     const now = deps.clock.now();
     await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now });
     await emitEvent(trx, deps, {

@@ -12,7 +12,8 @@ import { createTimeStampRequest } from '../../pki/tsa-request.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
 import { languageOf } from './get-signing-info.js';
-import { openSession, requireAvailableAuthority, requireSignable } from './signing-session.js';
+import { requireProof } from './one-time-code.js';
+import { openSession, requireSignable } from './signing-session.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -53,7 +54,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
-    requireAvailableAuthority(s);
+    await requireProof(deps, trx, s);
     const boxes = await stickersOf(trx, s.signer.id);
     if (boxes.length === 0) {
       throw new AppError('DOCUMENT_NOT_SIGNABLE', 'this signer has no signature box on the document');
@@ -92,7 +93,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
           typedSignature: opts.signature.type === 'typed' ? opts.signature.text : undefined,
           signerName: displayName,
           signedAt: now,
-          authorityLabel: `${language === 'en' ? 'Email link' : 'Enlace por correo'}: ${s.signer.email ?? s.signer.data}`,
+          authorityLabel: `${authorityLabel(s.signer.authority, language)}: ${s.signer.email ?? s.signer.data}`,
           locale: language,
         },
         signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
@@ -155,4 +156,11 @@ function signingError(err: unknown): Error {
     default:
       return new AppError('SIGNING_FAILED', `the signature could not be made: ${err.message}`, undefined, err);
   }
+}
+
+function authorityLabel(authority: string, language: 'es' | 'en'): string {
+  if (authority === 'EMAIL') {
+    return language === 'en' ? 'Email code' : 'Código por correo';
+  }
+  return language === 'en' ? 'Email link' : 'Enlace por correo';
 }

@@ -45,14 +45,3 @@ export function requireSignable(s: SigningSession): void {
     throw new AppError('ALREADY_SIGNED', 'you have already rejected this document');
   }
 }
-
-/** Authorities whose proof this server can take today. */
-export function requireAvailableAuthority(s: SigningSession): void {
-  if (s.signer.authority !== 'EMAIL_LINK') {
-    throw new AppError(
-      'AUTHORITY_NOT_AVAILABLE',
-      `signing with authority ${s.signer.authority} is not available on this server yet`,
-      { authority: s.signer.authority },
-    );
-  }
-}

@@ -6,7 +6,8 @@ import type { Deps } from '../../domain/deps.js';
 import { getSigningInfo } from '../../domain/signing/get-signing-info.js';
 import { parseRejectionReason, rejectDocument } from '../../domain/signing/reject-document.js';
 import { parseSignatureBody, signDocument } from '../../domain/signing/sign-document.js';
-import { openSession, requireAvailableAuthority } from '../../domain/signing/signing-session.js';
+import { openSession } from '../../domain/signing/signing-session.js';
+import { sendOneTimeCode, verifyOneTimeCode } from '../../domain/signing/one-time-code.js';
 import { ErrorResponse } from '../schemas.js';
 import { asObject } from './documents.js';
 
@@ -35,7 +36,6 @@ export function signingRoutes(deps: Deps) {
       { schema: { summary: 'The PDF as it stands (every signature so far)', tags, params: Token } },
       async (req, reply) => {
         const s = await openSession(deps.db, (req.params as { token: string }).token);
-        requireAvailableAuthority(s);
         const pdf = await deps.blobs.get(s.document.original_sha256);
         return reply
           .type('application/pdf')
@@ -72,6 +72,27 @@ export function signingRoutes(deps: Deps) {
           signature: parseSignatureBody(asObject(req.body)),
           ip: req.ip,
         }),
+    );
+
+    app.post(
+      '/sign/api/:token/otp',
+      { schema: { summary: 'EMAIL authority: send a one-time code to the signer\'s address', tags, params: Token, response: { '4xx': ErrorResponse } } },
+      async (req) => sendOneTimeCode(deps, (req.params as { token: string }).token),
+    );
+
+    app.post(
+      '/sign/api/:token/otp/verify',
+      {
+        schema: {
+          summary: 'EMAIL authority: prove the one-time code',
+          tags,
+          params: Token,
+          body: Type.Object({ code: Type.String({ pattern: '^[0-9]{6}$' }) }),
+          response: { '4xx': ErrorResponse },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req) => verifyOneTimeCode(deps, (req.params as { token: string }).token, asObject(req.body)),
     );
 
     app.post(

@@ -1,0 +1,105 @@
+// The EMAIL authority: the signer proves their address with a six-digit code sent to it.
+//   POST /sign/api/{token}/otp          sends a code (valid 10 minutes; a new one at most each minute)
+//   POST /sign/api/{token}/otp/verify   {code}; five wrong attempts use a code up
+// Only an HMAC of the code is stored (keyed by the signer, so equal codes differ in the table),
+// and the comparison is constant-time.
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { queueEmail } from '../mail/queue-email.js';
+import { otpMail } from '../../notify/email-templates.js';
+import { countOtpAttempt, markVerified, otpStateOf, storeOtp } from '../../store/signing-repo.js';
+import { languageOf } from './get-signing-info.js';
+import { openSession, requireSignable, type SigningSession } from './signing-session.js';
+
+export const OTP_MINUTES = 10;
+const RESEND_SECONDS = 60;
+const MAX_ATTEMPTS = 5;
+/** How long a verified code keeps a signer proven. */
+export const VERIFIED_MINUTES = 60;
+
+function codeHash(signerId: string, code: string): Buffer {
+  return createHmac('sha256', signerId).update(code).digest();
+}
+
+function requireEmailAuthority(s: SigningSession) {
+  if (s.signer.authority !== 'EMAIL') {
+    throw new AppError('INVALID_STATE', `one-time codes are for the EMAIL authority; this signer's is ${s.signer.authority}`);
+  }
+}
+
+export async function sendOneTimeCode(deps: Deps, token: string) {
+  return deps.db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, token, true);
+    requireSignable(s);
+    requireEmailAuthority(s);
+    const now = deps.clock.now();
+    const state = await otpStateOf(trx, s.signer.id);
+    if (state.otp_sent_at && now.getTime() - new Date(state.otp_sent_at).getTime() < RESEND_SECONDS * 1000) {
+      throw new AppError('RATE_LIMITED', `a code was sent less than ${RESEND_SECONDS} seconds ago; wait before asking for another`);
+    }
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const expiresAt = new Date(now.getTime() + OTP_MINUTES * 60_000);
+    await storeOtp(trx, s.signer.id, { hash: codeHash(s.signer.signer_id, code), expiresAt, sentAt: now });
+    await queueEmail(trx, deps, {
+      accountId: s.document.account_id,
+      documentId: s.document.id,
+      kind: 'otp',
+      to: s.signer.data,
+      mail: otpMail({ language: languageOf(s.document.workflow), code, minutes: OTP_MINUTES }),
+    });
+    return { status: 'sent' as const, to: maskEmail(s.signer.data), expires_at: expiresAt.toISOString() };
+  });
+}
+
+export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<string, unknown>) {
+  const code = typeof body.code === 'string' ? body.code.trim() : '';
+  if (!/^\d{6}$/.test(code)) {
+    throw invalid('code', 'expected the six digits sent by email');
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, token, true);
+    requireSignable(s);
+    requireEmailAuthority(s);
+    const now = deps.clock.now();
+    const state = await otpStateOf(trx, s.signer.id);
+    if (!state.otp_hash || !state.otp_expires_at || new Date(state.otp_expires_at) <= now || state.otp_attempts >= MAX_ATTEMPTS) {
+      throw new AppError('OTP_EXPIRED', 'this code is no longer valid; ask for a new one');
+    }
+    if (!timingSafeEqual(codeHash(s.signer.signer_id, code), state.otp_hash)) {
+      await countOtpAttempt(trx, s.signer.id);
+      const left = MAX_ATTEMPTS - state.otp_attempts - 1;
+      // The attempt must count even though the request fails: commit it, then answer.
+      return { failed: true as const, left };
+    }
+    await markVerified(trx, s.signer.id, now);
+    return { status: 'verified' as const, verified_at: now.toISOString() };
+  }).then((r) => {
+    if ('failed' in r) {
+      throw new AppError('OTP_INVALID', `wrong code; ${r.left} attempt(s) left`, { attempts_left: r.left });
+    }
+    return r;
+  });
+}
+
+/** For an EMAIL signer: proven by a code verified recently. EMAIL_LINK: the link is the proof. */
+export async function requireProof(deps: Pick<Deps, 'clock'>, q: Parameters<typeof otpStateOf>[0], s: SigningSession) {
+  if (s.signer.authority === 'EMAIL_LINK') {
+    return;
+  }
+  if (s.signer.authority !== 'EMAIL') {
+    throw new AppError('AUTHORITY_NOT_AVAILABLE', `signing with authority ${s.signer.authority} is not available on this server yet`, {
+      authority: s.signer.authority,
+    });
+  }
+  const state = await otpStateOf(q, s.signer.id);
+  const fresh = state.verified_at && deps.clock.now().getTime() - new Date(state.verified_at).getTime() < VERIFIED_MINUTES * 60_000;
+  if (!fresh) {
+    throw new AppError('VERIFICATION_REQUIRED', 'enter the code sent to your email address first (POST .../otp, then .../otp/verify)');
+  }
+}
+
+function maskEmail(email: string): string {
+  const [user, domain] = email.split('@');
+  return `${user.slice(0, 1)}${'*'.repeat(Math.max(1, user.length - 1))}@${domain}`;
+}
