@@ -45,6 +45,10 @@ export interface Config {
   smtpUrl: string | undefined;
   /** From: of the service's emails. */
   mailFrom: string;
+  /** An external RFC 3161 time-stamp authority for signatures, instead of the built-in one. */
+  tsaUrl: string | undefined;
+  /** PEM file with the root(s) the external TSA's certificate chains to. */
+  tsaTrustPath: string | undefined;
 }
 
 export interface PkiConfig {
@@ -207,6 +211,13 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) {
     problems.push('SELLO_SMTP_URL: expected smtp://[user:password@]host[:port] or smtps://...');
   }
+  const tsaUrl = env.SELLO_TSA_URL || undefined;
+  if (tsaUrl && !/^https?:\/\/\S+$/.test(tsaUrl)) {
+    problems.push('SELLO_TSA_URL: expected an http(s) URL of an RFC 3161 time-stamp authority');
+  }
+  if (tsaUrl && !env.SELLO_TSA_TRUST_PEM) {
+    problems.push('SELLO_TSA_TRUST_PEM: required with SELLO_TSA_URL (a PEM file with the root the TSA chains to)');
+  }
   let publicHost = 'localhost';
   try {
     publicHost = new URL(publicUrl).hostname;
@@ -229,6 +240,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
     limits,
     smtpUrl,
+    tsaUrl,
+    tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pki: { organization: str('SELLO_PKI_ORGANIZATION', 'Sello'), pem, pkcs12: pem ? undefined : pkcs12, tsaPolicyOid },
     render: {

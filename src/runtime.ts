@@ -1,11 +1,13 @@
 // Wiring of the real dependencies from a Config: database (embedded or external), migrations,
 // master key, blob store, URL guard. main.ts uses it for every command; tests build Deps directly.
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import { systemClock, type Deps } from './domain/deps.js';
 import { loadPki } from './domain/pki/load-pki.js';
 import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
+import { pemCertificates } from './pki/index.js';
 import { createSecretBox } from './pki/secret-box.js';
 import { createTemplateEngines } from './render/index.js';
 import { createSmtpTransport } from './notify/email-transport.js';
@@ -44,6 +46,10 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
       templates: createTemplateEngines(config.render),
       pki: createPkiResponder({ db: dbHandle.db, clock: systemClock }, pki, config.pki.tsaPolicyOid),
       mail: config.smtpUrl ? { transport: createSmtpTransport(config.smtpUrl), from: config.mailFrom } : undefined,
+      externalTsa:
+        config.tsaUrl && config.tsaTrustPath
+          ? { url: config.tsaUrl, trustedRootsDer: pemCertificates(await readFile(config.tsaTrustPath, 'utf8')) }
+          : undefined,
     };
     return {
       deps,

@@ -31,4 +31,6 @@ export interface Deps {
   pki: PkiResponder;
   /** The SMTP transport and sender address; absent when no SMTP server is configured (outbox only). */
   mail?: { transport: MailTransport; from: string };
+  /** An external time-stamp authority (SELLO_TSA_URL) and the roots its tokens must chain to. */
+  externalTsa?: { url: string; trustedRootsDer: Buffer[] };
 }

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   clock?: Clock;
   fetchUrl?: UrlFetcher;
+  /** A PKI of its own (a different root) instead of the one shared by the test process. */
+  freshPki?: boolean;
 }
 
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -79,7 +81,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     clock,
     fetchUrl: opts.fetchUrl ?? guardedFetch,
     templates: createTemplateEngines(config.render),
-    pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid),
+    pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki }),
   };
   const logs: string[] = [];
   const logStream = new (await import('node:stream')).Writable({

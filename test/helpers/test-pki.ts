@@ -10,10 +10,15 @@ import { storePkiMaterial } from '../../src/store/pki-repo.js';
 
 let material: Promise<PkiMaterial> | undefined;
 
-export async function testPki(deps: { db: Db; secrets: SecretBox; clock: Clock }, tsaPolicyOid: string): Promise<PkiResponder> {
+export async function testPki(
+  deps: { db: Db; secrets: SecretBox; clock: Clock },
+  tsaPolicyOid: string,
+  opts: { fresh?: boolean } = {},
+): Promise<PkiResponder> {
   // The certificates name http://127.0.0.1 URLs; tests that fetch them use the server's real port.
-  material ??= generateServicePki({ organization: 'Sello Test', baseUrl: 'http://127.0.0.1', now: new Date() });
-  await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(await material, deps.secrets));
+  const generate = () => generateServicePki({ organization: 'Sello Test', baseUrl: 'http://127.0.0.1', now: new Date() });
+  const own = opts.fresh ? generate() : (material ??= generate());
+  await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(await own, deps.secrets));
   const pki = await loadPki(deps, { organization: 'Sello Test' }, 'http://127.0.0.1');
   return createPkiResponder(deps, pki, tsaPolicyOid);
 }

@@ -1,6 +1,8 @@
 // Signing through the signing API: real PAdES signatures, judged by pdfsig (trusting the
 // service's root), qpdf and the bytes themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pemCertificates } from '../../src/pki/index.js';
+import { listMessages } from '../../src/store/mail-repo.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
@@ -177,7 +179,7 @@ describe('EMAIL authority: one-time code', () => {
     return { doc, token: doc.stickers[0].signer_url.split('/').pop()! };
   }
   async function lastCode() {
-    const m = await s.deps.db.selectFrom('mail_messages').select(['body_text', 'recipient', 'kind']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const m = (await listMessages(s.deps.db, 1))[0];
     expect(m).toMatchObject({ recipient: 'carla@example.com', kind: 'otp' });
     return /\b(\d{6})\b/.exec(m.body_text)![1];
   }
@@ -218,5 +220,33 @@ describe('EMAIL authority: one-time code', () => {
     await s.deps.db.updateTable('signers').set({ otp_expires_at: new Date(Date.now() - 1000) } as never).where('data', '=', 'carla@example.com').execute();
     const expired = await call('POST', `/sign/api/${second.token}/otp/verify`, { code: code2 });
     expect([expired.status, expired.json.error.code]).toEqual([409, 'OTP_EXPIRED']);
+  });
+});
+
+describe('external time-stamp authority (SELLO_TSA_URL)', () => {
+  it('stamps signatures with the configured TSA, whose root is trusted from SELLO_TSA_TRUST_PEM', async () => {
+    // A second Sello plays the external TSA: its /tsa and its own root.
+    const other = await startTestServer({ freshPki: true });
+    try {
+      const otherRoot = await (await fetch(`${other.baseUrl}/pki/ca.pem`)).text();
+      s.deps.externalTsa = { url: `${other.baseUrl}/tsa`, trustedRootsDer: pemCertificates(otherRoot) };
+      const { doc, ana, bruno } = await twoSignerDocument();
+      expect((await call('POST', `/sign/api/${ana}/sign`, drawn())).status).toBe(200);
+      // Not trusted: the token is refused before it is embedded, and nothing is signed.
+      s.deps.externalTsa = { url: `${other.baseUrl}/tsa`, trustedRootsDer: [] };
+      const refused = await call('POST', `/sign/api/${bruno}/sign`, drawn());
+      expect([refused.status, refused.json.error.code]).toEqual([503, 'SIGNING_FAILED']);
+      const final = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+      const report = await pdfsig(final, rootPem);
+      expect(report.signatures.map((x) => x.valid)).toEqual([true]);
+      // The time stamp in the file is the other service's: its TSA certificate is in the token
+      // (inside /Contents, which holds the CMS in hexadecimal).
+      const contents = final.toString('latin1').toLowerCase();
+      expect(contents.includes(other.deps.pki.pki.tsa.certificateDer.toString('hex'))).toBe(true);
+      expect(contents.includes(s.deps.pki.pki.tsa.certificateDer.toString('hex'))).toBe(false);
+    } finally {
+      s.deps.externalTsa = undefined;
+      await other.close();
+    }
   });
 });

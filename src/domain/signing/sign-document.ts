@@ -8,11 +8,11 @@ import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
 import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
-import { createTimeStampRequest } from '../../pki/tsa-request.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
 import { languageOf } from './get-signing-info.js';
 import { requireProof } from './one-time-code.js';
+import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable } from './signing-session.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
@@ -81,6 +81,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
       notAfter: cert.notAfter,
     });
     const language = languageOf(s.document.workflow);
+    const tsa = timestampSource(deps);
     const current = await deps.blobs.get(s.document.original_sha256);
     let signed;
     try {
@@ -97,8 +98,8 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
           locale: language,
         },
         signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
-        timestamp: async (imprint, nonce) => pki.timestamp(createTimeStampRequest(imprint, nonce)),
-        trustedRootsDer: [pki.pki.root.certificateDer],
+        timestamp: tsa.timestamp,
+        trustedRootsDer: tsa.trustedRootsDer,
         now: () => now,
         reason: language === 'en' ? 'Electronic signature' : 'Firma electrónica',
       });
