@@ -86,6 +86,38 @@ export interface DocumentFile {
   name: string;
 }
 
+/** A box in PDF points from the top-left corner of the page's CropBox (unrotated). */
+export interface ReportBox {
+  page: number;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+/** GET /api/report/{ticket}: every signature of the current original. */
+export interface SignatureReport {
+  InkSignatures: (ReportBox & { campoFirma: string; box: number })[];
+  firmas: (ReportBox & {
+    downstream: boolean;
+    campoFirma: string;
+    signatureType: string;
+    validSignature: boolean;
+    coversDocument: boolean;
+    totalRevisions: number;
+    revision: number;
+    signDate: string;
+    certType: 'service-issued' | 'external';
+    signCertificateSerial: string;
+    box: number;
+    email: string;
+    ipAddress: string;
+    timestampAuthority: string;
+    downstreamData: { authority: string; dataType: string; subject: string };
+    ocsp: { signatureValid: boolean; certStatus: 'good' | 'revoked' | 'unknown'; signer: string };
+    certificados: { commonName: string; email: string; serial: string; signatureAlgorithm: string; issuerCommonName: string }[];
+  })[];
+}
+
 /** The event kinds a subscription may name (decisions.md "Events"). */
 export type EventKind =
   | 'original_signed'
@@ -201,6 +233,11 @@ export class SelloClient {
   async downloadDocument(type: 'original' | 'universal' | 'source', ticket: string): Promise<DocumentFile> {
     const r = await this.request<Record<string, string>>('GET', `/api/document/${encodeURIComponent(type)}/${encodeURIComponent(ticket)}`);
     return { bytes: Buffer.from(r[type], 'base64'), hash: r.hash, name: r.name };
+  }
+
+  /** The signature report: each signature's position, validity, certificates, revocation and time-stamp. */
+  signatureReport(ticket: string): Promise<SignatureReport> {
+    return this.request('GET', `/api/report/${encodeURIComponent(ticket)}`);
   }
 
   deleteDocument(ticket: string): Promise<{ document_ticket: string; status: string }> {

@@ -128,3 +128,59 @@ export const DocumentSetResponse = Type.Object({
     }),
   ),
 });
+
+const ReportBox = {
+  page: Type.Number({ description: '0-based page of the signature field; -1 when it is on no page' }),
+  left: Type.Number({ description: 'points from the left edge of the CropBox (unrotated user space)' }),
+  top: Type.Number({ description: "points from the top edge of the CropBox down to the box's upper edge" }),
+  width: Type.Number(),
+  height: Type.Number(),
+};
+
+export const SignatureReportResponse = Type.Object(
+  {
+    InkSignatures: Type.Array(
+      Type.Object({ campoFirma: Type.String(), box: Type.Integer(), ...ReportBox }),
+      { description: 'every box where a signer drew a signature by hand (signature type "drawn")' },
+    ),
+    firmas: Type.Array(
+      Type.Object({
+        ...ReportBox,
+        downstream: Type.Boolean({ description: 'a later revision was appended after this signature' }),
+        campoFirma: Type.String({ description: 'signature field name (Sello-<signer_id> for signatures made here)' }),
+        signatureType: Type.String({ description: 'PAdES-B-T or PAdES-B-B; the /SubFilter for other signature kinds' }),
+        validSignature: Type.Boolean({ description: 'the CMS signature verifies over the bytes its /ByteRange covers' }),
+        coversDocument: Type.Boolean({ description: 'the /ByteRange covers the whole file except this /Contents' }),
+        totalRevisions: Type.Integer(),
+        revision: Type.Integer({ description: '1-based revision this signature closes' }),
+        signDate: Type.String({ description: "ISO 8601: the time-stamp's genTime, else the claimed /M" }),
+        certType: Type.String({ enum: ['service-issued', 'external'] }),
+        signCertificateSerial: Type.String({ description: 'lowercase hex' }),
+        box: Type.Integer({ description: 'sticker_index of the box holding the signature field; -1 for a signature not made here' }),
+        email: Type.String(),
+        ipAddress: Type.String({ description: 'empty: not recorded yet' }),
+        timestampAuthority: Type.String({ description: "DN of the verified time-stamp's authority; empty without one" }),
+        downstreamData: Type.Object({
+          authority: Type.String(),
+          dataType: Type.String({ description: 'email, phone or rfc' }),
+          subject: Type.String(),
+        }),
+        ocsp: Type.Object({
+          signatureValid: Type.Boolean(),
+          certStatus: Type.String({ enum: ['good', 'revoked', 'unknown'] }),
+          signer: Type.String({ description: 'DN of the OCSP responder; empty when the service is not authoritative' }),
+        }),
+        certificados: Type.Array(
+          Type.Object({
+            commonName: Type.String(),
+            email: Type.String(),
+            serial: Type.String(),
+            signatureAlgorithm: Type.String(),
+            issuerCommonName: Type.String(),
+          }),
+        ),
+      }),
+    ),
+  },
+  { description: 'Every signature of the current original, checked from the file' },
+);

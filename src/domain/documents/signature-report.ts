@@ -1,0 +1,165 @@
+// GET /api/report/{ticket}: every signature of the document's current original, checked from the
+// file itself (pdf/read-signatures.ts, trusting the service's root), with what only the service
+// knows added: the revocation status from its register of issued certificates, the signer behind
+// each field and the boxes they own. It serves external verification, not progress tracking.
+//
+// Decisions (for docs/api.md, which decisions.md says should record them):
+// - `ipAddress` is '' : the signer's IP address is not recorded yet.
+// - `box` is the sticker_index of the signer's box that holds the signature field's widget (the
+//   first box when none matches); -1 for a signature that no signer of this document made (a PDF
+//   uploaded already signed). Signers are matched by the field name Sello-<signer_id>.
+// - `signatureType`: PAdES-B-T when a signature time-stamp is embedded, PAdES-B-B otherwise, for
+//   ETSI.CAdES.detached; for any other /SubFilter, the SubFilter itself (adbe.pkcs7.detached, ...).
+// - `ocsp` comes from the register, as the service's OCSP responder would answer: `certStatus`
+//   good|revoked|unknown (unknown for a certificate the issuing CA did not issue), `signer` the
+//   responder's DN ('' when it is not authoritative), and `signatureValid`: the signature verifies,
+//   its chain reaches the root, and the certificate is good, or was revoked only after the time
+//   the time-stamp proves (ETSI EN 319 102-1: a revocation after the proof of existence does not
+//   invalidate the signature).
+// - `InkSignatures`: one entry per box drawn by hand (signature type "drawn"), with its position;
+//   typed signatures and signatures made elsewhere have none.
+import { X509Certificate } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { PdfReadError, readSignatures, type PdfSignature, type PdfSignatures } from '../../pdf/read-signatures.js';
+import { findDocument } from '../../store/documents-repo.js';
+import { certificateStatus } from '../../store/pki-repo.js';
+import { reportSigners, type ReportSigner } from '../../store/report-repo.js';
+
+type Box = { left: number; top: number; width: number; height: number };
+
+export interface InkSignature extends Box {
+  campoFirma: string;
+  box: number;
+  page: number;
+}
+
+export interface Firma extends Box {
+  page: number;
+  downstream: boolean;
+  campoFirma: string;
+  signatureType: string;
+  validSignature: boolean;
+  coversDocument: boolean;
+  totalRevisions: number;
+  /** Which revision (1-based) the signature closes; not in the original interface, added. */
+  revision: number;
+  signDate: string;
+  certType: 'service-issued' | 'external';
+  signCertificateSerial: string;
+  box: number;
+  email: string;
+  ipAddress: string;
+  timestampAuthority: string;
+  downstreamData: { authority: string; dataType: string; subject: string };
+  ocsp: { signatureValid: boolean; certStatus: 'good' | 'revoked' | 'unknown'; signer: string };
+  certificados: { commonName: string; email: string; serial: string; signatureAlgorithm: string; issuerCommonName: string }[];
+}
+
+export interface SignatureReport {
+  InkSignatures: InkSignature[];
+  firmas: Firma[];
+}
+
+const DATA_TYPES: Record<string, string> = { EMAIL_LINK: 'email', EMAIL: 'email', SMS: 'phone', WHATSAPP: 'phone', SAT: 'rfc' };
+
+/** A sticker (origin at the CropBox's lower-left) as a top-left box, like the firmas' boxes. */
+function topLeft(b: ReportSigner['boxes'][number], pageHeight: number): Box {
+  const r = (v: number) => Math.round(v * 1000) / 1000;
+  return { left: r(b.lx), top: r(pageHeight - b.ty), width: r(b.tx - b.lx), height: r(b.ty - b.ly) };
+}
+
+function boxOf(sig: PdfSignature, signer: ReportSigner | undefined, pages: PdfSignatures['pages']): number {
+  if (!signer || signer.boxes.length === 0) {
+    return -1;
+  }
+  const near = (a: Box, b: Box) => (['left', 'top', 'width', 'height'] as const).every((k) => Math.abs(a[k] - b[k]) < 0.5);
+  const match = signer.boxes.find((b) => b.page === sig.page && pages[b.page] && near(topLeft(b, pages[b.page].height), sig.box));
+  return (match ?? signer.boxes[0]).sticker_index;
+}
+
+/** Whether the issuing CA signed this certificate (name chaining and the signature itself). */
+function issuedByUs(der: Buffer, issuing: X509Certificate): boolean {
+  try {
+    const cert = new X509Certificate(der);
+    return cert.checkIssued(issuing) && cert.verify(issuing.publicKey);
+  } catch {
+    return false;
+  }
+}
+
+async function ocspOf(deps: Deps, sig: PdfSignature, ours: boolean, responderDn: string): Promise<Firma['ocsp']> {
+  const serial = sig.signer?.serial;
+  const status = ours && serial ? await certificateStatus(deps.db, serial) : undefined;
+  const certStatus = !status ? 'unknown' : status.revokedAt ? 'revoked' : 'good';
+  const provenAt = sig.timestamp?.verified ? sig.timestamp.genTime : undefined;
+  const revokedLater = certStatus === 'revoked' && !!provenAt && !!status?.revokedAt && provenAt < status.revokedAt;
+  return {
+    signatureValid: sig.validSignature && sig.trusted && (certStatus === 'good' || revokedLater),
+    certStatus,
+    signer: ours ? responderDn : '',
+  };
+}
+
+export async function signatureReport(deps: Deps, q: { accountId: string; ticket: string }): Promise<SignatureReport> {
+  const doc = await findDocument(deps.db, q.accountId, q.ticket);
+  if (!doc) {
+    throw new AppError('DOCUMENT_NOT_FOUND', `no document ${q.ticket}`);
+  }
+  if (doc.status === 'deleted') {
+    throw new AppError('DOCUMENT_DELETED', `document ${q.ticket} is deleted; restore it to see its report`);
+  }
+  const [bytes, signers] = await Promise.all([deps.blobs.get(doc.original_sha256), reportSigners(deps.db, doc.id)]);
+  let read: PdfSignatures;
+  try {
+    const root = deps.pki.pki.root.certificateDer;
+    // Signers chain to the service root; time-stamps may come from the operator's TSA (SELLO_TSA_URL).
+    read = await readSignatures(bytes, { trustedRootsDer: [root], timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])] });
+  } catch (err) {
+    if (err instanceof PdfReadError) {
+      throw new AppError('PDF_INVALID', err.message);
+    }
+    throw err;
+  }
+  const issuing = new X509Certificate(deps.pki.pki.issuing.certificateDer);
+  const responderDn = new X509Certificate(deps.pki.pki.ocsp.certificateDer).subject.split('\n').join(', ');
+
+  const firmas: Firma[] = [];
+  const ink: InkSignature[] = [];
+  for (const sig of read.signatures) {
+    // Only this document's signers: a field named after another document's signer reveals nothing.
+    const signer = signers.find((s) => sig.fieldName === `Sello-${s.signer_id}`);
+    const ours = !!sig.signer && issuedByUs(sig.signer.der, issuing);
+    const embedded = sig.timestamp !== null;
+    const box = boxOf(sig, signer, read.pages);
+    firmas.push({
+      page: sig.page,
+      ...sig.box,
+      downstream: sig.downstream,
+      campoFirma: sig.fieldName,
+      signatureType: sig.subFilter === 'ETSI.CAdES.detached' ? (embedded ? 'PAdES-B-T' : 'PAdES-B-B') : sig.subFilter,
+      validSignature: sig.validSignature,
+      coversDocument: sig.coversDocument,
+      totalRevisions: read.totalRevisions,
+      revision: sig.revision,
+      signDate: sig.signDate?.toISOString() ?? '',
+      certType: ours ? 'service-issued' : 'external',
+      signCertificateSerial: sig.signer?.serial ?? '',
+      box,
+      email: sig.signer?.email || signer?.email || '',
+      ipAddress: '', // not recorded yet (see the file comment)
+      timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
+      downstreamData: signer
+        ? { authority: signer.authority, dataType: DATA_TYPES[signer.authority] ?? '', subject: signer.data }
+        : { authority: '', dataType: sig.signer?.email ? 'email' : '', subject: sig.signer?.email ?? '' },
+      ocsp: await ocspOf(deps, sig, ours, responderDn),
+      certificados: sig.certificates.map(({ der: _der, ...c }) => c),
+    });
+    if (signer?.signature_type === 'drawn') {
+      for (const b of signer.boxes.filter((x) => read.pages[x.page])) {
+        ink.push({ campoFirma: sig.fieldName, box: b.sticker_index, page: b.page, ...topLeft(b, read.pages[b.page].height) });
+      }
+    }
+  }
+  return { InkSignatures: ink, firmas };
+}

@@ -1,0 +1,30 @@
+// GET /api/report/{ticket}: the signature report, for external verification of a document.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../domain/deps.js';
+import { signatureReport } from '../../domain/documents/signature-report.js';
+import { ErrorResponse, SignatureReportResponse } from '../schemas.js';
+
+export function reportRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.get(
+      '/api/report/:ticket',
+      {
+        schema: {
+          summary: 'Signature report: each signature with position, certificate chain, revocation status, time-stamp authority and validity',
+          description:
+            'Checked from the current original (every signature applied so far). Boxes are in PDF points from the ' +
+            "top-left corner of the page's CropBox; a deleted document answers 409 DOCUMENT_DELETED.",
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          params: Type.Object({ ticket: Type.String() }),
+          response: { 200: SignatureReportResponse, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const { ticket } = req.params as { ticket: string };
+        return signatureReport(deps, { accountId: req.account!.id, ticket });
+      },
+    );
+  };
+}

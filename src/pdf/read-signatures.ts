@@ -1,0 +1,158 @@
+// Every signature of a PDF, as an external verifier sees it: the signature fields of the AcroForm
+// whose /V is a signature dictionary (PDF 32000-1 §12.7.4.5, §12.8.1), where their widget is, what
+// their /ByteRange covers, which revision each closes, and what their CMS says (signature-cms.ts).
+// Pure, as pdf/ must be: no clock (times come from the file and its time-stamps) and the trusted
+// roots are a parameter.
+//
+// Geometry: `page` is 0-based, and the box is given in PDF points in the page's unrotated user
+// space, measured from the top-left corner of its CropBox: `left` rightwards, `top` downwards to
+// the box's upper edge. That is what layout tools and most clients mean by left/top, and it maps
+// one to one onto a sticker (origin at the CropBox's lower-left): left = lx, top = cropHeight - ty,
+// width = tx - lx, height = ty - ly. Page rotation is not applied, as it is not for stickers.
+import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString, type PDFPage } from '@libpdf/core';
+import { normalise, numbersOf, pageGeometry, resolverOf } from './page-geometry.js';
+import { checkByteRange, parsePdfDate, revisionEnds, revisionOf } from './pdf-revisions.js';
+import { analyzeCms, type CmsReport } from './signature-cms.js';
+
+export { summarizeCertificate, type CertificateSummary, type CmsReport } from './signature-cms.js';
+
+/** A box in points from the CropBox's top-left corner (see the file comment). */
+export interface TopLeftBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface PdfSignature extends CmsReport {
+  /** Fully qualified field name (§12.7.3.2). */
+  fieldName: string;
+  /** 0-based page of the field's widget; -1 when the widget is on no page. */
+  page: number;
+  box: TopLeftBox;
+  subFilter: string;
+  byteRange: number[];
+  coversDocument: boolean;
+  /** 1-based revision this signature closes. */
+  revision: number;
+  /** A later revision was appended after the one this signature closes. */
+  downstream: boolean;
+  /** /M: the claimed signing time, not proven. */
+  claimedTime: Date | null;
+  reason: string | null;
+  name: string | null;
+  /** The verified time-stamp's genTime, else /M. */
+  signDate: Date | null;
+}
+
+export interface PdfSignatures {
+  /** Revisions of the file: the original plus one per incremental update. */
+  totalRevisions: number;
+  /** Visible size of each page (CropBox), to place boxes given from the bottom-left corner. */
+  pages: { width: number; height: number }[];
+  /** In the order they were applied (by the end of their signed range). */
+  signatures: PdfSignature[];
+}
+
+export class PdfReadError extends Error {}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
+const sameRef = (a: unknown, b: PdfRef) => a instanceof PdfRef && a.objectNumber === b.objectNumber && a.generation === b.generation;
+
+function text(dict: PdfDict, key: string, pdf: PDF): string | null {
+  const v = dict.get(key, resolverOf(pdf));
+  return v instanceof PdfString ? v.asString() : v instanceof PdfName ? v.value : null;
+}
+
+/** The page showing a widget: the one whose /Annots lists it; /P is only a hint (§12.5.2). */
+function pageIndexOf(pdf: PDF, pages: PDFPage[], ref: PdfRef | null, dict: PdfDict): number {
+  const resolve = resolverOf(pdf);
+  if (ref) {
+    const i = pages.findIndex((p) => p.dict.getArray('Annots', resolve)?.toArray().some((a) => sameRef(a, ref)));
+    if (i >= 0) {
+      return i;
+    }
+  }
+  const p = dict.get('P');
+  return p instanceof PdfRef ? pages.findIndex((pg) => sameRef(p, pg.ref)) : -1;
+}
+
+/** The field's widget: the first with an area on a page, else the first (an invisible signature). */
+function placeOf(pdf: PDF, pages: PDFPage[], widgets: { ref: PdfRef | null; dict: PdfDict }[]): { page: number; box: TopLeftBox } {
+  const placed = widgets.map((w) => {
+    const page = pageIndexOf(pdf, pages, w.ref, w.dict);
+    const raw = numbersOf(w.dict.get('Rect', resolverOf(pdf)));
+    return { page, rect: raw ? normalise(raw) : null };
+  });
+  const best = placed.find((p) => p.page >= 0 && p.rect && p.rect[2] > p.rect[0] && p.rect[3] > p.rect[1]) ?? placed[0];
+  if (!best || best.page < 0 || !best.rect) {
+    return { page: best?.page ?? -1, box: { left: 0, top: 0, width: 0, height: 0 } };
+  }
+  const { crop } = pageGeometry(pdf, pages[best.page]);
+  const [x1, y1, x2, y2] = best.rect;
+  return { page: best.page, box: { left: round(x1 - crop[0]), top: round(crop[3] - y2), width: round(x2 - x1), height: round(y2 - y1) } };
+}
+
+/** Reads every signed signature field of `bytes`. Throws PdfReadError when the file cannot be parsed. */
+export async function readSignatures(
+  bytes: Uint8Array,
+  opts: { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] },
+): Promise<PdfSignatures> {
+  let pdf: PDF;
+  let pages: PDFPage[];
+  try {
+    pdf = await PDF.load(bytes);
+    pages = pdf.getPages();
+  } catch (err) {
+    throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
+  }
+  const resolve = resolverOf(pdf);
+  const ends = revisionEnds(bytes);
+  const totalRevisions = ends.length;
+  const pageSizes = pages.map((p) => {
+    const { crop } = pageGeometry(pdf, p);
+    return { width: round(crop[2] - crop[0]), height: round(crop[3] - crop[1]) };
+  });
+
+  const signatures: PdfSignature[] = [];
+  for (const field of pdf.getForm()?.getSignatureFields() ?? []) {
+    const v = field.getDict().get('V', resolve);
+    if (!(v instanceof PdfDict)) {
+      continue; // an unsigned field, a box waiting for its signer
+    }
+    const rangeObj = v.get('ByteRange', resolve);
+    const byteRange = rangeObj instanceof PdfArray ? rangeObj.toArray().map((n) => (n instanceof PdfNumber ? n.value : NaN)) : [];
+    const contents = v.get('Contents', resolve);
+    const range = checkByteRange(bytes, byteRange);
+    const subFilter = text(v, 'SubFilter', pdf) ?? '';
+    const claimedTime = parsePdfDate(text(v, 'M', pdf));
+    const cms = await analyzeCms({
+      contents: contents instanceof PdfString ? contents.bytes : new Uint8Array(),
+      signedBytes: range.signed,
+      subFilter,
+      claimedTime,
+      trustedRootsDer: opts.trustedRootsDer,
+      timestampRootsDer: opts.timestampRootsDer,
+    });
+    const widgets = field.getWidgets().map((w) => ({ ref: w.ref, dict: w.dict }));
+    const revision = range.signed ? revisionOf(ends, range.end) : totalRevisions;
+    signatures.push({
+      ...cms,
+      fieldName: field.name,
+      ...placeOf(pdf, pages, widgets.length > 0 ? widgets : [{ ref: field.getRef(), dict: field.getDict() }]),
+      subFilter,
+      byteRange,
+      coversDocument: range.coversDocument,
+      revision,
+      // Decided: "downstream" means the file was extended after this signature (another signature
+      // or any incremental update), whether or not that update changes what the signer saw.
+      downstream: revision < totalRevisions,
+      claimedTime,
+      reason: text(v, 'Reason', pdf),
+      name: text(v, 'Name', pdf),
+      signDate: (cms.timestamp?.verified ? cms.timestamp.genTime : undefined) ?? claimedTime,
+    });
+  }
+  signatures.sort((a, b) => a.revision - b.revision || (a.byteRange[2] ?? 0) - (b.byteRange[2] ?? 0));
+  return { totalRevisions, pages: pageSizes, signatures };
+}

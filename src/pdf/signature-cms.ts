@@ -1,0 +1,251 @@
+// What a PDF signature's CMS (RFC 5652 SignedData) says, checked the way a relying party checks
+// it: the signer's signature over the signed bytes (messageDigest and signature value, §5.4 and
+// §5.6), the certificates it carries, its signature time-stamp (EN 319 122-1 §5.3) verified with
+// pki/'s verifyTimeStampToken, and whether the signer chains to a trusted root. Never throws on
+// bad input: a CMS that cannot be read is reported as an invalid signature with the reason.
+import { X509Certificate, constants, createHash, verify, type KeyObject } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { normalizeSerialHex, verifyTimeStampToken, type VerifyTimeStampOptions } from '../pki/index.js';
+import { chainProblem, own } from './cert-chain.js';
+
+/** One certificate as the report shows it. */
+export interface CertificateSummary {
+  commonName: string;
+  /** rfc822Name of subjectAltName, else the deprecated emailAddress of the subject; '' if none. */
+  email: string;
+  /** Canonical lowercase hex, as the register of issued certificates stores it. */
+  serial: string;
+  /** e.g. sha256WithRSAEncryption; the OID when the name is not known here. */
+  signatureAlgorithm: string;
+  issuerCommonName: string;
+  der: Buffer;
+}
+
+export interface CmsReport {
+  validSignature: boolean;
+  /** Why validSignature is false. */
+  problem?: string;
+  signer: CertificateSummary | null;
+  /** Every certificate in the CMS, the signer's first. */
+  certificates: CertificateSummary[];
+  /** The signature-time-stamp attribute: absent (null), or verified or not with the reason. */
+  timestamp: { verified: boolean; genTime?: Date; tsaSubject?: string; problem?: string } | null;
+  /** The signer's path to a trusted root at the signing time (the time-stamp's, else /M). */
+  trusted: boolean;
+}
+
+const OID = {
+  signedData: '1.2.840.113549.1.7.2',
+  messageDigest: '1.2.840.113549.1.9.4',
+  signatureTimeStamp: '1.2.840.113549.1.9.16.2.14',
+  tstInfo: '1.2.840.113549.1.9.16.1.4',
+  commonName: '2.5.4.3',
+  emailAddress: '1.2.840.113549.1.9.1',
+  subjectAltName: '2.5.29.17',
+  subjectKeyIdentifier: '2.5.29.14',
+  rsaPss: '1.2.840.113549.1.1.10',
+  ed25519: '1.3.101.112',
+};
+const HASHES: Record<string, 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512'> = {
+  '1.3.14.3.2.26': 'SHA-1',
+  '2.16.840.1.101.3.4.2.1': 'SHA-256',
+  '2.16.840.1.101.3.4.2.2': 'SHA-384',
+  '2.16.840.1.101.3.4.2.3': 'SHA-512',
+};
+const ALGORITHMS: Record<string, string> = {
+  '1.2.840.113549.1.1.1': 'rsaEncryption',
+  '1.2.840.113549.1.1.5': 'sha1WithRSAEncryption',
+  '1.2.840.113549.1.1.11': 'sha256WithRSAEncryption',
+  '1.2.840.113549.1.1.12': 'sha384WithRSAEncryption',
+  '1.2.840.113549.1.1.13': 'sha512WithRSAEncryption',
+  [OID.rsaPss]: 'rsassaPss',
+  '1.2.840.10045.4.3.2': 'ecdsa-with-SHA256',
+  '1.2.840.10045.4.3.3': 'ecdsa-with-SHA384',
+  '1.2.840.10045.4.3.4': 'ecdsa-with-SHA512',
+  [OID.ed25519]: 'Ed25519',
+};
+
+const nodeHash = (h: string) => h.replace('-', '').toLowerCase();
+const derOf = (c: pkijs.Certificate) => Buffer.from(c.toSchema().toBER(false));
+
+function attribute(name: pkijs.RelativeDistinguishedNames, oid: string): string {
+  const found = name.typesAndValues.find((tv) => tv.type === oid);
+  const value = (found?.value.valueBlock as { value?: unknown } | undefined)?.value;
+  return typeof value === 'string' ? value : '';
+}
+
+export function summarizeCertificate(c: pkijs.Certificate): CertificateSummary {
+  const san = c.extensions?.find((e) => e.extnID === OID.subjectAltName)?.parsedValue as pkijs.AltName | undefined;
+  const sanEmail = san?.altNames.find((n) => n.type === 1)?.value;
+  return {
+    commonName: attribute(c.subject, OID.commonName),
+    email: typeof sanEmail === 'string' ? sanEmail : attribute(c.subject, OID.emailAddress),
+    serial: normalizeSerialHex(Buffer.from(c.serialNumber.valueBlock.valueHexView).toString('hex') || '00'),
+    signatureAlgorithm: ALGORITHMS[c.signatureAlgorithm.algorithmId] ?? c.signatureAlgorithm.algorithmId,
+    issuerCommonName: attribute(c.issuer, OID.commonName),
+    der: derOf(c),
+  };
+}
+
+/** RFC 5652 §5.3 SignerIdentifier: issuer and serial, or subjectKeyIdentifier [0]. */
+function findSigner(info: pkijs.SignerInfo, certs: pkijs.Certificate[]): pkijs.Certificate | null {
+  const sid = info.sid as unknown;
+  return (
+    certs.find((c) => {
+      if (sid instanceof pkijs.IssuerAndSerialNumber) {
+        return c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber);
+      }
+      const ski = c.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier)?.parsedValue;
+      return sid instanceof asn1js.Primitive && ski instanceof asn1js.OctetString && Buffer.from(ski.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView));
+    }) ?? null
+  );
+}
+
+/** The signature value check, with node's crypto: RSA PKCS#1 v1.5, RSASSA-PSS, ECDSA (DER), Ed25519. */
+function signatureVerifies(info: pkijs.SignerInfo, hash: string, data: Uint8Array, key: KeyObject): boolean {
+  const signature = info.signature.valueBlock.valueHexView;
+  const alg = info.signatureAlgorithm.algorithmId;
+  if (alg === OID.ed25519) {
+    return verify(null, data, key, signature);
+  }
+  if (alg === OID.rsaPss) {
+    return verify(hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, signature);
+  }
+  return verify(hash, data, key, signature);
+}
+
+/** The token's imprint algorithm, so a TSA that hashed with SHA-384 or SHA-512 is checked too. */
+function imprintAlgorithm(tokenDer: Uint8Array): VerifyTimeStampOptions['expectedImprintAlgorithm'] {
+  try {
+    const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(own(tokenDer)).content });
+    const tst = pkijs.TSTInfo.fromBER(signed.encapContentInfo.eContent!.getValue());
+    return HASHES[tst.messageImprint.hashAlgorithm.algorithmId] ?? 'SHA-256';
+  } catch {
+    return 'SHA-256'; // verifyTimeStampToken will say what is wrong with it
+  }
+}
+
+/** The signature-time-stamp attribute's token (RFC 3161 Appendix A), as embedded; null if none. */
+function timestampToken(info: pkijs.SignerInfo): Uint8Array | null {
+  const attr = info.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStamp);
+  // The token's bytes as embedded, not a re-encoding: its signature is over what the TSA wrote.
+  return attr?.values[0] ? new Uint8Array((attr.values[0] as asn1js.BaseBlock).valueBeforeDecodeView) : null;
+}
+
+/** Verifies a token whose imprint must be the digest of `stamped`. */
+async function checkTimestamp(tokenDer: Uint8Array, stamped: Uint8Array, certs: Buffer[], trustedRootsDer: Uint8Array[]): Promise<CmsReport['timestamp']> {
+  const algorithm = imprintAlgorithm(tokenDer) ?? 'SHA-256';
+  const imprint = createHash(nodeHash(algorithm)).update(stamped).digest();
+  try {
+    const v = await verifyTimeStampToken(tokenDer, { expectedImprint: imprint, expectedImprintAlgorithm: algorithm, trustedRootsDer, untrustedDer: certs });
+    return { verified: true, genTime: v.genTime, tsaSubject: v.tsaSubject };
+  } catch (err) {
+    return { verified: false, problem: (err as Error).message };
+  }
+}
+
+/**
+ * Checks the CMS in /Contents against the bytes its /ByteRange covers. `subFilter` decides what
+ * was signed: the bytes themselves (ETSI.CAdES.detached, adbe.pkcs7.detached), their SHA-1 as the
+ * encapsulated content (adbe.pkcs7.sha1), or a TSTInfo whose imprint is their digest (ETSI.RFC3161,
+ * a document time-stamp).
+ */
+export async function analyzeCms(opts: {
+  contents: Uint8Array;
+  signedBytes: Buffer | null;
+  subFilter: string;
+  claimedTime: Date | null;
+  /** Roots the signer must chain to. */
+  trustedRootsDer: Uint8Array[];
+  /** Roots a time-stamp's TSA must chain to; default trustedRootsDer. */
+  timestampRootsDer?: Uint8Array[];
+}): Promise<CmsReport> {
+  const report: CmsReport = { validSignature: false, signer: null, certificates: [], timestamp: null, trusted: false };
+  let signed: pkijs.SignedData;
+  let cmsDer: Uint8Array;
+  try {
+    // /Contents is zero-padded after the DER: only the first element is the CMS.
+    const parsed = asn1js.fromBER(own(opts.contents));
+    const info = new pkijs.ContentInfo({ schema: parsed.result });
+    if (parsed.offset < 0 || info.contentType !== OID.signedData) {
+      return { ...report, problem: 'the /Contents value is not CMS SignedData' };
+    }
+    cmsDer = opts.contents.subarray(0, parsed.offset);
+    signed = new pkijs.SignedData({ schema: info.content });
+  } catch {
+    return { ...report, problem: 'the /Contents value is not CMS SignedData' };
+  }
+  const certs = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+  const info = signed.signerInfos[0];
+  const signerCert = info ? findSigner(info, certs) : null;
+  report.signer = signerCert ? summarizeCertificate(signerCert) : null;
+  report.certificates = [...(signerCert ? [signerCert] : []), ...certs.filter((c) => c !== signerCert)].map(summarizeCertificate);
+  if (!info || signed.signerInfos.length !== 1) {
+    return { ...report, problem: 'a PDF signature carries exactly one SignerInfo' };
+  }
+  if (!signerCert) {
+    return { ...report, problem: 'the signer certificate is not in the CMS' };
+  }
+  const certDers = report.certificates.map((c) => c.der);
+  // EN 319 122-1 §5.3: a signature time-stamp is over the SignerInfo's signature value; a document
+  // time-stamp (ETSI.RFC3161, EN 319 142-1 §5.4) is itself the token, over the signed bytes.
+  const token = opts.subFilter === 'ETSI.RFC3161' ? cmsDer : timestampToken(info);
+  const stamped = opts.subFilter === 'ETSI.RFC3161' ? opts.signedBytes : info.signature.valueBlock.valueHexView;
+  report.timestamp = token && stamped ? await checkTimestamp(token, stamped, certDers, opts.timestampRootsDer ?? opts.trustedRootsDer) : null;
+  const at = report.timestamp?.genTime ?? opts.claimedTime;
+  report.trusted = at ? (await chainProblem(signerCert, certs, opts.trustedRootsDer.map((d) => pkijs.Certificate.fromBER(own(d))), at)) === null : false;
+
+  const problem = checkSignature(signed, info, signerCert, opts.signedBytes, opts.subFilter);
+  return problem ? { ...report, problem } : { ...report, validSignature: true };
+}
+
+/** The reason the signature does not verify, or null when it does. */
+function checkSignature(signed: pkijs.SignedData, info: pkijs.SignerInfo, cert: pkijs.Certificate, bytes: Buffer | null, subFilter: string): string | null {
+  if (!bytes) {
+    return 'the /ByteRange does not lie inside the file';
+  }
+  const hash = HASHES[info.digestAlgorithm.algorithmId];
+  if (!hash) {
+    return `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`;
+  }
+  const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
+  if (subFilter === 'adbe.pkcs7.sha1' && !(eContent && createHash('sha1').update(bytes).digest().equals(eContent))) {
+    return 'the encapsulated SHA-1 is not the digest of the signed bytes';
+  }
+  if (subFilter === 'ETSI.RFC3161') {
+    try {
+      const tst = pkijs.TSTInfo.fromBER(own(eContent ?? new Uint8Array()));
+      const alg = HASHES[tst.messageImprint.hashAlgorithm.algorithmId];
+      if (!alg || !createHash(nodeHash(alg)).update(bytes).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView))) {
+        return 'the time-stamp imprint is not the digest of the signed bytes';
+      }
+    } catch {
+      return 'the document time-stamp carries no readable TSTInfo';
+    }
+  }
+  const content = eContent ?? bytes;
+  let key: KeyObject;
+  try {
+    key = new X509Certificate(derOf(cert)).publicKey;
+  } catch {
+    return 'the signer certificate cannot be read';
+  }
+  try {
+    if (!info.signedAttrs) {
+      // RFC 5652 §5.4: without signed attributes the signature is over the content itself.
+      return signatureVerifies(info, nodeHash(hash), content, key) ? null : 'the signature value does not verify';
+    }
+    const digests = info.signedAttrs.attributes.filter((a) => a.type === OID.messageDigest);
+    const md = digests.length === 1 && digests[0].values.length === 1 ? digests[0].values[0] : null;
+    if (!(md instanceof asn1js.OctetString) || !createHash(nodeHash(hash)).update(content).digest().equals(Buffer.from(md.valueBlock.valueHexView))) {
+      return 'the messageDigest attribute does not match the signed bytes: the document was changed after signing';
+    }
+    // §5.4: the signature covers the DER of the signed attributes with the SET OF tag, not [0].
+    const attrs = new Uint8Array(info.signedAttrs.encodedValue);
+    attrs[0] = 0x31;
+    return signatureVerifies(info, nodeHash(hash), attrs, key) ? null : 'the signature value does not verify with the signer certificate';
+  } catch (err) {
+    return `the signature cannot be checked: ${(err as Error).message}`;
+  }
+}

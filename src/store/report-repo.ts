@@ -1,0 +1,28 @@
+// SQL for the signature report: a document's signers with how they signed, and their boxes.
+import { sql } from 'kysely';
+import type { Db } from './db.js';
+
+export interface ReportSigner {
+  id: string;
+  signer_id: string;
+  authority: string;
+  data: string;
+  name: string | null;
+  email: string | null;
+  status: string;
+  signature_type: 'drawn' | 'typed' | null;
+  certificate_serial: string | null;
+  boxes: { sticker_index: number; page: number; lx: number; ly: number; tx: number; ty: number }[];
+}
+
+/** The signers of a document in sticker order, each with its boxes in sticker order. */
+export async function reportSigners(db: Db, documentId: string): Promise<ReportSigner[]> {
+  const r = await sql<ReportSigner>`
+    select s.id::text as id, s.signer_id, s.authority, s.data, s.name, s.email, s.status, s.signature_type,
+           s.certificate_serial,
+           coalesce((select json_agg(json_build_object('sticker_index', k.sticker_index, 'page', k.page,
+                       'lx', k.lx, 'ly', k.ly, 'tx', k.tx, 'ty', k.ty) order by k.sticker_index)
+                     from stickers k where k.signer_row_id = s.id), '[]'::json) as boxes
+    from signers s where s.document_id = ${documentId} order by s.position`.execute(db);
+  return r.rows;
+}
