@@ -16,7 +16,9 @@ import { eventRoutes } from './routes/events.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { healthRoutes } from './routes/health.js';
 import { pkiRoutes } from './routes/pki.js';
+import { reportRoutes } from './routes/report.js';
 import { signingRoutes } from './routes/signing.js';
+import { signerPageRoutes } from './routes/signer-page.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
@@ -85,6 +87,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
+  await app.register(signerPageRoutes());
   if (deps.config.env !== 'production') {
     await app.register(devOutboxRoutes(deps));
   }
@@ -139,6 +142,7 @@ function apiPlugin(deps: Deps) {
     });
 
     await app.register(documentRoutes(deps));
+    await app.register(reportRoutes(deps));
     await app.register(setRoutes(deps));
     await app.register(pdfToolRoutes(deps));
     await app.register(templateRoutes(deps));
@@ -146,8 +150,9 @@ function apiPlugin(deps: Deps) {
   };
 }
 
-/** Query strings may carry tokens one day; logs keep the path only. */
-function redactUrl(url: string) {
+/** Logs keep the path without its query, and never a signing link's token (it is a credential). */
+export function redactUrl(url: string) {
   const q = url.indexOf('?');
-  return q === -1 ? url : `${url.slice(0, q)}?…`;
+  const path = q === -1 ? url : `${url.slice(0, q)}?…`;
+  return path.replace(/^\/sign\/(api\/)?[^/?]+/, (_m, api: string | undefined) => `/sign/${api ?? ''}…`);
 }

@@ -121,4 +121,12 @@ describe('logs', () => {
     expect(text).not.toContain(r.stickers[0].signer_url.split('/').pop()!);
     expect(text).not.toMatch(/authorization/i);
   });
+  it('never carry a signing link token', async () => {
+    const token = 'A'.repeat(43);
+    await fetch(`${s.baseUrl}/sign/api/${token}`);
+    await fetch(`${s.baseUrl}/sign/${token}`);
+    const text = s.logs.join('');
+    expect(text).toContain('"url":"/sign/api/…"');
+    expect(text).not.toContain(token);
+  });
 });

@@ -31,10 +31,17 @@ export async function getSigningInfo(deps: Deps, token: string) {
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
     signers: signers.map((x) => ({ name: x.name, status: x.status })),
-    language: languageOf(s.document.workflow),
+    // The workflow's language when it sets one; else null, and the page follows the browser's.
+    language: explicitLanguage(s.document.workflow),
   };
 }
 
+function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
+  const l = (workflow as { language?: string } | null)?.language;
+  return l === 'es' || l === 'en' ? l : null;
+}
+
+/** The language of emails and of the signature's legend: the workflow's, Spanish by default. */
 export function languageOf(workflow: unknown): 'es' | 'en' {
   return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
 }

@@ -1,0 +1,51 @@
+// The signer page (web/, built by Vite into web/dist): GET /sign/{token} answers its index.html and
+// /assets/* its hashed scripts, styles and the pdf.js worker. The page itself talks to the signing
+// API (routes/signing.ts). Without a build, the page answers 503 saying how to make one.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../errors.js';
+
+/** Where `npm run build:web` writes the page. */
+export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+
+// The token is in the page's URL: no referrer may carry it elsewhere, and the page loads nothing
+// but itself. pdf.js needs blob: workers in some browsers and data: images; no eval.
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy':
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'",
+};
+
+export function signerPageRoutes(opts: { distDir?: string } = {}) {
+  const dist = opts.distDir ?? WEB_DIST;
+  return async function routes(app: FastifyInstance) {
+    // serve:false with a root that always exists: the files are sent from web/dist by the route
+    // below, so a build made after the server started is served without a restart.
+    await app.register(fastifyStatic, { root: fileURLToPath(new URL('.', import.meta.url)), serve: false });
+
+    app.get('/assets/*', { schema: { hide: true } }, async (req, reply) => {
+      const file = (req.params as { '*': string })['*'];
+      // Names carry a content hash: a file never changes under its name.
+      return reply.sendFile(file, join(dist, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny' });
+    });
+
+    app.get('/sign/:token', { schema: { hide: true } }, async (_req, reply) => {
+      const index = join(dist, 'index.html');
+      if (!existsSync(index)) {
+        return reply
+          .code(503)
+          .header('cache-control', 'no-store')
+          .send(errorBody('SERVICE_UNAVAILABLE', 'the signer page is not built: run `npm run build:web` (npm start and npm test build it when missing)'));
+      }
+      return reply.headers(PAGE_HEADERS).send(await readFile(index));
+    });
+  };
+}

@@ -1,0 +1,278 @@
+// The signer page in a real Chromium at a phone's size: the PDF drawn by pdf.js with the signer's
+// boxes, signing with the mouse and with the keyboard alone, rejecting with an emoji reason, both
+// languages, and the signed PDF judged by pdfsig.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signerPageRoutes } from '../../src/http/routes/signer-page.js';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { pdfsig } from '../helpers/validators.js';
+
+const PHONE = { width: 360, height: 740 };
+
+let s: TestServer;
+let browser: Browser;
+let rootPem: string;
+let pdf: string;
+const tmp = mkdtempSync(join(tmpdir(), 'sello-e2e-'));
+
+beforeAll(async () => {
+  // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+  [s, browser] = await Promise.all([
+    startTestServer(),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    }),
+  ]);
+  rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
+  pdf = (await makePdf([A4, A4])).toString('base64');
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const box = (page: number, x = 60) => ({ page, rect: { lx: x, ly: 60, tx: x + 200, ty: 130 } });
+
+async function twoSigners(workflow?: Record<string, unknown>) {
+  const doc = await s.client.createDocument({
+    b64_doc: pdf,
+    name: 'Contrato',
+    stickers: [
+      { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) },
+      { authority: 'EMAIL_LINK', data: 'bruno@example.com', name: 'Bruno Díaz', ...box(1, 320) },
+    ],
+    ...(workflow ? { workflow } : {}),
+  });
+  return { doc, ana: doc.stickers[0].signer_url, bruno: doc.stickers[1].signer_url };
+}
+
+/** A phone-sized page; every script error or console error fails the test that opened it. */
+async function phone(url: string, locale = 'es-ES'): Promise<{ page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  // pdf.js warns when it cannot start its worker and falls back to the main thread: a problem too.
+  page.on('console', (m) => {
+    if (m.type() === 'error' || (m.type() === 'warning' && /worker/i.test(m.text()))) {
+      problems.push(`console ${m.type()}: ${m.text()} at ${m.location().url}`);
+    }
+  });
+  await page.goto(url);
+  return { page, problems };
+}
+
+/** Presses Tab until the element matching `selector` has focus (the way a keyboard user gets there). */
+async function tabTo(page: Page, selector: string, max = 25) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) ?? false, selector)) {
+      return;
+    }
+  }
+  throw new Error(`${selector} never took the focus`);
+}
+
+describe('signer page', () => {
+  it('shows the PDF and the box on a phone, signs with a drawn signature, and offers the signed PDF', async () => {
+    const { ana } = await twoSigners();
+    const { page, problems } = await phone(ana);
+
+    // The first page is drawn by pdf.js: a canvas as wide as the screen, with dark text on it.
+    const canvas = page.locator('canvas.page-canvas').first();
+    await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
+    const ink = await canvas.evaluate((el: HTMLCanvasElement) => {
+      const data = el.getContext('2d')!.getImageData(0, 0, el.width, el.height).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] > 0 && data[i] < 100 && data[i + 1] < 100 && data[i + 2] < 100) {
+          dark++;
+        }
+      }
+      return { dark, width: el.width };
+    });
+    expect(ink.dark).toBeGreaterThan(100);
+    const pageBox = (await page.locator('.page').first().boundingBox())!;
+    expect(pageBox.width).toBeLessThanOrEqual(PHONE.width);
+    expect(pageBox.width).toBeGreaterThan(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    // The box (60,60)–(260,130) in points from the lower-left corner, where the page shows it.
+    const highlight = page.locator('.page').first().locator('.box-highlight');
+    await expect.poll(() => highlight.isVisible()).toBe(true);
+    const hb = (await highlight.boundingBox())!;
+    const k = pageBox.width / A4.width;
+    expect(hb.x - pageBox.x).toBeCloseTo(60 * k, 0);
+    expect(hb.y - pageBox.y).toBeCloseTo((A4.height - 130) * k, 0);
+    expect(hb.width).toBeCloseTo(200 * k, 0);
+    expect(hb.height).toBeCloseTo(70 * k, 0);
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+
+    // Sign stays disabled until there is a signature and consent.
+    const signButton = page.getByRole('button', { name: 'Firmar', exact: true });
+    expect(await signButton.isDisabled()).toBe(true);
+    const pad = page.getByTestId('signature-pad');
+    await pad.scrollIntoViewIfNeeded();
+    const pb = (await pad.boundingBox())!;
+    await page.mouse.move(pb.x + 30, pb.y + 100);
+    await page.mouse.down();
+    for (let i = 1; i <= 20; i++) {
+      await page.mouse.move(pb.x + 30 + i * 12, pb.y + 100 - Math.sin(i / 3) * 40);
+    }
+    await page.mouse.up();
+    await expect.poll(() => page.getByText('Firma dibujada.').isVisible()).toBe(true);
+    expect(await signButton.isDisabled()).toBe(true);
+    await page.getByLabel(/Acepto firmar este documento/).check();
+    expect(await signButton.isDisabled()).toBe(false);
+
+    const shot = join(tmp, 'phone.png');
+    await page.screenshot({ path: shot });
+    const png = readFileSync(shot);
+    expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([PHONE.width * 2, PHONE.height * 2]);
+
+    await signButton.click();
+    const signed = page.getByTestId('signed-state');
+    await signed.waitFor();
+    expect(await signed.getAttribute('data-document-status')).toBe('pending');
+    expect(await page.getByTestId('live-status').textContent()).toMatch(/Has firmado el documento/);
+
+    const href = (await page.getByTestId('download-link').getAttribute('href'))!;
+    const res = await fetch(new URL(href, s.baseUrl));
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const report = await pdfsig(Buffer.from(await res.arrayBuffer()), rootPem);
+    expect(report.signatures, report.output).toHaveLength(1);
+    expect(report.signatures[0]).toMatchObject({ valid: true, trusted: true, commonName: 'Ana García' });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lets the second signer sign with the keyboard alone (typed signature): the document completes', async () => {
+    const { doc, ana, bruno } = await twoSigners();
+    await fetch(`${s.baseUrl}/sign/api/${ana.split('/').pop()}/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
+    });
+    const { page, problems } = await phone(bruno);
+    await page.getByRole('tab', { name: 'Escribir' }).waitFor();
+
+    await tabTo(page, '#tab-type');
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('typed-signature');
+    await page.keyboard.type('Bruno Díaz');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('consent');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Firmar');
+    await page.keyboard.press('Enter');
+
+    const signed = page.getByTestId('signed-state');
+    await signed.waitFor();
+    expect(await signed.getAttribute('data-document-status')).toBe('completed');
+    // The success heading takes the focus, so a screen reader reads it out.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('outcome-title');
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.status).toBe('completed');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('in English, rejects with an emoji reason counted as the user sees it; the reason is stored', async () => {
+    const { doc, ana } = await twoSigners({ language: 'en' });
+    // The browser says Spanish; the workflow's language wins.
+    const { page, problems } = await phone(ana, 'es-ES');
+    const rejectButton = page.getByRole('button', { name: 'Reject', exact: true });
+    await rejectButton.waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await page.getByRole('button', { name: 'Sign', exact: true }).isDisabled()).toBe(true);
+
+    // Escape closes the dialog and gives the focus back to the button that opened it.
+    await rejectButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Reject the document' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reject');
+
+    await rejectButton.click();
+    const reasonBox = dialog.getByLabel('Reason for rejecting');
+    await reasonBox.fill('👍🏽'.repeat(301));
+    expect(await dialog.getByTestId('reason-counter').textContent()).toBe('301 of 300 characters');
+    expect(await dialog.getByRole('button', { name: 'Reject document' }).isDisabled()).toBe(true);
+    // Focus stays in the dialog: Tab from the last control comes back to the first.
+    await dialog.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+
+    const reason = 'No estoy de acuerdo 👍🏽 👨‍👩‍👧 ñandú';
+    await reasonBox.fill(reason);
+    expect(await dialog.getByTestId('reason-counter').textContent()).toBe('29 of 300 characters');
+    await dialog.getByRole('button', { name: 'Reject document' }).click();
+    await page.getByTestId('rejected-state').waitFor();
+    expect(await page.getByRole('heading', { name: 'You rejected the document' }).isVisible()).toBe(true);
+
+    const stored = await s.deps.db
+      .selectFrom('notifications as n')
+      .innerJoin('documents as d', 'd.id', 'n.document_id')
+      .select('n.meta')
+      .where('d.ticket', '=', doc.document_ticket)
+      .where('n.kind', '=', 'document_rejected')
+      .executeTakeFirstOrThrow();
+    expect((stored.meta as { reason: string }).reason).toBe(reason);
+
+    // The other signer's link now shows a clear page, not the pad.
+    const other = await phone(doc.stickers[1].signer_url);
+    const closed = other.page.getByTestId('closed-state');
+    await closed.waitFor();
+    expect(await closed.getAttribute('data-state')).toBe('rejected');
+    expect(await other.page.getByRole('heading', { name: 'Document rejected' }).isVisible()).toBe(true);
+    expect(await other.page.getByTestId('signature-pad').count()).toBe(0);
+    expect([...problems, ...other.problems]).toEqual([]);
+    await page.context().close();
+    await other.page.context().close();
+  });
+
+  it('shows a clear page for a link that is not valid, in the browser language', async () => {
+    const { page } = await phone(`${s.baseUrl}/sign/${'x'.repeat(43)}`, 'en-US');
+    await page.getByTestId('closed-state').waitFor();
+    expect(await page.getByRole('heading', { name: 'Link not valid' }).isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it('serves the page with safe headers and its assets with long caching', async () => {
+    const res = await fetch(`${s.baseUrl}/sign/${'x'.repeat(43)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const html = await res.text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)![1];
+    const asset = await fetch(s.baseUrl + script);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect(asset.headers.get('cache-control')).toMatch(/immutable/);
+    expect([403, 404]).toContain((await fetch(`${s.baseUrl}/assets/..%2Fpackage.json`)).status);
+  });
+
+  it('answers 503 saying how to build the page when web/dist is missing', async () => {
+    const app = Fastify();
+    await app.register(signerPageRoutes({ distDir: join(tmp, 'no-such-dist') }));
+    const res = await app.inject({ method: 'GET', url: `/sign/${'x'.repeat(43)}` });
+    await app.close();
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error.message).toMatch(/npm run build:web/);
+  });
+});

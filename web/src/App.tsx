@@ -1,0 +1,210 @@
+// The signer page: loads what the link gives access to, shows the document with the signer's
+// boxes, and lets the signer sign (drawn or typed, with consent) or reject with a reason.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError, getInfo, reject, sign, type Signature, type SigningInfo } from './api';
+import { ErrorBanner } from './components/ErrorBanner';
+import { RejectedView, SignedView, StateView } from './components/Outcome';
+import { PdfViewer } from './components/PdfViewer';
+import { RejectDialog } from './components/RejectDialog';
+import { SignatureField } from './components/SignatureField';
+import { SignersList } from './components/SignersList';
+import { browserLang, dictionaries, I18n } from './i18n';
+
+/** Document states in which nobody can sign any more (signing-session.ts). */
+const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
+
+export function App({ token }: { token: string }) {
+  const [info, setInfo] = useState<SigningInfo | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [signature, setSignature] = useState<Signature | null>(null);
+  const [consent, setConsent] = useState(false);
+  const [busy, setBusy] = useState<'sign' | 'reject' | null>(null);
+  const [rejectOpen, setRejectOpen] = useState(false);
+  const [status, setStatus] = useState('');
+  const [pdfVersion, setPdfVersion] = useState(0);
+
+  const lang = info?.language ?? browserLang();
+  const i18n = useMemo(() => ({ lang, t: dictionaries[lang] }), [lang]);
+  const { t } = i18n;
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = info ? `${info.document.name} · ${t.title}` : t.title;
+  }, [lang, info, t]);
+
+  const load = useCallback(async () => {
+    try {
+      setInfo(await getInfo(token));
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err)));
+    }
+  }, [token]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  /** A refusal that means the state changed under the page: show the new state. */
+  const afterFailure = async (err: unknown) => {
+    const e = err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err));
+    setError(e);
+    setStatus('');
+    if (e.status === 409 || e.status === 404) {
+      await load();
+    }
+  };
+
+  const doSign = async () => {
+    if (!signature || !consent || busy) {
+      return;
+    }
+    setBusy('sign');
+    setError(null);
+    setStatus(t.signing);
+    try {
+      const result = await sign(token, signature);
+      setInfo((prev) =>
+        prev && {
+          ...prev,
+          document: { ...prev.document, status: result.document_status },
+          signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
+        },
+      );
+      setStatus(`${t.signedTitle}. ${result.document_status === 'completed' ? t.completedAll : t.waitingOthers}`);
+      setPdfVersion((v) => v + 1);
+      void load();
+    } catch (err) {
+      await afterFailure(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const doReject = async (reason: string) => {
+    setBusy('reject');
+    setError(null);
+    setStatus(t.rejecting);
+    try {
+      const result = await reject(token, reason);
+      setRejectOpen(false);
+      setInfo((prev) => prev && { ...prev, document: { ...prev.document, status: result.document_status }, signer: { ...prev.signer, status: 'rejected' } });
+      setStatus(t.rejectedByYou);
+    } catch (err) {
+      setRejectOpen(false);
+      await afterFailure(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  let body: React.ReactNode;
+  if (!info) {
+    body = loadError ? (
+      loadError.code === 'SIGNING_LINK_INVALID' ? (
+        <StateView title={t.linkInvalidTitle} text={t.linkInvalid} state="link-invalid" />
+      ) : (
+        <>
+          <ErrorBanner error={loadError} />
+          <button type="button" className="button button-primary" onClick={() => void load()}>
+            {t.retry}
+          </button>
+        </>
+      )
+    ) : (
+      <p className="loading" role="status">
+        {t.loading}
+      </p>
+    );
+  } else {
+    body = signerPage();
+  }
+
+  // A plain function, not a component: the pad and the form keep their state across renders.
+  function signerPage() {
+    const s = info!;
+    const viewer = <PdfViewer token={token} pages={s.pages} boxes={s.boxes} version={pdfVersion} signed={s.signer.status === 'signed'} />;
+    if (s.signer.status === 'signed') {
+      return (
+        <>
+          <SignedView token={token} name={s.document.name} signedAt={s.signer.signed_at} documentStatus={s.document.status} />
+          <SignersList signers={s.signers} />
+          {viewer}
+        </>
+      );
+    }
+    if (s.signer.status === 'rejected') {
+      return <RejectedView />;
+    }
+    const closed = CLOSED.has(s.document.status) ? t.state[s.document.status] : undefined;
+    if (closed) {
+      return <StateView title={closed[0]} text={closed[1]} state={s.document.status} />;
+    }
+    const available = s.signer.authority === 'EMAIL_LINK';
+    const canSign = signature !== null && consent && busy === null;
+    return (
+      <>
+        <p className="box-hint">{t.boxHint(s.boxes.length)}</p>
+        {viewer}
+        <SignersList signers={s.signers} />
+        <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
+          {!available ? (
+            <StateView title={t.authorityTitle} text={t.authority(s.signer.authority)} state="authority-not-available" />
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void doSign();
+              }}
+            >
+              <SignatureField onChange={setSignature} disabled={busy !== null} />
+              <div className="consent">
+                <input id="consent" type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} disabled={busy !== null} />
+                <label htmlFor="consent">{t.consent}</label>
+              </div>
+              {!canSign && busy === null && (
+                <p className="hint" id="sign-needs">
+                  {t.signNeeds}
+                </p>
+              )}
+              <div className="actions">
+                <button type="submit" className="button button-primary" disabled={!canSign} aria-describedby={canSign ? undefined : 'sign-needs'}>
+                  {busy === 'sign' ? t.signing : t.sign}
+                </button>
+                <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
+                  {t.reject}
+                </button>
+              </div>
+            </form>
+          )}
+        </section>
+        <RejectDialog open={rejectOpen} busy={busy === 'reject'} onClose={() => setRejectOpen(false)} onReject={(r) => void doReject(r)} />
+      </>
+    );
+  }
+
+  const signable = info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !CLOSED.has(info.document.status);
+  return (
+    <I18n.Provider value={i18n}>
+      {signable && (
+        <a className="skip-link" href="#signing">
+          {t.skipToSign}
+        </a>
+      )}
+      <header className="header">
+        <span className="brand" aria-hidden="true">
+          Sello
+        </span>
+        <h1 className="doc-name">{info ? info.document.name : t.title}</h1>
+      </header>
+      <main className="main">
+        {error && <ErrorBanner error={error} onDismiss={() => setError(null)} />}
+        {body}
+      </main>
+      <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-status">
+        {status}
+      </div>
+    </I18n.Provider>
+  );
+}

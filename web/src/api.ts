@@ -1,0 +1,107 @@
+// The signing API the page talks to (src/http/routes/signing.ts). The token in the page's URL is
+// the credential; every call is same-origin.
+
+export type Lang = 'es' | 'en';
+
+export interface Rect {
+  lx: number;
+  ly: number;
+  tx: number;
+  ty: number;
+}
+
+export interface SigningInfo {
+  document: { ticket: string; name: string; status: string };
+  pages: { page: number; width: number; height: number; rotation: number }[];
+  signer: {
+    signer_id: string;
+    name: string | null;
+    email: string | null;
+    authority: string;
+    status: string;
+    signed_at: string | null;
+  };
+  boxes: { sticker_id: string; page: number; rect: Rect }[];
+  signers: { name: string | null; status: string }[];
+  language?: Lang;
+}
+
+export type Signature = { type: 'drawn'; image: string } | { type: 'typed'; text: string };
+
+export interface SignResult {
+  status: 'signed';
+  signed_at: string;
+  document_status: string;
+}
+
+export interface RejectResult {
+  status: 'rejected';
+  rejected_at: string;
+  document_status: string;
+}
+
+/** An error answered by the API (`{error: {code, message, details}}`), or a network failure. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** The token is the last path segment of /sign/{token}. */
+export function tokenFromLocation(pathname = window.location.pathname): string {
+  const parts = pathname.split('/').filter(Boolean);
+  return decodeURIComponent(parts[parts.length - 1] ?? '');
+}
+
+const base = (token: string) => `/sign/api/${encodeURIComponent(token)}`;
+
+export const pdfUrl = (token: string) => `${base(token)}/pdf`;
+
+async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'network error');
+  }
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) {
+    const err = (json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
+    throw new ApiError(res.status, err?.code ?? `HTTP_${res.status}`, err?.message ?? res.statusText, err?.details);
+  }
+  return json as T;
+}
+
+export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
+
+export const sign = (token: string, signature: Signature) =>
+  call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
+
+export const reject = (token: string, reason: string) => call<RejectResult>('POST', `${base(token)}/reject`, { reason });
+
+/** The PDF as it stands, as bytes for pdf.js (errors in the API's shape). */
+export async function getPdf(token: string): Promise<Uint8Array> {
+  const res = await fetch(pdfUrl(token), { cache: 'no-store', credentials: 'omit' });
+  if (!res.ok) {
+    const json = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    throw new ApiError(res.status, json?.error?.code ?? `HTTP_${res.status}`, json?.error?.message ?? res.statusText);
+  }
+  return new Uint8Array(await res.arrayBuffer());
+}

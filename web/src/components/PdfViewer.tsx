@@ -1,0 +1,210 @@
+// The document, page by page: pdf.js renders each page into a canvas as wide as the container
+// (so it fits a 360 px phone), once the page comes near the screen. The signer's boxes are drawn
+// over their pages.
+import { useEffect, useRef, useState } from 'react';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import { getPdf, type Rect } from '../api';
+import { useI18n } from '../i18n';
+
+type PdfJs = typeof import('pdfjs-dist');
+
+let pdfjsPromise: Promise<PdfJs> | undefined;
+
+/** pdf.js and its worker load on demand, in their own chunks, after the page is shown. */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsPromise ??= Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]).then(([pdfjs, worker]) => {
+    pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
+    return pdfjs;
+  });
+  return pdfjsPromise;
+}
+
+export interface ViewerProps {
+  token: string;
+  /** Page sizes from the API (CropBox, points), for placeholders before pdf.js has loaded. */
+  pages: { page: number; width: number; height: number; rotation: number }[];
+  boxes: { page: number; rect: Rect }[];
+  /** Changes when the PDF has changed on the server (after signing), to load it again. */
+  version: number;
+  /** The boxes hold the signature now: outline them without covering it. */
+  signed?: boolean;
+}
+
+export function PdfViewer({ token, pages, boxes, version, signed = false }: ViewerProps) {
+  const { t } = useI18n();
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    let loaded: PDFDocumentProxy | undefined;
+    setFailed(false);
+    setDoc(null);
+    (async () => {
+      const [pdfjs, data] = await Promise.all([loadPdfJs(), getPdf(token)]);
+      // No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
+      const task = pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: true });
+      loaded = await task.promise;
+      if (cancelled) {
+        void loaded.destroy();
+        return;
+      }
+      setDoc(loaded);
+    })().catch(() => {
+      if (!cancelled) {
+        setFailed(true);
+      }
+    });
+    return () => {
+      cancelled = true;
+      if (loaded) {
+        void loaded.destroy();
+      }
+    };
+  }, [token, version]);
+
+  const total = pages.length;
+  return (
+    <section className="viewer" aria-label={t.documentLabel}>
+      {failed && (
+        <p className="notice notice-error" role="alert">
+          {t.pdfError}
+        </p>
+      )}
+      {pages.map((p) => (
+        <PdfPage
+          key={`${version}-${p.page}`}
+          doc={doc}
+          index={p.page}
+          total={total}
+          width={p.rotation % 180 === 0 ? p.width : p.height}
+          height={p.rotation % 180 === 0 ? p.height : p.width}
+          boxes={boxes.filter((b) => b.page === p.page).map((b) => b.rect)}
+          signed={signed}
+        />
+      ))}
+    </section>
+  );
+}
+
+interface PageProps {
+  doc: PDFDocumentProxy | null;
+  index: number;
+  total: number;
+  width: number;
+  height: number;
+  boxes: Rect[];
+  signed: boolean;
+}
+
+interface Overlay {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** Most canvas pixels a page gets: enough for a sharp phone or laptop screen, bounded for memory. */
+const MAX_PIXELS = 8_000_000;
+
+function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps) {
+  const { t } = useI18n();
+  const wrap = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [visible, setVisible] = useState(false);
+  const [cssWidth, setCssWidth] = useState(0);
+  const [page, setPage] = useState<PDFPageProxy | null>(null);
+  const [rendered, setRendered] = useState(false);
+
+  // Render only pages near the screen; measure the width the page is given.
+  useEffect(() => {
+    const el = wrap.current;
+    if (!el) {
+      return;
+    }
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setVisible(true), { rootMargin: '400px 0px' });
+    io.observe(el);
+    const ro = new ResizeObserver(() => setCssWidth(Math.round(el.clientWidth)));
+    ro.observe(el);
+    return () => {
+      io.disconnect();
+      ro.disconnect();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!doc || !visible) {
+      return;
+    }
+    let cancelled = false;
+    doc.getPage(index + 1).then(
+      (p) => !cancelled && setPage(p),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [doc, visible, index]);
+
+  useEffect(() => {
+    const el = canvas.current;
+    if (!page || !el || cssWidth === 0) {
+      return;
+    }
+    const base = page.getViewport({ scale: 1 });
+    const dpr = window.devicePixelRatio || 1;
+    let scale = (cssWidth * dpr) / base.width;
+    if (base.width * base.height * scale * scale > MAX_PIXELS) {
+      scale = Math.sqrt(MAX_PIXELS / (base.width * base.height));
+    }
+    const viewport = page.getViewport({ scale });
+    el.width = Math.floor(viewport.width);
+    el.height = Math.floor(viewport.height);
+    const task = page.render({ canvas: el, viewport });
+    task.promise.then(
+      () => setRendered(true),
+      () => undefined,
+    );
+    return () => task.cancel();
+  }, [page, cssWidth]);
+
+  // Boxes are in points from the CropBox's lower-left corner; pdf.js's view is that CropBox, so
+  // the viewport turns them into screen positions (rotation included), kept as percentages.
+  let overlays: Overlay[] = [];
+  if (page) {
+    const vp = page.getViewport({ scale: 1 });
+    const [x0, y0] = page.view;
+    overlays = boxes.map((b) => {
+      const [ax, ay, bx, by] = vp.convertToViewportRectangle([x0 + b.lx, y0 + b.ly, x0 + b.tx, y0 + b.ty]);
+      return {
+        left: (Math.min(ax, bx) / vp.width) * 100,
+        top: (Math.min(ay, by) / vp.height) * 100,
+        width: (Math.abs(bx - ax) / vp.width) * 100,
+        height: (Math.abs(by - ay) / vp.height) * 100,
+      };
+    });
+  }
+
+  const label = t.pageLabel(index + 1, total);
+  return (
+    <div ref={wrap} className="page" role="group" aria-label={label} style={{ aspectRatio: `${width} / ${height}` }} data-page={index}>
+      <canvas ref={canvas} className="page-canvas" role="img" aria-label={label} data-rendered={rendered ? 'true' : 'false'} />
+      {!rendered && (
+        <span className="page-loading" aria-hidden="true">
+          {t.pageLoading}
+        </span>
+      )}
+      {overlays.map((o, i) => (
+        <div
+          key={i}
+          className={signed ? 'box-highlight box-signed' : 'box-highlight'}
+          style={{ left: `${o.left}%`, top: `${o.top}%`, width: `${o.width}%`, height: `${o.height}%` }}
+          role="note"
+          aria-label={signed ? t.boxSigned : t.boxLabel}
+        >
+          {!signed && <span aria-hidden="true">{t.boxLabel}</span>}
+        </div>
+      ))}
+    </div>
+  );
+}
