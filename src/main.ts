@@ -11,7 +11,7 @@ import { parseAccountCommand, runAccountCommand } from './cli/account.js';
 import { parseMailCommand, runMailCommand } from './cli/mail.js';
 import { apiRequest } from './cli/api-request.js';
 import { serve } from './cli/serve.js';
-import { startRuntime } from './runtime.js';
+import { openDatabase, startRuntime } from './runtime.js';
 import { migrate } from './store/migrate.js';
 
 const USAGE = `usage: sello <command>
@@ -48,12 +48,12 @@ async function main(argv: string[]): Promise<number> {
       }
       return apiRequest(config, rest);
     case 'migrate': {
-      const runtime = await startRuntime(config, { migrate: false });
+      const database = await openDatabase(config);
       try {
-        const r = await migrate(runtime.connectionString);
+        const r = await migrate(database.connectionString);
         console.log(r.applied.length ? `applied: ${r.applied.join(', ')}` : 'database is up to date');
       } finally {
-        await runtime.close();
+        await database.close();
       }
       return 0;
     }

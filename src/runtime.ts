@@ -25,9 +25,19 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function startRuntime(config: Config, opts: { migrate: boolean }): Promise<Runtime> {
+/** The database alone (embedded or external), for commands that need nothing else. */
+export async function openDatabase(config: Config): Promise<{ connectionString: string; close(): Promise<void> }> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
-  const connectionString = config.databaseUrl ?? embedded!.connectionString;
+  return { connectionString: config.databaseUrl ?? embedded!.connectionString, close: async () => embedded?.stop() };
+}
+
+/**
+ * Everything the service needs. `migrate: false` is for processes that must not change the schema
+ * (the database must already be migrated: the PKI is loaded from it).
+ */
+export async function startRuntime(config: Config, opts: { migrate: boolean }): Promise<Runtime> {
+  const database = await openDatabase(config);
+  const connectionString = database.connectionString;
   try {
     if (opts.migrate) {
       await migrate(connectionString);
@@ -59,11 +69,11 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
         await deps.templates.close();
         deps.mail?.transport.close();
         await dbHandle.close();
-        await embedded?.stop();
+        await database.close();
       },
     };
   } catch (err) {
-    await embedded?.stop();
+    await database.close();
     throw err;
   }
 }

@@ -17,7 +17,7 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
   let webId = values['web-id'] as string | undefined;
   let apiKey = values['api-key'] as string | undefined;
   if (!webId || !apiKey) {
-    const runtime = await startRuntime(config, { migrate: false });
+    const runtime = await startRuntime(config, { migrate: true });
     try {
       if (!webId) {
         const all = await listAccounts(runtime.deps.db);

@@ -1,5 +1,6 @@
 // What the public PKI endpoints answer: OCSP from the register of issued certificates, CRLs of the
 // issuing CA and of the root, and RFC 3161 time stamps. The PKI library signs; this decides.
+import { AppError } from '../errors.js';
 import type { Clock } from '../deps.js';
 import type { Db } from '../../store/db.js';
 import {
@@ -40,6 +41,10 @@ export function createPkiResponder(deps: { db: Db; clock: Clock }, pki: LoadedPk
         },
       }),
     crl: async (issuer) => {
+      if (issuer === 'root' && !pki.root.privateKey) {
+        // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
+        throw new AppError('NOT_YET_AVAILABLE', "this service does not hold the root's key; the root CRL is published by the CA's operator");
+      }
       const now = deps.clock.now();
       // The issuing CA's CRL lists revoked signer, TSA and OCSP certificates; the root's lists
       // revoked CAs, which this service never revokes by itself.
