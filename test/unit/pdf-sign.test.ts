@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { PdfArray, PdfNumber, PDF } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { signPdf, type SignPdfOptions } from '../../src/pdf/sign-pdf.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { makeFormPdf } from '../helpers/pdf-forms.js';
 import { A4, makePdf, qpdfCheck } from '../helpers/pdfs.js';
+import { signaturePng } from '../helpers/validators.js';
 
 let dir: string;
 let pki: TestPki;
@@ -35,45 +35,6 @@ function file(bytes: Uint8Array, ext = 'pdf'): string {
   return path;
 }
 
-/** A PNG (RGBA, transparent) with a thick dark stroke: a stand-in for a drawn signature. */
-function signaturePng(width = 240, height = 80): Uint8Array {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) {
-      c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    }
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) {
-      c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    }
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const raw = Buffer.alloc((width * 4 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * (width * 4 + 1)] = 0; // filter: none
-    for (let x = 0; x < width; x++) {
-      const curve = height / 2 + (height / 3) * Math.sin((x / width) * 2 * Math.PI);
-      const on = Math.abs(y - curve) < 5;
-      raw.set(on ? [20, 30, 120, 255] : [255, 255, 255, 0], y * (width * 4 + 1) + 1 + x * 4);
-    }
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 interface PdfsigEntry { field: string; block: string }
 /** pdfsig's report, one block per signature. */
