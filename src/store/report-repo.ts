@@ -12,6 +12,7 @@ export interface ReportSigner {
   status: string;
   signature_type: 'drawn' | 'typed' | null;
   certificate_serial: string | null;
+  action_ip: string | null;
   boxes: { sticker_index: number; page: number; lx: number; ly: number; tx: number; ty: number }[];
 }
 
@@ -19,7 +20,7 @@ export interface ReportSigner {
 export async function reportSigners(db: Db, documentId: string): Promise<ReportSigner[]> {
   const r = await sql<ReportSigner>`
     select s.id::text as id, s.signer_id, s.authority, s.data, s.name, s.email, s.status, s.signature_type,
-           s.certificate_serial,
+           s.certificate_serial, s.action_ip,
            coalesce((select json_agg(json_build_object('sticker_index', k.sticker_index, 'page', k.page,
                        'lx', k.lx, 'ly', k.ly, 'tx', k.tx, 'ty', k.ty) order by k.sticker_index)
                      from stickers k where k.signer_row_id = s.id), '[]'::json) as boxes

@@ -75,10 +75,10 @@ export async function markViewed(q: Q, signerRowId: string, at: Date) {
 
 export async function recordSignature(
   trx: Transaction<Database>,
-  s: { documentId: string; signerRowId: string; sha256: string; at: Date; certificateSerial: string; type: 'drawn' | 'typed' },
+  s: { documentId: string; signerRowId: string; sha256: string; at: Date; certificateSerial: string; type: 'drawn' | 'typed'; ip: string | null },
 ): Promise<void> {
   await sql`update signers set status = 'signed', signed_at = ${s.at}, certificate_serial = ${s.certificateSerial},
-              signature_type = ${s.type}
+              signature_type = ${s.type}, action_ip = ${s.ip}
             where id = ${s.signerRowId}`.execute(trx);
   await sql`update documents set original_sha256 = ${s.sha256}, updated_at = ${s.at} where id = ${s.documentId}`.execute(trx);
   await sql`insert into document_revisions (document_id, revision, sha256, signer_row_id, created_at)
@@ -87,8 +87,12 @@ export async function recordSignature(
                     ${s.sha256}, ${s.signerRowId}, ${s.at})`.execute(trx);
 }
 
-export async function recordRejection(trx: Transaction<Database>, r: { documentId: string; signerRowId: string; reason: string; at: Date }) {
-  await sql`update signers set status = 'rejected', rejected_at = ${r.at}, rejection_reason = ${r.reason} where id = ${r.signerRowId}`.execute(trx);
+export async function recordRejection(
+  trx: Transaction<Database>,
+  r: { documentId: string; signerRowId: string; reason: string; at: Date; ip: string | null },
+) {
+  await sql`update signers set status = 'rejected', rejected_at = ${r.at}, rejection_reason = ${r.reason}, action_ip = ${r.ip}
+            where id = ${r.signerRowId}`.execute(trx);
   await sql`update documents set status = 'rejected', updated_at = ${r.at} where id = ${r.documentId}`.execute(trx);
 }
 

@@ -97,7 +97,7 @@ describe('signature report', () => {
       certType: 'service-issued',
       signCertificateSerial: serialOf(ana),
       email: 'ana@example.com',
-      ipAddress: '',
+      ipAddress: '127.0.0.1',
       timestampAuthority: dn(s.deps.pki.pki.tsa.certificateDer),
       downstreamData: { authority: 'EMAIL_LINK', dataType: 'email', subject: 'ana@example.com' },
       ocsp: { signatureValid: true, certStatus: 'good', signer: dn(s.deps.pki.pki.ocsp.certificateDer) },

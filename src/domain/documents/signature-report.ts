@@ -4,7 +4,8 @@
 // each field and the boxes they own. It serves external verification, not progress tracking.
 //
 // Decisions (for docs/api.md, which decisions.md says should record them):
-// - `ipAddress` is '' : the signer's IP address is not recorded yet.
+// - `ipAddress` is the address the signer signed from, as the service saw it ('' for a signature
+//   this service did not make). Behind a proxy it is the proxy's unless trustProxy is configured.
 // - `box` is the sticker_index of the signer's box that holds the signature field's widget (the
 //   first box when none matches); -1 for a signature that no signer of this document made (a PDF
 //   uploaded already signed). Signers are matched by the field name Sello-<signer_id>.
@@ -147,7 +148,7 @@ export async function signatureReport(deps: Deps, q: { accountId: string; ticket
       signCertificateSerial: sig.signer?.serial ?? '',
       box,
       email: sig.signer?.email || signer?.email || '',
-      ipAddress: '', // not recorded yet (see the file comment)
+      ipAddress: signer?.action_ip ?? '',
       timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
       downstreamData: signer
         ? { authority: signer.authority, dataType: DATA_TYPES[signer.authority] ?? '', subject: signer.data }

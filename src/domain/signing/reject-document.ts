@@ -23,14 +23,14 @@ export function parseRejectionReason(body: Record<string, unknown>): string {
   return reason;
 }
 
-export async function rejectDocument(deps: Deps, opts: { token: string; reason: string }) {
+export async function rejectDocument(deps: Deps, opts: { token: string; reason: string; ip?: string }) {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
     // Rejecting needs the same proof of identity as signing.
     await requireProof(deps, trx, s);
     const now = deps.clock.now();
-    await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now });
+    await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now, ip: opts.ip ?? null });
     await emitEvent(trx, deps, {
       accountId: s.document.account_id,
       documentId: s.document.id,

@@ -114,6 +114,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
       at: now,
       certificateSerial: cert.serialHex,
       type: opts.signature.type,
+      ip: opts.ip ?? null,
     });
     const eventSigner = {
       signer_id: s.signer.signer_id,

@@ -111,7 +111,7 @@ export function signingRoutes(deps: Deps) {
         validatorCompiler: documentOnly,
       },
       async (req) =>
-        rejectDocument(deps, { token: (req.params as { token: string }).token, reason: parseRejectionReason(asObject(req.body)) }),
+        rejectDocument(deps, { token: (req.params as { token: string }).token, reason: parseRejectionReason(asObject(req.body)), ip: req.ip }),
     );
   };
 }
