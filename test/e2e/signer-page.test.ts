@@ -9,6 +9,7 @@ import Fastify from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signerPageRoutes } from '../../src/http/routes/signer-page.js';
+import { listMessages } from '../../src/store/mail-repo.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
@@ -186,6 +187,28 @@ describe('signer page', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('outcome-title');
     const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
     expect(listed.status).toBe('completed');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('asks an EMAIL signer for the code sent by email before the pad, then signs', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      stickers: [{ authority: 'EMAIL', data: 'carla@example.com', name: 'Carla', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } }],
+    });
+    const { page, problems } = await phone(doc.stickers[0].signer_url);
+    await page.getByRole('button', { name: 'Enviar código' }).click();
+    await page.getByLabel('Código de 6 dígitos').waitFor();
+    const code = /\b(\d{6})\b/.exec((await listMessages(s.deps.db, 1))[0].body_text)![1];
+    await page.getByLabel('Código de 6 dígitos').fill(code);
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.locator('#typed-signature').fill('Carla');
+    await page.locator('#consent').check();
+    await page.getByRole('button', { name: 'Firmar' }).click();
+    const signed = page.getByTestId('signed-state');
+    await signed.waitFor();
+    expect(await signed.getAttribute('data-document-status')).toBe('completed');
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -2,6 +2,7 @@
 // boxes, and lets the signer sign (drawn or typed, with consent) or reject with a reason.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError, getInfo, reject, sign, type Signature, type SigningInfo } from './api';
+import { CodeStep } from './components/CodeStep';
 import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, SignedView, StateView } from './components/Outcome';
 import { PdfViewer } from './components/PdfViewer';
@@ -141,7 +142,8 @@ export function App({ token }: { token: string }) {
     if (closed) {
       return <StateView title={closed[0]} text={closed[1]} state={s.document.status} />;
     }
-    const available = s.signer.authority === 'EMAIL_LINK';
+    const available = s.signer.authority === 'EMAIL_LINK' || s.signer.authority === 'EMAIL';
+    const needsCode = s.signer.authority === 'EMAIL' && !s.signer.verified;
     const canSign = signature !== null && consent && busy === null;
     return (
       <>
@@ -151,6 +153,17 @@ export function App({ token }: { token: string }) {
         <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
           {!available ? (
             <StateView title={t.authorityTitle} text={t.authority(s.signer.authority)} state="authority-not-available" />
+          ) : needsCode ? (
+            <CodeStep
+              token={token}
+              email={s.signer.email ?? ''}
+              onError={(e) => setError(e)}
+              onVerified={() => {
+                setError(null);
+                setStatus(t.codeVerified);
+                setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
+              }}
+            />
           ) : (
             <form
               onSubmit={(e) => {

@@ -20,6 +20,9 @@ export interface SigningInfo {
     authority: string;
     status: string;
     signed_at: string | null;
+    /** How identity is proven: the link itself, or a code sent by email. */
+    proof?: 'link' | 'email_code' | 'not_available';
+    verified?: boolean;
   };
   boxes: { sticker_id: string; page: number; rect: Rect }[];
   signers: { name: string | null; status: string }[];
@@ -93,6 +96,11 @@ export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
 
 export const sign = (token: string, signature: Signature) =>
   call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
+
+export const sendCode = (token: string) => call<{ status: 'sent'; to: string; expires_at: string }>('POST', `${base(token)}/otp`);
+
+export const verifyCode = (token: string, code: string) =>
+  call<{ status: 'verified'; verified_at: string }>('POST', `${base(token)}/otp/verify`, { code });
 
 export const reject = (token: string, reason: string) => call<RejectResult>('POST', `${base(token)}/reject`, { reason });
 

@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
 import { markViewed, signersOf, stickersOf } from '../../store/signing-repo.js';
+import { isProven } from './one-time-code.js';
 import { openSession } from './signing-session.js';
 
 export async function getSigningInfo(deps: Deps, token: string) {
@@ -28,6 +29,8 @@ export async function getSigningInfo(deps: Deps, token: string) {
       signed_at: s.signer.signed_at?.toISOString() ?? null,
       // How identity is proven: the link itself, or a one-time code sent by email (POST .../otp).
       proof: s.signer.authority === 'EMAIL' ? 'email_code' : s.signer.authority === 'EMAIL_LINK' ? 'link' : 'not_available',
+      // EMAIL: whether a code was verified recently enough to sign now.
+      verified: s.signer.authority === 'EMAIL_LINK' || (s.signer.authority === 'EMAIL' && (await isProven(deps, s))),
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
     signers: signers.map((x) => ({ name: x.name, status: x.status })),

@@ -92,11 +92,16 @@ export async function requireProof(deps: Pick<Deps, 'clock'>, q: Parameters<type
       authority: s.signer.authority,
     });
   }
-  const state = await otpStateOf(q, s.signer.id);
-  const fresh = state.verified_at && deps.clock.now().getTime() - new Date(state.verified_at).getTime() < VERIFIED_MINUTES * 60_000;
-  if (!fresh) {
+  if (!(await isProven(deps, s, q))) {
     throw new AppError('VERIFICATION_REQUIRED', 'enter the code sent to your email address first (POST .../otp, then .../otp/verify)');
   }
+}
+
+/** Whether an EMAIL signer verified a code within VERIFIED_MINUTES. */
+export async function isProven(deps: Pick<Deps, 'clock' | 'db'> | Pick<Deps, 'clock'>, s: SigningSession, q?: Parameters<typeof otpStateOf>[0]) {
+  const db = q ?? (deps as Pick<Deps, 'db'>).db;
+  const state = await otpStateOf(db, s.signer.id);
+  return Boolean(state.verified_at && deps.clock.now().getTime() - new Date(state.verified_at).getTime() < VERIFIED_MINUTES * 60_000);
 }
 
 function maskEmail(email: string): string {
