@@ -140,25 +140,37 @@ export interface ServiceCertificateOptions {
   validityDays: number;
 }
 
-/** A TSA certificate under the issuing CA: EKU timeStamping, critical and alone (RFC 3161 §2.3). */
-export async function issueTsaCertificate(issuer: IssuingAuthority, options: ServiceCertificateOptions): Promise<KeyedCertificate> {
-  const keys = await generateKeyPair('rsa-3072', true);
-  const urls = pkiUrls(options.baseUrl);
+/** A certificate of the service itself (TSA, OCSP responder) under the issuing CA, with a fresh key. */
+async function issueServiceCertificate(
+  issuer: IssuingAuthority,
+  options: ServiceCertificateOptions,
+  role: { algorithm: 'rsa-3072' | 'rsa-2048'; commonName: string; extensions: (urls: PkiUrls) => pkijs.Extension[] },
+): Promise<KeyedCertificate> {
+  const keys = await generateKeyPair(role.algorithm, true);
   const certificateDer = await buildCertificate({
     serialHex: randomSerialHex(),
-    subject: buildName({ commonName: `${options.organization} Time-Stamping Authority`, organization: options.organization, country: options.country }),
+    subject: buildName({ commonName: `${options.organization} ${role.commonName}`, organization: options.organization, country: options.country }),
     publicKey: keys.publicKey,
     notBefore: startOf(options.now),
     notAfter: new Date(options.now.getTime() + options.validityDays * DAY),
     signer: issuer,
-    extensions: [
+    extensions: role.extensions(pkiUrls(options.baseUrl)),
+  });
+  return { certificateDer, privateKeyPkcs8: await exportPkcs8(keys.privateKey) };
+}
+
+/** A TSA certificate under the issuing CA: EKU timeStamping, critical and alone (RFC 3161 §2.3). */
+export function issueTsaCertificate(issuer: IssuingAuthority, options: ServiceCertificateOptions): Promise<KeyedCertificate> {
+  return issueServiceCertificate(issuer, options, {
+    algorithm: 'rsa-3072',
+    commonName: 'Time-Stamping Authority',
+    extensions: (urls) => [
       keyUsageExtension([KeyUsage.digitalSignature]),
       extKeyUsageExtension([OID.kpTimeStamping], true),
       authorityInfoAccess({ ocsp: urls.ocsp, caIssuers: urls.issuingCer }),
       crlDistributionPoint(urls.crl),
     ],
   });
-  return { certificateDer, privateKeyPkcs8: await exportPkcs8(keys.privateKey) };
 }
 
 /**
@@ -166,23 +178,17 @@ export async function issueTsaCertificate(issuer: IssuingAuthority, options: Ser
  * it answers for, EKU id-kp-OCSPSigning, and id-pkix-ocsp-nocheck (§4.2.2.2.1) so clients do not
  * ask the responder about itself. Short-lived, as that clause recommends for nocheck: renew it.
  */
-export async function issueOcspResponderCertificate(issuer: IssuingAuthority, options: ServiceCertificateOptions): Promise<KeyedCertificate> {
-  const keys = await generateKeyPair('rsa-2048', true);
-  const certificateDer = await buildCertificate({
-    serialHex: randomSerialHex(),
-    subject: buildName({ commonName: `${options.organization} OCSP Responder`, organization: options.organization, country: options.country }),
-    publicKey: keys.publicKey,
-    notBefore: startOf(options.now),
-    notAfter: new Date(options.now.getTime() + options.validityDays * DAY),
-    signer: issuer,
-    extensions: [
+export function issueOcspResponderCertificate(issuer: IssuingAuthority, options: ServiceCertificateOptions): Promise<KeyedCertificate> {
+  return issueServiceCertificate(issuer, options, {
+    algorithm: 'rsa-2048',
+    commonName: 'OCSP Responder',
+    extensions: (urls) => [
       keyUsageExtension([KeyUsage.digitalSignature]),
       extKeyUsageExtension([OID.kpOcspSigning], false),
       ocspNoCheck(),
-      authorityInfoAccess({ caIssuers: pkiUrls(options.baseUrl).issuingCer }),
+      authorityInfoAccess({ caIssuers: urls.issuingCer }),
     ],
   });
-  return { certificateDer, privateKeyPkcs8: await exportPkcs8(keys.privateKey) };
 }
 
 /** Generates the whole service PKI (first start). Keys leave only as PKCS#8 in the result. */
