@@ -18,6 +18,8 @@ export interface Limits {
   documentsPerSet: number;
   /** Requests a minute per account; 0 turns the limit off. */
   requestsPerMinute: number;
+  /** Largest signed PDF a conclusion email attaches; a larger one is sent as a download link. */
+  mailAttachmentBytes: number;
 }
 
 export interface Config {
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     stickersPerDocument: int('SELLO_MAX_STICKERS', 500, 1, 10000),
     documentsPerSet: int('SELLO_MAX_SET_DOCUMENTS', 100, 1, 10000),
     requestsPerMinute: int('SELLO_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
+    mailAttachmentBytes: int('SELLO_MAX_ATTACHMENT_KB', 10240, 1, 1024 * 1024) * 1024,
   };
 
   const pemPaths = ['SELLO_PKI_ROOT_CERT', 'SELLO_PKI_ISSUING_CERT', 'SELLO_PKI_ISSUING_KEY'].map((n) => env[n] || undefined);

@@ -4,15 +4,18 @@
 //   worker           jobs only
 //   migrate          apply database migrations and exit
 //   account ...      create, rotate-key, webhook, list
+//   history verify   check a document's hash-chained history
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import { UsageError } from './cli/args.js';
 import { parseAccountCommand, runAccountCommand } from './cli/account.js';
 import { parseMailCommand, runMailCommand } from './cli/mail.js';
+import { parseHistoryCommand, runHistoryCommand } from './cli/history.js';
 import { apiRequest } from './cli/api-request.js';
 import { serve } from './cli/serve.js';
 import { openDatabase, startRuntime } from './runtime.js';
 import { migrate } from './store/migrate.js';
+import { openDb } from './store/db.js';
 
 const USAGE = `usage: sello <command>
   serve                         run API, signer pages and workers (embedded PostgreSQL unless DATABASE_URL)
@@ -25,6 +28,7 @@ const USAGE = `usage: sello <command>
   account webhook --web-id ID --url URL [--json]
   account list [--json]
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
+  history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
 Settings come from environment variables: see docs/configuration.md.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -76,6 +80,22 @@ async function main(argv: string[]): Promise<number> {
         await runtime.close();
       }
       return 0;
+    }
+    case 'history': {
+      // Only the database: checking a chain needs no keys, so it works without the master key.
+      const cmd = parseHistoryCommand(rest);
+      const database = await openDatabase(config);
+      try {
+        await migrate(database.connectionString);
+        const handle = openDb(database.connectionString, 2);
+        try {
+          return await runHistoryCommand({ db: handle.db }, cmd);
+        } finally {
+          await handle.close();
+        }
+      } finally {
+        await database.close();
+      }
     }
     default:
       console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);

@@ -54,7 +54,10 @@ export async function startRuntime(config: Config, opts: { migrate: boolean }): 
       clock: systemClock,
       fetchUrl: guardedFetch,
       templates: createTemplateEngines(config.render),
-      pki: createPkiResponder({ db: dbHandle.db, clock: systemClock }, pki, config.pki.tsaPolicyOid),
+      pki: createPkiResponder({ db: dbHandle.db, clock: systemClock, secrets }, pki, config.pki.tsaPolicyOid, {
+        organization: config.pki.organization,
+        baseUrl: config.publicUrl,
+      }),
       mail: config.smtpUrl ? { transport: createSmtpTransport(config.smtpUrl), from: config.mailFrom } : undefined,
       externalTsa:
         config.tsaUrl && config.tsaTrustPath

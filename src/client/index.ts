@@ -118,6 +118,23 @@ export interface SignatureReport {
   })[];
 }
 
+/** GET /api/v1/document/{ticket}/history/json: the history, oldest first, and the check of its hash chain. */
+export interface DocumentHistory {
+  document_ticket: string;
+  entries: {
+    seq: number;
+    at: string;
+    action: string;
+    /** 'account', 'signer:<signer_id>' or 'system'. */
+    actor: string;
+    ip: string | null;
+    details: Record<string, unknown>;
+    prev_hash: string;
+    hash: string;
+  }[];
+  chain: { valid: boolean; entries: number; first_broken_seq: number | null };
+}
+
 /** The event kinds a subscription may name (decisions.md "Events"). */
 export type EventKind =
   | 'original_signed'
@@ -159,6 +176,21 @@ export interface Subscription {
   disabled_reason: string | null;
   disabled_at: string | null;
   created_at: string;
+}
+
+export interface WorkflowUpdate {
+  status: 'success';
+  document_ticket: string;
+  document_status: string;
+  workflow: Record<string, unknown>;
+  expires_at: string | null;
+  ignored_keys: string[];
+}
+
+export interface SignerUpdate {
+  status: 'success';
+  signer: { signer_id: string; authority: string; data: string; name: string | null; email: string | null; status: string; signer_url: string };
+  invited: boolean;
 }
 
 export class SelloClient {
@@ -240,12 +272,31 @@ export class SelloClient {
     return this.request('GET', `/api/report/${encodeURIComponent(ticket)}`);
   }
 
+  /** The document's history: every state change, invitation, view, signature and edit, hash-chained. */
+  documentHistory(ticket: string): Promise<DocumentHistory> {
+    return this.request('GET', `/api/v1/document/${encodeURIComponent(ticket)}/history/json`);
+  }
+
   deleteDocument(ticket: string): Promise<{ document_ticket: string; status: string }> {
     return this.request('POST', '/developers/docs', { ticket, action: 'delete' });
   }
 
   restoreDocument(ticket: string): Promise<{ document_ticket: string; status: string }> {
     return this.request('POST', '/developers/docs', { ticket, action: 'restore' });
+  }
+
+  /** Sets, changes or cancels the workflow of a standalone document. */
+  updateWorkflow(ticket: string, workflow: Record<string, unknown>): Promise<WorkflowUpdate> {
+    return this.request('POST', `/api/${encodeURIComponent(ticket)}/workflow`, workflow);
+  }
+
+  /** Corrects a signer who has not signed; the response carries the new signing link. */
+  updateSigner(
+    ticket: string,
+    signerId: string,
+    changes: { authority?: string; data?: string; name?: string | null; email?: string | null },
+  ): Promise<SignerUpdate> {
+    return this.request('POST', `/api/${encodeURIComponent(ticket)}/signer/${encodeURIComponent(signerId)}/update`, changes);
   }
 
   createDocumentSet(input: { name?: string; metadata?: Record<string, unknown> } = {}): Promise<{ uuid: string; status: string; name: string }> {

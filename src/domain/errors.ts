@@ -52,6 +52,10 @@ export const ERROR_CODES = {
   DOCUMENT_SET_CLOSED: 'set closed',
   /** The set already holds the most documents allowed. */
   DOCUMENT_SET_FULL: 'set full',
+  /** The set cannot be closed yet: no document, a document without signers, or a preloaded signer with no box. */
+  SET_NOT_READY: 'set not ready',
+  /** An ordered set flow has not reached this signer yet: the signers before them must sign first. */
+  SIGNER_NOT_DUE: 'not your turn',
   /** The operation does not apply to the document's current state (e.g. restore of a live document). */
   INVALID_STATE: 'state conflict',
   /** The requested rendition does not exist yet (e.g. `universal` before completion). */
@@ -78,6 +82,16 @@ export const ERROR_CODES = {
   PDF_NOT_SIGNABLE: 'PDF not signable',
   /** The signature could not be made (time-stamp authority down or its answer refused). */
   SIGNING_FAILED: 'signing failed',
+  /** The workflow cannot change in the document's state (finished, deleted, or a set's document). */
+  WORKFLOW_NOT_CHANGEABLE: 'workflow fixed',
+  /** `ordered` cannot change once a signer has signed. */
+  WORKFLOW_ORDER_LOCKED: 'order fixed',
+  /** No signer with that signer_id (or sticker_id) on the document or set. */
+  SIGNER_NOT_FOUND: 'unknown signer',
+  /** The signer cannot be edited: they signed or rejected, the document is finished, or its set is closed. */
+  SIGNER_NOT_EDITABLE: 'signer fixed',
+  /** The edit would give the document two signers with the same authority and data. */
+  SIGNER_CONFLICT: 'duplicate signer',
   /** No route for that method and path. */
   ROUTE_NOT_FOUND: 'unknown route',
   /** The account sent more requests a minute than allowed; see Retry-After. */

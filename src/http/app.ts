@@ -15,13 +15,17 @@ import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { healthRoutes } from './routes/health.js';
+import { historyRoutes } from './routes/history.js';
 import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
 import { signingRoutes } from './routes/signing.js';
 import { signerPageRoutes } from './routes/signer-page.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
+import { workflowRoutes } from './routes/workflows.js';
+import { downloadLinkRoutes } from './routes/download-link.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
+import { verifyRoutes } from './routes/verify.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -88,6 +92,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
   await app.register(signerPageRoutes());
+  await app.register(downloadLinkRoutes(deps));
+  await app.register(verifyRoutes(deps));
   if (deps.config.env !== 'production') {
     await app.register(devOutboxRoutes(deps));
   }
@@ -143,7 +149,9 @@ function apiPlugin(deps: Deps) {
 
     await app.register(documentRoutes(deps));
     await app.register(reportRoutes(deps));
+    await app.register(historyRoutes(deps));
     await app.register(setRoutes(deps));
+    await app.register(workflowRoutes(deps));
     await app.register(pdfToolRoutes(deps));
     await app.register(templateRoutes(deps));
     await app.register(eventRoutes(deps));

@@ -16,6 +16,22 @@ export const ErrorResponse = Type.Object(
   { description: 'Every error but 401 (whose body is empty)' },
 );
 
+/** The workflow keys of decisions.md; a document's workflow also takes their camelCase spelling. */
+export const WorkflowSettingsSchema = Type.Object(
+  {
+    ordered: Type.Optional(Type.Boolean({ description: 'invite one signer at a time, in sticker order (default false)' })),
+    expiration_date: Type.Optional(Type.String({ description: 'dd/mm/yyyy (end of that day, account time zone) or ISO 8601; default 30 days after start' })),
+    remind_every: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'days between reminders; 0 never (default 2)' })),
+    language: Type.Optional(Type.String({ enum: ['es', 'en'] })),
+    subject: Type.Optional(Type.String({ maxLength: 200 })),
+    message: Type.Optional(Type.String({ maxLength: 5000 })),
+    attach_files: Type.Optional(Type.Boolean({ description: 'the conclusion email carries the signed PDF (default false)' })),
+    conclusion_emails: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
+    cancel: Type.Optional(Type.Boolean({ description: 'cancel the flow' })),
+  },
+  { additionalProperties: true, description: 'unknown keys are ignored and listed in ignored_keys' },
+);
+
 const Rect = Type.Object(
   { lx: Type.Number(), ly: Type.Number(), tx: Type.Number(), ty: Type.Number() },
   { description: 'PDF points, unrotated user space, origin at the lower-left corner of the CropBox; lx < tx, ly < ty' },
@@ -34,6 +50,11 @@ const Sticker = Type.Object(
     imageType: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: true },
+);
+
+const QrBox = Type.Object(
+  { page: Type.Integer({ minimum: 0, description: '0-based' }), rect: Rect },
+  { description: 'the QR code is the largest square centred in rect, at least 48 × 48 points' },
 );
 
 export const CreateDocumentBody = Type.Object(
@@ -62,8 +83,14 @@ export const CreateDocumentBody = Type.Object(
     ),
     name: Type.Optional(Type.String({ description: 'file name of the document' })),
     stickers: Type.Optional(Type.Array(Sticker)),
+    qr: Type.Optional(
+      Type.Array(QrBox, {
+        maxItems: 10,
+        description: "where to draw a QR code linking to the document's public verification page, /verify/{document_ticket}",
+      }),
+    ),
     document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),
-    workflow: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'camelCase or snake_case keys' })),
+    workflow: Type.Optional(WorkflowSettingsSchema),
   },
   { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template' },
 );
@@ -183,4 +210,28 @@ export const SignatureReportResponse = Type.Object(
     ),
   },
   { description: 'Every signature of the current original, checked from the file' },
+);
+
+export const DocumentHistoryResponse = Type.Object(
+  {
+    document_ticket: Type.String(),
+    entries: Type.Array(
+      Type.Object({
+        seq: Type.Integer({ minimum: 1, description: '1, 2, 3… in the order the changes committed' }),
+        at: Type.String({ format: 'date-time' }),
+        action: Type.String({ description: 'created, invited, reminded, viewed, signed, rejected, completed, deleted, restored, …' }),
+        actor: Type.String({ description: "'account' (the API caller), 'signer:<signer_id>' or 'system'" }),
+        ip: Type.Union([Type.String(), Type.Null()], { description: 'the address the request came from; null for the system' }),
+        details: Type.Object({}, { additionalProperties: true, description: 'what changed; its keys depend on the action' }),
+        prev_hash: Type.String({ description: 'hash of the previous entry; 64 zeros for the first' }),
+        hash: Type.String({ description: 'SHA-256 hex of the canonical JSON of the entry (docs/api.md)' }),
+      }),
+    ),
+    chain: Type.Object({
+      valid: Type.Boolean({ description: 'every hash, link and seq checks, and the last entry is the head the document records' }),
+      entries: Type.Integer(),
+      first_broken_seq: Type.Union([Type.Integer(), Type.Null()], { description: 'where the chain first breaks; null when valid' }),
+    }),
+  },
+  { description: 'The history of a document, oldest first, with the check of its hash chain' },
 );

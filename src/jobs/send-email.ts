@@ -1,14 +1,18 @@
 // Task `send_email` {messageId}: delivers one queued message. With no SMTP server configured the
 // message stays in the outbox (status outbox), readable with `sello mail list` and /dev/outbox.
-// A temporary failure (network, 4xx) throws, so graphile-worker retries with backoff (at most 8
-// attempts); a permanent one (5xx about the message or recipient) marks the message failed and
-// emits email_error with the receiving server's reply. Idempotent: only a queued message is sent,
-// and its row is settled right after the server accepted it (at least once across a crash).
+// A temporary failure (the server unreachable or timing out, a 4xx reply) is counted on the row and
+// thrown, so graphile-worker retries with backoff; a permanent one (5xx about the message or
+// recipient), or a temporary one on the last of MAIL_MAX_ATTEMPTS attempts, marks the message
+// failed and emits email_error with the receiving server's reply, in one transaction, without
+// throwing: the row's own attempt counter decides which attempt is the last, so the outcome and
+// its event commit together instead of the message staying queued behind a job graphile-worker has
+// given up on. Idempotent: only a queued message is sent, and its row is settled right after the
+// server accepted it (at least once across a crash).
 import type { Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
 import { emitEvent } from '../domain/events/emit-event.js';
 import { MailDeliveryError } from '../notify/email-transport.js';
-import { countAttempt, findMessage, settleMessage } from '../store/mail-repo.js';
+import { MAIL_MAX_ATTEMPTS, countAttempt, findMessage, settleMessage } from '../store/mail-repo.js';
 
 export function sendEmailTask(deps: Deps): Task {
   return async (payload) => {
@@ -37,7 +41,9 @@ export function sendEmailTask(deps: Deps): Task {
       if (!(err instanceof MailDeliveryError)) {
         throw err;
       }
-      if (!err.permanent) {
+      // m.attempts counts the attempts before this one (a permanent failure and the last attempt
+      // count themselves in settleMessage).
+      if (!err.permanent && m.attempts + 1 < MAIL_MAX_ATTEMPTS) {
         await countAttempt(deps.db, messageId, err.reply);
         throw err; // graphile-worker retries with backoff
       }

@@ -85,9 +85,9 @@ export function invitationMail(i: InvitationInput, reminder = false): RenderedMa
   };
 }
 
-export function conclusionMail(i: { language: Language; documentName: string; attached: boolean; downloadUrl?: string }): RenderedMail {
+export function conclusionMail(i: { language: Language; documentName: string; attached: boolean; downloadUrls?: string[] }): RenderedMail {
   const t = T[i.language];
-  const lines = [t.conclude(i.documentName), i.attached ? t.attached : i.downloadUrl ? t.tooLarge(i.downloadUrl) : ''].filter(Boolean);
+  const lines = [t.conclude(i.documentName), ...(i.attached ? [t.attached] : []), ...(i.downloadUrls ?? []).map((u) => t.tooLarge(u))];
   return { subject: t.concludeSubject(i.documentName), text: `${lines.join('\n\n')}\n`, html: page(lines) };
 }
 

@@ -4,11 +4,16 @@ export { PkiError, type PkiErrorCode } from './errors.js';
 export { certificatesToPem, derToPem, pemBlocks, pemCertificates, pemToDer, type PemBlock } from './pem.js';
 export { normalizeSerialHex, randomSerialHex } from './primitives.js';
 export {
+  OCSP_RENEWAL_DAYS,
+  certificateNotAfter,
   generateServicePki,
   importPki,
+  importPkiIdentity,
   issueOcspResponderCertificate,
   issueTsaCertificate,
+  ocspRenewalDue,
   pkiUrls,
+  renewOcspResponder,
   type GenerateServicePkiOptions,
   type KeyedCertificate,
   type LoadedPki,

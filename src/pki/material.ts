@@ -45,6 +45,8 @@ export interface PkiMaterial {
   tsa: KeyedCertificate;
   /** The delegated OCSP responder (RFC 6960 §4.2.2.2: issued by the issuing CA, id-kp-OCSPSigning). */
   ocsp: KeyedCertificate;
+  /** True when the operator supplied the OCSP responder certificate: the service never replaces it. */
+  ocspFromOperator?: boolean;
 }
 
 /** A certificate ready to use: DER, parsed, and a non-extractable signing key. */
@@ -191,6 +193,37 @@ export function issueOcspResponderCertificate(issuer: IssuingAuthority, options:
   });
 }
 
+/** Days before its notAfter from which the OCSP responder certificate is replaced. */
+export const OCSP_RENEWAL_DAYS = 30;
+
+/** The notAfter of a DER certificate. */
+export function certificateNotAfter(der: Uint8Array): Date {
+  return parseCertificate(der).notAfter.value;
+}
+
+/**
+ * True when a responder certificate ending at `notAfter` ends within OCSP_RENEWAL_DAYS of `now` (or
+ * has ended): past its notAfter every response it signs is refused by validators (RFC 6960
+ * §4.2.2.2 delegation holds only while the certificate is valid), so it is replaced well before.
+ */
+export function ocspRenewalDue(notAfter: Date, now: Date): boolean {
+  return notAfter.getTime() - now.getTime() <= OCSP_RENEWAL_DAYS * DAY;
+}
+
+/**
+ * The material with a new OCSP responder key and certificate under its issuing CA, valid for
+ * `validityDays` (365) from `now`. The old certificate is left to expire: responses it signed stay
+ * verifiable at their own time, and nocheck (RFC 6960 §4.2.2.2.1) means none asks about it.
+ */
+export async function renewOcspResponder(
+  material: PkiMaterial,
+  options: Omit<ServiceCertificateOptions, 'validityDays'> & { validityDays?: number },
+): Promise<PkiMaterial> {
+  const issuer = { certificate: parseCertificate(material.issuing.certificateDer), privateKey: await importPrivateKey(material.issuing.privateKeyPkcs8) };
+  const ocsp = await issueOcspResponderCertificate(issuer, { ...options, validityDays: options.validityDays ?? 365 });
+  return { ...material, ocsp, ocspFromOperator: false };
+}
+
 /** Generates the whole service PKI (first start). Keys leave only as PKCS#8 in the result. */
 export async function generateServicePki(options: GenerateServicePkiOptions): Promise<PkiMaterial> {
   const { organization, country, now } = options;
@@ -243,14 +276,19 @@ export async function generateServicePki(options: GenerateServicePkiOptions): Pr
   };
 }
 
-/** Checks the material (see material-checks.ts) and imports its keys as non-extractable CryptoKeys. */
-export async function importPki(material: PkiMaterial): Promise<LoadedPki> {
-  checkMaterial(material);
-  const identity = async (keyed: KeyedCertificate): Promise<PkiIdentity> => ({
+/** A stored certificate and key, ready to use (the key non-extractable). */
+export async function importPkiIdentity(keyed: KeyedCertificate): Promise<PkiIdentity> {
+  return {
     certificateDer: keyed.certificateDer,
     certificate: parseCertificate(keyed.certificateDer),
     privateKey: await importPrivateKey(keyed.privateKeyPkcs8),
-  });
+  };
+}
+
+/** Checks the material (see material-checks.ts) and imports its keys as non-extractable CryptoKeys. */
+export async function importPki(material: PkiMaterial): Promise<LoadedPki> {
+  checkMaterial(material);
+  const identity = importPkiIdentity;
   const [issuing, tsa, ocsp] = await Promise.all([identity(material.issuing), identity(material.tsa), identity(material.ocsp)]);
   return {
     root: {

@@ -82,7 +82,8 @@ async function complete(
   const common = { organization: options.organization, country: options.country, baseUrl: options.baseUrl, now: options.now };
   const tsa = base.tsa ?? (await issueTsaCertificate(issuer, { ...common, validityDays: 365 * (options.tsaValidityYears ?? 5) }));
   const ocsp = base.ocsp ?? (await issueOcspResponderCertificate(issuer, { ...common, validityDays: options.ocspValidityDays ?? 365 }));
-  return { ...base, tsa, ocsp };
+  // The service renews a responder certificate it issued, never one the operator supplied.
+  return { ...base, tsa, ocsp, ocspFromOperator: base.ocsp !== undefined };
 }
 
 /** Reads operator material from PEM. The result is unchecked: importPki checks it. */

@@ -13,6 +13,8 @@ export interface SealedPkiMaterial {
   intermediates: string[];
   tsa: { certificate: string; sealedKey: string };
   ocsp: { certificate: string; sealedKey: string };
+  /** PkiMaterial.ocspFromOperator; absent (false) in material stored before it existed. */
+  ocspFromOperator?: true;
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64');
@@ -31,6 +33,7 @@ export function sealPkiMaterial(material: PkiMaterial, box: SecretBox): SealedPk
     intermediates: material.intermediatesDer.map(b64),
     tsa: keyed(material.tsa),
     ocsp: keyed(material.ocsp),
+    ocspFromOperator: material.ocspFromOperator ? true : undefined,
   };
 }
 
@@ -50,5 +53,6 @@ export function openPkiMaterial(sealed: SealedPkiMaterial, box: SecretBox): PkiM
     intermediatesDer: sealed.intermediates.map(unb64),
     tsa: keyed(sealed.tsa),
     ocsp: keyed(sealed.ocsp),
+    ocspFromOperator: sealed.ocspFromOperator === true,
   };
 }

@@ -25,6 +25,8 @@ export interface NewDocument {
     name: string | null;
     email: string | null;
     tokenHash: Buffer;
+    /** The token sealed under the master key, so invitations and reminders can send the same link. */
+    tokenSealed: Buffer;
   }[];
   stickers: {
     stickerId: string;
@@ -74,6 +76,7 @@ export async function insertDocument(trx: Transaction<Database>, d: NewDocument)
           name: s.name,
           email: s.email,
           token_hash: s.tokenHash,
+          token_sealed: s.tokenSealed,
         })),
       )
       .returning(['id', 'position'])

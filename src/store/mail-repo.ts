@@ -5,6 +5,12 @@ import type { Database } from './schema.js';
 
 export const SEND_EMAIL_TASK = 'send_email';
 
+/**
+ * Delivery attempts of one message, the first included: the job's max_attempts, and the count at
+ * which send_email settles a message that only ever failed temporarily as failed.
+ */
+export const MAIL_MAX_ATTEMPTS = 8;
+
 export type MailKind = 'invitation' | 'reminder' | 'conclusion' | 'otp';
 
 export interface OutboxMessage {
@@ -32,9 +38,11 @@ export async function insertMessage(
   await sql`insert into mail_messages (message_id, account_id, document_id, kind, recipient, subject, body_text, body_html, attachments, created_at)
             values (${m.message_id}, ${m.account_id}, ${m.document_id}, ${m.kind}, ${m.recipient}, ${m.subject}, ${m.body_text},
                     ${m.body_html}, ${JSON.stringify(m.attachments)}::jsonb, ${m.created_at})`.execute(trx);
-  // Several attempts with graphile-worker's backoff cover a mail server that is briefly away.
+  // Several attempts with graphile-worker's backoff (exp(n) seconds after the nth failure: about
+  // half an hour until the 8th) cover a mail server that is briefly away; send_email settles the
+  // row at the last one instead of throwing.
   await sql`select graphile_worker.add_job(${SEND_EMAIL_TASK}, ${JSON.stringify({ messageId: m.message_id })}::json,
-              max_attempts := 8, job_key := ${`mail:${m.message_id}`})`.execute(trx);
+              max_attempts := ${MAIL_MAX_ATTEMPTS}::int, job_key := ${`mail:${m.message_id}`})`.execute(trx);
 }
 
 const COLUMNS = sql`message_id, account_id::text as account_id, document_id::text as document_id, kind, recipient, subject,

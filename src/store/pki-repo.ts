@@ -1,6 +1,7 @@
 // SQL for the PKI: the material row and the register of issued certificates.
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
+import type { Database } from './schema.js';
 import type { SealedPkiMaterial } from '../pki/sealed-material.js';
 
 export async function loadPkiMaterial(db: Db): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
@@ -19,6 +20,20 @@ export async function storePkiMaterial(db: Db, source: 'generated' | 'operator',
 export async function replacePkiMaterial(db: Db, source: 'generated' | 'operator', sealed: SealedPkiMaterial) {
   await sql`insert into pki_material (id, source, sealed) values (1, ${source}, ${JSON.stringify(sealed)}::jsonb)
             on conflict (id) do update set source = excluded.source, sealed = excluded.sealed, created_at = now()`.execute(db);
+}
+
+/**
+ * The material row, locked until the caller's transaction ends: of several processes renewing a
+ * certificate in it at once, one does and the others then read its result.
+ */
+export async function lockPkiMaterial(trx: Transaction<Database>): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
+  const r = await sql<{ source: string; sealed: SealedPkiMaterial }>`select source, sealed from pki_material where id = 1 for update`.execute(trx);
+  return r.rows[0];
+}
+
+/** Replaces the sealed material in place, keeping its source (a renewed certificate in it). */
+export async function updatePkiMaterial(trx: Transaction<Database>, sealed: SealedPkiMaterial): Promise<void> {
+  await sql`update pki_material set sealed = ${JSON.stringify(sealed)}::jsonb where id = 1`.execute(trx);
 }
 
 export interface IssuedCertificate {

@@ -22,6 +22,8 @@ export interface ApiKeysTable {
   created_at: Generated<Date>;
 }
 
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
 export type SetStatus = 'OPEN' | 'CLOSED' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
 
 export interface DocumentSetsTable {
@@ -34,6 +36,11 @@ export interface DocumentSetsTable {
   workflow: Json | null;
   created_at: Generated<Date>;
   updated_at: Timestamp;
+  closed_at: NullableTimestamp;
+  flow_started_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  flow_generation: Generated<number>;
+  concluded_at: NullableTimestamp;
 }
 
 export type DocumentStatus = 'draft' | 'pending' | 'completed' | 'rejected' | 'expired' | 'cancelled' | 'deleted';
@@ -57,6 +64,13 @@ export interface DocumentsTable {
   created_at: Generated<Date>;
   updated_at: Timestamp;
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Hash of the last history entry (64 zeros before the first) and the number of entries. */
+  history_head: Generated<string>;
+  history_count: Generated<number>;
+  flow_started_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  flow_generation: Generated<number>;
+  concluded_at: NullableTimestamp;
 }
 
 export interface SignersTable {
@@ -70,7 +84,44 @@ export interface SignersTable {
   email: string | null;
   status: Generated<string>;
   token_hash: Buffer | null;
+  token_sealed: Buffer | null;
+  invited_at: NullableTimestamp;
+  last_reminded_at: NullableTimestamp;
+  reminders_sent: Generated<number>;
+  set_signer_id: string | null;
   created_at: Generated<Date>;
+}
+
+export interface SetSignersTable {
+  id: Generated<string>;
+  signer_id: string;
+  set_id: string;
+  position: number;
+  authority: string;
+  data: string;
+  name: string | null;
+  email: string | null;
+  preloaded: boolean;
+  status: Generated<string>;
+  token_hash: Buffer | null;
+  token_sealed: Buffer | null;
+  invited_at: NullableTimestamp;
+  last_reminded_at: NullableTimestamp;
+  reminders_sent: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface DocumentHistoryTable {
+  id: Generated<string>;
+  document_id: string;
+  seq: number;
+  at: Timestamp;
+  action: string;
+  actor: string;
+  ip: string | null;
+  details: Json;
+  prev_hash: string;
+  hash: string;
 }
 
 export interface StickersTable {
@@ -102,7 +153,6 @@ export interface TemplatesTable {
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'discarded';
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface SubscriptionsTable {
   id: Generated<string>;
@@ -158,7 +208,9 @@ export interface Database {
   document_sets: DocumentSetsTable;
   documents: DocumentsTable;
   signers: SignersTable;
+  set_signers: SetSignersTable;
   stickers: StickersTable;
+  document_history: DocumentHistoryTable;
   templates: TemplatesTable;
   subscriptions: SubscriptionsTable;
   notifications: NotificationsTable;

@@ -14,7 +14,7 @@ import { createAccount, type Credentials } from '../../src/domain/accounts/creat
 import { systemClock, type Clock, type Deps, type UrlFetcher } from '../../src/domain/deps.js';
 import { buildApp } from '../../src/http/app.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
-import { createSecretBox } from '../../src/pki/secret-box.js';
+import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
@@ -31,6 +31,11 @@ export interface TestServer {
   logs: string[];
   /** Another account on the same server, with its own client. */
   newAccount(name?: string): Promise<{ creds: Credentials; client: SelloClient }>;
+  /**
+   * Stops this server as a crash or a deploy would (the database, the blobs and the master key
+   * stay) and starts a new one on them; this object must not be used afterwards.
+   */
+  restart(): Promise<TestServer>;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'sello-test-data-'));
+  return boot(opts, { database, dataDir, secrets: createSecretBox(randomBytes(32)), creds: undefined });
+}
+
+async function boot(
+  opts: TestServerOptions,
+  kept: { database: { url: string; drop: () => Promise<void> }; dataDir: string; secrets: SecretBox; creds: Credentials | undefined },
+): Promise<TestServer> {
+  const { database, dataDir, secrets } = kept;
   const config: Config = loadConfig({
     NODE_ENV: 'test',
     SELLO_DATA_DIR: dataDir,
@@ -71,7 +84,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...opts.env,
   });
   const handle = openDb(database.url, 10);
-  const secrets = createSecretBox(randomBytes(32));
   const clock = opts.clock ?? systemClock;
   const deps: Deps = {
     config,
@@ -101,7 +113,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const creds = await createAccount(deps, { name });
     return { creds, client: new SelloClient({ baseUrl, ...creds }) };
   };
-  const first = await newAccount();
+  const first = kept.creds ? { creds: kept.creds, client: new SelloClient({ baseUrl, ...kept.creds }) } : await newAccount();
   return {
     baseUrl,
     client: first.client,
@@ -112,6 +124,12 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     connectionString: database.url,
     logs,
     newAccount,
+    restart: async () => {
+      await app.close();
+      await deps.templates.close();
+      await handle.close();
+      return boot(opts, { ...kept, creds: first.creds });
+    },
     close: async () => {
       await app.close();
       await deps.templates.close();

@@ -1,5 +1,6 @@
 // A real SMTP server on loopback that keeps every message it receives, parsed, for the tests; it
-// can be told to refuse recipients (a 550 reply) to test delivery failures.
+// can be told to refuse recipients (a 550 reply) or to defer them (a 451 reply, at RCPT TO or after
+// DATA) to test delivery failures.
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
@@ -18,12 +19,24 @@ export interface SmtpCatcher {
   messages: CaughtMail[];
   /** Recipients answered with "550 mailbox unavailable". */
   refuse: Set<string>;
+  /** Recipients answered with "451 try again later", at RCPT TO or after the message's DATA. */
+  defer: Map<string, 'rcpt' | 'data'>;
+  /** How many times a recipient was deferred. */
+  deferred: Map<string, number>;
   close(): Promise<void>;
 }
 
 export async function startSmtpCatcher(): Promise<SmtpCatcher> {
   const messages: CaughtMail[] = [];
   const refuse = new Set<string>();
+  const defer = new Map<string, 'rcpt' | 'data'>();
+  const deferred = new Map<string, number>();
+  const tryLater = (address: string) => {
+    deferred.set(address, (deferred.get(address) ?? 0) + 1);
+    const err = new Error('try again later') as Error & { responseCode: number };
+    err.responseCode = 451;
+    return err;
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -34,12 +47,19 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
         err.responseCode = 550;
         return callback(err);
       }
+      if (defer.get(address.address.toLowerCase()) === 'rcpt') {
+        return callback(tryLater(address.address.toLowerCase()));
+      }
       callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
+        const later = session.envelope.rcptTo.map((r) => r.address.toLowerCase()).find((a) => defer.get(a) === 'data');
+        if (later) {
+          return callback(tryLater(later));
+        }
         const parsed = await PostalMime.parse(Buffer.concat(chunks));
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -64,6 +84,8 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
     port,
     messages,
     refuse,
+    defer,
+    deferred,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,11 +1,12 @@
 // The outbox: an email is a row and a job committed together; the job delivers it over SMTP (a
-// real catcher), keeps it in the outbox without SMTP, retries temporary failures and reports a
-// refused recipient as email_error.
+// real catcher), keeps it in the outbox without SMTP, retries temporary failures, and reports a
+// refused recipient, or one still deferred at the last attempt, as email_error.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueEmail } from '../../src/domain/mail/queue-email.js';
-import { createSmtpTransport } from '../../src/notify/email-transport.js';
+import { MailDeliveryError, createSmtpTransport } from '../../src/notify/email-transport.js';
 import { invitationMail } from '../../src/notify/email-templates.js';
-import { findMessage } from '../../src/store/mail-repo.js';
+import { MAIL_MAX_ATTEMPTS, findMessage } from '../../src/store/mail-repo.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -130,4 +131,63 @@ describe('SMTP delivery', () => {
       s.deps.mail = undefined;
     }
   });
+
+  it('counts a server that cannot be reached at all (no such host, refused connection) as temporary', async () => {
+    for (const url of ['smtp://no-such-host.invalid:25', 'smtp://127.0.0.1:1']) {
+      const transport = createSmtpTransport(url, { timeoutMs: 1000 });
+      try {
+        const err = await transport.send('no-reply@sello.test', { to: 'a@example.com', subject: 's', text: 't', html: '<p>t</p>' }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(MailDeliveryError);
+        expect(err).toMatchObject({ permanent: false, responseCode: undefined });
+      } finally {
+        transport.close();
+      }
+    }
+  });
+
+  // graphile-worker waits exp(n) seconds after the nth failure; the test makes the job due at once.
+  const makeDue = (id: string) => sql`update graphile_worker._private_jobs set run_at = now() where key = ${`mail:${id}`}`.execute(s.deps.db);
+  const emailErrors = async (recipient: string) =>
+    (await s.deps.db.selectFrom('notifications').select(['meta']).where('kind', '=', 'email_error').execute())
+      .map((n) => n.meta as { channel: string; recipient: string; code: string; reply: string })
+      .filter((meta) => meta.recipient === recipient);
+
+  for (const stage of ['rcpt', 'data'] as const) {
+    it(`fails a message still deferred (451 at ${stage.toUpperCase()}) at the 8th attempt, with one email_error`, async () => {
+      const to = `busy-${stage}@example.com`;
+      smtp.defer.set(to, stage);
+      s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+      try {
+        const id = await queue(to);
+        expect(MAIL_MAX_ATTEMPTS).toBe(8);
+        for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
+          await jobs.runDue();
+          expect(await findMessage(s.deps.db, id)).toMatchObject({ status: 'queued', attempts: attempt });
+          expect(await emailErrors(to)).toHaveLength(0);
+          await makeDue(id);
+        }
+        await jobs.runDue();
+        const row = await findMessage(s.deps.db, id);
+        expect(row).toMatchObject({ status: 'failed', attempts: 8 });
+        expect(row?.reply).toMatch(/^451/);
+        expect(smtp.deferred.get(to)).toBe(8);
+        const errors = await emailErrors(to);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toMatchObject({ channel: 'email', recipient: to, code: '451' });
+        expect(errors[0].reply).toMatch(/^451/);
+        // The last attempt did not throw: graphile-worker completed the job rather than keeping it failed.
+        const job = await sql`select 1 from graphile_worker._private_jobs where key = ${`mail:${id}`}`.execute(s.deps.db);
+        expect(job.rows).toHaveLength(0);
+        await jobs.runDue();
+        expect(await emailErrors(to)).toHaveLength(1);
+        expect(smtp.deferred.get(to)).toBe(8);
+      } finally {
+        s.deps.mail = undefined;
+        smtp.defer.delete(to);
+      }
+    });
+  }
 });

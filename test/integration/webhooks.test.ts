@@ -221,10 +221,11 @@ describe('delivery to the account webhook', () => {
   it('names the set of a document in a set', async () => {
     const set = await s.client.createDocumentSet({ name: 'Onboarding' });
     const doc = await newDocument(s.client, { document_set: set.uuid });
-    const id = await emit(s.creds, doc.id, 'workflow_expired', {});
+    const meta = { expired_at: '2026-12-01T05:59:59.999Z', pending_signers: [] };
+    const id = await emit(s.creds, doc.id, 'workflow_expired', meta);
     await runJobs();
     const [got] = receivedFor(id);
-    expect(JSON.parse(got.body)).toMatchObject({ document_ticket: doc.ticket, document_set: set.uuid, meta: {} });
+    expect(JSON.parse(got.body)).toMatchObject({ document_ticket: doc.ticket, document_set: set.uuid, meta });
   });
 
   it('a dedupe key emits an event once, however often the producer runs', async () => {

@@ -26,7 +26,7 @@ describe('email texts', () => {
   });
   it('conclusion says whether the PDF is attached or linked; OTP names the code and its lifetime', () => {
     expect(conclusionMail({ language: 'es', documentName: 'X', attached: true }).text).toContain('adjunto');
-    expect(conclusionMail({ language: 'en', documentName: 'X', attached: false, downloadUrl: 'https://d/x' }).text).toContain('https://d/x');
+    expect(conclusionMail({ language: 'en', documentName: 'X', attached: false, downloadUrls: ['https://d/x'] }).text).toContain('https://d/x');
     expect(otpMail({ language: 'en', code: '482913', minutes: 10 }).text).toContain('482913');
   });
 });

@@ -5,16 +5,22 @@ import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
+import { appendHistory } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { readPdf } from './read-pdf.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { validateStickers } from './validate-stickers.js';
+import { validateQr, type PlannedQr } from './validate-qr.js';
+import { QrStampError, stampQrCodes } from '../../pdf/qr-stamp.js';
 import { parseWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
+import { requireFutureExpiration } from '../workflows/effective-workflow.js';
+import { startDocumentFlow } from '../workflows/start-document-flow.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
 
 /** Top-level keys of the create payload this server reads. */
-const KNOWN_KEYS = new Set(['b64_doc', 'url_doc', 'template', 'fields', 'tables', 'stickers', 'document_set', 'workflow', 'name']);
+const KNOWN_KEYS = new Set(['b64_doc', 'url_doc', 'template', 'fields', 'tables', 'stickers', 'document_set', 'workflow', 'name', 'qr']);
 /** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
-const NOT_YET_SUPPORTED = new Set(['qr', 'certified_email', 'requireIdentityVerification', 'manager']);
+const NOT_YET_SUPPORTED = new Set(['certified_email', 'requireIdentityVerification', 'manager']);
 
 export interface CreatedSticker {
   sticker_id: string;
@@ -39,7 +45,7 @@ export interface CreatedDocument {
 
 export async function createDocument(
   deps: Deps,
-  opts: { accountId: string; payload: Record<string, unknown> },
+  opts: { accountId: string; payload: Record<string, unknown>; ip?: string },
 ): Promise<CreatedDocument> {
   const { config, db, blobs, clock } = deps;
   const p = opts.payload;
@@ -90,6 +96,9 @@ export async function createDocument(
     workflow = parsed.settings;
     warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
   }
+  if (workflow) {
+    requireFutureExpiration(workflow, clock.now(), await accountTimeZone(db, opts.accountId), 'workflow');
+  }
   if (inSet) {
     // Checked before the download too; checked again under lock when inserting.
     await requireOpenSet(deps, opts.accountId, setUuid);
@@ -123,8 +132,14 @@ export async function createDocument(
 
   const pdf = await readPdf(source.bytes, config.limits.pages);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
+  const qr = validateQr(p.qr, pdf);
 
   const ticket = newPublicId();
+  if (qr.length > 0) {
+    // The code links to this ticket's verification page, so it is drawn once the ticket exists and
+    // before the file is stored: the stamped file is the source, and every signature covers it.
+    source.bytes = await stampVerificationQr(source.bytes, qr, `${config.publicUrl}/verify/${ticket}`);
+  }
   const tokens = signers.map(() => newSigningToken());
   const signerIds = signers.map(() => newPublicId());
   const stickerIds = stickers.map(() => newPublicId());
@@ -140,7 +155,7 @@ export async function createDocument(
       }
       setId = set.id;
     }
-    await insertDocument(trx, {
+    const documentId = await insertDocument(trx, {
       ticket,
       accountId: opts.accountId,
       setId,
@@ -162,6 +177,7 @@ export async function createDocument(
         name: s.name,
         email: s.email,
         tokenHash: tokens[i].hash,
+        tokenSealed: deps.secrets.seal(tokens[i].token),
       })),
       stickers: stickers.map((s, i) => ({
         stickerId: stickerIds[i],
@@ -172,6 +188,18 @@ export async function createDocument(
         extra: s.extra,
       })),
     });
+    await appendHistory(trx, {
+      documentId,
+      at: now,
+      action: 'created',
+      actor: 'account',
+      ip: opts.ip ?? null,
+      details: { name: source.name, signers: signers.length, origin: source.origin, ...(inSet ? { document_set: setUuid } : {}) },
+    });
+    if (workflow) {
+      // The flow starts with the document: its invitations commit with it, or not at all.
+      await startDocumentFlow(trx, deps, { documentId, workflow });
+    }
   });
 
   return {
@@ -213,6 +241,17 @@ function requireOpen(set: SetRow | undefined, uuid: string): SetRow {
     });
   }
   return set;
+}
+
+async function stampVerificationQr(bytes: Buffer, qr: PlannedQr[], url: string): Promise<Buffer> {
+  try {
+    return Buffer.from(await stampQrCodes(bytes, qr, url));
+  } catch (err) {
+    if (err instanceof QrStampError) {
+      throw new AppError('PDF_INVALID', `qr: the code cannot be drawn on this PDF: ${err.message}`);
+    }
+    throw err;
+  }
 }
 
 function fail(field: string): never {

@@ -1,6 +1,7 @@
 // POST /developers/docs {ticket, action}: soft delete, and restore to the state it had.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
+import { appendHistory } from '../history/append-history.js';
 import { findDocument, transitionDocument } from '../../store/documents-repo.js';
 import { discardPendingNotifications } from '../../store/events-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
@@ -9,7 +10,7 @@ const LIVE: DocumentStatus[] = ['draft', 'pending', 'completed', 'rejected', 'ex
 
 export async function deleteOrRestoreDocument(
   deps: Pick<Deps, 'db' | 'clock'>,
-  opts: { accountId: string; ticket: unknown; action: unknown },
+  opts: { accountId: string; ticket: unknown; action: unknown; ip?: string },
 ): Promise<{ document_ticket: string; status: DocumentStatus }> {
   if (typeof opts.ticket !== 'string' || opts.ticket === '') {
     throw invalid('ticket', 'required: the document_ticket');
@@ -38,6 +39,7 @@ export async function deleteOrRestoreDocument(
       });
       if (moved) {
         await discardPendingNotifications(trx, doc.id, 'the document was deleted', at);
+        await appendHistory(trx, { documentId: doc.id, at, action: 'deleted', actor: 'account', ip: opts.ip ?? null, details: { from: doc.status } });
       }
       return moved;
     });
@@ -50,7 +52,13 @@ export async function deleteOrRestoreDocument(
     throw new AppError('INVALID_STATE', `document ${doc.ticket} is not deleted (it is ${doc.status})`, { status: doc.status });
   }
   const back = doc.status_before_delete && LIVE.includes(doc.status_before_delete) ? doc.status_before_delete : 'pending';
-  const ok = await transitionDocument(deps.db, doc.id, ['deleted'], { status: back, statusBeforeDelete: null, deletedAt: null, at });
+  const ok = await deps.db.transaction().execute(async (trx) => {
+    const moved = await transitionDocument(trx, doc.id, ['deleted'], { status: back, statusBeforeDelete: null, deletedAt: null, at });
+    if (moved) {
+      await appendHistory(trx, { documentId: doc.id, at, action: 'restored', actor: 'account', ip: opts.ip ?? null, details: { to: back } });
+    }
+    return moved;
+  });
   if (!ok) {
     throw new AppError('INVALID_STATE', `document ${doc.ticket} changed state meanwhile; retry`);
   }

@@ -110,6 +110,30 @@ export async function signatureReport(deps: Deps, q: { accountId: string; ticket
   if (doc.status === 'deleted') {
     throw new AppError('DOCUMENT_DELETED', `document ${q.ticket} is deleted; restore it to see its report`);
   }
+  return (await checkDocumentSignatures(deps, doc)).report;
+}
+
+/** What the public verification page shows of a signature beyond its firma. */
+export interface SignatureFacts {
+  /** The signer's certificate chains to a trusted root at the signing time (the time-stamp's, else /M). */
+  trusted: boolean;
+  /** The verified signature time-stamp's time (ISO 8601); '' when there is none or it does not verify. */
+  timestampTime: string;
+}
+
+export interface DocumentSignatures {
+  report: SignatureReport;
+  /** One per firma, in the same order. */
+  facts: SignatureFacts[];
+  /** The document's signers in sticker order, as the report matched them. */
+  signers: ReportSigner[];
+}
+
+/**
+ * The check behind GET /api/report/{ticket} and the public verification page (/verify), for a
+ * document the caller has found and may show: every signature of its current original.
+ */
+export async function checkDocumentSignatures(deps: Deps, doc: { id: string; original_sha256: string }): Promise<DocumentSignatures> {
   const [bytes, signers] = await Promise.all([deps.blobs.get(doc.original_sha256), reportSigners(deps.db, doc.id)]);
   let read: PdfSignatures;
   try {
@@ -127,6 +151,7 @@ export async function signatureReport(deps: Deps, q: { accountId: string; ticket
 
   const firmas: Firma[] = [];
   const ink: InkSignature[] = [];
+  const facts: SignatureFacts[] = [];
   for (const sig of read.signatures) {
     // Only this document's signers: a field named after another document's signer reveals nothing.
     const signer = signers.find((s) => sig.fieldName === `Sello-${s.signer_id}`);
@@ -156,11 +181,12 @@ export async function signatureReport(deps: Deps, q: { accountId: string; ticket
       ocsp: await ocspOf(deps, sig, ours, responderDn),
       certificados: sig.certificates.map(({ der: _der, ...c }) => c),
     });
+    facts.push({ trusted: sig.trusted, timestampTime: sig.timestamp?.verified ? (sig.timestamp.genTime?.toISOString() ?? '') : '' });
     if (signer?.signature_type === 'drawn') {
       for (const b of signer.boxes.filter((x) => read.pages[x.page])) {
         ink.push({ campoFirma: sig.fieldName, box: b.sticker_index, page: b.page, ...topLeft(b, read.pages[b.page].height) });
       }
     }
   }
-  return { InkSignatures: ink, firmas };
+  return { report: { InkSignatures: ink, firmas }, facts, signers };
 }

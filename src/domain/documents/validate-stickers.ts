@@ -62,13 +62,11 @@ export function validateStickers(
     if (!data.ok) {
       fail(i, 'data', data.rule);
     }
-    if (typeof s.page !== 'number' || !Number.isInteger(s.page)) {
-      fail(i, 'page', 'required: a whole number, 0 for the first page');
+    const box = checkBox(s.page, s.rect, pdf);
+    if (!box.ok) {
+      fail(i, box.field, box.rule);
     }
-    if (s.page < 0 || s.page >= pdf.pageCount) {
-      fail(i, 'page', `page ${s.page} does not exist; the document has ${pdf.pageCount} page(s), numbered from 0`);
-    }
-    const rect = checkRect(i, s.rect, pdf.pages[s.page].cropBox);
+    const { page, rect } = box;
     const name = optionalString(i, s, 'name', 200);
     const email = optionalString(i, s, 'email', 254);
     if (email !== null && !isEmail(email)) {
@@ -100,38 +98,55 @@ export function validateStickers(
         extra[k] = s[k];
       }
     }
-    stickers.push({ index: i, signerPosition: signer.position, page: s.page, rect, extra });
+    stickers.push({ index: i, signerPosition: signer.position, page, rect, extra });
   });
   return { signers: [...signers.values()], stickers };
 }
 
-function checkRect(i: number, raw: unknown, crop: { width: number; height: number }) {
+/** A box on a page: 0-based page; PDF points from the CropBox's lower-left corner, unrotated. */
+export type BoxRect = { lx: number; ly: number; tx: number; ty: number };
+
+/** A box that passed, or the first rule it breaks, with the field (relative to the box) to name. */
+export type BoxCheck = { ok: true; page: number; rect: BoxRect } | { ok: false; field: string; rule: string };
+
+/**
+ * The geometry rules every box of the create payload follows (stickers, qr): an existing 0-based
+ * page, lx < tx and ly < ty, inside the page's visible area (CropBox).
+ */
+export function checkBox(page: unknown, raw: unknown, pdf: PdfInfo): BoxCheck {
+  if (typeof page !== 'number' || !Number.isInteger(page)) {
+    return { ok: false, field: 'page', rule: 'required: a whole number, 0 for the first page' };
+  }
+  if (page < 0 || page >= pdf.pageCount) {
+    return { ok: false, field: 'page', rule: `page ${page} does not exist; the document has ${pdf.pageCount} page(s), numbered from 0` };
+  }
   if (typeof raw !== 'object' || raw === null) {
-    fail(i, 'rect', 'required: an object {lx, ly, tx, ty} in PDF points');
+    return { ok: false, field: 'rect', rule: 'required: an object {lx, ly, tx, ty} in PDF points' };
   }
   const r = raw as Record<string, unknown>;
   for (const k of ['lx', 'ly', 'tx', 'ty']) {
     if (typeof r[k] !== 'number' || !Number.isFinite(r[k])) {
-      fail(i, `rect.${k}`, 'required: a finite number of PDF points');
+      return { ok: false, field: `rect.${k}`, rule: 'required: a finite number of PDF points' };
     }
   }
-  const { lx, ly, tx, ty } = r as { lx: number; ly: number; tx: number; ty: number };
+  const { lx, ly, tx, ty } = r as BoxRect;
   if (!(lx < tx)) {
-    fail(i, 'rect', `lx (${lx}) must be less than tx (${tx})`);
+    return { ok: false, field: 'rect', rule: `lx (${lx}) must be less than tx (${tx})` };
   }
   if (!(ly < ty)) {
-    fail(i, 'rect', `ly (${ly}) must be less than ty (${ty})`);
+    return { ok: false, field: 'rect', rule: `ly (${ly}) must be less than ty (${ty})` };
   }
+  const crop = pdf.pages[page].cropBox;
   const w = round(crop.width);
   const h = round(crop.height);
   if (lx < -EPSILON || ly < -EPSILON || tx > w + EPSILON || ty > h + EPSILON) {
-    fail(
-      i,
-      'rect',
-      `the box [${lx}, ${ly}, ${tx}, ${ty}] must lie inside the page (0 ≤ x ≤ ${w}, 0 ≤ y ≤ ${h} points, origin at the lower-left corner)`,
-    );
+    return {
+      ok: false,
+      field: 'rect',
+      rule: `the box [${lx}, ${ly}, ${tx}, ${ty}] must lie inside the page (0 ≤ x ≤ ${w}, 0 ≤ y ≤ ${h} points, origin at the lower-left corner)`,
+    };
   }
-  return { lx, ly, tx, ty };
+  return { ok: true, page, rect: { lx, ly, tx, ty } };
 }
 
 function optionalString(i: number, s: Record<string, unknown>, key: string, max: number): string | null {

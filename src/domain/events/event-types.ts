@@ -78,8 +78,14 @@ export interface IdentityMeta {
   reason: string | null;
 }
 
-/** document_completed, workflow_expired: nothing beyond the document itself. */
+/** document_completed: nothing beyond the document itself. */
 export type EmptyMeta = Record<string, never>;
+
+/** workflow_expired: when the flow ended and who had not signed yet. */
+export interface ExpiredMeta {
+  expired_at: string;
+  pending_signers: EventSigner[];
+}
 
 /** The `meta` of each event kind. */
 export interface EventMeta {
@@ -87,7 +93,7 @@ export interface EventMeta {
   universal_signed: SignedMeta;
   document_completed: EmptyMeta;
   document_rejected: RejectedMeta;
-  workflow_expired: EmptyMeta;
+  workflow_expired: ExpiredMeta;
   whatsapp_error: DeliveryErrorMeta;
   sms_error: DeliveryErrorMeta;
   email_error: DeliveryErrorMeta;

@@ -1,6 +1,7 @@
 // The service's PKI at start: the material stored in the database (generated on the very first
 // start), or the operator's own CA from PEM or PKCS#12 files. Keys are sealed under the master key
-// in the database; in memory they are non-extractable CryptoKeys.
+// in the database; in memory they are non-extractable CryptoKeys. Every load also renews the OCSP
+// responder certificate when it is due (renew-ocsp-responder.ts).
 import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
 import type { Clock } from '../deps.js';
@@ -18,6 +19,7 @@ import {
 } from '../../pki/index.js';
 import type { SecretBox } from '../../pki/secret-box.js';
 import { loadPkiMaterial, recordIssuedCertificate, replacePkiMaterial, storePkiMaterial } from '../../store/pki-repo.js';
+import { operatorResponderWarning, renewOcspResponderIfDue } from './renew-ocsp-responder.js';
 
 export interface PkiSettings {
   /** O= of the generated certificates. */
@@ -31,27 +33,44 @@ export interface PkiSettings {
 // Arbitrary constant naming this lock in pg_locks: only one process generates the PKI.
 const PKI_LOCK = 715_300_002;
 
-export async function loadPki(deps: { db: Db; secrets: SecretBox; clock: Clock }, settings: PkiSettings, baseUrl: string): Promise<LoadedPki> {
+/** Where warnings about the PKI go (an operator's responder certificate about to end). */
+export type PkiWarn = (message: string) => void;
+
+const warnOnStderr: PkiWarn = (message) => console.warn(`pki: ${message}`);
+
+export async function loadPki(
+  deps: { db: Db; secrets: SecretBox; clock: Clock; warn?: PkiWarn },
+  settings: PkiSettings,
+  baseUrl: string,
+): Promise<LoadedPki> {
+  await storeMaterial(deps, settings, baseUrl);
+  const checked = await renewOcspResponderIfDue(deps, { organization: settings.organization, baseUrl });
+  if (checked.outcome === 'operator') {
+    (deps.warn ?? warnOnStderr)(operatorResponderWarning(checked.notAfter, deps.clock.now()));
+  }
+  return importPki(checked.material);
+}
+
+/** Makes sure the material is stored: the operator's, or the one generated on the very first start. */
+async function storeMaterial(deps: { db: Db; secrets: SecretBox; clock: Clock }, settings: PkiSettings, baseUrl: string): Promise<void> {
   const now = deps.clock.now();
   if (settings.pem || settings.pkcs12) {
-    return importPki(await operatorMaterial(deps, settings, baseUrl, now));
+    await operatorMaterial(deps, settings, baseUrl, now);
+    return;
   }
-  const stored = await loadPkiMaterial(deps.db);
-  if (stored) {
-    return importPki(openPkiMaterial(stored.sealed, deps.secrets));
+  if (await loadPkiMaterial(deps.db)) {
+    return;
   }
-  return deps.db.connection().execute(async (conn) => {
+  await deps.db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${PKI_LOCK})`.execute(conn);
     try {
       // Another process may have generated it while this one waited for the lock.
-      const again = await loadPkiMaterial(deps.db);
-      if (again) {
-        return importPki(openPkiMaterial(again.sealed, deps.secrets));
+      if (await loadPkiMaterial(deps.db)) {
+        return;
       }
       const material = await generateServicePki({ organization: settings.organization, baseUrl, now });
-      const saved = await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
+      await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
       await recordServiceCertificates(deps.db, material);
-      return importPki(openPkiMaterial(saved.sealed, deps.secrets));
     } finally {
       await sql`select pg_advisory_unlock(${PKI_LOCK})`.execute(conn);
     }

@@ -1,34 +1,101 @@
 // What the public PKI endpoints answer: OCSP from the register of issued certificates, CRLs of the
-// issuing CA and of the root, and RFC 3161 time stamps. The PKI library signs; this decides.
+// issuing CA and of the root, and RFC 3161 time stamps. The PKI library signs; this decides. It
+// also keeps the OCSP responder certificate in use current: a renewal stored by any process (the
+// daily job, another process's start) is taken up at the next check, and once the one in use is
+// within its renewal window every OCSP answer first checks, at most once an hour.
 import { AppError } from '../errors.js';
 import type { Clock } from '../deps.js';
 import type { Db } from '../../store/db.js';
 import {
+  checkMaterial,
   createCrl,
   createOcspResponse,
   createTimeStampReply,
+  importPkiIdentity,
+  ocspRenewalDue,
   randomSerialHex,
   type LoadedPki,
   type OcspCertStatus,
 } from '../../pki/index.js';
+import type { SecretBox } from '../../pki/secret-box.js';
 import { certificateStatus, nextCrlNumber, revokedCertificates } from '../../store/pki-repo.js';
+import type { PkiWarn } from './load-pki.js';
+import { operatorResponderWarning, renewOcspResponderIfDue, type OcspRenewalSettings } from './renew-ocsp-responder.js';
 
 /** How long a CRL or an OCSP answer may be relied on before a validator asks again. */
 const CRL_HOURS = 24;
 const OCSP_MINUTES = 60;
+/** How often an OCSP answer looks for a renewed responder certificate while the one in use is due. */
+const RECHECK_MS = 3600_000;
 
 export interface PkiResponder {
+  /** The PKI in use; `pki.ocsp` is replaced when the responder certificate is renewed. */
   pki: LoadedPki;
   ocsp(requestDer: Uint8Array): Promise<Buffer>;
   crl(issuer: 'issuing' | 'root'): Promise<Buffer>;
   timestamp(requestDer: Uint8Array): Promise<Buffer>;
+  /**
+   * Renews the stored responder certificate when due, takes up the stored one when it is not the
+   * one in use, and warns when an operator's own is due. True when the one in use changed. A no-op
+   * without `renewal` settings and the master key.
+   */
+  checkOcspResponder(): Promise<boolean>;
 }
 
-export function createPkiResponder(deps: { db: Db; clock: Clock }, pki: LoadedPki, tsaPolicyOid: string): PkiResponder {
-  return {
+export function createPkiResponder(
+  deps: { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn },
+  pki: LoadedPki,
+  tsaPolicyOid: string,
+  renewal?: OcspRenewalSettings,
+): PkiResponder {
+  const warn = deps.warn ?? ((message: string) => console.warn(`pki: ${message}`));
+  let running: Promise<boolean> | undefined;
+  let lastCheck = Number.NEGATIVE_INFINITY;
+
+  const check = async (opts: { warn: boolean }): Promise<boolean> => {
+    if (!renewal || !deps.secrets) {
+      return false;
+    }
+    const checked = await renewOcspResponderIfDue({ db: deps.db, secrets: deps.secrets, clock: deps.clock }, renewal);
+    if (checked.outcome === 'operator' && opts.warn) {
+      warn(operatorResponderWarning(checked.notAfter, deps.clock.now()));
+    }
+    const stored = checked.material;
+    if (stored.ocsp.certificateDer.equals(responder.pki.ocsp.certificateDer)) {
+      return false;
+    }
+    // Only the responder is taken up; a different issuing CA (an operator's CA replaced) needs a
+    // restart, as every other certificate in use would change with it.
+    if (!stored.issuing.certificateDer.equals(responder.pki.issuing.certificateDer)) {
+      return false;
+    }
+    checkMaterial(stored);
+    responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp) };
+    return true;
+  };
+  // One check at a time per process: concurrent OCSP requests share it.
+  const checkOnce = (opts: { warn: boolean }) => {
+    running ??= check(opts).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  // Before an OCSP answer: only while the responder in use is within its renewal window, at most
+  // once an hour; a failed check leaves the answer to the certificate in use.
+  const current = async (): Promise<LoadedPki> => {
+    const now = deps.clock.now();
+    if (renewal && ocspRenewalDue(responder.pki.ocsp.certificate.notAfter.value, now) && now.getTime() - lastCheck >= RECHECK_MS) {
+      lastCheck = now.getTime();
+      await checkOnce({ warn: false }).catch((err: unknown) => warn(`the OCSP responder certificate check failed: ${(err as Error).message}`));
+    }
+    return responder.pki;
+  };
+
+  const responder: PkiResponder = {
     pki,
-    ocsp: (requestDer) =>
-      createOcspResponse(pki, requestDer, {
+    checkOcspResponder: () => checkOnce({ warn: true }),
+    ocsp: async (requestDer) =>
+      createOcspResponse(await current(), requestDer, {
         now: deps.clock.now(),
         nextUpdateMinutes: OCSP_MINUTES,
         lookup: async (serialHex): Promise<OcspCertStatus> => {
@@ -41,7 +108,7 @@ export function createPkiResponder(deps: { db: Db; clock: Clock }, pki: LoadedPk
         },
       }),
     crl: async (issuer) => {
-      if (issuer === 'root' && !pki.root.privateKey) {
+      if (issuer === 'root' && !responder.pki.root.privateKey) {
         // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
         throw new AppError('NOT_YET_AVAILABLE', "this service does not hold the root's key; the root CRL is published by the CA's operator");
       }
@@ -49,7 +116,7 @@ export function createPkiResponder(deps: { db: Db; clock: Clock }, pki: LoadedPk
       // The issuing CA's CRL lists revoked signer, TSA and OCSP certificates; the root's lists
       // revoked CAs, which this service never revokes by itself.
       const revoked = issuer === 'issuing' ? await revokedCertificates(deps.db) : [];
-      return createCrl(pki, {
+      return createCrl(responder.pki, {
         issuer,
         revoked,
         thisUpdate: now,
@@ -58,6 +125,7 @@ export function createPkiResponder(deps: { db: Db; clock: Clock }, pki: LoadedPk
       });
     },
     timestamp: (requestDer) =>
-      createTimeStampReply(pki, requestDer, { now: deps.clock.now(), serialNumber: randomSerialHex(), policyOid: tsaPolicyOid }),
+      createTimeStampReply(responder.pki, requestDer, { now: deps.clock.now(), serialNumber: randomSerialHex(), policyOid: tsaPolicyOid }),
   };
+  return responder;
 }

@@ -1,17 +1,16 @@
 // GET /sign/api/{token}: what the signer page (or an embedding application) needs to show: the
 // document, its pages, this signer, the boxes to sign, and the state. Opening it marks the signer
-// as having viewed the document.
+// as having viewed the document and records the view in its history (record-view.ts).
 import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
-import { markViewed, signersOf, stickersOf } from '../../store/signing-repo.js';
+import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven } from './one-time-code.js';
+import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
 
-export async function getSigningInfo(deps: Deps, token: string) {
+export async function getSigningInfo(deps: Deps, token: string, ip?: string) {
   const s = await openSession(deps.db, token);
-  if (s.signer.status === 'pending' || s.signer.status === 'invited') {
-    await markViewed(deps.db, s.signer.id, deps.clock.now());
-  }
+  await recordView(deps, s, ip);
   const [boxes, signers, pdf] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),

@@ -6,6 +6,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
+import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
 import { otpMail } from '../../notify/email-templates.js';
 import { countOtpAttempt, markVerified, otpStateOf, storeOtp } from '../../store/signing-repo.js';
@@ -28,7 +29,7 @@ function requireEmailAuthority(s: SigningSession) {
   }
 }
 
-export async function sendOneTimeCode(deps: Deps, token: string) {
+export async function sendOneTimeCode(deps: Deps, token: string, ip?: string) {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, token, true);
     requireSignable(s);
@@ -48,11 +49,19 @@ export async function sendOneTimeCode(deps: Deps, token: string) {
       to: s.signer.data,
       mail: otpMail({ language: languageOf(s.document.workflow), code, minutes: OTP_MINUTES }),
     });
+    await appendHistory(trx, {
+      documentId: s.document.id,
+      at: now,
+      action: 'otp_sent',
+      actor: `signer:${s.signer.signer_id}`,
+      ip: ip ?? null,
+      details: { channel: 'email', to: maskEmail(s.signer.data), expires_at: expiresAt.toISOString() },
+    });
     return { status: 'sent' as const, to: maskEmail(s.signer.data), expires_at: expiresAt.toISOString() };
   });
 }
 
-export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<string, unknown>) {
+export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<string, unknown>, ip?: string) {
   const code = typeof body.code === 'string' ? body.code.trim() : '';
   if (!/^\d{6}$/.test(code)) {
     throw invalid('code', 'expected the six digits sent by email');
@@ -73,6 +82,7 @@ export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<
       return { failed: true as const, left };
     }
     await markVerified(trx, s.signer.id, now);
+    await appendHistory(trx, { documentId: s.document.id, at: now, action: 'otp_verified', actor: `signer:${s.signer.signer_id}`, ip: ip ?? null });
     return { status: 'verified' as const, verified_at: now.toISOString() };
   }).then((r) => {
     if ('failed' in r) {

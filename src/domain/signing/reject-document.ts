@@ -4,8 +4,10 @@
 import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
+import { appendHistory } from '../history/append-history.js';
 import { REJECTION_REASON_MAX } from '../events/event-types.js';
 import { recordRejection } from '../../store/signing-repo.js';
+import { stopFlowAfterRejection } from '../workflows/advance-flow.js';
 import { requireProof } from './one-time-code.js';
 import { openSession, requireSignable } from './signing-session.js';
 
@@ -31,6 +33,14 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
     await requireProof(deps, trx, s);
     const now = deps.clock.now();
     await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now, ip: opts.ip ?? null });
+    await appendHistory(trx, {
+      documentId: s.document.id,
+      at: now,
+      action: 'rejected',
+      actor: `signer:${s.signer.signer_id}`,
+      ip: opts.ip ?? null,
+      details: { reason: opts.reason },
+    });
     await emitEvent(trx, deps, {
       accountId: s.document.account_id,
       documentId: s.document.id,
@@ -41,6 +51,8 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
       },
       dedupeKey: `rejected:${s.signer.signer_id}`,
     });
+    // The flow ends for everyone: reminders and the expiration go; a set stops its other documents.
+    await stopFlowAfterRejection(trx, deps, { documentId: s.document.id });
     return { status: 'rejected' as const, rejected_at: now.toISOString(), document_status: 'rejected' };
   });
 }

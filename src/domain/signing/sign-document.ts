@@ -6,6 +6,8 @@ import { decodeBase64 } from '../base64.js';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
+import { appendHistory } from '../history/append-history.js';
+import { advanceAfterSignature } from '../workflows/advance-flow.js';
 import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
@@ -130,10 +132,19 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
       meta: { signer: eventSigner, authority: s.signer.authority, signed_at: now.toISOString() },
       dedupeKey: `signed:${s.signer.signer_id}`,
     });
+    await appendHistory(trx, {
+      documentId: s.document.id,
+      at: now,
+      action: 'signed',
+      actor: `signer:${s.signer.signer_id}`,
+      ip: opts.ip ?? null,
+      details: { signature_type: opts.signature.type, certificate_serial: cert.serialHex, revision_sha256: sha256, authority: s.signer.authority },
+    });
     const everyone = await signersOf(trx, s.document.id);
     const completed = everyone.every((x) => x.status === 'signed' || x.id === s.signer.id);
     if (completed) {
       await completeDocument(trx, s.document.id, now);
+      await appendHistory(trx, { documentId: s.document.id, at: now, action: 'completed', actor: 'system', details: { sha256 } });
       await emitEvent(trx, deps, {
         accountId: s.document.account_id,
         documentId: s.document.id,
@@ -142,6 +153,8 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
         dedupeKey: `completed:${s.document.ticket}`,
       });
     }
+    // Reminders stop, the next signer of an ordered flow is invited, or the conclusion email goes.
+    await advanceAfterSignature(trx, deps, { documentId: s.document.id, signerRowId: s.signer.id, completed });
     return { status: 'signed' as const, signed_at: now.toISOString(), document_status: completed ? 'completed' : s.document.status };
   });
 }

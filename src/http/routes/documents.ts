@@ -27,7 +27,7 @@ export function documentRoutes(deps: Deps) {
         },
         validatorCompiler: documentOnly,
       },
-      async (req) => createDocument(deps, { accountId: req.account!.id, payload: asObject(req.body) }),
+      async (req) => createDocument(deps, { accountId: req.account!.id, payload: asObject(req.body), ip: req.ip }),
     );
 
     app.get(
@@ -94,7 +94,7 @@ export function documentRoutes(deps: Deps) {
       },
       async (req) => {
         const b = asObject(req.body);
-        return deleteOrRestoreDocument(deps, { accountId: req.account!.id, ticket: b.ticket, action: b.action });
+        return deleteOrRestoreDocument(deps, { accountId: req.account!.id, ticket: b.ticket, action: b.action, ip: req.ip });
       },
     );
   };

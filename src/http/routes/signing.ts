@@ -28,7 +28,7 @@ export function signingRoutes(deps: Deps) {
           response: { '4xx': ErrorResponse },
         },
       },
-      async (req) => getSigningInfo(deps, (req.params as { token: string }).token),
+      async (req) => getSigningInfo(deps, (req.params as { token: string }).token, req.ip),
     );
 
     app.get(
@@ -77,7 +77,7 @@ export function signingRoutes(deps: Deps) {
     app.post(
       '/sign/api/:token/otp',
       { schema: { summary: 'EMAIL authority: send a one-time code to the signer\'s address', tags, params: Token, response: { '4xx': ErrorResponse } } },
-      async (req) => sendOneTimeCode(deps, (req.params as { token: string }).token),
+      async (req) => sendOneTimeCode(deps, (req.params as { token: string }).token, req.ip),
     );
 
     app.post(
@@ -92,7 +92,7 @@ export function signingRoutes(deps: Deps) {
         },
         validatorCompiler: documentOnly,
       },
-      async (req) => verifyOneTimeCode(deps, (req.params as { token: string }).token, asObject(req.body)),
+      async (req) => verifyOneTimeCode(deps, (req.params as { token: string }).token, asObject(req.body), req.ip),
     );
 
     app.post(

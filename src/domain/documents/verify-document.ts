@@ -1,0 +1,139 @@
+// GET /verify/{ticket}: what anyone holding the ticket (the QR code on the printed document) may
+// learn about the document: its name, state and fingerprint, and each signature as the signature
+// report checks it (checkDocumentSignatures, the computation behind GET /api/report). Never the
+// file, a signing link, an address the signer used, or a full email address or phone number:
+// identifiers are masked (j***@example.com), and the names of signers who have not signed yet too,
+// because a signer's name is only public once the signer has put it in the file.
+import { AppError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { findDocumentByTicket } from '../../store/verify-repo.js';
+import type { DocumentStatus } from '../../store/schema.js';
+import { checkDocumentSignatures } from './signature-report.js';
+
+/** One signature of the current original, as the public may see it. */
+export interface PublicSignature {
+  /** The signer's name as the certificate states it (the name drawn in the file). */
+  signer_name: string;
+  /** The certificate's (else the signer's) email address, masked: j***@example.com; '' without one. */
+  email: string;
+  /** How the signer proved who they are (EMAIL_LINK, EMAIL, ...); '' for a signature made elsewhere. */
+  authority: string;
+  /** The time the time-stamp proves, else the time the signature claims (ISO 8601). */
+  signed_at: string;
+  /** The signature verifies over the bytes of the revision it signed. */
+  valid: boolean;
+  /** No revision was appended after the one it signed: it covers the whole current file. */
+  covers_document: boolean;
+  /** The revision (1-based) the signature closes, of total_revisions. */
+  revision: number;
+  total_revisions: number;
+  /** The signature time-stamp, when one is embedded and verifies. */
+  timestamp: { time: string; authority: string } | null;
+  /** The signer's certificate chains to the service's root at the signing time. */
+  certificate_trusted: boolean;
+  /** From the service's register of issued certificates; unknown for a certificate it did not issue. */
+  certificate_status: 'good' | 'revoked' | 'unknown';
+  /** The verdict: valid, trusted, and the certificate good (or revoked only after the time-stamp). */
+  verified: boolean;
+}
+
+/** A signer who has not signed (nor rejected) yet. */
+export interface PublicPendingSigner {
+  /** Masked: the first letter of each word (A*** G***); '' when the sender gave no name. */
+  name: string;
+  /** The email address or phone number, masked. */
+  identifier: string;
+  authority: string;
+}
+
+export interface PublicVerification {
+  ticket: string;
+  name: string;
+  status: Exclude<DocumentStatus, 'deleted'>;
+  created_at: string;
+  page_count: number;
+  /** SHA-256 (hex) of the current original: every signature so far included. */
+  sha256: string;
+  signatures: PublicSignature[];
+  pending_signers: PublicPendingSigner[];
+}
+
+const MAX_TICKET_LENGTH = 100;
+const PHONE_AUTHORITIES = new Set(['SMS', 'WHATSAPP']);
+
+/** j***@example.com: the first character of the local part, the domain whole. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) {
+    return maskWord(email);
+  }
+  return `${[...email.slice(0, at)][0]}***${email.slice(at)}`;
+}
+
+/** Ana García → A*** G***. */
+export function maskName(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(maskWord)
+    .join(' ');
+}
+
+function maskWord(word: string): string {
+  const first = [...word][0];
+  return first ? `${first}***` : '';
+}
+
+/** An email as maskEmail; a phone number as its last two digits; anything else as its first letter. */
+export function maskIdentifier(authority: string, data: string): string {
+  if (data.includes('@')) {
+    return maskEmail(data);
+  }
+  if (PHONE_AUTHORITIES.has(authority)) {
+    const digits = data.replace(/\D/g, '');
+    return `***${digits.slice(-2)}`;
+  }
+  return maskWord(data);
+}
+
+export async function verifyDocument(deps: Deps, q: { ticket: string }): Promise<PublicVerification> {
+  const doc = q.ticket.length <= MAX_TICKET_LENGTH ? await findDocumentByTicket(deps.db, q.ticket) : undefined;
+  if (!doc) {
+    throw new AppError('DOCUMENT_NOT_FOUND', 'no document with this verification code');
+  }
+  if (doc.status === 'deleted') {
+    throw new AppError('DOCUMENT_DELETED', 'this document is no longer available');
+  }
+  const { report, facts, signers } = await checkDocumentSignatures(deps, doc);
+  const signatures = report.firmas.map((f, i): PublicSignature => {
+    const ts = facts[i];
+    return {
+      signer_name: f.certificados[0]?.commonName ?? '',
+      email: f.email ? maskEmail(f.email) : '',
+      authority: f.downstreamData.authority,
+      signed_at: f.signDate,
+      valid: f.validSignature,
+      covers_document: f.coversDocument,
+      revision: f.revision,
+      total_revisions: f.totalRevisions,
+      timestamp: ts.timestampTime ? { time: ts.timestampTime, authority: f.timestampAuthority } : null,
+      certificate_trusted: ts.trusted,
+      certificate_status: f.ocsp.certStatus,
+      verified: f.ocsp.signatureValid,
+    };
+  });
+  const pending = signers
+    .filter((s) => s.status !== 'signed' && s.status !== 'rejected')
+    .map((s) => ({ name: s.name ? maskName(s.name) : '', identifier: maskIdentifier(s.authority, s.email ?? s.data), authority: s.authority }));
+  return {
+    ticket: doc.ticket,
+    name: doc.name,
+    status: doc.status,
+    created_at: doc.created_at.toISOString(),
+    page_count: doc.page_count,
+    sha256: doc.original_sha256,
+    signatures,
+    pending_signers: pending,
+  };
+}

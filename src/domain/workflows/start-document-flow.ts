@@ -1,0 +1,35 @@
+// Starts the flow of a standalone document: the expiration is fixed and scheduled, and the first
+// invitations go out (every signer at once, or the first in sticker order when `ordered`).
+import type { Transaction } from 'kysely';
+import type { Deps } from '../deps.js';
+import type { WorkflowSettings } from '../documents/workflow-settings.js';
+import type { Database } from '../../store/schema.js';
+import { EXPIRE_TASK, findFlowDocument, scheduleJob, startDocumentFlowRow } from '../../store/workflow-repo.js';
+import { expirationInstant } from './effective-workflow.js';
+import { inviteDue } from './invite-due.js';
+
+export function expirationJobKey(scope: 'document' | 'set', id: string): string {
+  return `expire:${scope}:${id}`;
+}
+
+export async function startDocumentFlow(
+  trx: Transaction<Database>,
+  deps: Deps,
+  o: { documentId: string; workflow: WorkflowSettings },
+): Promise<void> {
+  const now = deps.clock.now();
+  const doc = await findFlowDocument(trx, { id: o.documentId }, true);
+  const expiresAt = expirationInstant(o.workflow, now, doc.time_zone);
+  const generation = await startDocumentFlowRow(trx, { id: doc.id, startedAt: now, expiresAt, workflow: o.workflow });
+  await scheduleExpiration(trx, { scope: 'document', id: doc.id, at: expiresAt });
+  await inviteDue(trx, deps, { ...doc, workflow: o.workflow as Record<string, unknown>, flow_generation: generation });
+}
+
+export async function scheduleExpiration(trx: Transaction<Database>, e: { scope: 'document' | 'set'; id: string; at: Date }) {
+  await scheduleJob(trx, {
+    task: EXPIRE_TASK,
+    payload: e.scope === 'document' ? { scope: 'document', documentId: e.id } : { scope: 'set', setId: e.id },
+    runAt: e.at,
+    key: expirationJobKey(e.scope, e.id),
+  });
+}

@@ -1,0 +1,127 @@
+// POST /api/{documentId}/signer/{signerId}/update: corrects a signer who has not signed yet
+// (authority, data, name, email). The signing link changes: the old one stops working at once,
+// and the corrected signer is invited again with the new one when the flow has invited them.
+// Signers of a closed set's documents are fixed (interface.md, set rule 3).
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { AUTHORITIES, isAuthority, isEmail, normalizeSignerData } from '../documents/authorities.js';
+import { appendHistory } from '../history/append-history.js';
+import { newSigningToken } from '../ids.js';
+import { findFlowDocument, flowSigners, replaceSigner, signerRowOfSticker, unscheduleJob } from '../../store/workflow-repo.js';
+import { inviteSigner, reminderJobKey } from './invite-signer.js';
+
+const EDITABLE = ['authority', 'data', 'name', 'email'] as const;
+
+export async function updateSigner(
+  deps: Deps,
+  o: { accountId: string; ticket: string; signerId: string; body: Record<string, unknown>; ip?: string },
+) {
+  const changes = parseChanges(o.body);
+  return deps.db.transaction().execute(async (trx) => {
+    const doc = await findFlowDocument(trx, { accountId: o.accountId, ticket: o.ticket }, true);
+    if (!doc) {
+      throw new AppError('DOCUMENT_NOT_FOUND', `no document ${o.ticket}`);
+    }
+    const signers = await flowSigners(trx, doc.id);
+    const signer = signers.find((s) => s.signer_id === o.signerId) ?? (await signerOfSticker(trx, doc.id, o.signerId, signers));
+    if (!signer) {
+      throw new AppError('SIGNER_NOT_FOUND', `no signer ${o.signerId} on document ${o.ticket}`);
+    }
+    if (signer.status === 'signed' || signer.status === 'rejected') {
+      throw new AppError('SIGNER_NOT_EDITABLE', `the signer has already ${signer.status === 'signed' ? 'signed' : 'rejected'} the document`, {
+        status: signer.status,
+      });
+    }
+    if (doc.status !== 'pending' && doc.status !== 'draft') {
+      throw new AppError('SIGNER_NOT_EDITABLE', `the document is ${doc.status}`, { status: doc.status });
+    }
+    if (doc.set_id && doc.status !== 'draft') {
+      throw new AppError('SIGNER_NOT_EDITABLE', 'the document belongs to a closed set: its signers are fixed');
+    }
+    const authority = changes.authority ?? signer.authority;
+    if (!isAuthority(authority)) {
+      throw invalid('authority', `expected one of ${AUTHORITIES.join(', ')}`);
+    }
+    const rawData = changes.data ?? (changes.authority && changes.authority !== signer.authority ? undefined : signer.data);
+    if (rawData === undefined) {
+      throw invalid('data', `required when the authority changes: the signer's identifier for ${authority}`);
+    }
+    const data = normalizeSignerData(authority, rawData);
+    if (!data.ok) {
+      throw invalid('data', data.rule);
+    }
+    if (signers.some((s) => s.id !== signer.id && s.authority === authority && s.data === data.value)) {
+      throw new AppError('SIGNER_CONFLICT', `the document already has a signer ${authority} ${data.value}`);
+    }
+    const isMail = authority === 'EMAIL' || authority === 'EMAIL_LINK';
+    const email = changes.email !== undefined ? changes.email : isMail ? data.value : signer.email;
+    const name = changes.name !== undefined ? changes.name : signer.name;
+    const token = newSigningToken();
+    const now = deps.clock.now();
+    const updated = await replaceSigner(trx, {
+      id: signer.id,
+      authority,
+      data: data.value,
+      name,
+      email: email ?? null,
+      tokenHash: token.hash,
+      tokenSealed: deps.secrets.seal(token.token),
+    });
+    const before = { authority: signer.authority, data: signer.data, name: signer.name, email: signer.email };
+    const after = { authority, data: data.value, name, email: email ?? null };
+    await appendHistory(trx, {
+      documentId: doc.id,
+      at: now,
+      action: 'signer_updated',
+      actor: 'account',
+      ip: o.ip ?? null,
+      details: { signer_id: signer.signer_id, before, after, link_replaced: true },
+    });
+    let invited = false;
+    if (doc.status === 'pending' && doc.flow_started_at && !doc.set_id && signer.invited_at) {
+      // Invited under the old identity: the corrected person gets the invitation with the new link.
+      await unscheduleJob(trx, reminderJobKey(signer.id));
+      await inviteSigner(trx, deps, { document: doc, signer: updated, reminder: false });
+      invited = true;
+    }
+    return {
+      status: 'success' as const,
+      signer: { signer_id: signer.signer_id, ...after, status: updated.status, signer_url: `${deps.config.publicUrl}/sign/${token.token}` },
+      invited,
+    };
+  });
+}
+
+function parseChanges(body: Record<string, unknown>) {
+  const out: { authority?: string; data?: string; name?: string | null; email?: string | null } = {};
+  for (const k of EDITABLE) {
+    const v = body[k];
+    if (v === undefined) {
+      continue;
+    }
+    if (k === 'name' || k === 'email') {
+      if (v !== null && (typeof v !== 'string' || v.length > (k === 'name' ? 200 : 254))) {
+        throw invalid(k, `expected a string of at most ${k === 'name' ? 200 : 254} characters, or null`);
+      }
+      if (k === 'email' && typeof v === 'string' && !isEmail(v)) {
+        throw invalid('email', 'must be an email address');
+      }
+      out[k] = typeof v === 'string' ? (k === 'email' ? v.toLowerCase() : v) : null;
+    } else {
+      if (typeof v !== 'string' || v.trim() === '') {
+        throw invalid(k, 'expected a non-empty string');
+      }
+      out[k] = v;
+    }
+  }
+  if (Object.keys(out).length === 0) {
+    throw invalid('body', `nothing to change: send at least one of ${EDITABLE.join(', ')}`);
+  }
+  return out;
+}
+
+async function signerOfSticker(trx: Parameters<typeof flowSigners>[0], documentId: string, stickerId: string, signers: Awaited<ReturnType<typeof flowSigners>>) {
+  // decisions.md: paths naming a {signerId} accept a sticker_id of that signer too.
+  const rowId = await signerRowOfSticker(trx, documentId, stickerId);
+  return signers.find((s) => s.id === rowId);
+}

@@ -1,0 +1,31 @@
+// Public download links of conclusion emails (no HMAC: the link's token is the credential).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../domain/deps.js';
+import { openDownloadLink } from '../../domain/workflows/open-download-link.js';
+import { ErrorResponse } from '../schemas.js';
+
+export function downloadLinkRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.get(
+      '/download/:token',
+      {
+        schema: {
+          summary: 'The signed PDF of a conclusion email whose attachment was over the size limit',
+          tags: ['workflows'],
+          params: Type.Object({ token: Type.String() }),
+          response: { '4xx': ErrorResponse },
+        },
+      },
+      async (req, reply) => {
+        const file = await openDownloadLink(deps, (req.params as { token: string }).token);
+        const name = /\.pdf$/i.test(file.name) ? file.name : `${file.name}.pdf`;
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+          .header('cache-control', 'no-store')
+          .send(file.pdf);
+      },
+    );
+  };
+}
