@@ -193,6 +193,53 @@ export interface SignerUpdate {
   invited: boolean;
 }
 
+/** GET /api/documentset/{uuid}. */
+export interface DocumentSet {
+  uuid: string;
+  name: string;
+  status: 'OPEN' | 'CLOSED' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+  metadata: unknown;
+  created_at: string;
+  closed_at: string | null;
+  expires_at: string | null;
+  workflow: Record<string, unknown> | null;
+  signers: SetSigner[];
+  documents: {
+    document_ticket: string;
+    name: string;
+    status: string;
+    created_at: string;
+    signers: { signer_id: string; authority: string; data: string; name: string | null; status: string }[];
+  }[];
+}
+/** A signer of a document set (preloaded, or found on its documents when it closed). */
+export interface SetSigner {
+  signer_id: string;
+  authority: string;
+  data: string;
+  name: string | null;
+  email: string | null;
+  status?: string;
+  position: number;
+}
+/** POST /api/documentset/close. */
+export interface ClosedSet {
+  status: 'success';
+  uuid: string;
+  set_status: 'CLOSED';
+  expires_at: string;
+  signers: { signer_id: string; authority: string; data: string; name: string | null; signer_url: string }[];
+  ignored_keys: string[];
+}
+/** POST /api/{uuid}/workflowSet. */
+export interface SetWorkflowUpdate {
+  status: 'success';
+  set_status: string;
+  expires_at: string | null;
+  invitations_sent: number;
+  ignored_keys: string[];
+}
+
 export class SelloClient {
   private readonly base: string;
   private readonly doFetch: typeof fetch;
@@ -303,8 +350,27 @@ export class SelloClient {
     return this.request('POST', '/api/documentset', input);
   }
 
-  getDocumentSet(uuid: string): Promise<{ uuid: string; name: string; status: string; documents: unknown[] }> {
+  getDocumentSet(uuid: string): Promise<DocumentSet> {
     return this.request('GET', `/api/documentset/${encodeURIComponent(uuid)}`);
+  }
+
+  /** Preloads a signer for the whole set while it is OPEN; the same (authority, data) returns the existing one. */
+  addSetSigner(uuid: string, signer: { authority: StickerInput['authority']; data: string; name?: string; email?: string }): Promise<SetSigner> {
+    return this.request('POST', `/api/documentset/${encodeURIComponent(uuid)}/signer`, signer);
+  }
+
+  removeSetSigner(uuid: string, signerId: string): Promise<{ status: 'deleted'; signer_id: string }> {
+    return this.request('DELETE', `/api/documentset/${encodeURIComponent(uuid)}/signer/${encodeURIComponent(signerId)}`);
+  }
+
+  /** Closes an OPEN set with its workflow (snake_case keys): the flow starts and the invitations go out. */
+  closeDocumentSet(uuid: string, workflow?: Record<string, unknown>): Promise<ClosedSet> {
+    return this.request('POST', '/api/documentset/close', workflow === undefined ? { documentSet: uuid } : { documentSet: uuid, workflow });
+  }
+
+  /** Adjusts or cancels a closed set's flow; every call restarts it (the invitation goes again). */
+  updateSetWorkflow(uuid: string, workflow: Record<string, unknown> = {}): Promise<SetWorkflowUpdate> {
+    return this.request('POST', `/api/${encodeURIComponent(uuid)}/workflowSet`, workflow);
   }
 
   /** POST /developers/webhook: the notification and its document, with the original in Base64. */

@@ -19,6 +19,8 @@ import { historyRoutes } from './routes/history.js';
 import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
 import { signingRoutes } from './routes/signing.js';
+import { documentPageRoutes } from './routes/document-page.js';
+import { setSigningRoutes } from './routes/set-signing.js';
 import { signerPageRoutes } from './routes/signer-page.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { workflowRoutes } from './routes/workflows.js';
@@ -91,6 +93,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
+  await app.register(documentPageRoutes(deps));
+  await app.register(setSigningRoutes(deps));
   await app.register(signerPageRoutes());
   await app.register(downloadLinkRoutes(deps));
   await app.register(verifyRoutes(deps));
@@ -162,5 +166,5 @@ function apiPlugin(deps: Deps) {
 export function redactUrl(url: string) {
   const q = url.indexOf('?');
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
-  return path.replace(/^\/sign\/(api\/)?[^/?]+/, (_m, api: string | undefined) => `/sign/${api ?? ''}…`);
+  return path.replace(/^\/sign\/(api\/)?(set\/)?[^/?]+/, (_m, api: string | undefined, set: string | undefined) => `/sign/${api ?? ''}${set ?? ''}…`);
 }

@@ -145,6 +145,21 @@ export const DocumentSetResponse = Type.Object({
   status: Type.String(),
   metadata: Type.Unknown(),
   created_at: Type.String({ format: 'date-time' }),
+  closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: "the flow's expiration, once closed" }),
+  workflow: Type.Unknown({ description: "the set's workflow settings, once closed" }),
+  signers: Type.Array(
+    Type.Object({
+      signer_id: Type.String(),
+      authority: Type.String(),
+      data: Type.String(),
+      name: Type.Union([Type.String(), Type.Null()]),
+      email: Type.Union([Type.String(), Type.Null()]),
+      status: Type.String(),
+      position: Type.Integer(),
+    }),
+    { description: 'the set signers: preloaded while OPEN; everyone, in flow order, once closed' },
+  ),
   documents: Type.Array(
     Type.Object({
       document_ticket: Type.String(),

@@ -65,7 +65,7 @@ const base = (token: string) => `/sign/api/${encodeURIComponent(token)}`;
 
 export const pdfUrl = (token: string) => `${base(token)}/pdf`;
 
-async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+export async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {

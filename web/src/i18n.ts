@@ -82,6 +82,29 @@ const es = {
   dismiss: 'Cerrar aviso',
   retry: 'Reintentar',
   serverSays: 'Detalle del servidor',
+  // The page behind document_url: the signer chooses their box and asks for their personal link.
+  identify: {
+    title: 'Identifícate para firmar',
+    intro: 'Elige tu recuadro de firma y escribe tu correo electrónico. Si es el del firmante de ese recuadro, te enviaremos tu enlace personal para firmar.',
+    chooseLegend: 'Tu recuadro de firma',
+    chooseHint: 'También puedes tocar tu recuadro en el documento.',
+    option: (label: string, pages: string) => `${label} (${pages})`,
+    pages: (list: number[]) => (list.length === 1 ? `página ${list[0]}` : `páginas ${list.join(', ')}`),
+    boxOf: (label: string) => `Recuadro de ${label}`,
+    unavailable: 'no disponible en este servidor',
+    emailLabel: 'Tu correo electrónico',
+    submit: 'Enviarme mi enlace',
+    sending: 'Enviando…',
+    chooseFirst: 'Elige primero tu recuadro.',
+    emailRequired: 'Escribe tu correo electrónico.',
+    sentTitle: 'Revisa tu correo',
+    sent: (label: string) =>
+      `Si este correo pertenece al firmante del recuadro «${label}», te hemos enviado un enlace personal para firmar. Ábrelo desde tu correo.`,
+    again: 'Pedir otro enlace',
+    rateLimited: 'Ya se enviaron varios enlaces a este firmante en la última hora. Inténtalo más tarde.',
+    notFoundTitle: 'Enlace no válido',
+    notFound: 'Este enlace de documento no es válido. Pide al remitente uno nuevo.',
+  },
 };
 
 export type Dict = typeof es;
@@ -165,6 +188,27 @@ const en: Dict = {
   dismiss: 'Dismiss',
   retry: 'Try again',
   serverSays: 'Server detail',
+  identify: {
+    title: 'Identify yourself to sign',
+    intro: 'Choose your signature box and type your email address. If it is the address of that box’s signer, we will send you your personal signing link.',
+    chooseLegend: 'Your signature box',
+    chooseHint: 'You can also tap your box on the document.',
+    option: (label, pages) => `${label} (${pages})`,
+    pages: (list) => (list.length === 1 ? `page ${list[0]}` : `pages ${list.join(', ')}`),
+    boxOf: (label) => `Box of ${label}`,
+    unavailable: 'not available on this server',
+    emailLabel: 'Your email address',
+    submit: 'Send me my link',
+    sending: 'Sending…',
+    chooseFirst: 'Choose your box first.',
+    emailRequired: 'Type your email address.',
+    sentTitle: 'Check your email',
+    sent: (label) => `If this address belongs to the signer of the box “${label}”, we sent you a personal signing link. Open it from your email.`,
+    again: 'Ask for another link',
+    rateLimited: 'Several links were already sent to this signer in the last hour. Try again later.',
+    notFoundTitle: 'Link not valid',
+    notFound: 'This document link is not valid. Ask the sender for a new one.',
+  },
 };
 
 export const dictionaries: Record<Lang, Dict> = { es, en };

@@ -24,13 +24,13 @@ export interface HistoryEntryInput {
   documentId: string;        // documents.id (bigint as string, as elsewhere in the code)
   at: Date;
   action: string;            // e.g. 'created', 'invited', 'reminded', 'viewed', 'signed', 'rejected', 'completed', 'expired', 'cancelled', 'workflow_changed', 'flow_restarted', 'signer_updated', 'conclusion_sent', 'otp_sent', 'otp_verified', 'deleted', 'restored'
-  actor: string;             // 'account' (API caller), 'signer:<signer_id>', or 'system'
+  actor: string;             // 'account' (API caller), 'signer:<signer_id>', 'public' (someone holding only the document_url), or 'system'
   ip?: string | null;
   details?: Record<string, unknown>;
 }
 
 const ACTION = /^[a-z][a-z0-9_]{0,63}$/;
-const ACTOR = /^(account|system|signer:[A-Za-z0-9_-]{1,64})$/;
+const ACTOR = /^(account|system|public|signer:[A-Za-z0-9_-]{1,64})$/;
 
 export async function appendHistory(trx: Transaction<Database>, entry: HistoryEntryInput): Promise<void> {
   // Programming errors, not client input: they fail the transaction loudly.
@@ -38,7 +38,7 @@ export async function appendHistory(trx: Transaction<Database>, entry: HistoryEn
     throw new Error(`appendHistory: action ${JSON.stringify(entry.action)} is not a lower_snake word`);
   }
   if (!ACTOR.test(entry.actor)) {
-    throw new Error(`appendHistory: actor ${JSON.stringify(entry.actor)} is not account, system or signer:<signer_id>`);
+    throw new Error(`appendHistory: actor ${JSON.stringify(entry.actor)} is not account, system, public or signer:<signer_id>`);
   }
   const head = await lockHistoryHead(trx, entry.documentId);
   if (!head) {

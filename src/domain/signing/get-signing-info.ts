@@ -38,7 +38,8 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string) {
   };
 }
 
-function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
+/** The workflow's language when it sets one, else null (the page then follows the browser's). */
+export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
   const l = (workflow as { language?: string } | null)?.language;
   return l === 'es' || l === 'en' ? l : null;
 }

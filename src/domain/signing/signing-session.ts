@@ -32,12 +32,17 @@ export async function openSession(q: Db | Transaction<Database>, token: string, 
   return found;
 }
 
+/** Refuses a document that can no longer be signed or rejected (DOCUMENT_NOT_SIGNABLE, details.status). */
+export function requireDocumentSignable(status: string): void {
+  const reason = NOT_SIGNABLE[status];
+  if (reason) {
+    throw new AppError('DOCUMENT_NOT_SIGNABLE', reason, { status });
+  }
+}
+
 /** Refuses a document that can no longer be signed or rejected, or a signer who already acted. */
 export function requireSignable(s: SigningSession): void {
-  const reason = NOT_SIGNABLE[s.document.status];
-  if (reason) {
-    throw new AppError('DOCUMENT_NOT_SIGNABLE', reason, { status: s.document.status });
-  }
+  requireDocumentSignable(s.document.status);
   if (s.signer.status === 'signed') {
     throw new AppError('ALREADY_SIGNED', 'you have already signed this document', { signed_at: s.signer.signed_at });
   }

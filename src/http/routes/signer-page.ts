@@ -1,12 +1,13 @@
-// The signer page (web/, built by Vite into web/dist): GET /sign/{token} answers its index.html and
-// /assets/* its hashed scripts, styles and the pdf.js worker. The page itself talks to the signing
-// API (routes/signing.ts). Without a build, the page answers 503 saying how to make one.
+// The signer page (web/, built by Vite into web/dist): GET /sign/{token} and /sign/set/{token} (a
+// document set in one visit) answer its index.html and /assets/* its hashed scripts, styles and the
+// pdf.js worker. The page itself talks to the signing APIs (routes/signing.ts, routes/set-signing.ts).
+// Without a build, the page answers 503 saying how to make one.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../errors.js';
 
 /** Where `npm run build:web` writes the page. */
@@ -37,7 +38,13 @@ export function signerPageRoutes(opts: { distDir?: string } = {}) {
       return reply.sendFile(file, join(dist, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny' });
     });
 
-    app.get('/sign/:token', { schema: { hide: true } }, async (_req, reply) => {
+    // /sign/set/{token}: the same page, signing every document of a set in one visit.
+    app.get('/sign/set/:token', { schema: { hide: true } }, async (_req, reply) => sendPage(reply));
+    app.get('/sign/:token', { schema: { hide: true } }, async (_req, reply) => sendPage(reply));
+    // /document/{ticket} (document_url): the same page, where a signer chooses their box and asks for their link.
+    app.get('/document/:ticket', { schema: { hide: true } }, async (_req, reply) => sendPage(reply));
+
+    async function sendPage(reply: FastifyReply) {
       const index = join(dist, 'index.html');
       if (!existsSync(index)) {
         return reply
@@ -46,6 +53,6 @@ export function signerPageRoutes(opts: { distDir?: string } = {}) {
           .send(errorBody('SERVICE_UNAVAILABLE', 'the signer page is not built: run `npm run build:web` (npm start and npm test build it when missing)'));
       }
       return reply.headers(PAGE_HEADERS).send(await readFile(index));
-    });
+    }
   };
 }

@@ -4,7 +4,17 @@ import { useState } from 'react';
 import { ApiError, sendCode, verifyCode } from '../api';
 import { useI18n } from '../i18n';
 
-export function CodeStep(props: { token: string; email: string; onVerified: () => void; onError: (e: ApiError) => void }) {
+export function CodeStep(props: {
+  token: string;
+  email: string;
+  onVerified: () => void;
+  onError: (e: ApiError) => void;
+  /** Calls to use instead of the per-document ones (a set link proves all its documents with one code). */
+  send?: () => Promise<{ to: string }>;
+  verify?: (code: string) => Promise<unknown>;
+}) {
+  const send = props.send ?? (() => sendCode(props.token));
+  const verify = props.verify ?? ((code: string) => verifyCode(props.token, code));
   const { t } = useI18n();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
@@ -27,7 +37,7 @@ export function CodeStep(props: { token: string; email: string; onVerified: () =
       {sentTo === null ? (
         <>
           <p>{t.codeIntro(props.email)}</p>
-          <button type="button" className="button button-primary" disabled={busy} onClick={() => void run(async () => setSentTo((await sendCode(props.token)).to))}>
+          <button type="button" className="button button-primary" disabled={busy} onClick={() => void run(async () => setSentTo((await send()).to))}>
             {t.codeSend}
           </button>
         </>
@@ -36,7 +46,7 @@ export function CodeStep(props: { token: string; email: string; onVerified: () =
           onSubmit={(e) => {
             e.preventDefault();
             void run(async () => {
-              await verifyCode(props.token, code);
+              await verify(code);
               props.onVerified();
             });
           }}
@@ -57,7 +67,7 @@ export function CodeStep(props: { token: string; email: string; onVerified: () =
             <button type="submit" className="button button-primary" disabled={busy || code.length !== 6}>
               {t.codeVerify}
             </button>
-            <button type="button" className="button" disabled={busy} onClick={() => void run(async () => setSentTo((await sendCode(props.token)).to))}>
+            <button type="button" className="button" disabled={busy} onClick={() => void run(async () => setSentTo((await send()).to))}>
               {t.codeResend}
             </button>
           </div>

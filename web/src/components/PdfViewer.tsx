@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { getPdf, type Rect } from '../api';
+import { fetchPdf } from '../document-api';
 import { useI18n } from '../i18n';
 
 type PdfJs = typeof import('pdfjs-dist');
@@ -19,18 +20,31 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjsPromise;
 }
 
+/** A box drawn over its page. With `onSelect` it is a button that chooses it (the document_url page). */
+export interface ViewerBox {
+  page: number;
+  rect: Rect;
+  /** Shown in the box instead of "your signature goes here". */
+  label?: string;
+  selected?: boolean;
+  disabled?: boolean;
+  onSelect?: () => void;
+}
+
 export interface ViewerProps {
   token: string;
+  /** Where to load the PDF from instead of the signing link's token (the document_url page). */
+  pdfUrl?: string;
   /** Page sizes from the API (CropBox, points), for placeholders before pdf.js has loaded. */
   pages: { page: number; width: number; height: number; rotation: number }[];
-  boxes: { page: number; rect: Rect }[];
+  boxes: ViewerBox[];
   /** Changes when the PDF has changed on the server (after signing), to load it again. */
   version: number;
   /** The boxes hold the signature now: outline them without covering it. */
   signed?: boolean;
 }
 
-export function PdfViewer({ token, pages, boxes, version, signed = false }: ViewerProps) {
+export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false }: ViewerProps) {
   const { t } = useI18n();
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [failed, setFailed] = useState(false);
@@ -41,7 +55,7 @@ export function PdfViewer({ token, pages, boxes, version, signed = false }: View
     setFailed(false);
     setDoc(null);
     (async () => {
-      const [pdfjs, data] = await Promise.all([loadPdfJs(), getPdf(token)]);
+      const [pdfjs, data] = await Promise.all([loadPdfJs(), pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)]);
       // No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
       const task = pdfjs.getDocument({ data, isEvalSupported: false, enableXfa: false, useSystemFonts: true });
       loaded = await task.promise;
@@ -61,7 +75,7 @@ export function PdfViewer({ token, pages, boxes, version, signed = false }: View
         void loaded.destroy();
       }
     };
-  }, [token, version]);
+  }, [token, pdfUrl, version]);
 
   const total = pages.length;
   return (
@@ -79,7 +93,7 @@ export function PdfViewer({ token, pages, boxes, version, signed = false }: View
           total={total}
           width={p.rotation % 180 === 0 ? p.width : p.height}
           height={p.rotation % 180 === 0 ? p.height : p.width}
-          boxes={boxes.filter((b) => b.page === p.page).map((b) => b.rect)}
+          boxes={boxes.filter((b) => b.page === p.page)}
           signed={signed}
         />
       ))}
@@ -93,11 +107,12 @@ interface PageProps {
   total: number;
   width: number;
   height: number;
-  boxes: Rect[];
+  boxes: ViewerBox[];
   signed: boolean;
 }
 
 interface Overlay {
+  box: ViewerBox;
   left: number;
   top: number;
   width: number;
@@ -174,9 +189,11 @@ function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps)
   if (page) {
     const vp = page.getViewport({ scale: 1 });
     const [x0, y0] = page.view;
-    overlays = boxes.map((b) => {
+    overlays = boxes.map((box) => {
+      const b = box.rect;
       const [ax, ay, bx, by] = vp.convertToViewportRectangle([x0 + b.lx, y0 + b.ly, x0 + b.tx, y0 + b.ty]);
       return {
+        box,
         left: (Math.min(ax, bx) / vp.width) * 100,
         top: (Math.min(ay, by) / vp.height) * 100,
         width: (Math.abs(bx - ax) / vp.width) * 100,
@@ -194,7 +211,7 @@ function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps)
           {t.pageLoading}
         </span>
       )}
-      {overlays.map((o, i) => (
+      {overlays.filter((o) => !o.box.onSelect).map((o, i) => (
         <div
           key={i}
           className={signed ? 'box-highlight box-signed' : 'box-highlight'}
@@ -205,6 +222,28 @@ function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps)
           {!signed && <span aria-hidden="true">{t.boxLabel}</span>}
         </div>
       ))}
+      {overlays.filter((o) => o.box.onSelect).map((o, i) => (
+        <ChoiceBox key={i} overlay={o} />
+      ))}
     </div>
+  );
+}
+
+/** A box that can be chosen: a button over the page, labelled with its signer. */
+function ChoiceBox({ overlay: o }: { overlay: Overlay }) {
+  const { t } = useI18n();
+  const label = o.box.label ?? t.boxLabel;
+  return (
+    <button
+      type="button"
+      className={o.box.selected ? 'box-highlight box-choice box-selected' : 'box-highlight box-choice'}
+      style={{ left: `${o.left}%`, top: `${o.top}%`, width: `${o.width}%`, height: `${o.height}%` }}
+      aria-pressed={o.box.selected ?? false}
+      aria-label={label}
+      disabled={o.box.disabled}
+      onClick={o.box.onSelect}
+    >
+      <span aria-hidden="true">{label}</span>
+    </button>
   );
 }

@@ -1,0 +1,69 @@
+// POST /sign/api/set/{token}/sign and /reject: a set signer acts on the whole set in one visit.
+// Signing makes one PAdES signature per document where this person still has to sign, each through
+// the per-document signing path (its own transaction, certificate, time stamp and revision, and the
+// set's flow moved by each one). Rejecting rejects the first of their documents still to sign, which
+// rejects the set (stopSetAfterRejection): its other documents are cancelled.
+import { AppError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { isProven } from '../signing/one-time-code.js';
+import { rejectDocument } from '../signing/reject-document.js';
+import { signDocument, type SignatureInput } from '../signing/sign-document.js';
+import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
+
+export interface SetSignResult {
+  status: 'signed';
+  signed_at: string;
+  set_status: string;
+  documents: { document_ticket: string; status: string; signer_status: string }[];
+}
+
+export async function signSet(deps: Deps, o: { token: string; signature: SignatureInput; ip?: string }): Promise<SetSignResult> {
+  const s = await openSetSession(deps.db, o.token);
+  const open = await requireSetActionable(deps.db, s);
+  await requireProven(deps, s, open[0]);
+  let signedAt = deps.clock.now().toISOString();
+  for (const row of open) {
+    try {
+      signedAt = (await signDocument(deps, { token: rowToken(deps, row), signature: o.signature, ip: o.ip })).signed_at;
+    } catch (err) {
+      // The same person signing from a second tab at the same moment: that document is signed.
+      if (err instanceof AppError && err.code === 'ALREADY_SIGNED') {
+        continue;
+      }
+      throw err;
+    }
+  }
+  const after = await openSetSession(deps.db, o.token);
+  return {
+    status: 'signed',
+    signed_at: signedAt,
+    set_status: after.set.status,
+    documents: after.rows.map((r) => ({ document_ticket: r.ticket, status: r.document_status, signer_status: r.status })),
+  };
+}
+
+export async function rejectSet(deps: Deps, o: { token: string; reason: string; ip?: string }) {
+  const s = await openSetSession(deps.db, o.token);
+  const open = await requireSetActionable(deps.db, s);
+  const r = await rejectDocument(deps, { token: rowToken(deps, open[0]), reason: o.reason, ip: o.ip });
+  const after = await openSetSession(deps.db, o.token);
+  return { status: 'rejected' as const, rejected_at: r.rejected_at, rejected_document: open[0].ticket, set_status: after.set.status };
+}
+
+/**
+ * The proof is checked once, before the first signature, so a signer who cannot sign never leaves
+ * the set half signed (signDocument checks it again for each document).
+ */
+async function requireProven(deps: Deps, s: SetSigningSession, first: SetSigningSession['rows'][number]): Promise<void> {
+  if (s.signer.authority === 'EMAIL_LINK') {
+    return;
+  }
+  if (s.signer.authority !== 'EMAIL') {
+    throw new AppError('AUTHORITY_NOT_AVAILABLE', `signing with authority ${s.signer.authority} is not available on this server yet`, {
+      authority: s.signer.authority,
+    });
+  }
+  if (!(await isProven(deps, await rowSession(deps, first)))) {
+    throw new AppError('VERIFICATION_REQUIRED', 'enter the code sent to your email address first (POST .../otp, then .../otp/verify)');
+  }
+}

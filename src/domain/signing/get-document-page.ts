@@ -1,0 +1,86 @@
+// GET /sign/api/document/{ticket}: what the page behind `document_url` shows to whoever holds it:
+// the document, its pages, every box with a label for its signer (the name given, or the address
+// masked) and that signer's state, and the language. The ticket is the credential (random, handed
+// out by the client), so nothing here may name a signer the client did not name: no full email
+// address or phone number ever leaves this file.
+import type { Transaction } from 'kysely';
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { readPdf } from '../documents/read-pdf.js';
+import { maskEmail, maskIdentifier } from '../documents/verify-document.js';
+import type { Db } from '../../store/db.js';
+import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../store/document-page-repo.js';
+import type { Database } from '../../store/schema.js';
+import { explicitLanguage } from './get-signing-info.js';
+
+/** Longer than any ticket the service issues (a UUID); longer input is not looked up. */
+const MAX_TICKET_LENGTH = 100;
+
+export interface DocumentPageBox {
+  sticker_id: string;
+  page: number;
+  rect: { lx: number; ly: number; tx: number; ty: number };
+  signer: { label: string; authority: string; status: string };
+}
+
+export interface DocumentPage {
+  document: { ticket: string; name: string; status: string };
+  pages: { page: number; width: number; height: number; rotation: number }[];
+  boxes: DocumentPageBox[];
+  language: 'es' | 'en' | null;
+}
+
+/**
+ * The document behind a ticket, or DOCUMENT_NOT_FOUND. A deleted document is not found either: its
+ * sender withdrew it, and whoever holds the link learns nothing more than for a wrong one.
+ * `lock` locks the document row (inside trx), as appendHistory does, so callers serialize on it.
+ */
+export async function requirePageDocument(q: Db | Transaction<Database>, ticket: string, lock = false): Promise<PublicDocument> {
+  const doc = ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH ? await findPublicDocument(q, ticket, lock) : undefined;
+  if (!doc || doc.status === 'deleted') {
+    throw new AppError('DOCUMENT_NOT_FOUND', 'no document with this link');
+  }
+  return doc;
+}
+
+export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config'>, ticket: string): Promise<DocumentPage> {
+  const doc = await requirePageDocument(deps.db, ticket);
+  const [boxes, pdf] = await Promise.all([
+    boxesOfDocument(deps.db, doc.id),
+    deps.blobs.get(doc.original_sha256).then((b) => readPdf(b, deps.config.limits.pages)),
+  ]);
+  return {
+    document: { ticket: doc.ticket, name: doc.name, status: doc.status },
+    pages: pdf.pages.map((p, i) => ({ page: i, width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation })),
+    boxes: boxes.map((b) => ({
+      sticker_id: b.sticker_id,
+      page: b.page,
+      rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty },
+      signer: { label: signerLabel(b), authority: b.authority, status: b.status },
+    })),
+    language: explicitLanguage(doc.workflow),
+  };
+}
+
+const PHONE_AUTHORITIES = new Set(['SMS', 'WHATSAPP']);
+
+/** The signer's name when the client gave one; else their data masked (j***@example.com, +52********78). */
+export function signerLabel(s: { name: string | null; authority: string; data: string }): string {
+  const name = s.name?.trim();
+  if (name) {
+    return name;
+  }
+  if (PHONE_AUTHORITIES.has(s.authority)) {
+    return maskPhone(s.data);
+  }
+  return s.data.includes('@') ? maskEmail(s.data) : maskIdentifier(s.authority, s.data);
+}
+
+/** +525512345678 → +52********78: the country code and the last two digits, enough to tell boxes apart. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  if (digits.length < 6) {
+    return '*'.repeat(Math.max(3, digits.length));
+  }
+  return `+${digits.slice(0, 2)}${'*'.repeat(digits.length - 4)}${digits.slice(-2)}`;
+}

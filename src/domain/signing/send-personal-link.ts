@@ -1,0 +1,119 @@
+// POST /sign/api/document/{ticket}/link {sticker_id, data}: someone holding `document_url` chooses
+// a box and gives the address of its signer; when it is that signer's, their personal signing link
+// (the very signer_url of the create response) is emailed to it. Holding the address's mailbox is the
+// proof of an EMAIL_LINK signer (decisions.md "Authorities"); an EMAIL signer still enters a code.
+//
+// Anti-enumeration: the answer is the same whether or not the address matched, whether or not the
+// signer can still sign, so the endpoint does not tell who the signers are. Anti-flooding: at most
+// LINK_MAILS_PER_HOUR invitations to one signer of one document an hour, counted in the outbox.
+import type { Deps } from '../deps.js';
+import { AppError, invalid } from '../errors.js';
+import { appendHistory } from '../history/append-history.js';
+import { queueEmail } from '../mail/queue-email.js';
+import { signingLink } from '../workflows/signing-link.js';
+import { invitationMail } from '../../notify/email-templates.js';
+import { findBox, recentMailTimes } from '../../store/document-page-repo.js';
+import { requirePageDocument } from './get-document-page.js';
+import { languageOf } from './get-signing-info.js';
+import { requireDocumentSignable } from './signing-session.js';
+
+/** Invitations one signer of one document may receive in an hour, those sent by a workflow included. */
+export const LINK_MAILS_PER_HOUR = 3;
+const HOUR_MS = 60 * 60_000;
+/** The authorities whose proof starts with an email to the signer's address. */
+const EMAIL_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL']);
+const MAX_EMAIL_LENGTH = 254;
+const MAX_ID_LENGTH = 100;
+
+export interface LinkRequest {
+  stickerId: string;
+  data: string;
+}
+
+export const LINK_ANSWER = {
+  status: 'sent_if_matching',
+  message: 'if this address belongs to the signer of that box, a personal signing link was sent to it',
+} as const;
+
+/** The body's fields, or INVALID_INPUT naming the first one at fault. */
+export function parseLinkRequest(body: Record<string, unknown>): LinkRequest {
+  const stickerId = body.sticker_id;
+  if (typeof stickerId !== 'string' || stickerId.trim() === '') {
+    throw invalid('sticker_id', 'required: the sticker_id of the box whose signer you are');
+  }
+  if (stickerId.length > MAX_ID_LENGTH) {
+    throw invalid('sticker_id', `at most ${MAX_ID_LENGTH} characters`);
+  }
+  const data = body.data;
+  if (typeof data !== 'string' || data.trim() === '') {
+    throw invalid('data', 'required: the email address of the signer of that box');
+  }
+  if (data.trim().length > MAX_EMAIL_LENGTH) {
+    throw invalid('data', `at most ${MAX_EMAIL_LENGTH} characters`);
+  }
+  return { stickerId: stickerId.trim(), data: data.trim() };
+}
+
+export async function sendPersonalLink(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>,
+  o: { ticket: string; request: LinkRequest; ip?: string },
+): Promise<typeof LINK_ANSWER> {
+  return deps.db.transaction().execute(async (trx) => {
+    // The document row is locked first (as appendHistory would): two requests for one signer are
+    // counted one after the other, so the hourly limit holds under concurrency.
+    const doc = await requirePageDocument(trx, o.ticket, true);
+    const box = await findBox(trx, doc.id, o.request.stickerId);
+    if (!box) {
+      throw new AppError('SIGNER_NOT_FOUND', 'sticker_id: no box with this sticker_id on the document', { field: 'sticker_id' });
+    }
+    requireDocumentSignable(doc.status);
+    if (!EMAIL_AUTHORITIES.has(box.authority)) {
+      throw new AppError('AUTHORITY_NOT_AVAILABLE', `identifying as a signer of authority ${box.authority} is not available on this server yet`, {
+        authority: box.authority,
+      });
+    }
+    const now = deps.clock.now();
+    // Counted before the address is compared, so a refusal depends on the signer's mail alone, not on
+    // what this request guessed.
+    const sent = await recentMailTimes(trx, {
+      documentId: doc.id,
+      recipient: box.data,
+      kind: 'invitation',
+      since: new Date(now.getTime() - HOUR_MS),
+    });
+    if (sent.length >= LINK_MAILS_PER_HOUR) {
+      const frees = sent[sent.length - LINK_MAILS_PER_HOUR].getTime() + HOUR_MS;
+      const retryAfter = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
+      throw new AppError('RATE_LIMITED', `this signer was sent ${LINK_MAILS_PER_HOUR} links in the last hour; retry in ${retryAfter} s`, {
+        retry_after: retryAfter,
+      });
+    }
+    const matches = o.request.data.toLowerCase() === box.data.trim().toLowerCase();
+    const canAct = box.status !== 'signed' && box.status !== 'rejected';
+    const url = matches && canAct ? signingLink(deps, box.token_sealed) : null;
+    if (url) {
+      await queueEmail(trx, deps, {
+        accountId: doc.account_id,
+        documentId: doc.id,
+        kind: 'invitation',
+        to: box.data,
+        mail: invitationMail({
+          language: languageOf(doc.workflow),
+          signerName: box.name,
+          documentName: doc.name,
+          signUrl: url,
+          senderName: doc.account_name,
+        }),
+      });
+    }
+    await appendHistory(trx, {
+      documentId: doc.id,
+      at: now,
+      action: 'link_requested',
+      actor: 'public',
+      ip: o.ip ?? null,
+      details: { signer_id: box.signer_id, sticker_id: box.sticker_id, sent: url !== null },
+    });
+    return LINK_ANSWER;
+  });
+}

@@ -1,0 +1,108 @@
+// The API behind the page `document_url` opens (GET /document/{ticket}, served by signer-page.ts):
+// the document with every box, its PDF, and a personal link sent to the signer who proves their
+// address. No HMAC: the ticket, random and handed out by the client, is what gives access; no
+// answer names a signer the client did not name (get-document-page.ts, send-personal-link.ts).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { Deps } from '../../domain/deps.js';
+import { AppError } from '../../domain/errors.js';
+import { getDocumentPage, requirePageDocument } from '../../domain/signing/get-document-page.js';
+import { LINK_ANSWER, LINK_MAILS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../../domain/signing/send-personal-link.js';
+import { ErrorResponse } from '../schemas.js';
+import { asObject } from './documents.js';
+
+const Ticket = Type.Object({ ticket: Type.String({ description: 'The document_ticket (last path segment of document_url)' }) });
+const Rect = Type.Object({ lx: Type.Number(), ly: Type.Number(), tx: Type.Number(), ty: Type.Number() });
+// Bodies are checked by the use case, whose messages name the field; the schema documents them.
+const documentOnly = () => () => true;
+
+const DocumentPage = Type.Object({
+  document: Type.Object({ ticket: Type.String(), name: Type.String(), status: Type.String() }),
+  pages: Type.Array(Type.Object({ page: Type.Integer(), width: Type.Number(), height: Type.Number(), rotation: Type.Integer() })),
+  boxes: Type.Array(
+    Type.Object({
+      sticker_id: Type.String(),
+      page: Type.Integer({ description: '0-based' }),
+      rect: Rect,
+      signer: Type.Object({
+        label: Type.String({ description: "The signer's name when given, else their data masked (j***@example.com, +52********78)" }),
+        authority: Type.String(),
+        status: Type.String(),
+      }),
+    }),
+  ),
+  language: Type.Union([Type.Literal('es'), Type.Literal('en'), Type.Null()], { description: "The workflow's language, or null" }),
+});
+
+export function documentPageRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    const tags = ['signing'];
+    const ticketOf = (params: unknown) => (params as { ticket: string }).ticket;
+
+    app.get(
+      '/sign/api/document/:ticket',
+      {
+        schema: {
+          summary: 'The page of document_url: the document, its pages and every box with its signer, masked',
+          description: 'No authentication: the ticket is the credential. 404 for an unknown ticket or a deleted document.',
+          tags,
+          params: Ticket,
+          response: { 200: DocumentPage, '4xx': ErrorResponse },
+        },
+      },
+      async (req, reply) => {
+        const page = await getDocumentPage(deps, ticketOf(req.params));
+        return reply.header('cache-control', 'no-store').send(page);
+      },
+    );
+
+    app.get(
+      '/sign/api/document/:ticket/pdf',
+      { schema: { summary: 'The PDF of document_url as it stands (every signature so far)', tags, params: Ticket } },
+      async (req, reply) => {
+        const doc = await requirePageDocument(deps.db, ticketOf(req.params));
+        const pdf = await deps.blobs.get(doc.original_sha256);
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(doc.name)}`)
+          .header('cache-control', 'no-store')
+          .send(pdf);
+      },
+    );
+
+    app.post(
+      '/sign/api/document/:ticket/link',
+      {
+        schema: {
+          summary: "Email a signer's personal link to the address given, when it is that box's signer's",
+          description:
+            'For EMAIL_LINK and EMAIL boxes. The answer is the same whether or not the address matched. At most ' +
+            `${LINK_MAILS_PER_HOUR} invitations to one signer an hour (429 RATE_LIMITED with Retry-After); SMS, WHATSAPP ` +
+            'and SAT boxes: 409 AUTHORITY_NOT_AVAILABLE; a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE.',
+          tags,
+          params: Ticket,
+          body: Type.Object({
+            sticker_id: Type.String({ description: 'The box chosen' }),
+            data: Type.String({ description: "The signer's email address (compared trimmed, ignoring case)" }),
+          }),
+          response: {
+            200: Type.Object({ status: Type.Literal(LINK_ANSWER.status), message: Type.String() }),
+            '4xx': ErrorResponse,
+          },
+        },
+        validatorCompiler: documentOnly,
+      },
+      async (req, reply) => {
+        try {
+          return await sendPersonalLink(deps, { ticket: ticketOf(req.params), request: parseLinkRequest(asObject(req.body)), ip: req.ip });
+        } catch (err) {
+          const retryAfter = (err instanceof AppError && err.code === 'RATE_LIMITED' ? err.details : undefined) as { retry_after?: number } | undefined;
+          if (retryAfter?.retry_after) {
+            reply.header('retry-after', String(retryAfter.retry_after));
+          }
+          throw err;
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,91 @@
+// document_url in a real Chromium at a phone's size: the document with every box labelled, a box
+// chosen by tapping it, the address typed and sent; the email caught by a real SMTP server carries
+// the signer's personal link, and that link opens the signing page.
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSmtpTransport } from '../../src/notify/email-transport.js';
+import { jobRunner, type JobRunner } from '../helpers/jobs.js';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+
+const PHONE = { width: 360, height: 740 };
+
+let s: TestServer;
+let smtp: SmtpCatcher;
+let jobs: JobRunner;
+let browser: Browser;
+
+beforeAll(async () => {
+  // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+  [s, smtp, browser] = await Promise.all([
+    startTestServer(),
+    startSmtpCatcher(),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    }),
+  ]);
+  s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+  jobs = jobRunner(s.connectionString, s.deps);
+});
+afterAll(async () => {
+  await browser?.close();
+  await jobs?.close();
+  await s?.close();
+  await smtp?.close();
+});
+
+describe('document_url', () => {
+  it('choose a box, give the address, get the personal link by email, and it opens the signing page', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Contrato',
+      stickers: [
+        { authority: 'EMAIL_LINK', data: 'bruno@example.com', name: 'Bruno Díaz', page: 0, rect: { lx: 320, ly: 60, tx: 520, ty: 130 } },
+        { authority: 'EMAIL_LINK', data: 'ana@example.com', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+      ],
+    });
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale: 'es-ES' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+    await page.goto(doc.document_url);
+
+    // Both boxes are drawn over the page, labelled: the name given, or the address masked.
+    const anaBox = page.getByRole('button', { name: 'a***@example.com' });
+    await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
+    await anaBox.waitFor();
+    expect(await page.getByRole('button', { name: 'Bruno Díaz' }).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain('ana@example.com');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+
+    // Tapping the box chooses it in the list too, and moves on to the address.
+    await anaBox.scrollIntoViewIfNeeded();
+    await anaBox.click();
+    expect(await anaBox.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('radio', { name: /a\*\*\*@example\.com/ }).isChecked()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('identify-email');
+    await page.keyboard.type('Ana@Example.com');
+    await page.keyboard.press('Enter');
+
+    const sent = page.getByTestId('link-sent');
+    await sent.waitFor();
+    expect(await sent.textContent()).toContain('Si este correo pertenece al firmante del recuadro «a***@example.com»');
+
+    await jobs.runDue();
+    expect(smtp.messages.map((m) => m.to)).toEqual([['ana@example.com']]);
+    const link = smtp.messages[0].text.match(/https?:\/\/\S+\/sign\/[A-Za-z0-9_-]{43}/)![0];
+    expect(link).toBe(doc.stickers[1].signer_url);
+
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Firmar', exact: true }).waitFor();
+    expect(await page.locator('.box-hint').textContent()).toBe('Tu firma irá en el recuadro resaltado.');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

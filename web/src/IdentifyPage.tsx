@@ -1,0 +1,235 @@
+// The page behind document_url (/document/{ticket}): the document with every box outlined and
+// labelled; the signer chooses their box (on the page or in the list), types their email address,
+// and is told that a personal link was sent if the address is that box's signer's. The server gives
+// the same answer either way, so the page never says whether the address matched.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError } from './api';
+import { ErrorBanner } from './components/ErrorBanner';
+import { StateView } from './components/Outcome';
+import { PdfViewer, type ViewerBox } from './components/PdfViewer';
+import { documentPdfUrl, getDocumentPage, requestLink, type DocumentPage } from './document-api';
+import { browserLang, dictionaries, I18n } from './i18n';
+import './identify.css';
+
+/** Document states in which nobody can sign any more (signing-session.ts). */
+const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
+/** Authorities whose signer proves their address by email: the only ones this server can verify. */
+const BY_EMAIL = new Set(['EMAIL_LINK', 'EMAIL']);
+
+type Box = DocumentPage['boxes'][number];
+
+/** A box nobody can ask a link for: its signer already acted, or their authority cannot be proven here. */
+const unavailable = (b: Box) => !BY_EMAIL.has(b.signer.authority) || b.signer.status === 'signed' || b.signer.status === 'rejected';
+
+export function IdentifyPage({ ticket }: { ticket: string }) {
+  const [info, setInfo] = useState<DocumentPage | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [email, setEmail] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentFor, setSentFor] = useState<string | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const outcomeRef = useRef<HTMLHeadingElement>(null);
+
+  const lang = info?.language ?? browserLang();
+  const i18n = useMemo(() => ({ lang, t: dictionaries[lang] }), [lang]);
+  const { t } = i18n;
+  const ti = t.identify;
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = info ? `${info.document.name} · ${ti.title}` : ti.title;
+  }, [lang, info, ti]);
+
+  const load = useCallback(async () => {
+    try {
+      setInfo(await getDocumentPage(ticket));
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err)));
+    }
+  }, [ticket]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (sentFor !== null) {
+      outcomeRef.current?.focus();
+    }
+  }, [sentFor]);
+
+  const pagesOf = (b: Box) => ti.pages([b.page + 1]);
+  const chosenBox = info?.boxes.find((b) => b.sticker_id === chosen);
+
+  /** Chosen on the document: the form is where the next step is. */
+  const chooseOnPage = (id: string) => {
+    setChosen(id);
+    setFieldError(null);
+    emailRef.current?.focus();
+  };
+
+  const submit = async () => {
+    if (!chosenBox) {
+      setFieldError(ti.chooseFirst);
+      return;
+    }
+    if (email.trim() === '') {
+      setFieldError(ti.emailRequired);
+      emailRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    setError(null);
+    setBusy(true);
+    try {
+      await requestLink(ticket, chosenBox.sticker_id, email.trim());
+      setSentFor(chosenBox.signer.label);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err));
+      setError(e);
+      // The document or a signer changed under the page: show what it is now.
+      if (e.status === 409 || e.status === 404) {
+        void load();
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  let body: React.ReactNode;
+  if (!info) {
+    body = loadError ? (
+      loadError.status === 404 ? (
+        <StateView title={ti.notFoundTitle} text={ti.notFound} state="link-invalid" />
+      ) : (
+        <>
+          <ErrorBanner error={loadError} />
+          <button type="button" className="button button-primary" onClick={() => void load()}>
+            {t.retry}
+          </button>
+        </>
+      )
+    ) : (
+      <p className="loading" role="status">
+        {t.loading}
+      </p>
+    );
+  } else if (CLOSED.has(info.document.status)) {
+    const [title, text] = t.state[info.document.status];
+    body = <StateView title={title} text={text} state={info.document.status} />;
+  } else if (sentFor !== null) {
+    body = (
+      <section className="outcome outcome-sent" aria-labelledby="sent-title" data-testid="link-sent">
+        <h2 ref={outcomeRef} id="sent-title" tabIndex={-1} className="outcome-title">
+          {ti.sentTitle}
+        </h2>
+        <p>{ti.sent(sentFor)}</p>
+        <button type="button" className="button button-secondary" onClick={() => setSentFor(null)}>
+          {ti.again}
+        </button>
+      </section>
+    );
+  } else {
+    const viewerBoxes: ViewerBox[] = info.boxes.map((b) => ({
+      page: b.page,
+      rect: b.rect,
+      label: b.signer.label,
+      selected: b.sticker_id === chosen,
+      disabled: unavailable(b),
+      onSelect: () => chooseOnPage(b.sticker_id),
+    }));
+    body = (
+      <>
+        <p className="box-hint">{ti.intro}</p>
+        <form
+          className="identify"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <fieldset className="identify-boxes">
+            <legend className="section-title">{ti.chooseLegend}</legend>
+            <p className="hint">{ti.chooseHint}</p>
+            <ul>
+              {info.boxes.map((b) => {
+                const off = unavailable(b);
+                const note = !BY_EMAIL.has(b.signer.authority) ? ti.unavailable : (t.signerStatus[b.signer.status] ?? b.signer.status);
+                return (
+                  <li key={b.sticker_id} className={b.sticker_id === chosen ? 'identify-option identify-chosen' : 'identify-option'}>
+                    <input
+                      type="radio"
+                      id={`box-${b.sticker_id}`}
+                      name="box"
+                      value={b.sticker_id}
+                      checked={b.sticker_id === chosen}
+                      disabled={off || busy}
+                      onChange={() => {
+                        setChosen(b.sticker_id);
+                        setFieldError(null);
+                      }}
+                    />
+                    <label htmlFor={`box-${b.sticker_id}`}>
+                      <span className="identify-label">{ti.option(b.signer.label, pagesOf(b))}</span>
+                      <span className={BY_EMAIL.has(b.signer.authority) ? `badge badge-${b.signer.status}` : 'badge'}>{note}</span>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </fieldset>
+          <label className="field-label" htmlFor="identify-email">
+            {ti.emailLabel}
+          </label>
+          <input
+            ref={emailRef}
+            id="identify-email"
+            className="text-input"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            maxLength={254}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            disabled={busy}
+            aria-describedby={fieldError ? 'identify-error' : undefined}
+          />
+          <p className="field-error" id="identify-error" role="alert">
+            {fieldError ?? ''}
+          </p>
+          <div className="actions">
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? ti.sending : ti.submit}
+            </button>
+          </div>
+        </form>
+        <PdfViewer token="" pdfUrl={documentPdfUrl(ticket)} pages={info.pages} boxes={viewerBoxes} version={0} />
+      </>
+    );
+  }
+
+  return (
+    <I18n.Provider value={i18n}>
+      <header className="header">
+        <span className="brand" aria-hidden="true">
+          Sello
+        </span>
+        <h1 className="doc-name">{info ? info.document.name : ti.title}</h1>
+      </header>
+      <main className="main">
+        {error && (
+          <ErrorBanner
+            error={error.code === 'RATE_LIMITED' ? new ApiError(error.status, error.code, ti.rateLimited) : error}
+            onDismiss={() => setError(null)}
+          />
+        )}
+        {body}
+      </main>
+    </I18n.Provider>
+  );
+}

@@ -1,0 +1,309 @@
+// The set page (/sign/set/{token}): every document of a set where the signer has a box, each one
+// viewable, one consent, one signature pad, and one action that signs them all (or rejects the set);
+// afterwards each signed PDF is offered. An ordered flow that has not reached the signer shows the
+// documents but not the pad.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError, type Signature } from './api';
+import { CodeStep } from './components/CodeStep';
+import { ErrorBanner } from './components/ErrorBanner';
+import { RejectedView, StateView } from './components/Outcome';
+import { PdfViewer } from './components/PdfViewer';
+import { RejectDialog } from './components/RejectDialog';
+import { SignatureField } from './components/SignatureField';
+import { SignersList } from './components/SignersList';
+import { browserLang, formatDate, I18n, useI18n } from './i18n';
+import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetDocument, type SetSigningInfo } from './set-api';
+import { setDictionaries, setPageDict } from './set-i18n';
+
+export function SetApp({ token }: { token: string }) {
+  const [info, setInfo] = useState<SetSigningInfo | null>(null);
+  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [signature, setSignature] = useState<Signature | null>(null);
+  const [consent, setConsent] = useState(false);
+  const [busy, setBusy] = useState<'sign' | 'reject' | null>(null);
+  const [rejectOpen, setRejectOpen] = useState(false);
+  const [status, setStatus] = useState('');
+  const [version, setVersion] = useState(0);
+
+  const lang = info?.language ?? browserLang();
+  const i18n = useMemo(() => ({ lang, t: setPageDict(lang) }), [lang]);
+  const { t } = i18n;
+  const st = setDictionaries[lang];
+
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = info?.set.name ? `${info.set.name} · ${t.title}` : t.title;
+  }, [lang, info, t]);
+
+  const load = useCallback(async () => {
+    try {
+      setInfo(await getSetInfo(token));
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err)));
+    }
+  }, [token]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const fail = async (err: unknown) => {
+    const e = err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err));
+    setError(e);
+    setStatus('');
+    if (e.status === 409 || e.status === 404) {
+      await load();
+    }
+  };
+
+  const toSign = info ? info.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected') : [];
+
+  const doSign = async () => {
+    if (!signature || !consent || busy) {
+      return;
+    }
+    setBusy('sign');
+    setError(null);
+    setStatus(st.signingAll(toSign.length));
+    try {
+      const result = await signSet(token, signature);
+      setStatus(`${st.signedAllTitle}. ${result.set_status === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
+      setVersion((v) => v + 1);
+      await load();
+    } catch (err) {
+      await fail(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const doReject = async (reason: string) => {
+    setBusy('reject');
+    setError(null);
+    setStatus(t.rejecting);
+    try {
+      await rejectSet(token, reason);
+      setRejectOpen(false);
+      setStatus(t.rejectedByYou);
+      await load();
+    } catch (err) {
+      setRejectOpen(false);
+      await fail(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  let body: React.ReactNode;
+  if (!info) {
+    body = loadError ? (
+      loadError.code === 'SIGNING_LINK_INVALID' ? (
+        <StateView title={t.linkInvalidTitle} text={t.linkInvalid} state="link-invalid" />
+      ) : (
+        <>
+          <ErrorBanner error={loadError} />
+          <button type="button" className="button button-primary" onClick={() => void load()}>
+            {t.retry}
+          </button>
+        </>
+      )
+    ) : (
+      <p className="loading" role="status">
+        {t.loading}
+      </p>
+    );
+  } else {
+    body = setPage(info);
+  }
+
+  // A plain function, not a component: the pad and the form keep their state across renders.
+  function setPage(s: SetSigningInfo) {
+    const list = <DocumentList token={token} documents={s.documents} version={version} />;
+    if (s.signer.status === 'signed') {
+      return (
+        <>
+          <SignedSet documents={s.documents} signedAt={s.signer.signed_at} setStatus={s.set.status} />
+          <SignersList signers={s.signers} />
+          {list}
+        </>
+      );
+    }
+    if (s.signer.status === 'rejected') {
+      return <RejectedView />;
+    }
+    const closed = s.set.status !== 'CLOSED' ? t.state[s.set.status] : undefined;
+    if (closed) {
+      return <StateView title={closed[0]} text={closed[1]} state={s.set.status.toLowerCase()} />;
+    }
+    if (!s.signer.due) {
+      return (
+        <>
+          <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />
+          {list}
+        </>
+      );
+    }
+    const available = s.signer.authority === 'EMAIL_LINK' || s.signer.authority === 'EMAIL';
+    const needsCode = s.signer.authority === 'EMAIL' && !s.signer.verified;
+    const canSign = signature !== null && consent && busy === null && toSign.length > 0;
+    return (
+      <>
+        <p className="box-hint">{st.intro(toSign.length)}</p>
+        {list}
+        <SignersList signers={s.signers} />
+        <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
+          {!available ? (
+            <StateView title={t.authorityTitle} text={t.authority(s.signer.authority)} state="authority-not-available" />
+          ) : needsCode ? (
+            <CodeStep
+              token={token}
+              email={s.signer.email ?? ''}
+              send={() => sendSetCode(token)}
+              verify={(code) => verifySetCode(token, code)}
+              onError={(e) => setError(e)}
+              onVerified={() => {
+                setError(null);
+                setStatus(t.codeVerified);
+                setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
+              }}
+            />
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void doSign();
+              }}
+            >
+              <SignatureField onChange={setSignature} disabled={busy !== null} />
+              <div className="consent">
+                <input id="consent" type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} disabled={busy !== null} />
+                <label htmlFor="consent">{t.consent}</label>
+              </div>
+              {!canSign && busy === null && (
+                <p className="hint" id="sign-needs">
+                  {t.signNeeds}
+                </p>
+              )}
+              <div className="actions">
+                <button type="submit" className="button button-primary" disabled={!canSign} aria-describedby={canSign ? undefined : 'sign-needs'}>
+                  {busy === 'sign' ? st.signingAll(toSign.length) : st.signAll(toSign.length)}
+                </button>
+                <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
+                  {t.reject}
+                </button>
+              </div>
+            </form>
+          )}
+        </section>
+        <RejectDialog open={rejectOpen} busy={busy === 'reject'} onClose={() => setRejectOpen(false)} onReject={(r) => void doReject(r)} />
+      </>
+    );
+  }
+
+  const signable = info && info.set.status === 'CLOSED' && info.signer.due && info.signer.status !== 'signed' && info.signer.status !== 'rejected';
+  return (
+    <I18n.Provider value={i18n}>
+      {signable && (
+        <a className="skip-link" href="#signing">
+          {t.skipToSign}
+        </a>
+      )}
+      <header className="header">
+        <span className="brand" aria-hidden="true">
+          Sello
+        </span>
+        <h1 className="doc-name">{info?.set.name || t.title}</h1>
+      </header>
+      <main className="main">
+        {error && <ErrorBanner error={error} onDismiss={() => setError(null)} />}
+        {body}
+      </main>
+      <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-status">
+        {status}
+      </div>
+    </I18n.Provider>
+  );
+}
+
+/** The documents of the set, each with its pages and the signer's boxes, shown on demand. */
+function DocumentList({ token, documents, version }: { token: string; documents: SetDocument[]; version: number }) {
+  const { t, lang } = useI18n();
+  const st = setDictionaries[lang];
+  const [shown, setShown] = useState<Set<string>>(() => new Set());
+  const toggle = (ticket: string) =>
+    setShown((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(ticket)) {
+        next.add(ticket);
+      }
+      return next;
+    });
+  return (
+    <section className="signers" aria-labelledby="documents-title" data-testid="set-documents">
+      <h2 id="documents-title" className="section-title">
+        {st.documentsHeading}
+      </h2>
+      <ul>
+        {documents.map((d) => {
+          const open = shown.has(d.document_ticket);
+          const signed = d.signer_status === 'signed';
+          return (
+            <li key={d.document_ticket} className="signer set-document" data-testid="set-document" data-ticket={d.document_ticket}>
+              <div className="signer">
+                <span className="signer-name">
+                  <strong>{d.name}</strong>
+                  <br />
+                  <small>
+                    {st.pages(d.pages.length)} · {st.boxes(d.boxes.length)}
+                  </small>
+                </span>
+                <span className={`badge badge-${signed ? 'signed' : 'viewed'}`}>{signed ? st.docSigned : st.docPending}</span>
+                <button type="button" className="button button-secondary" aria-expanded={open} onClick={() => toggle(d.document_ticket)}>
+                  {open ? st.hide : st.view}
+                  <span className="visually-hidden"> {d.name}</span>
+                </button>
+              </div>
+              {open && (
+                <PdfViewer token={token} pdfUrl={d.pdf_url} pages={d.pages} boxes={d.boxes} version={version} signed={signed} />
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <p className="visually-hidden">{t.documentLabel}</p>
+    </section>
+  );
+}
+
+/** After signing: the outcome, and each signed PDF to download. */
+function SignedSet({ documents, signedAt, setStatus }: { documents: SetDocument[]; signedAt: string | null; setStatus: string }) {
+  const { t, lang } = useI18n();
+  const st = setDictionaries[lang];
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="outcome outcome-signed" aria-labelledby="outcome-title" data-testid="signed-state" data-set-status={setStatus}>
+      <h2 ref={heading} id="outcome-title" tabIndex={-1} className="outcome-title">
+        {st.signedAllTitle}
+      </h2>
+      {signedAt && <p>{t.signedAt(formatDate(signedAt, lang))}</p>}
+      <p data-testid="set-status">{setStatus === 'COMPLETED' ? st.completedAll : st.waitingOthers}</p>
+      <ul className="downloads">
+        {documents.map((d) => (
+          <li key={d.document_ticket}>
+            <a
+              className="button button-primary"
+              href={d.pdf_url}
+              download={d.name.toLowerCase().endsWith('.pdf') ? d.name : `${d.name}.pdf`}
+              data-testid="download-link"
+            >
+              {st.downloadOne(d.name)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
