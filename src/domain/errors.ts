@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   SIGNING_LINK_INVALID: 'unknown signing link',
   /** The document cannot be signed or rejected in its state (completed, rejected, expired, cancelled, deleted, draft). */
   DOCUMENT_NOT_SIGNABLE: 'not signable',
+  /** An ordered flow waits for an earlier signer: this one may look, not sign or reject yet. */
+  NOT_YOUR_TURN: 'not your turn',
   /** This signer already signed (or rejected) the document. */
   ALREADY_SIGNED: 'already signed',
   /** The signer's authority (SMS, WHATSAPP, SAT, EMAIL codes) cannot be proven on this server yet. */

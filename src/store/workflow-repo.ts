@@ -147,3 +147,24 @@ export async function replaceSigner(
               set_signer_id::text as set_signer_id`.execute(trx);
   return r.rows[0];
 }
+
+/**
+ * Whether an ordered flow still waits for someone before this signer: in a standalone document, a
+ * signer earlier in sticker order who has not signed; in a closed set, a set signer earlier in the
+ * set's order who has not signed all their documents.
+ */
+export async function waitsForEarlierSigner(q: Q, documentId: string, signerRowId: string): Promise<boolean> {
+  const r = await sql<{ waits: boolean }>`
+    select case
+      when d.set_id is null then
+        coalesce((d.workflow->>'ordered')::boolean, false) and d.flow_started_at is not null and exists (
+          select 1 from signers e where e.document_id = d.id and e.position < me.position and e.status <> 'signed')
+      else
+        coalesce((ds.workflow->>'ordered')::boolean, false) and ds.status = 'CLOSED' and exists (
+          select 1 from set_signers mine join set_signers e on e.set_id = mine.set_id
+          where mine.id = me.set_signer_id and e.position < mine.position and e.status <> 'signed')
+    end as waits
+    from signers me join documents d on d.id = me.document_id left join document_sets ds on ds.id = d.set_id
+    where me.id = ${signerRowId} and d.id = ${documentId}`.execute(q);
+  return r.rows[0]?.waits ?? false;
+}

@@ -118,6 +118,11 @@ describe('invitations', () => {
   it('ordered: one signer at a time in sticker order; conclusion to every signer and conclusion_emails, PDF attached', async () => {
     const d = await newDocument({ ordered: true, attachFiles: true, conclusionEmails: ['legal@example.com'] }, ['ana', 'bruno', 'carla']);
     expect(smtp.messages.map((m) => m.to[0])).toEqual([d.ana.email]);
+    // A later signer holding their link early may look, not sign.
+    expect((await call('GET', d.bruno.url)).status).toBe(200);
+    const early = await sign(d.bruno.url);
+    expect(early.status).toBe(409);
+    expect(early.json.error.code).toBe('NOT_YOUR_TURN');
 
     expect((await sign(d.ana.url)).status).toBe(200);
     await jobs.runDue();

@@ -10,11 +10,18 @@ import { RejectDialog } from './components/RejectDialog';
 import { SignatureField } from './components/SignatureField';
 import { SignersList } from './components/SignersList';
 import { browserLang, dictionaries, I18n } from './i18n';
+import { isSetLocation } from './set-api';
+import { SetApp } from './SetApp';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
 
+/** /sign/set/{token} is a document set signed in one visit (SetApp.tsx); /sign/{token} one document. */
 export function App({ token }: { token: string }) {
+  return isSetLocation() ? <SetApp token={token} /> : <DocumentApp token={token} />;
+}
+
+function DocumentApp({ token }: { token: string }) {
   const [info, setInfo] = useState<SigningInfo | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   const [error, setError] = useState<ApiError | null>(null);

@@ -2,7 +2,7 @@
 // viewable, one consent, one signature pad, and one action that signs them all (or rejects the set);
 // afterwards each signed PDF is offered. An ordered flow that has not reached the signer shows the
 // documents but not the pad.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, type Signature } from './api';
 import { CodeStep } from './components/CodeStep';
 import { ErrorBanner } from './components/ErrorBanner';
@@ -229,7 +229,7 @@ export function SetApp({ token }: { token: string }) {
 
 /** The documents of the set, each with its pages and the signer's boxes, shown on demand. */
 function DocumentList({ token, documents, version }: { token: string; documents: SetDocument[]; version: number }) {
-  const { t, lang } = useI18n();
+  const { lang } = useI18n();
   const st = setDictionaries[lang];
   const [shown, setShown] = useState<Set<string>>(() => new Set());
   const toggle = (ticket: string) =>
@@ -250,9 +250,9 @@ function DocumentList({ token, documents, version }: { token: string; documents:
           const open = shown.has(d.document_ticket);
           const signed = d.signer_status === 'signed';
           return (
-            <li key={d.document_ticket} className="signer set-document" data-testid="set-document" data-ticket={d.document_ticket}>
-              <div className="signer">
-                <span className="signer-name">
+            <Fragment key={d.document_ticket}>
+              <li className="signer" data-testid="set-document" data-ticket={d.document_ticket}>
+                <span className="signer-name" style={{ flex: '1 1 auto', minWidth: 0 }}>
                   <strong>{d.name}</strong>
                   <br />
                   <small>
@@ -264,15 +264,16 @@ function DocumentList({ token, documents, version }: { token: string; documents:
                   {open ? st.hide : st.view}
                   <span className="visually-hidden"> {d.name}</span>
                 </button>
-              </div>
+              </li>
               {open && (
-                <PdfViewer token={token} pdfUrl={d.pdf_url} pages={d.pages} boxes={d.boxes} version={version} signed={signed} />
+                <li className="set-viewer">
+                  <PdfViewer token={token} pdfUrl={d.pdf_url} pages={d.pages} boxes={d.boxes} version={version} signed={signed} />
+                </li>
               )}
-            </li>
+            </Fragment>
           );
         })}
       </ul>
-      <p className="visually-hidden">{t.documentLabel}</p>
     </section>
   );
 }
@@ -290,7 +291,7 @@ function SignedSet({ documents, signedAt, setStatus }: { documents: SetDocument[
       </h2>
       {signedAt && <p>{t.signedAt(formatDate(signedAt, lang))}</p>}
       <p data-testid="set-status">{setStatus === 'COMPLETED' ? st.completedAll : st.waitingOthers}</p>
-      <ul className="downloads">
+      <ul className="downloads" style={{ listStyle: 'none', padding: 0, display: 'grid', gap: 8 }}>
         {documents.map((d) => (
           <li key={d.document_ticket}>
             <a

@@ -9,7 +9,7 @@ import { REJECTION_REASON_MAX } from '../events/event-types.js';
 import { recordRejection } from '../../store/signing-repo.js';
 import { stopFlowAfterRejection } from '../workflows/advance-flow.js';
 import { requireProof } from './one-time-code.js';
-import { openSession, requireSignable } from './signing-session.js';
+import { openSession, requireSignable, requireTurn } from './signing-session.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -29,6 +29,7 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
+    await requireTurn(trx, s);
     // Rejecting needs the same proof of identity as signing.
     await requireProof(deps, trx, s);
     const now = deps.clock.now();

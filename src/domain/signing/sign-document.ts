@@ -15,7 +15,7 @@ import { completeDocument, recordSignature, signersOf, stickersOf } from '../../
 import { languageOf } from './get-signing-info.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
-import { openSession, requireSignable } from './signing-session.js';
+import { openSession, requireSignable, requireTurn } from './signing-session.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -56,6 +56,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
+    await requireTurn(trx, s);
     await requireProof(deps, trx, s);
     const boxes = await stickersOf(trx, s.signer.id);
     if (boxes.length === 0) {

@@ -6,6 +6,7 @@ import { hashToken } from '../ids.js';
 import type { Db } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import { findByToken, type SigningDocument, type SigningSigner } from '../../store/signing-repo.js';
+import { waitsForEarlierSigner } from '../../store/workflow-repo.js';
 
 export interface SigningSession {
   signer: SigningSigner;
@@ -48,5 +49,12 @@ export function requireSignable(s: SigningSession): void {
   }
   if (s.signer.status === 'rejected') {
     throw new AppError('ALREADY_SIGNED', 'you have already rejected this document');
+  }
+}
+
+/** In an ordered flow, only the signer the flow waits for may sign or reject. */
+export async function requireTurn(trx: Transaction<Database>, s: SigningSession): Promise<void> {
+  if (await waitsForEarlierSigner(trx, s.document.id, s.signer.id)) {
+    throw new AppError('NOT_YOUR_TURN', 'this document is signed in order: you will receive an invitation when it is your turn');
   }
 }

@@ -1,0 +1,116 @@
+// The set page in a real Chromium at a phone's size: a two-document set signed in one visit — both
+// documents listed and viewable (drawn by pdf.js with the signer's box), one consent, one signature,
+// one click — then each signed PDF offered for download and judged by pdfsig.
+import { execFileSync } from 'node:child_process';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { pdfsig } from '../helpers/validators.js';
+
+const PHONE = { width: 360, height: 740 };
+
+let s: TestServer;
+let browser: Browser;
+let rootPem: string;
+
+beforeAll(async () => {
+  // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+  [s, browser] = await Promise.all([
+    startTestServer(),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    }),
+  ]);
+  rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
+});
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+describe('set page', () => {
+  it('signs a two-document set in one visit and offers each signed PDF', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta de cliente' });
+    const pdf = (await makePdf([A4, A4])).toString('base64');
+    const tickets: string[] = [];
+    for (const name of ['Contrato', 'Anexo']) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [
+          { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', page: 1, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+          { authority: 'EMAIL_LINK', data: 'bruno@example.com', name: 'Bruno Díaz', page: 1, rect: { lx: 320, ly: 60, tx: 520, ty: 130 } },
+        ],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'es' });
+    const url = closed.signers.find((x) => x.data === 'ana@example.com')!.signer_url;
+
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale: 'es-ES' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || (m.type() === 'warning' && /worker/i.test(m.text()))) {
+        problems.push(`console ${m.type()}: ${m.text()}`);
+      }
+    });
+    await page.goto(url);
+
+    // Both documents are listed with their page count; the first one opens in the viewer.
+    const items = page.getByTestId('set-document');
+    await items.first().waitFor();
+    expect(await items.count()).toBe(2);
+    expect(await items.nth(0).textContent()).toContain('Contrato');
+    expect(await items.nth(1).textContent()).toContain('2 páginas');
+    expect(await page.locator('h1').textContent()).toBe('Alta de cliente');
+    await items.nth(0).getByRole('button', { name: /Ver/ }).click();
+    await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
+    await expect.poll(() => page.locator('.box-highlight').first().isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    // One typed signature, one consent, one click for both documents.
+    const signButton = page.getByRole('button', { name: 'Firmar los 2 documentos' });
+    expect(await signButton.isDisabled()).toBe(true);
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.locator('#typed-signature').fill('Ana García');
+    await page.getByLabel(/Acepto firmar estos documentos/).check();
+    await signButton.click();
+    const signed = page.getByTestId('signed-state');
+    await signed.waitFor();
+    expect(await signed.getAttribute('data-set-status')).toBe('CLOSED');
+    expect(await page.getByTestId('live-status').textContent()).toMatch(/Has firmado los documentos/);
+
+    const links = page.getByTestId('download-link');
+    expect(await links.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(new URL((await links.nth(i).getAttribute('href'))!, s.baseUrl));
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      const report = await pdfsig(Buffer.from(await res.arrayBuffer()), rootPem);
+      expect(report.signatures, report.output).toHaveLength(1);
+      expect(report.signatures[0]).toMatchObject({ valid: true, trusted: true, commonName: 'Ana García' });
+    }
+    const got = await s.client.getDocumentSet(set.uuid);
+    expect(got.signers.map((x) => x.status)).toEqual(['signed', 'invited']);
+    expect(got.documents.map((d) => d.document_ticket)).toEqual(tickets);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('serves /sign/set/{token} with the page headers and shows a clear page for a link that is not valid', async () => {
+    const res = await fetch(`${s.baseUrl}/sign/set/${'x'.repeat(43)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const context = await browser.newContext({ viewport: PHONE, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${s.baseUrl}/sign/set/${'x'.repeat(43)}`);
+    await page.getByTestId('closed-state').waitFor();
+    expect(await page.getByRole('heading', { name: 'Link not valid' }).isVisible()).toBe(true);
+    await context.close();
+  });
+});
