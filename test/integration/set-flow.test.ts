@@ -279,6 +279,19 @@ describe('signing a set', () => {
     expect((await apiError(s.client.updateSetWorkflow(set.uuid, {}))).status).toBe(409);
   });
 
+  it('a rejection while another signer is signing the set: REJECTED, and no document is left pending', async () => {
+    const set = await newSet({ docs: 3 });
+    const { url } = await close(set);
+    const [signed, rejected] = await Promise.all([signAll(url.ana), api(url.bruno, '/reject', { reason: 'No' })]);
+    expect(rejected.status).toBe(200);
+    expect([200, 409]).toContain(signed.status);
+    // A document the signature held when the set was rejected is cancelled by the job scheduled for it.
+    await jobs.runDue();
+    expect((await s.client.getDocumentSet(set.uuid)).status).toBe('REJECTED');
+    expect(await statuses(set.tickets)).not.toContain('pending');
+    expect(await setJobKeys(set.uuid)).toEqual([]);
+  });
+
   it('ordered: the second signer is invited only after the first signed everything, and cannot act before', async () => {
     const set = await newSet();
     const { url } = await close(set, { ordered: true });

@@ -277,6 +277,30 @@ describe('changing and cancelling a running flow', () => {
     expect((await apiError(s.client.updateWorkflow(d.ticket, { remind_every: 3 }))).status).toBe(409);
   });
 
+  it('deleting stops reminders and the expiration; restoring resumes them from now', async () => {
+    const d = await newDocument({ remind_every: 1, expiration_date: new Date(clock.now().getTime() + 3 * DAY).toISOString() }, ['ana']);
+    await s.client.deleteDocument(d.ticket);
+    await passTime(4 * DAY);
+    expect(count(d.ana.email, 'reminder')).toBe(0);
+    await s.client.restoreDocument(d.ticket);
+    expect(await statusOf(d.ticket)).toBe('pending');
+    // The expiration passed while it was deleted: it comes at once after the restore.
+    await passTime(1000);
+    expect(await statusOf(d.ticket)).toBe('expired');
+    expect(count(d.ana.email, 'reminder')).toBe(0);
+  });
+
+  it('a restored flow keeps reminding from the restore on', async () => {
+    const d = await newDocument({ remind_every: 1 }, ['ana']);
+    await s.client.deleteDocument(d.ticket);
+    await passTime(2 * DAY);
+    await s.client.restoreDocument(d.ticket);
+    await passTime(DAY - HOUR);
+    expect(count(d.ana.email, 'reminder')).toBe(0);
+    await passTime(HOUR);
+    expect(count(d.ana.email, 'reminder')).toBe(1);
+  });
+
   it('ordered cannot change once someone signed (409); before that it can, and unordering invites the rest', async () => {
     const d = await newDocument({ ordered: true }, ['ana', 'bruno']);
     expect(count(d.bruno.email, 'invitation')).toBe(0);

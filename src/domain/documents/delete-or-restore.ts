@@ -1,10 +1,12 @@
-// POST /developers/docs {ticket, action}: soft delete, and restore to the state it had.
+// POST /developers/docs {ticket, action}: soft delete, and restore to the state it had. Deleting
+// stops a running flow's reminders and expiration; restoring resumes them.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { findDocument, transitionDocument } from '../../store/documents-repo.js';
 import { discardPendingNotifications } from '../../store/events-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
+import { pauseDocumentFlow, resumeDocumentFlow } from '../workflows/resume-document-flow.js';
 
 const LIVE: DocumentStatus[] = ['draft', 'pending', 'completed', 'rejected', 'expired', 'cancelled'];
 
@@ -40,6 +42,7 @@ export async function deleteOrRestoreDocument(
       if (moved) {
         await discardPendingNotifications(trx, doc.id, 'the document was deleted', at);
         await appendHistory(trx, { documentId: doc.id, at, action: 'deleted', actor: 'account', ip: opts.ip ?? null, details: { from: doc.status } });
+        await pauseDocumentFlow(trx, doc.id);
       }
       return moved;
     });
@@ -56,6 +59,7 @@ export async function deleteOrRestoreDocument(
     const moved = await transitionDocument(trx, doc.id, ['deleted'], { status: back, statusBeforeDelete: null, deletedAt: null, at });
     if (moved) {
       await appendHistory(trx, { documentId: doc.id, at, action: 'restored', actor: 'account', ip: opts.ip ?? null, details: { to: back } });
+      await resumeDocumentFlow(trx, deps, doc.id);
     }
     return moved;
   });
