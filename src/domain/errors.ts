@@ -54,8 +54,6 @@ export const ERROR_CODES = {
   DOCUMENT_SET_FULL: 'set full',
   /** The set cannot be closed yet: no document, a document without signers, or a preloaded signer with no box. */
   SET_NOT_READY: 'set not ready',
-  /** An ordered set flow has not reached this signer yet: the signers before them must sign first. */
-  SIGNER_NOT_DUE: 'not your turn',
   /** The operation does not apply to the document's current state (e.g. restore of a live document). */
   INVALID_STATE: 'state conflict',
   /** The requested rendition does not exist yet (e.g. `universal` before completion). */

@@ -34,12 +34,6 @@ export async function listSetSigners(q: Q, setId: string): Promise<SetSignerRow[
   return r.rows;
 }
 
-export async function findSetSigner(q: Q, setId: string, where: { id: string } | { signerId: string }): Promise<SetSignerRow | undefined> {
-  const cond = 'id' in where ? sql`id = ${where.id}` : sql`signer_id = ${where.signerId}`;
-  const r = await sql<SetSignerRow>`select ${COLUMNS} from set_signers where set_id = ${setId} and ${cond}`.execute(q);
-  return r.rows[0];
-}
-
 /**
  * Inserts a set signer, or returns the one the set already has for (authority, data): `created`
  * says which. The position follows the last one (preload order; positions are renumbered on close).

@@ -297,7 +297,7 @@ describe('signing a set', () => {
     const { url } = await close(set, { ordered: true });
     expect(smtp.messages.map((m) => m.to[0])).toEqual([set.email.ana]);
     const early = await signAll(url.bruno);
-    expect([early.status, early.json.error.code]).toEqual([409, 'SIGNER_NOT_DUE']);
+    expect([early.status, early.json.error.code]).toEqual([409, 'NOT_YOUR_TURN']);
     expect(early.json.error.message).toContain('not your turn');
     expect((await api(url.bruno)).json.signer.due).toBe(false);
 
@@ -402,5 +402,27 @@ describe('workflowSet', () => {
     expect(await res.text()).toBe('');
     const other = await s.newAccount('Other');
     expect((await apiError(other.client.updateSetWorkflow(set.uuid, {}))).status).toBe(404);
+  });
+
+  it('the set operations are in the OpenAPI document, and set links never reach the logs', async () => {
+    const doc = (await (await fetch(`${s.baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    for (const [path, method] of [
+      ['/api/documentset/{uuid}/signer', 'post'],
+      ['/api/documentset/{uuid}/signer/{signerId}', 'delete'],
+      ['/api/documentset/close', 'post'],
+      ['/api/{uuid}/workflowSet', 'post'],
+      ['/sign/api/set/{token}', 'get'],
+      ['/sign/api/set/{token}/sign', 'post'],
+      ['/sign/api/set/{token}/reject', 'post'],
+    ]) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    const set = await newSet({ docs: 1, signers: ['ana'] });
+    const { url } = await close(set);
+    const token = url.ana.split('/').pop()!;
+    await api(url.ana);
+    await fetch(`${s.baseUrl}/sign/set/${token}`);
+    expect(s.logs.join('')).not.toContain(token);
+    expect(s.logs.join('')).toContain('/sign/api/set/…');
   });
 });

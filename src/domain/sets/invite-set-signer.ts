@@ -61,7 +61,7 @@ export async function inviteSetSigner(
         {
           language: wf.language,
           signerName: signer.name,
-          documentName: o.reminder && set.name ? set.name : (open[0] ?? rows[0]).document_name,
+          documentName: o.reminder && set.name ? set.name : open[0].document_name,
           signUrl: url,
           senderName: set.account_name,
           subject: wf.subject,

@@ -62,7 +62,7 @@ export async function runSetExpiration(deps: Deps, o: { setId: string }): Promis
     if (set.status !== 'CLOSED') {
       const to = set.status === 'EXPIRED' ? 'expired' : 'cancelled';
       const n = await endOpenDocuments(trx, deps, { set, to, actor: 'system', details: { reason: `set_${set.status.toLowerCase()}` } });
-      console.log('SETTLE', n); return n > 0 ? 'settled' : 'skipped';
+      return n > 0 ? 'settled' : 'skipped';
     }
     const now = deps.clock.now();
     if (!set.expires_at) {

@@ -59,7 +59,7 @@ export async function requireSetActionable(db: Db, s: SetSigningSession): Promis
   }
   if (!(await isDue(db, s))) {
     throw new AppError(
-      'SIGNER_NOT_DUE',
+      'NOT_YOUR_TURN',
       'this set is signed in order and it is not your turn yet: the signers before you must sign first; you will get an email when it is',
     );
   }
