@@ -162,9 +162,14 @@ function apiPlugin(deps: Deps) {
   };
 }
 
-/** Logs keep the path without its query, and never a signing link's token (it is a credential). */
+/** Logs keep the path without its query, and never a token that is a credential (signing links, set links, download links). */
 export function redactUrl(url: string) {
   const q = url.indexOf('?');
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
-  return path.replace(/^\/sign\/(api\/)?(set\/)?[^/?]+/, (_m, api: string | undefined, set: string | undefined) => `/sign/${api ?? ''}${set ?? ''}…`);
+  if (/^\/sign\/api\/document\//.test(path)) {
+    return path; // a document ticket, not a signing token
+  }
+  return path
+    .replace(/^\/sign\/(api\/)?(set\/)?[^/?]+/, (_m, api: string | undefined, set: string | undefined) => `/sign/${api ?? ''}${set ?? ''}…`)
+    .replace(/^\/download\/[^/?]+/, '/download/…');
 }

@@ -4,19 +4,23 @@
 // thrown, so graphile-worker retries with backoff; a permanent one (5xx about the message or
 // recipient), or a temporary one on the last of MAIL_MAX_ATTEMPTS attempts, marks the message
 // failed and emits email_error with the receiving server's reply, in one transaction, without
-// throwing: the row's own attempt counter decides which attempt is the last, so the outcome and
-// its event commit together instead of the message staying queued behind a job graphile-worker has
-// given up on. Idempotent: only a queued message is sent, and its row is settled right after the
+// throwing: the row's attempt counter or graphile-worker's, whichever is further (a crash or a
+// failure before the send — an unreadable attachment — uses up graphile-worker's attempts without
+// counting on the row), decides which attempt is the last, so the outcome and its event commit
+// together instead of the message staying queued behind a job graphile-worker has given up on.
+// Idempotent: only a queued message is sent, and its row is settled right after the
 // server accepted it (at least once across a crash).
 import type { Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
 import { emitEvent } from '../domain/events/emit-event.js';
 import { MailDeliveryError } from '../notify/email-transport.js';
-import { MAIL_MAX_ATTEMPTS, countAttempt, findMessage, settleMessage } from '../store/mail-repo.js';
+import { MAIL_MAX_ATTEMPTS, countAttempt, findMessage, settleMessage, type OutboxMessage } from '../store/mail-repo.js';
 
 export function sendEmailTask(deps: Deps): Task {
-  return async (payload) => {
+  return async (payload, helpers) => {
     const { messageId } = payload as { messageId: string };
+    // graphile-worker counts this attempt already; a job added elsewhere may lack the field.
+    const jobAttempt = helpers?.job?.attempts ?? 0;
     const m = await findMessage(deps.db, messageId);
     if (!m || m.status !== 'queued') {
       return;
@@ -25,9 +29,19 @@ export function sendEmailTask(deps: Deps): Task {
       await settleMessage(deps.db, messageId, { status: 'outbox', reply: null, at: deps.clock.now() });
       return;
     }
-    const attachments = await Promise.all(
-      m.attachments.map(async (a) => ({ filename: a.filename, content: await deps.blobs.get(a.sha256), contentType: a.content_type })),
-    );
+    const lastAttempt = (err: { permanent: boolean }) => err.permanent || Math.max(m.attempts + 1, jobAttempt) >= MAIL_MAX_ATTEMPTS;
+    let attachments;
+    try {
+      attachments = await Promise.all(
+        m.attachments.map(async (a) => ({ filename: a.filename, content: await deps.blobs.get(a.sha256), contentType: a.content_type })),
+      );
+    } catch (err) {
+      if (!lastAttempt({ permanent: false })) {
+        throw err;
+      }
+      await fail(deps, m, { reply: `attachment unreadable: ${(err as Error).message}`, code: '' });
+      return;
+    }
     try {
       const sent = await deps.mail.transport.send(deps.mail.from, {
         to: m.recipient,
@@ -43,22 +57,27 @@ export function sendEmailTask(deps: Deps): Task {
       }
       // m.attempts counts the attempts before this one (a permanent failure and the last attempt
       // count themselves in settleMessage).
-      if (!err.permanent && m.attempts + 1 < MAIL_MAX_ATTEMPTS) {
+      if (!lastAttempt(err)) {
         await countAttempt(deps.db, messageId, err.reply);
         throw err; // graphile-worker retries with backoff
       }
-      await deps.db.transaction().execute(async (trx) => {
-        const settled = await settleMessage(trx, messageId, { status: 'failed', reply: err.reply, at: deps.clock.now() });
-        if (settled && m.account_id && m.document_id) {
-          await emitEvent(trx, deps, {
-            accountId: m.account_id,
-            documentId: m.document_id,
-            kind: 'email_error',
-            meta: { channel: 'email', recipient: m.recipient, code: String(err.responseCode ?? ''), reply: err.reply },
-            dedupeKey: `email_error:${messageId}`,
-          });
-        }
-      });
+      await fail(deps, m, { reply: err.reply, code: String(err.responseCode ?? '') });
     }
   };
+}
+
+/** The message is failed for good: settled and email_error emitted, together. */
+async function fail(deps: Deps, m: OutboxMessage, why: { reply: string; code: string }): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const settled = await settleMessage(trx, m.message_id, { status: 'failed', reply: why.reply, at: deps.clock.now() });
+    if (settled && m.account_id && m.document_id) {
+      await emitEvent(trx, deps, {
+        accountId: m.account_id,
+        documentId: m.document_id,
+        kind: 'email_error',
+        meta: { channel: 'email', recipient: m.recipient, code: why.code, reply: why.reply },
+        dedupeKey: `email_error:${m.message_id}`,
+      });
+    }
+  });
 }

@@ -61,15 +61,11 @@ export async function findBox(q: Q, documentId: string, stickerId: string): Prom
   return r.rows[0];
 }
 
-/** Emails of `kind` queued to `recipient` about the document since `since`, oldest first (their times). */
-export async function recentMailTimes(
-  q: Q,
-  m: { documentId: string; recipient: string; kind: string; since: Date },
-): Promise<Date[]> {
-  const r = await sql<{ created_at: Date }>`
-    select created_at from mail_messages
-    where document_id = ${m.documentId} and kind = ${m.kind} and lower(recipient) = lower(${m.recipient})
-      and created_at > ${m.since}
-    order by created_at`.execute(q);
-  return r.rows.map((x) => new Date(x.created_at));
+/** When link requests for one signer of the document were made since `since`, oldest first. */
+export async function recentLinkRequests(q: Q, r: { documentId: string; signerId: string; since: Date }): Promise<Date[]> {
+  const rows = await sql<{ at: Date }>`
+    select at from document_history
+    where document_id = ${r.documentId} and action = 'link_requested' and details->>'signer_id' = ${r.signerId} and at > ${r.since}
+    order by at`.execute(q);
+  return rows.rows.map((x) => new Date(x.at));
 }

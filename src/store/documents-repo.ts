@@ -256,3 +256,8 @@ export async function setDocuments(db: Db, setId: string) {
     .orderBy('d.id')
     .execute();
 }
+
+export async function setStatusOf(db: Db | Transaction<Database>, setId: string): Promise<SetStatus | undefined> {
+  const r = await db.selectFrom('document_sets').select('status').where('id', '=', setId).executeTakeFirst();
+  return r?.status;
+}

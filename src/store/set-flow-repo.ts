@@ -167,3 +167,15 @@ export async function documentTicket(q: Q, documentId: string): Promise<string |
   const r = await sql<{ ticket: string }>`select ticket from documents where id = ${documentId}`.execute(q);
   return r.rows[0]?.ticket;
 }
+
+/**
+ * Locks documents in id order. Whoever changes signer rows of several documents takes this first:
+ * viewing, signing and history appends lock the document before its signers, so taking the
+ * documents first keeps one lock order everywhere (no deadlock).
+ */
+export async function lockDocuments(trx: Transaction<Database>, documentIds: string[]): Promise<void> {
+  if (documentIds.length === 0) {
+    return;
+  }
+  await sql`select id from documents where id = any(${documentIds}::bigint[]) order by id for update`.execute(trx);
+}

@@ -35,7 +35,12 @@ const SIGNER = sql`s.id::text as id, s.signer_id, s.document_id::text as documen
 const DOCUMENT = sql`d.id::text as id, d.ticket, d.account_id::text as account_id, d.name, d.status, d.original_sha256,
   d.page_count, d.workflow`;
 
-/** The signer whose link token hashes to `tokenHash`, with its document; lock=true locks the document row. */
+/**
+ * The signer whose link token hashes to `tokenHash`, with its document. lock=true locks the
+ * document row and then reads the signer again: the first read happened before the lock was
+ * granted, and under READ COMMITTED only the locked row is re-read when a lock wait ends, so a
+ * signature, rejection or correction committed meanwhile would otherwise go unseen.
+ */
 export async function findByToken(
   q: Q,
   tokenHash: Buffer,
@@ -46,7 +51,14 @@ export async function findByToken(
       (select ${SIGNER} from signers s where s.token_hash = ${tokenHash}) x,
       lateral (select ${DOCUMENT} from documents d where d.id = x.document_id::bigint ${lock ? sql`for update` : sql``}) y`.execute(q);
   const row = r.rows[0];
-  return row ? { signer: reviveSigner(row.s), document: row.d } : undefined;
+  if (!row) {
+    return undefined;
+  }
+  if (!lock) {
+    return { signer: reviveSigner(row.s), document: row.d };
+  }
+  const fresh = await sql<SigningSigner>`select ${SIGNER} from signers s where s.id = ${row.s.id} and s.token_hash = ${tokenHash}`.execute(q);
+  return fresh.rows[0] ? { signer: fresh.rows[0], document: row.d } : undefined;
 }
 
 function reviveSigner(s: SigningSigner): SigningSigner {

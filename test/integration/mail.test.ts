@@ -190,4 +190,33 @@ describe('SMTP delivery', () => {
       }
     });
   }
+  it('a message whose attachment cannot be read fails at the last attempt, with one email_error', async () => {
+    const to = 'lost-attachment@example.com';
+    s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+    try {
+      const id = await s.deps.db.transaction().execute((trx) =>
+        queueEmail(trx, s.deps, {
+          accountId,
+          documentId,
+          kind: 'conclusion',
+          to,
+          mail,
+          attachments: [{ filename: 'Contrato.pdf', sha256: 'f'.repeat(64), contentType: 'application/pdf' }],
+        }),
+      );
+      for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
+        await jobs.runDue();
+        expect((await findMessage(s.deps.db, id))?.status).toBe('queued');
+        await makeDue(id);
+      }
+      await jobs.runDue();
+      const row = await findMessage(s.deps.db, id);
+      expect(row?.status).toBe('failed');
+      expect(row?.reply).toMatch(/^attachment unreadable/);
+      expect(await emailErrors(to)).toHaveLength(1);
+      expect(smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(0);
+    } finally {
+      s.deps.mail = undefined;
+    }
+  });
 });

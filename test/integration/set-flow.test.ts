@@ -426,3 +426,23 @@ describe('workflowSet', () => {
     expect(s.logs.join('')).toContain('/sign/api/set/…');
   });
 });
+
+describe('deleting documents of a set', () => {
+  it('not while the set flow runs; after it ends a document may go, but not come back into a flow', async () => {
+    const set = await newSet({ docs: 2, signers: ['ana'] });
+    await close(set);
+    const running = await apiError(s.client.deleteDocument(set.tickets[0]));
+    expect(running.status).toBe(409);
+    expect(running.message).toContain('cancel');
+    await s.client.updateSetWorkflow(set.uuid, { cancel: true });
+    expect((await s.client.deleteDocument(set.tickets[0])).status).toBe('deleted');
+    expect((await s.client.restoreDocument(set.tickets[0])).status).toBe('cancelled');
+
+    const open = await newSet({ docs: 2, signers: ['ana'] });
+    await s.client.deleteDocument(open.tickets[1]);
+    await close(open);
+    const back = await apiError(s.client.restoreDocument(open.tickets[1]));
+    expect(back.status).toBe(409);
+    expect(back.message).toContain('CLOSED');
+  });
+});

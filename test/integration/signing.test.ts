@@ -1,5 +1,6 @@
 // Signing through the signing API: real PAdES signatures, judged by pdfsig (trusting the
 // service's root), qpdf and the bytes themselves.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pemCertificates } from '../../src/pki/index.js';
 import { listMessages } from '../../src/store/mail-repo.js';
@@ -122,6 +123,24 @@ describe('signing end to end', () => {
     expect(done.json.document.status).toBe('completed');
     const unknown = await call('GET', `/sign/api/${'x'.repeat(43)}`);
     expect([unknown.status, unknown.json.error.code]).toEqual([404, 'SIGNING_LINK_INVALID']);
+  });
+
+  it('one signer signing and rejecting at the same instant: exactly one happens, the other is 409', async () => {
+    for (let i = 0; i < 5; i++) {
+      const { doc, ana } = await twoSignerDocument();
+      const [a, b, c] = await Promise.all([
+        call('POST', `/sign/api/${ana}/sign`, drawn()),
+        call('POST', `/sign/api/${ana}/reject`, { reason: 'No' }),
+        call('POST', `/sign/api/${ana}/sign`, drawn()),
+      ]);
+      expect([a.status, b.status, c.status].filter((x) => x === 200)).toHaveLength(1);
+      expect([a.status, b.status, c.status].filter((x) => x === 409)).toHaveLength(2);
+      const events = await eventsOf(doc.document_ticket);
+      expect(events).toHaveLength(1);
+      const revisions = await sql`select r.revision from document_revisions r join documents d on d.id = r.document_id
+        where d.ticket = ${doc.document_ticket}`.execute(s.deps.db);
+      expect(revisions.rows.length).toBe(events[0] === 'original_signed' ? 1 : 0);
+    }
   });
 
   it('refuses an image that is not a PNG and typed text that is too long', async () => {

@@ -355,6 +355,30 @@ describe('editing a signer', () => {
     expect(e.code).toBe('SIGNER_NOT_EDITABLE');
   });
 
+  it('an email authority is invited at its data; a correction away from an address sends nothing to it', async () => {
+    const tag = ++seq;
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'EMAIL_LINK', data: `data.${tag}@example.com`, email: `other.${tag}@example.com`, ...box(40) }],
+      workflow: {},
+    });
+    await jobs.runDue();
+    expect(count(`data.${tag}@example.com`, 'invitation')).toBe(1);
+    expect(to(`other.${tag}@example.com`)).toHaveLength(0);
+    // The sticker's own email stays (a contact the client gave); the corrected-away data does not.
+    const r = await s.client.updateSigner(doc.document_ticket, doc.stickers[0].signer_id, { authority: 'SMS', data: '+525512345678' });
+    expect(r.signer.email).toBe(`other.${tag}@example.com`);
+    await jobs.runDue();
+    expect(count(`data.${tag}@example.com`, 'invitation')).toBe(1);
+    expect(to(`other.${tag}@example.com`)[0].text).toContain(r.signer.signer_url);
+
+    const plain = await newDocument({}, ['ana']);
+    const r2 = await s.client.updateSigner(plain.ticket, plain.doc.stickers[0].signer_id, { authority: 'SMS', data: '+525512345679' });
+    expect(r2.signer.email).toBeNull();
+    await jobs.runDue();
+    expect(count(plain.ana.email, 'invitation')).toBe(1);
+  });
+
   it('refuses a duplicate identity, a bad address, and an unknown signer', async () => {
     const d = await newDocument(undefined, ['ana', 'bruno']);
     const bruno = d.doc.stickers[1].signer_id;

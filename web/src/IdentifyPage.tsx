@@ -7,7 +7,7 @@ import { ApiError } from './api';
 import { ErrorBanner } from './components/ErrorBanner';
 import { StateView } from './components/Outcome';
 import { PdfViewer, type ViewerBox } from './components/PdfViewer';
-import { documentPdfUrl, getDocumentPage, requestLink, type DocumentPage } from './document-api';
+import { getDocumentPage, requestLink, type DocumentPage } from './document-api';
 import { browserLang, dictionaries, I18n } from './i18n';
 import './identify.css';
 
@@ -208,7 +208,8 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
             </button>
           </div>
         </form>
-        <PdfViewer token="" pdfUrl={documentPdfUrl(ticket)} pages={info.pages} boxes={viewerBoxes} version={0} />
+        <p className="notice">{ti.outlineNote}</p>
+        <PdfViewer token="" outlineOnly pages={info.pages} boxes={viewerBoxes} version={0} />
       </>
     );
   }

@@ -3,7 +3,7 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
-import { findDocument, transitionDocument } from '../../store/documents-repo.js';
+import { findDocument, setStatusOf, transitionDocument } from '../../store/documents-repo.js';
 import { discardPendingNotifications } from '../../store/events-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
 import { pauseDocumentFlow, resumeDocumentFlow } from '../workflows/resume-document-flow.js';
@@ -25,9 +25,18 @@ export async function deleteOrRestoreDocument(
     throw new AppError('DOCUMENT_NOT_FOUND', `no document ${opts.ticket}`);
   }
   const at = deps.clock.now();
+  const setStatus = doc.set_id ? await setStatusOf(deps.db, doc.set_id) : undefined;
   if (opts.action === 'delete') {
     if (doc.status === 'deleted') {
       throw new AppError('INVALID_STATE', `document ${doc.ticket} is already deleted`, { status: doc.status });
+    }
+    // A set's flow spans all its documents (its completion, its order): one cannot leave mid-flow.
+    if (setStatus === 'CLOSED') {
+      throw new AppError(
+        'INVALID_STATE',
+        `document ${doc.ticket} belongs to a document set whose flow is running; cancel the set's flow first (POST /api/{uuid}/workflowSet with "cancel": true)`,
+        { set_status: setStatus },
+      );
     }
     // The state change and the discarding of its pending notifications commit together
     // (decisions.md "Events": deleting a document discards its pending notifications). A restore
@@ -55,6 +64,11 @@ export async function deleteOrRestoreDocument(
     throw new AppError('INVALID_STATE', `document ${doc.ticket} is not deleted (it is ${doc.status})`, { status: doc.status });
   }
   const back = doc.status_before_delete && LIVE.includes(doc.status_before_delete) ? doc.status_before_delete : 'pending';
+  if (setStatus && setStatus !== 'OPEN' && (back === 'draft' || back === 'pending')) {
+    throw new AppError('INVALID_STATE', `document ${doc.ticket} was deleted from a document set that is ${setStatus} now; it cannot rejoin its flow`, {
+      set_status: setStatus,
+    });
+  }
   const ok = await deps.db.transaction().execute(async (trx) => {
     const moved = await transitionDocument(trx, doc.id, ['deleted'], { status: back, statusBeforeDelete: null, deletedAt: null, at });
     if (moved) {

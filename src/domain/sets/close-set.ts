@@ -11,7 +11,7 @@ import { appendHistory } from '../history/append-history.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { expirationInstant, requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { scheduleExpiration } from '../workflows/start-document-flow.js';
-import { closeSetRow, findFlowSet, setDocumentSigners, setFlowDocuments, startSetDocuments, type SetDocumentSigner } from '../../store/set-flow-repo.js';
+import { closeSetRow, findFlowSet, setDocumentSigners, setFlowDocuments, startSetDocuments, type SetDocumentSigner, lockDocuments } from '../../store/set-flow-repo.js';
 import { insertSetSigner, linkSignerRows, listSetSigners, sealSetSigner } from '../../store/set-signers-repo.js';
 import { inviteDueSetSigners } from './invite-set-signer.js';
 
@@ -48,6 +48,8 @@ export async function closeDocumentSet(deps: Deps, o: { accountId: string; body:
     requireFutureExpiration(settings, now, set.time_zone, 'workflow');
 
     const docs = (await setFlowDocuments(trx, set.id)).filter((d) => d.status === 'draft');
+    // The documents before their signer rows: the lock order of viewing and signing.
+    await lockDocuments(trx, docs.map((d) => d.id));
     if (docs.length === 0) {
       throw new AppError('SET_NOT_READY', 'the set has no document: add documents with POST /developers/json and document_set first');
     }

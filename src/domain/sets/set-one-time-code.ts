@@ -5,6 +5,7 @@
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { sendOneTimeCode, verifyOneTimeCode } from '../signing/one-time-code.js';
+import { lockDocuments } from '../../store/set-flow-repo.js';
 import { copyVerification } from '../../store/set-signers-repo.js';
 import { openSetSession, requireSetActionable, rowToken } from './set-signing-session.js';
 
@@ -21,6 +22,7 @@ export async function verifySetCode(deps: Deps, token: string, body: Record<stri
   const verified = await verifyOneTimeCode(deps, rowToken(deps, anchor), body, ip);
   const at = new Date(verified.verified_at);
   await deps.db.transaction().execute(async (trx) => {
+    await lockDocuments(trx, open.map((r) => r.document_id));
     await copyVerification(trx, s.signer.id, anchor.id);
     for (const row of open.slice(1)) {
       await appendHistory(trx, {

@@ -1,13 +1,14 @@
 // GET /sign/api/document/{ticket}: what the page behind `document_url` shows to whoever holds it:
-// the document, its pages, every box with a label for its signer (the name given, or the address
-// masked) and that signer's state, and the language. The ticket is the credential (random, handed
-// out by the client), so nothing here may name a signer the client did not name: no full email
-// address or phone number ever leaves this file.
+// the document's name and state, its page sizes, every box with a masked label for its signer and
+// that signer's state, and the language. Not the PDF: the ticket also travels in the verification
+// QR code printed on the document, so it is no credential for the content; a signer sees the
+// document through the personal link this page sends. No full name, email address or phone number
+// ever leaves this file.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { readPdf } from '../documents/read-pdf.js';
-import { maskEmail, maskIdentifier } from '../documents/verify-document.js';
+import { maskEmail, maskIdentifier, maskName } from '../documents/verify-document.js';
 import type { Db } from '../../store/db.js';
 import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../store/document-page-repo.js';
 import type { Database } from '../../store/schema.js';
@@ -64,16 +65,15 @@ export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config'
 
 const PHONE_AUTHORITIES = new Set(['SMS', 'WHATSAPP']);
 
-/** The signer's name when the client gave one; else their data masked (j***@example.com, +52********78). */
+/**
+ * The box's signer as the public may see them: the data masked (j***@example.com, +52********78),
+ * after the name masked when the client gave one (A*** G*** · j***@example.com). The ticket is
+ * printed in the verification QR code, so this page is as public as /verify, which masks the same.
+ */
 export function signerLabel(s: { name: string | null; authority: string; data: string }): string {
+  const data = PHONE_AUTHORITIES.has(s.authority) ? maskPhone(s.data) : s.data.includes('@') ? maskEmail(s.data) : maskIdentifier(s.authority, s.data);
   const name = s.name?.trim();
-  if (name) {
-    return name;
-  }
-  if (PHONE_AUTHORITIES.has(s.authority)) {
-    return maskPhone(s.data);
-  }
-  return s.data.includes('@') ? maskEmail(s.data) : maskIdentifier(s.authority, s.data);
+  return name ? `${maskName(name)} · ${data}` : data;
 }
 
 /** +525512345678 → +52********78: the country code and the last two digits, enough to tell boxes apart. */

@@ -5,20 +5,21 @@
 //
 // Anti-enumeration: the answer is the same whether or not the address matched, whether or not the
 // signer can still sign, so the endpoint does not tell who the signers are. Anti-flooding: at most
-// LINK_MAILS_PER_HOUR invitations to one signer of one document an hour, counted in the outbox.
+// LINK_REQUESTS_PER_HOUR requests for one signer of one document an hour, matching or not, counted
+// in the document's history.
 import type { Deps } from '../deps.js';
 import { AppError, invalid } from '../errors.js';
 import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
 import { signingLink } from '../workflows/signing-link.js';
 import { invitationMail } from '../../notify/email-templates.js';
-import { findBox, recentMailTimes } from '../../store/document-page-repo.js';
+import { findBox, recentLinkRequests } from '../../store/document-page-repo.js';
 import { requirePageDocument } from './get-document-page.js';
 import { languageOf } from './get-signing-info.js';
 import { requireDocumentSignable } from './signing-session.js';
 
 /** Invitations one signer of one document may receive in an hour, those sent by a workflow included. */
-export const LINK_MAILS_PER_HOUR = 3;
+export const LINK_REQUESTS_PER_HOUR = 3;
 const HOUR_MS = 60 * 60_000;
 /** The authorities whose proof starts with an email to the signer's address. */
 const EMAIL_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL']);
@@ -73,18 +74,14 @@ export async function sendPersonalLink(
       });
     }
     const now = deps.clock.now();
-    // Counted before the address is compared, so a refusal depends on the signer's mail alone, not on
-    // what this request guessed.
-    const sent = await recentMailTimes(trx, {
-      documentId: doc.id,
-      recipient: box.data,
-      kind: 'invitation',
-      since: new Date(now.getTime() - HOUR_MS),
-    });
-    if (sent.length >= LINK_MAILS_PER_HOUR) {
-      const frees = sent[sent.length - LINK_MAILS_PER_HOUR].getTime() + HOUR_MS;
+    // Requests are counted, matching or not, before the address is compared: the refusal then says
+    // nothing about what was guessed (counting only emails sent would let repeated guesses tell a
+    // right address from a wrong one), and guesses at one box are bounded.
+    const asked = await recentLinkRequests(trx, { documentId: doc.id, signerId: box.signer_id, since: new Date(now.getTime() - HOUR_MS) });
+    if (asked.length >= LINK_REQUESTS_PER_HOUR) {
+      const frees = asked[asked.length - LINK_REQUESTS_PER_HOUR].getTime() + HOUR_MS;
       const retryAfter = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
-      throw new AppError('RATE_LIMITED', `this signer was sent ${LINK_MAILS_PER_HOUR} links in the last hour; retry in ${retryAfter} s`, {
+      throw new AppError('RATE_LIMITED', `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`, {
         retry_after: retryAfter,
       });
     }

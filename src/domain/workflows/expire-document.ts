@@ -7,12 +7,18 @@ import { appendHistory } from '../history/append-history.js';
 import { findFlowDocument, flowSigners, setDocumentStatus } from '../../store/workflow-repo.js';
 import { stopDocumentJobs } from './advance-flow.js';
 import { isOpen } from './invite-due.js';
+import { scheduleExpiration } from './start-document-flow.js';
 
 export async function runDocumentExpiration(deps: Deps, o: { documentId: string }): Promise<'expired' | 'skipped'> {
   return deps.db.transaction().execute(async (trx) => {
     const doc = await findFlowDocument(trx, { id: o.documentId }, true);
     const now = deps.clock.now();
-    if (!doc || doc.status !== 'pending' || doc.set_id || !doc.expires_at || now.getTime() < doc.expires_at.getTime()) {
+    if (!doc || doc.status !== 'pending' || doc.set_id || !doc.expires_at) {
+      return 'skipped';
+    }
+    if (now.getTime() < doc.expires_at.getTime()) {
+      // Early by this worker's clock (or a job of an earlier schedule): put it back at its time.
+      await scheduleExpiration(trx, { scope: 'document', id: doc.id, at: doc.expires_at });
       return 'skipped';
     }
     await setDocumentStatus(trx, doc.id, 'expired', now);

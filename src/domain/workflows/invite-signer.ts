@@ -24,14 +24,15 @@ export async function inviteSigner(
   const now = deps.clock.now();
   const wf = effectiveWorkflow(doc.workflow);
   const url = signingLink(deps, signer.token_sealed);
+  const to = invitationAddress(signer);
   // Only the email channel exists on this server: a signer without an address (SMS, WHATSAPP,
   // SAT without a sticker email) is reached through the links the client distributes.
-  if (signer.email && url) {
+  if (to && url) {
     await queueEmail(trx, deps, {
       accountId: doc.account_id,
       documentId: doc.id,
       kind: o.reminder ? 'reminder' : 'invitation',
-      to: signer.email,
+      to,
       mail: invitationMail(
         {
           language: wf.language,
@@ -52,7 +53,7 @@ export async function inviteSigner(
     at: now,
     action: o.reminder ? 'reminded' : 'invited',
     actor: 'system',
-    details: { signer_id: signer.signer_id, channel: signer.email ? 'email' : 'none', recipient: signer.email },
+    details: { signer_id: signer.signer_id, channel: to ? 'email' : 'none', recipient: to },
   });
   await scheduleReminder(trx, { signerRowId: signer.id, documentId: doc.id, days: wf.remindEveryDays, from: now });
 }
@@ -64,11 +65,23 @@ export async function scheduleReminder(
   if (r.days <= 0) {
     return;
   }
-  const runAt = new Date(r.from.getTime() + daysMs(r.days));
+  await rescheduleReminder(trx, { signerRowId: r.signerRowId, documentId: r.documentId, at: new Date(r.from.getTime() + daysMs(r.days)) });
+}
+
+/** The signer's next reminder at `at`, replacing the one scheduled. */
+export async function rescheduleReminder(trx: Transaction<Database>, r: { signerRowId: string; documentId: string; at: Date }): Promise<void> {
   await scheduleJob(trx, {
     task: REMIND_TASK,
-    payload: { scope: 'document', documentId: r.documentId, signerRowId: r.signerRowId, dueAt: runAt.toISOString() },
-    runAt,
+    payload: { scope: 'document', documentId: r.documentId, signerRowId: r.signerRowId, dueAt: r.at.toISOString() },
+    runAt: r.at,
     key: reminderJobKey(r.signerRowId),
   });
+}
+
+/**
+ * Where a signer's invitation goes: for EMAIL_LINK and EMAIL the address in `data`, the one whose
+ * possession the authority proves (decisions.md "Authorities"); for the others the sticker's email.
+ */
+export function invitationAddress(signer: { authority: string; data: string; email: string | null }): string | null {
+  return signer.authority === 'EMAIL_LINK' || signer.authority === 'EMAIL' ? signer.data : signer.email;
 }

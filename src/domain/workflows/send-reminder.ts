@@ -2,10 +2,10 @@
 // reminder, if they still have to act, the flow is still running, and the reminder is really due
 // by the service's clock (a changed remind_every or a restarted flow re-schedules it).
 import type { Deps } from '../deps.js';
-import { findFlowDocument, flowSigners } from '../../store/workflow-repo.js';
+import { findFlowDocument, flowSigners, waitsForEarlierSigner } from '../../store/workflow-repo.js';
 import { effectiveWorkflow } from './effective-workflow.js';
 import { isOpen } from './invite-due.js';
-import { inviteSigner } from './invite-signer.js';
+import { inviteSigner, rescheduleReminder, scheduleReminder } from './invite-signer.js';
 
 export async function runDocumentReminder(deps: Deps, o: { documentId: string; signerRowId: string; dueAt?: string }): Promise<'sent' | 'skipped'> {
   return deps.db.transaction().execute(async (trx) => {
@@ -19,8 +19,16 @@ export async function runDocumentReminder(deps: Deps, o: { documentId: string; s
       return 'skipped';
     }
     // Scheduled jobs are replaced by key when the schedule changes; this guards the one that was
-    // already running at that moment, and a clock that is behind the database's.
+    // already running at that moment. A worker whose clock is behind the database's runs the job
+    // early: it is put back at its time rather than dropped, or the reminders would stop.
     if (o.dueAt && deps.clock.now().getTime() < Date.parse(o.dueAt) - 60_000) {
+      await rescheduleReminder(trx, { signerRowId: signer.id, documentId: doc.id, at: new Date(o.dueAt) });
+      return 'skipped';
+    }
+    // An ordered flow (made ordered after invitations went out) does not remind a signer whose turn
+    // has not come; their reminders resume from their turn on.
+    if (await waitsForEarlierSigner(trx, doc.id, signer.id)) {
+      await scheduleReminder(trx, { signerRowId: signer.id, documentId: doc.id, days: wf.remindEveryDays, from: deps.clock.now() });
       return 'skipped';
     }
     await inviteSigner(trx, deps, { document: doc, signer, reminder: true });

@@ -46,7 +46,7 @@ export async function updateDocumentWorkflow(
     await appendHistory(trx, {
       documentId: doc.id,
       at: now,
-      action: settings.cancel ? 'cancelled' : 'workflow_changed',
+      action: 'workflow_changed',
       actor: 'account',
       ip: o.ip ?? null,
       details: { changes: settings, ...(ignoredKeys.length ? { ignored_keys: ignoredKeys } : {}) },

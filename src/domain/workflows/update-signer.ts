@@ -8,6 +8,7 @@ import { AUTHORITIES, isAuthority, isEmail, normalizeSignerData } from '../docum
 import { appendHistory } from '../history/append-history.js';
 import { newSigningToken } from '../ids.js';
 import { findFlowDocument, flowSigners, replaceSigner, signerRowOfSticker, unscheduleJob } from '../../store/workflow-repo.js';
+import { findFlowSet } from '../../store/set-flow-repo.js';
 import { inviteSigner, reminderJobKey } from './invite-signer.js';
 
 const EDITABLE = ['authority', 'data', 'name', 'email'] as const;
@@ -18,10 +19,16 @@ export async function updateSigner(
 ) {
   const changes = parseChanges(o.body);
   return deps.db.transaction().execute(async (trx) => {
-    const doc = await findFlowDocument(trx, { accountId: o.accountId, ticket: o.ticket }, true);
-    if (!doc) {
+    const found = await findFlowDocument(trx, { accountId: o.accountId, ticket: o.ticket });
+    if (!found) {
       throw new AppError('DOCUMENT_NOT_FOUND', `no document ${o.ticket}`);
     }
+    if (found.set_id) {
+      // The set before the document, as adding and closing take them: a close cannot build its
+      // signers from this document while the correction is half made.
+      await findFlowSet(trx, { id: found.set_id }, true);
+    }
+    const doc = (await findFlowDocument(trx, { id: found.id }, true))!;
     const signers = await flowSigners(trx, doc.id);
     const signer = signers.find((s) => s.signer_id === o.signerId) ?? (await signerOfSticker(trx, doc.id, o.signerId, signers));
     if (!signer) {
@@ -54,7 +61,11 @@ export async function updateSigner(
       throw new AppError('SIGNER_CONFLICT', `the document already has a signer ${authority} ${data.value}`);
     }
     const isMail = authority === 'EMAIL' || authority === 'EMAIL_LINK';
-    const email = changes.email !== undefined ? changes.email : isMail ? data.value : signer.email;
+    // Without an explicit email: an email authority's address is its data; otherwise the old
+    // address stays only if it was not the identity being corrected away.
+    const identityChanged = authority !== signer.authority || data.value !== signer.data;
+    const keptEmail = identityChanged && signer.email === signer.data ? null : signer.email;
+    const email = changes.email !== undefined ? changes.email : isMail ? data.value : keptEmail;
     const name = changes.name !== undefined ? changes.name : signer.name;
     const token = newSigningToken();
     const now = deps.clock.now();

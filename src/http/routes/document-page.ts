@@ -1,13 +1,13 @@
 // The API behind the page `document_url` opens (GET /document/{ticket}, served by signer-page.ts):
-// the document with every box, its PDF, and a personal link sent to the signer who proves their
-// address. No HMAC: the ticket, random and handed out by the client, is what gives access; no
-// answer names a signer the client did not name (get-document-page.ts, send-personal-link.ts).
+// the document's pages with every box, and a personal link sent to the signer who proves their
+// address. No HMAC and no PDF: the ticket is also printed in the verification QR code, so it opens
+// nothing a stranger should not see (get-document-page.ts, send-personal-link.ts).
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { AppError } from '../../domain/errors.js';
-import { getDocumentPage, requirePageDocument } from '../../domain/signing/get-document-page.js';
-import { LINK_ANSWER, LINK_MAILS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../../domain/signing/send-personal-link.js';
+import { getDocumentPage } from '../../domain/signing/get-document-page.js';
+import { LINK_ANSWER, LINK_REQUESTS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../../domain/signing/send-personal-link.js';
 import { ErrorResponse } from '../schemas.js';
 import { asObject } from './documents.js';
 
@@ -56,20 +56,6 @@ export function documentPageRoutes(deps: Deps) {
       },
     );
 
-    app.get(
-      '/sign/api/document/:ticket/pdf',
-      { schema: { summary: 'The PDF of document_url as it stands (every signature so far)', tags, params: Ticket } },
-      async (req, reply) => {
-        const doc = await requirePageDocument(deps.db, ticketOf(req.params));
-        const pdf = await deps.blobs.get(doc.original_sha256);
-        return reply
-          .type('application/pdf')
-          .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(doc.name)}`)
-          .header('cache-control', 'no-store')
-          .send(pdf);
-      },
-    );
-
     app.post(
       '/sign/api/document/:ticket/link',
       {
@@ -77,7 +63,7 @@ export function documentPageRoutes(deps: Deps) {
           summary: "Email a signer's personal link to the address given, when it is that box's signer's",
           description:
             'For EMAIL_LINK and EMAIL boxes. The answer is the same whether or not the address matched. At most ' +
-            `${LINK_MAILS_PER_HOUR} invitations to one signer an hour (429 RATE_LIMITED with Retry-After); SMS, WHATSAPP ` +
+            `${LINK_REQUESTS_PER_HOUR} requests for one signer an hour, whether or not the address matched (429 RATE_LIMITED with Retry-After); SMS, WHATSAPP ` +
             'and SAT boxes: 409 AUTHORITY_NOT_AVAILABLE; a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE.',
           tags,
           params: Ticket,

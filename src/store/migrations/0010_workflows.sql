@@ -11,8 +11,8 @@ alter table signers
   add column reminders_sent integer not null default 0;
 
 -- The running flow of a standalone document (a set's documents follow the set's flow).
--- flow_generation grows with every restart: a reminder or expiration job scheduled by an earlier
--- generation finds a different number and does nothing.
+-- flow_generation counts how often the flow started (a set's grows with each workflowSet restart).
+-- Scheduled jobs are not told apart by it: they carry a job key and check the time they are due.
 alter table documents
   add column flow_started_at timestamptz,
   add column expires_at timestamptz,

@@ -42,9 +42,11 @@ export interface ViewerProps {
   version: number;
   /** The boxes hold the signature now: outline them without covering it. */
   signed?: boolean;
+  /** Pages as outlines with their boxes, without loading the PDF (the document_url page). */
+  outlineOnly?: boolean;
 }
 
-export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false }: ViewerProps) {
+export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false, outlineOnly = false }: ViewerProps) {
   const { t } = useI18n();
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [failed, setFailed] = useState(false);
@@ -54,6 +56,9 @@ export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false
     let loaded: PDFDocumentProxy | undefined;
     setFailed(false);
     setDoc(null);
+    if (outlineOnly) {
+      return;
+    }
     (async () => {
       const [pdfjs, data] = await Promise.all([loadPdfJs(), pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)]);
       // No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
@@ -75,7 +80,7 @@ export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false
         void loaded.destroy();
       }
     };
-  }, [token, pdfUrl, version]);
+  }, [token, pdfUrl, version, outlineOnly]);
 
   const total = pages.length;
   return (
@@ -93,8 +98,10 @@ export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false
           total={total}
           width={p.rotation % 180 === 0 ? p.width : p.height}
           height={p.rotation % 180 === 0 ? p.height : p.width}
+          geometry={p}
           boxes={boxes.filter((b) => b.page === p.page)}
           signed={signed}
+          outlineOnly={outlineOnly}
         />
       ))}
     </section>
@@ -109,6 +116,9 @@ interface PageProps {
   height: number;
   boxes: ViewerBox[];
   signed: boolean;
+  /** The page's CropBox size in points (unrotated) and its /Rotate. */
+  geometry: { width: number; height: number; rotation: number };
+  outlineOnly: boolean;
 }
 
 interface Overlay {
@@ -122,7 +132,7 @@ interface Overlay {
 /** Most canvas pixels a page gets: enough for a sharp phone or laptop screen, bounded for memory. */
 const MAX_PIXELS = 8_000_000;
 
-function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps) {
+function PdfPage({ doc, index, total, width, height, boxes, signed, geometry, outlineOnly }: PageProps) {
   const { t } = useI18n();
   const wrap = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -185,7 +195,7 @@ function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps)
 
   // Boxes are in points from the CropBox's lower-left corner; pdf.js's view is that CropBox, so
   // the viewport turns them into screen positions (rotation included), kept as percentages.
-  let overlays: Overlay[] = [];
+  let overlays: Overlay[] = outlineOnly ? boxes.map((box) => overlayOf(box, geometry)) : [];
   if (page) {
     const vp = page.getViewport({ scale: 1 });
     const [x0, y0] = page.view;
@@ -205,8 +215,8 @@ function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps)
   const label = t.pageLabel(index + 1, total);
   return (
     <div ref={wrap} className="page" role="group" aria-label={label} style={{ aspectRatio: `${width} / ${height}` }} data-page={index}>
-      <canvas ref={canvas} className="page-canvas" role="img" aria-label={label} data-rendered={rendered ? 'true' : 'false'} />
-      {!rendered && (
+      {!outlineOnly && <canvas ref={canvas} className="page-canvas" role="img" aria-label={label} data-rendered={rendered ? 'true' : 'false'} />}
+      {!rendered && !outlineOnly && (
         <span className="page-loading" aria-hidden="true">
           {t.pageLoading}
         </span>
@@ -227,6 +237,27 @@ function PdfPage({ doc, index, total, width, height, boxes, signed }: PageProps)
       ))}
     </div>
   );
+}
+
+/**
+ * Where a box lies on its page as shown, from the page's geometry alone: boxes are in points from
+ * the CropBox's lower-left corner, unrotated; /Rotate turns the page clockwise.
+ */
+function overlayOf(box: ViewerBox, g: { width: number; height: number; rotation: number }): Overlay {
+  const { lx, ly, tx, ty } = box.rect;
+  const W = g.width;
+  const H = g.height;
+  const pct = (a: number, b: number) => (a / b) * 100;
+  switch (((g.rotation % 360) + 360) % 360) {
+    case 90:
+      return { box, left: pct(ly, H), top: pct(lx, W), width: pct(ty - ly, H), height: pct(tx - lx, W) };
+    case 180:
+      return { box, left: pct(W - tx, W), top: pct(ly, H), width: pct(tx - lx, W), height: pct(ty - ly, H) };
+    case 270:
+      return { box, left: pct(H - ty, H), top: pct(W - tx, W), width: pct(ty - ly, H), height: pct(tx - lx, W) };
+    default:
+      return { box, left: pct(lx, W), top: pct(H - ty, H), width: pct(tx - lx, W), height: pct(ty - ly, H) };
+  }
 }
 
 /** A box that can be chosen: a button over the page, labelled with its signer. */
