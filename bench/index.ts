@@ -8,13 +8,17 @@
 //   E  documents generated from templates (html, pdf, pdfmake, docx): latency and c=8 throughput
 //   D  microbenchmarks in this process: the HMAC check (signatureMatches) and the other steps of
 //      a create request one by one (body parsing, Base64, PDF inspection, durable blob write)
+//   F  one signature (certificate, appearance, CMS, time stamp, store) on a 1-page and a 300-page
+//      PDF, p50/p99 and peak RSS, beside the floor (SHA-256 + one RSA signature): bench/signing.ts.
+//      It needs no server and runs after the server has stopped.
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCDE: which to run), BENCH_A_SECONDS (default 10),
-// BENCH_B_REQUESTS (default 200), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the server process
-// into DIR when it stops; summarize it with bench/profile-summary.ts).
+// Environment: BENCH_SCENARIOS (default ABCDEF: which to run), BENCH_A_SECONDS (default 10),
+// BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
+// of scenario F per input), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the server process, and
+// of scenario F's signing processes, into DIR when they stop; summarize with bench/profile-summary.ts).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +28,7 @@ import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
 import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
 import { delta, snapshot, type CpuDelta } from './cpu.js';
 import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
+import { scenarioSigning } from './signing.js';
 import { scenarioTemplates } from './templates.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 
@@ -34,7 +39,8 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDE').toUpperCase();
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEF').toUpperCase();
+const NEEDS_SERVER = /[A-E]/.test(SCENARIOS);
 const MB = 1024 * 1024;
 
 interface Server {
@@ -66,41 +72,53 @@ async function main() {
   });
 
   try {
-    const small = await onePagePdf();
-    const large = await largePdf(LARGE_BYTES);
-    console.log(`PDFs: 1-page ${small.bytes.length} B; large ${(large.bytes.length / MB).toFixed(2)} MiB (${large.bytes.length} B)`);
-
     // The figures only mean something on an otherwise idle machine: say when it is not.
     const idle = await machineBusy(2000);
     console.log(`machine busy before the run: ${fmt(idle * 100, 0)}%${idle > 0.1 ? ' (other work is running: the figures below will be low)' : ''}`);
-    server = await startServer(dataDir);
-    console.log(`server: ${server.baseUrl} (pid ${server.child.pid}), embedded PostgreSQL pid ${server.pgPid}, data ${dataDir}\n`);
-    await sanityCheck(server, small);
-    if (SCENARIOS.includes('A')) {
-      await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', { warmupMs: A_WARMUP_MS, durationMs: A_MS });
+    if (NEEDS_SERVER) {
+      await serverScenarios(dataDir, (s) => (server = s));
+      await stopServer(server);
+      server = undefined;
     }
-    if (SCENARIOS.includes('B')) {
-      const title = `B  POST /developers/json, ${(large.bytes.length / MB).toFixed(1)} MiB PDF, 2 stickers, c=16`;
-      await scenarioCreate(server, large, title, {
-        warmupRequests: CONCURRENCY,
-        maxRequests: B_REQUESTS,
-        durationMs: B_MAX_MS,
-        reportBytes: true,
-      });
-    }
-    if (SCENARIOS.includes('C')) {
-      await scenarioAuthEndToEnd(server);
-    }
-    if (SCENARIOS.includes('E')) {
-      await scenarioTemplates(server);
-    }
-    if (SCENARIOS.includes('D')) {
-      await scenarioMicro(server, small, large, dataDir);
+    if (SCENARIOS.includes('F')) {
+      await scenarioSigning({ cpuProfileDir: process.env.BENCH_CPU_PROF });
     }
   } finally {
     if (!interrupted) {
       await cleanup();
     }
+  }
+}
+
+/** A to E, against one server; `started` hands the server to main() as soon as it runs, for cleanup. */
+async function serverScenarios(dataDir: string, started: (s: Server) => void) {
+  const small = await onePagePdf();
+  const large = await largePdf(LARGE_BYTES);
+  console.log(`PDFs: 1-page ${small.bytes.length} B; large ${(large.bytes.length / MB).toFixed(2)} MiB (${large.bytes.length} B)`);
+  const server = await startServer(dataDir);
+  started(server);
+  console.log(`server: ${server.baseUrl} (pid ${server.child.pid}), embedded PostgreSQL pid ${server.pgPid}, data ${dataDir}\n`);
+  await sanityCheck(server, small);
+  if (SCENARIOS.includes('A')) {
+    await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', { warmupMs: A_WARMUP_MS, durationMs: A_MS });
+  }
+  if (SCENARIOS.includes('B')) {
+    const title = `B  POST /developers/json, ${(large.bytes.length / MB).toFixed(1)} MiB PDF, 2 stickers, c=16`;
+    await scenarioCreate(server, large, title, {
+      warmupRequests: CONCURRENCY,
+      maxRequests: B_REQUESTS,
+      durationMs: B_MAX_MS,
+      reportBytes: true,
+    });
+  }
+  if (SCENARIOS.includes('C')) {
+    await scenarioAuthEndToEnd(server);
+  }
+  if (SCENARIOS.includes('E')) {
+    await scenarioTemplates(server);
+  }
+  if (SCENARIOS.includes('D')) {
+    await scenarioMicro(server, small, large, dataDir);
   }
 }
 

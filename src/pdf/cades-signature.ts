@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { chainProblem, own, parseCertificate } from './cert-chain.js';
+import { certificateDer, chainProblem, own, parseCertificate } from './cert-chain.js';
 import { PdfSignError } from './sign-errors.js';
 
 const OID_DATA = '1.2.840.113549.1.7.1';
@@ -34,7 +34,7 @@ const failed = (message: string): never => {
  * hashAlgorithm is omitted because SHA-256 is its DEFAULT (DER forbids encoding defaults).
  */
 function signingCertificateV2(cert: pkijs.Certificate): pkijs.Attribute {
-  const certHash = createHash('sha256').update(new Uint8Array(cert.toSchema().toBER(false))).digest();
+  const certHash = createHash('sha256').update(certificateDer(cert)).digest();
   const issuerSerial = new asn1js.Sequence({
     value: [
       // GeneralNames { directoryName [4] Name }: explicit, Name being a CHOICE (RFC 5280 App. A.2).
@@ -103,11 +103,8 @@ export async function createCadesSignature(opts: {
   if (problem) {
     failed(`the signer certificate does not chain to a trusted root: ${problem}`);
   }
-  const leafDer = new Uint8Array(leaf.toSchema().toBER(false));
-  const others = chain.filter((c) => {
-    const der = new Uint8Array(c.toSchema().toBER(false));
-    return !(der.length === leafDer.length && der.every((v, i) => v === leafDer[i]));
-  });
+  const leafDer = certificateDer(leaf);
+  const others = chain.filter((c) => !certificateDer(c).equals(leafDer));
 
   const signerInfo = new pkijs.SignerInfo({
     version: 1,

@@ -12,10 +12,25 @@ export function parseCertificate(der: Uint8Array): pkijs.Certificate {
   return pkijs.Certificate.fromBER(own(der));
 }
 
+// pkijs keeps no bytes for a parsed certificate: toSchema().toBER() parses the TBS again and
+// re-encodes the whole tree, about a third of a millisecond for one of ours. Comparing every
+// candidate with the leaf and the roots that way cost a signature some thirty encodings (about
+// 9 ms), so each object's DER is computed once. Parsed certificates are never modified here, so
+// the cached bytes stay true.
+const derCache = new WeakMap<pkijs.Certificate, Buffer>();
+
+/** The certificate's DER, as toSchema().toBER(false) gives it, computed once per object. */
+export function certificateDer(cert: pkijs.Certificate): Buffer {
+  let der = derCache.get(cert);
+  if (!der) {
+    der = Buffer.from(cert.toSchema().toBER(false));
+    derCache.set(cert, der);
+  }
+  return der;
+}
+
 function sameCert(a: pkijs.Certificate, b: pkijs.Certificate): boolean {
-  const x = new Uint8Array(a.toSchema().toBER(false));
-  const y = new Uint8Array(b.toSchema().toBER(false));
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+  return a === b || certificateDer(a).equals(certificateDer(b));
 }
 
 /**

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { chainProblem, extendedKeyUsage, own, parseCertificate } from './cert-chain.js';
+import { certificateDer, chainProblem, extendedKeyUsage, own, parseCertificate } from './cert-chain.js';
 import { PdfSignError } from './sign-errors.js';
 
 const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
@@ -70,7 +70,7 @@ function checkEssBinding(signerInfo: pkijs.SignerInfo, tsaCert: pkijs.Certificat
   if (!(certHash instanceof asn1js.OctetString) || !algorithm) {
     invalid('the ESS signing-certificate attribute cannot be read');
   }
-  const actual = createHash(algorithm).update(new Uint8Array(tsaCert.toSchema().toBER(false))).digest();
+  const actual = createHash(algorithm).update(certificateDer(tsaCert)).digest();
   if (!equalBytes(new Uint8Array(actual), certHash.valueBlock.valueHexView)) {
     invalid('the ESS signing-certificate attribute names another certificate than the one that signed');
   }
