@@ -171,7 +171,13 @@ describe('rejection', () => {
     expect([other.status, other.json.error.code]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE']);
     expect(other.json.error.message).toMatch(/rejected/);
     expect(await eventsOf(doc.document_ticket)).toEqual(['document_rejected']);
-    const n = await s.deps.db.selectFrom('notifications').select('meta').where('kind', '=', 'document_rejected').executeTakeFirstOrThrow();
+    const n = await s.deps.db
+      .selectFrom('notifications as n')
+      .innerJoin('documents as d', 'd.id', 'n.document_id')
+      .select('n.meta')
+      .where('n.kind', '=', 'document_rejected')
+      .where('d.ticket', '=', doc.document_ticket)
+      .executeTakeFirstOrThrow();
     expect((n.meta as { reason: string }).reason).toBe('👍🏽'.repeat(300));
   });
 });
