@@ -1,6 +1,8 @@
 // The signer page: loads what the link gives access to, shows the document with the signer's
 // boxes, and lets the signer sign (drawn or typed, with consent) or reject with a reason.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { PageLoading } from './components/PageLoading';
+import { asApiError, usePageData } from './use-page-data';
 import { ApiError, getInfo, reject, sign, type Signature, type SigningInfo } from './api';
 import { CodeStep } from './components/CodeStep';
 import { ErrorBanner } from './components/ErrorBanner';
@@ -22,8 +24,7 @@ export function App({ token }: { token: string }) {
 }
 
 function DocumentApp({ token }: { token: string }) {
-  const [info, setInfo] = useState<SigningInfo | null>(null);
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const { info, setInfo, loadError, load } = usePageData(() => getInfo(token), token);
   const [error, setError] = useState<ApiError | null>(null);
   const [signature, setSignature] = useState<Signature | null>(null);
   const [consent, setConsent] = useState(false);
@@ -41,22 +42,9 @@ function DocumentApp({ token }: { token: string }) {
     document.title = info ? `${info.document.name} · ${t.title}` : t.title;
   }, [lang, info, t]);
 
-  const load = useCallback(async () => {
-    try {
-      setInfo(await getInfo(token));
-      setLoadError(null);
-    } catch (err) {
-      setLoadError(err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err)));
-    }
-  }, [token]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   /** A refusal that means the state changed under the page: show the new state. */
   const afterFailure = async (err: unknown) => {
-    const e = err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err));
+    const e = asApiError(err);
     setError(e);
     setStatus('');
     if (e.status === 409 || e.status === 404) {
@@ -109,22 +97,7 @@ function DocumentApp({ token }: { token: string }) {
 
   let body: React.ReactNode;
   if (!info) {
-    body = loadError ? (
-      loadError.code === 'SIGNING_LINK_INVALID' ? (
-        <StateView title={t.linkInvalidTitle} text={t.linkInvalid} state="link-invalid" />
-      ) : (
-        <>
-          <ErrorBanner error={loadError} />
-          <button type="button" className="button button-primary" onClick={() => void load()}>
-            {t.retry}
-          </button>
-        </>
-      )
-    ) : (
-      <p className="loading" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <PageLoading error={loadError} invalid={(e) => e.code === 'SIGNING_LINK_INVALID'} onRetry={() => void load()} texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }} />;
   } else {
     body = signerPage();
   }

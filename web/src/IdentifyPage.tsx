@@ -2,7 +2,9 @@
 // labelled; the signer chooses their box (on the page or in the list), types their email address,
 // and is told that a personal link was sent if the address is that box's signer's. The server gives
 // the same answer either way, so the page never says whether the address matched.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { PageLoading } from './components/PageLoading';
+import { asApiError, usePageData } from './use-page-data';
 import { ApiError } from './api';
 import { ErrorBanner } from './components/ErrorBanner';
 import { StateView } from './components/Outcome';
@@ -22,8 +24,7 @@ type Box = DocumentPage['boxes'][number];
 const unavailable = (b: Box) => !BY_EMAIL.has(b.signer.authority) || b.signer.status === 'signed' || b.signer.status === 'rejected';
 
 export function IdentifyPage({ ticket }: { ticket: string }) {
-  const [info, setInfo] = useState<DocumentPage | null>(null);
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const { info, setInfo, loadError, load } = usePageData(() => getDocumentPage(ticket), ticket);
   const [error, setError] = useState<ApiError | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [email, setEmail] = useState('');
@@ -42,19 +43,6 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
     document.documentElement.lang = lang;
     document.title = info ? `${info.document.name} · ${ti.title}` : ti.title;
   }, [lang, info, ti]);
-
-  const load = useCallback(async () => {
-    try {
-      setInfo(await getDocumentPage(ticket));
-      setLoadError(null);
-    } catch (err) {
-      setLoadError(err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err)));
-    }
-  }, [ticket]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   useEffect(() => {
     if (sentFor !== null) {
@@ -89,7 +77,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
       await requestLink(ticket, chosenBox.sticker_id, email.trim());
       setSentFor(chosenBox.signer.label);
     } catch (err) {
-      const e = err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err));
+      const e = asApiError(err);
       setError(e);
       // The document or a signer changed under the page: show what it is now.
       if (e.status === 409 || e.status === 404) {
@@ -102,22 +90,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
 
   let body: React.ReactNode;
   if (!info) {
-    body = loadError ? (
-      loadError.status === 404 ? (
-        <StateView title={ti.notFoundTitle} text={ti.notFound} state="link-invalid" />
-      ) : (
-        <>
-          <ErrorBanner error={loadError} />
-          <button type="button" className="button button-primary" onClick={() => void load()}>
-            {t.retry}
-          </button>
-        </>
-      )
-    ) : (
-      <p className="loading" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <PageLoading error={loadError} invalid={(e) => e.status === 404} onRetry={() => void load()} texts={{ loading: t.loading, retry: t.retry, invalidTitle: ti.notFoundTitle, invalidText: ti.notFound }} />;
   } else if (CLOSED.has(info.document.status)) {
     const [title, text] = t.state[info.document.status];
     body = <StateView title={title} text={text} state={info.document.status} />;

@@ -2,7 +2,9 @@
 // viewable, one consent, one signature pad, and one action that signs them all (or rejects the set);
 // afterwards each signed PDF is offered. An ordered flow that has not reached the signer shows the
 // documents but not the pad.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { PageLoading } from './components/PageLoading';
+import { asApiError, usePageData } from './use-page-data';
 import { ApiError, type Signature } from './api';
 import { CodeStep } from './components/CodeStep';
 import { ErrorBanner } from './components/ErrorBanner';
@@ -16,8 +18,7 @@ import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetSig
 import { setDictionaries, setPageDict } from './set-i18n';
 
 export function SetApp({ token }: { token: string }) {
-  const [info, setInfo] = useState<SetSigningInfo | null>(null);
-  const [loadError, setLoadError] = useState<ApiError | null>(null);
+  const { info, setInfo, loadError, load } = usePageData(() => getSetInfo(token), token);
   const [error, setError] = useState<ApiError | null>(null);
   const [signature, setSignature] = useState<Signature | null>(null);
   const [consent, setConsent] = useState(false);
@@ -36,21 +37,8 @@ export function SetApp({ token }: { token: string }) {
     document.title = info?.set.name ? `${info.set.name} · ${t.title}` : t.title;
   }, [lang, info, t]);
 
-  const load = useCallback(async () => {
-    try {
-      setInfo(await getSetInfo(token));
-      setLoadError(null);
-    } catch (err) {
-      setLoadError(err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err)));
-    }
-  }, [token]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const fail = async (err: unknown) => {
-    const e = err instanceof ApiError ? err : new ApiError(0, 'NETWORK', String(err));
+    const e = asApiError(err);
     setError(e);
     setStatus('');
     if (e.status === 409 || e.status === 404) {
@@ -98,22 +86,7 @@ export function SetApp({ token }: { token: string }) {
 
   let body: React.ReactNode;
   if (!info) {
-    body = loadError ? (
-      loadError.code === 'SIGNING_LINK_INVALID' ? (
-        <StateView title={t.linkInvalidTitle} text={t.linkInvalid} state="link-invalid" />
-      ) : (
-        <>
-          <ErrorBanner error={loadError} />
-          <button type="button" className="button button-primary" onClick={() => void load()}>
-            {t.retry}
-          </button>
-        </>
-      )
-    ) : (
-      <p className="loading" role="status">
-        {t.loading}
-      </p>
-    );
+    body = <PageLoading error={loadError} invalid={(e) => e.code === 'SIGNING_LINK_INVALID'} onRetry={() => void load()} texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }} />;
   } else {
     body = setPage(info);
   }
