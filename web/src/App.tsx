@@ -2,14 +2,12 @@
 // boxes, and lets the signer sign (drawn or typed, with consent) or reject with a reason.
 import { useEffect, useMemo, useState } from 'react';
 import { PageLoading } from './components/PageLoading';
+import { SigningSection } from './components/SigningSection';
 import { asApiError, usePageData } from './use-page-data';
 import { ApiError, getInfo, reject, sign, type Signature, type SigningInfo } from './api';
-import { CodeStep } from './components/CodeStep';
 import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, SignedView, StateView } from './components/Outcome';
 import { PdfViewer } from './components/PdfViewer';
-import { RejectDialog } from './components/RejectDialog';
-import { SignatureField } from './components/SignatureField';
 import { SignersList } from './components/SignersList';
 import { browserLang, dictionaries, I18n } from './i18n';
 import { isSetLocation } from './set-api';
@@ -130,49 +128,28 @@ function DocumentApp({ token }: { token: string }) {
         <p className="box-hint">{t.boxHint(s.boxes.length)}</p>
         {viewer}
         <SignersList signers={s.signers} />
-        <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
-          {!available ? (
-            <StateView title={t.authorityTitle} text={t.authority(s.signer.authority)} state="authority-not-available" />
-          ) : needsCode ? (
-            <CodeStep
-              token={token}
-              email={s.signer.email ?? ''}
-              onError={(e) => setError(e)}
-              onVerified={() => {
-                setError(null);
-                setStatus(t.codeVerified);
-                setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
-              }}
-            />
-          ) : (
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                void doSign();
-              }}
-            >
-              <SignatureField onChange={setSignature} disabled={busy !== null} />
-              <div className="consent">
-                <input id="consent" type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} disabled={busy !== null} />
-                <label htmlFor="consent">{t.consent}</label>
-              </div>
-              {!canSign && busy === null && (
-                <p className="hint" id="sign-needs">
-                  {t.signNeeds}
-                </p>
-              )}
-              <div className="actions">
-                <button type="submit" className="button button-primary" disabled={!canSign} aria-describedby={canSign ? undefined : 'sign-needs'}>
-                  {busy === 'sign' ? t.signing : t.sign}
-                </button>
-                <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
-                  {t.reject}
-                </button>
-              </div>
-            </form>
-          )}
-        </section>
-        <RejectDialog open={rejectOpen} busy={busy === 'reject'} onClose={() => setRejectOpen(false)} onReject={(r) => void doReject(r)} />
+        <SigningSection
+          token={token}
+          signer={s.signer}
+          available={available}
+          needsCode={needsCode}
+          onCodeError={(e) => setError(e)}
+          onVerified={() => {
+            setError(null);
+            setStatus(t.codeVerified);
+            setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
+          }}
+          onSignature={setSignature}
+          consent={consent}
+          onConsent={setConsent}
+          busy={busy}
+          canSign={canSign}
+          signLabel={busy === 'sign' ? t.signing : t.sign}
+          onSign={() => void doSign()}
+          rejectOpen={rejectOpen}
+          onRejectOpen={setRejectOpen}
+          onReject={(r) => void doReject(r)}
+        />
       </>
     );
   }

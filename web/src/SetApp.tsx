@@ -4,14 +4,12 @@
 // documents but not the pad.
 import { useEffect, useMemo, useState } from 'react';
 import { PageLoading } from './components/PageLoading';
+import { SigningSection } from './components/SigningSection';
 import { asApiError, usePageData } from './use-page-data';
 import { ApiError, type Signature } from './api';
-import { CodeStep } from './components/CodeStep';
 import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, StateView } from './components/Outcome';
-import { RejectDialog } from './components/RejectDialog';
 import { DocumentList, SignedSet } from './components/SetDocuments';
-import { SignatureField } from './components/SignatureField';
 import { SignersList } from './components/SignersList';
 import { browserLang, I18n } from './i18n';
 import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
@@ -126,51 +124,29 @@ export function SetApp({ token }: { token: string }) {
         <p className="box-hint">{st.intro(toSign.length)}</p>
         {list}
         <SignersList signers={s.signers} />
-        <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
-          {!available ? (
-            <StateView title={t.authorityTitle} text={t.authority(s.signer.authority)} state="authority-not-available" />
-          ) : needsCode ? (
-            <CodeStep
-              token={token}
-              email={s.signer.email ?? ''}
-              send={() => sendSetCode(token)}
-              verify={(code) => verifySetCode(token, code)}
-              onError={(e) => setError(e)}
-              onVerified={() => {
-                setError(null);
-                setStatus(t.codeVerified);
-                setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
-              }}
-            />
-          ) : (
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                void doSign();
-              }}
-            >
-              <SignatureField onChange={setSignature} disabled={busy !== null} />
-              <div className="consent">
-                <input id="consent" type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} disabled={busy !== null} />
-                <label htmlFor="consent">{t.consent}</label>
-              </div>
-              {!canSign && busy === null && (
-                <p className="hint" id="sign-needs">
-                  {t.signNeeds}
-                </p>
-              )}
-              <div className="actions">
-                <button type="submit" className="button button-primary" disabled={!canSign} aria-describedby={canSign ? undefined : 'sign-needs'}>
-                  {busy === 'sign' ? st.signingAll(toSign.length) : st.signAll(toSign.length)}
-                </button>
-                <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
-                  {t.reject}
-                </button>
-              </div>
-            </form>
-          )}
-        </section>
-        <RejectDialog open={rejectOpen} busy={busy === 'reject'} onClose={() => setRejectOpen(false)} onReject={(r) => void doReject(r)} />
+        <SigningSection
+          token={token}
+          signer={s.signer}
+          available={available}
+          needsCode={needsCode}
+          code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
+          onCodeError={(e) => setError(e)}
+          onVerified={() => {
+            setError(null);
+            setStatus(t.codeVerified);
+            setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
+          }}
+          onSignature={setSignature}
+          consent={consent}
+          onConsent={setConsent}
+          busy={busy}
+          canSign={canSign}
+          signLabel={busy === 'sign' ? st.signingAll(toSign.length) : st.signAll(toSign.length)}
+          onSign={() => void doSign()}
+          rejectOpen={rejectOpen}
+          onRejectOpen={setRejectOpen}
+          onReject={(r) => void doReject(r)}
+        />
       </>
     );
   }
