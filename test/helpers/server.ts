@@ -14,6 +14,7 @@ import { createAccount, type Credentials } from '../../src/domain/accounts/creat
 import { systemClock, type Clock, type Deps, type UrlFetcher } from '../../src/domain/deps.js';
 import { buildApp } from '../../src/http/app.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
+import { KeyPairPool } from '../../src/pki/key-pool.js';
 import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
@@ -85,6 +86,9 @@ async function boot(
   });
   const handle = openDb(database.url, 10);
   const clock = opts.clock ?? systemClock;
+  // As in the runtime, signatures take their keys from a pool filled in the background; two
+  // pairs, so that a test that signs more empties it and also exercises the on-demand path.
+  const signerKeys = new KeyPairPool({ size: 2 });
   const deps: Deps = {
     config,
     db: handle.db,
@@ -94,7 +98,9 @@ async function boot(
     fetchUrl: opts.fetchUrl ?? guardedFetch,
     templates: createTemplateEngines(config.render),
     pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki }),
+    signerKeys,
   };
+  signerKeys.start();
   const logs: string[] = [];
   const logStream = new (await import('node:stream')).Writable({
     write(chunk, _enc, cb) {
@@ -125,12 +131,14 @@ async function boot(
     logs,
     newAccount,
     restart: async () => {
+      signerKeys.stop();
       await app.close();
       await deps.templates.close();
       await handle.close();
       return boot(opts, { ...kept, creds: first.creds });
     },
     close: async () => {
+      signerKeys.stop();
       await app.close();
       await deps.templates.close();
       await handle.close();

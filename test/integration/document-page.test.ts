@@ -1,33 +1,28 @@
-// document_url: the public page's API. Every box with its signer masked, the PDF, and the personal
+// document_url: the public page's API. Every box with its signer masked (never the PDF), the personal
 // link emailed (caught by a real SMTP server) to a signer who gives their own address; the same
 // answer for any other address, an hourly limit per signer, and the refusals.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmtpTransport } from '../../src/notify/email-transport.js';
 import { HOUR, movableClock } from '../helpers/flow-clock.js';
-import { jobRunner, type JobRunner } from '../helpers/jobs.js';
+import type { JobRunner } from '../helpers/jobs.js';
+import { startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import type { TestServer } from '../helpers/server.js';
+import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { signaturePng } from '../helpers/validators.js';
 
 const clock = movableClock();
+let flow: MailFlow;
 let s: TestServer;
 let smtp: SmtpCatcher;
 let jobs: JobRunner;
 let pdf: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
-  s = await startTestServer({ clock });
-  s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
-  jobs = jobRunner(s.connectionString, s.deps);
+  flow = await startMailFlow({ clock });
+  ({ s, smtp, jobs } = flow);
   pdf = (await makePdf([A4, A4])).toString('base64');
 });
-afterAll(async () => {
-  await jobs?.close();
-  await s?.close();
-  await smtp?.close();
-});
+afterAll(() => flow?.close());
 beforeEach(() => {
   smtp.messages.length = 0;
 });

@@ -4,17 +4,18 @@
 // workflowSet, and ordered flows — with a clock the test moves and scheduled jobs released by it.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmtpTransport } from '../../src/notify/email-transport.js';
 import { listMessages } from '../../src/store/mail-repo.js';
 import { apiError } from '../helpers/api-error.js';
-import { DAY, HOUR, movableClock, releaseScheduledJobs, scheduledJobs } from '../helpers/flow-clock.js';
-import { jobRunner, type JobRunner } from '../helpers/jobs.js';
+import { DAY, HOUR, movableClock, scheduledJobs } from '../helpers/flow-clock.js';
+import type { JobRunner } from '../helpers/jobs.js';
+import { mailKind, startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import type { TestServer } from '../helpers/server.js';
+import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { pdfsig, signaturePng } from '../helpers/validators.js';
 
 const clock = movableClock();
+let flow: MailFlow;
 let s: TestServer;
 let smtp: SmtpCatcher;
 let jobs: JobRunner;
@@ -22,18 +23,12 @@ let pdf: string;
 let rootPem: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
-  s = await startTestServer({ clock });
-  s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
-  jobs = jobRunner(s.connectionString, s.deps);
+  flow = await startMailFlow({ clock });
+  ({ s, smtp, jobs } = flow);
   pdf = (await makePdf([A4])).toString('base64');
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
 });
-afterAll(async () => {
-  await jobs?.close();
-  await s?.close();
-  await smtp?.close();
-});
+afterAll(() => flow?.close());
 beforeEach(() => {
   smtp.messages.length = 0;
 });
@@ -69,16 +64,10 @@ async function close(set: { uuid: string; email: Record<string, string> }, workf
   return { r, url };
 }
 
-async function passTime(ms: number) {
-  clock.advance(ms);
-  await releaseScheduledJobs(s.deps.db, clock);
-  await jobs.runDue();
-  await jobs.runDue();
-}
+const passTime = (ms: number) => flow.passTime(ms);
 
 const to = (addr: string) => smtp.messages.filter((m) => m.to.includes(addr));
-const kindOf = (m: CaughtMail) =>
-  /^Recordatorio|^Reminder/.test(m.subject) ? 'reminder' : /^Documento firmado|^Document signed/.test(m.subject) ? 'conclusion' : 'invitation';
+const kindOf = mailKind;
 const count = (addr: string, kind: string) => to(addr).filter((m) => kindOf(m) === kind).length;
 
 /** The set signing API behind a set link: /sign/set/{token} → /sign/api/set/{token}{suffix}. */

@@ -2,33 +2,28 @@
 // expirations driven by a clock the test moves (scheduled jobs released by that clock), exact
 // counts of every email, the links they carry, and the states and events the flow leaves.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmtpTransport } from '../../src/notify/email-transport.js';
 import { apiError } from '../helpers/api-error.js';
 import { DAY, HOUR, movableClock, releaseScheduledJobs, scheduledJobs } from '../helpers/flow-clock.js';
-import { jobRunner, type JobRunner } from '../helpers/jobs.js';
+import type { JobRunner } from '../helpers/jobs.js';
+import { mailKind, startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startSmtpCatcher, type CaughtMail, type SmtpCatcher } from '../helpers/smtp-catcher.js';
+import type { TestServer } from '../helpers/server.js';
+import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { signaturePng } from '../helpers/validators.js';
 
 const clock = movableClock();
+let flow: MailFlow;
 let s: TestServer;
 let smtp: SmtpCatcher;
 let jobs: JobRunner;
 let pdf: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpCatcher();
-  s = await startTestServer({ clock });
-  s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
-  jobs = jobRunner(s.connectionString, s.deps);
+  flow = await startMailFlow({ clock });
+  ({ s, smtp, jobs } = flow);
   pdf = (await makePdf([A4])).toString('base64');
 });
-afterAll(async () => {
-  await jobs?.close();
-  await s?.close();
-  await smtp?.close();
-});
+afterAll(() => flow?.close());
 beforeEach(() => {
   smtp.messages.length = 0;
 });
@@ -50,17 +45,10 @@ async function newDocument(workflow?: Record<string, unknown>, signers = ['ana',
   return { doc, ticket: doc.document_ticket, ...byName } as { doc: typeof doc; ticket: string } & Record<string, { email: string; url: string }>;
 }
 
-/** Moves the clock, releases what fell due by it, and runs it (and the emails it queues). */
-async function passTime(ms: number) {
-  clock.advance(ms);
-  await releaseScheduledJobs(s.deps.db, clock);
-  await jobs.runDue();
-  await jobs.runDue();
-}
+const passTime = (ms: number) => flow.passTime(ms);
 
 const to = (addr: string) => smtp.messages.filter((m) => m.to.includes(addr));
-const kindOf = (m: CaughtMail) =>
-  /^Recordatorio|^Reminder/.test(m.subject) ? 'reminder' : /^Documento firmado|^Document signed/.test(m.subject) ? 'conclusion' : 'invitation';
+const kindOf = mailKind;
 const count = (addr: string, kind: string) => to(addr).filter((m) => kindOf(m) === kind).length;
 
 async function call(method: string, url: string, body?: unknown) {
@@ -206,10 +194,8 @@ describe('reminders', () => {
 
   it('a reminder scheduled before a restart fires exactly once after it', async () => {
     const d = await newDocument({ remind_every: 1 }, ['ana']);
-    await jobs.close();
-    s = await s.restart();
-    s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
-    jobs = jobRunner(s.connectionString, s.deps);
+    await flow.restart();
+    ({ s, jobs } = flow);
     await passTime(DAY);
     await passTime(HOUR);
     expect(count(d.ana.email, 'reminder')).toBe(1);
