@@ -250,3 +250,12 @@ export const DocumentHistoryResponse = Type.Object(
   },
   { description: 'The history of a document, oldest first, with the check of its hash chain' },
 );
+
+/** The body of a signature through the signing API (a document link or a set link). */
+export const SignBody = Type.Object({
+  signature: Type.Union([
+    Type.Object({ type: Type.Literal('drawn'), image: Type.String({ description: 'data:image/png;base64,...' }) }),
+    Type.Object({ type: Type.Literal('typed'), text: Type.String({ maxLength: 100 }) }),
+  ]),
+  consent: Type.Literal(true),
+});

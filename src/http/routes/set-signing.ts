@@ -10,7 +10,7 @@ import { openSetSession } from '../../domain/sets/set-signing-session.js';
 import { rejectSet, signSet } from '../../domain/sets/sign-set.js';
 import { parseRejectionReason } from '../../domain/signing/reject-document.js';
 import { parseSignatureBody } from '../../domain/signing/sign-document.js';
-import { ErrorResponse } from '../schemas.js';
+import { ErrorResponse, SignBody } from '../schemas.js';
 import { asObject } from './documents.js';
 
 const Token = Type.Object({ token: Type.String() });
@@ -97,13 +97,7 @@ export function setSigningRoutes(deps: Deps) {
           summary: 'Sign every document of the set where this signer still has to sign (one PAdES signature each)',
           tags,
           params: Token,
-          body: Type.Object({
-            signature: Type.Union([
-              Type.Object({ type: Type.Literal('drawn'), image: Type.String({ description: 'data:image/png;base64,...' }) }),
-              Type.Object({ type: Type.Literal('typed'), text: Type.String({ maxLength: 100 }) }),
-            ]),
-            consent: Type.Literal(true),
-          }),
+          body: SignBody,
           response: {
             200: Type.Object({
               status: Type.Literal('signed'),

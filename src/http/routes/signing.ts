@@ -8,7 +8,7 @@ import { parseRejectionReason, rejectDocument } from '../../domain/signing/rejec
 import { parseSignatureBody, signDocument } from '../../domain/signing/sign-document.js';
 import { openSession } from '../../domain/signing/signing-session.js';
 import { sendOneTimeCode, verifyOneTimeCode } from '../../domain/signing/one-time-code.js';
-import { ErrorResponse } from '../schemas.js';
+import { ErrorResponse, SignBody } from '../schemas.js';
 import { asObject } from './documents.js';
 
 const Token = Type.Object({ token: Type.String() });
@@ -52,13 +52,7 @@ export function signingRoutes(deps: Deps) {
           summary: 'Sign: a drawn (PNG) or typed signature, with consent',
           tags,
           params: Token,
-          body: Type.Object({
-            signature: Type.Union([
-              Type.Object({ type: Type.Literal('drawn'), image: Type.String({ description: 'data:image/png;base64,...' }) }),
-              Type.Object({ type: Type.Literal('typed'), text: Type.String({ maxLength: 100 }) }),
-            ]),
-            consent: Type.Literal(true),
-          }),
+          body: SignBody,
           response: {
             200: Type.Object({ status: Type.Literal('signed'), signed_at: Type.String(), document_status: Type.String() }),
             '4xx': ErrorResponse,
