@@ -6,7 +6,7 @@ import { HOUR, movableClock } from '../helpers/flow-clock.js';
 import type { JobRunner } from '../helpers/jobs.js';
 import { startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
-import type { TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { signaturePng } from '../helpers/validators.js';
 
@@ -285,5 +285,23 @@ describe('POST /sign/api/document/{ticket}/link', () => {
     await jobs.runDue();
     expect(smtp.messages).toHaveLength(0);
     expect(await linkHistory(d.ticket)).toHaveLength(0);
+  });
+});
+
+describe('reads of one document', () => {
+  it('are bounded per minute (the ticket is public): 429 with Retry-After beyond the limit', async () => {
+    const small = await startTestServer({ env: { SELLO_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const doc = await small.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'EMAIL_LINK', data: 'a@example.com', ...box(0) }] });
+      const read = () => fetch(`${small.baseUrl}/sign/api/document/${doc.document_ticket}`);
+      for (let i = 0; i < 3; i++) {
+        expect((await read()).status).toBe(200);
+      }
+      const refused = await read();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { Deps } from '../../domain/deps.js';
 import { AppError } from '../../domain/errors.js';
 import { getDocumentPage } from '../../domain/signing/get-document-page.js';
 import { LINK_ANSWER, LINK_REQUESTS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../../domain/signing/send-personal-link.js';
+import { createRateLimiter } from '../rate-limit.js';
 import { ErrorResponse } from '../schemas.js';
 import { asObject } from './documents.js';
 
@@ -25,7 +26,7 @@ const DocumentPage = Type.Object({
       page: Type.Integer({ description: '0-based' }),
       rect: Rect,
       signer: Type.Object({
-        label: Type.String({ description: "The signer's name when given, else their data masked (j***@example.com, +52********78)" }),
+        label: Type.String({ description: "The signer's data masked (j***@example.com, +52********78), after their name masked (A*** G***) when given" }),
         authority: Type.String(),
         status: Type.String(),
       }),
@@ -35,6 +36,9 @@ const DocumentPage = Type.Object({
 });
 
 export function documentPageRoutes(deps: Deps) {
+  // Each read parses the whole file for its page sizes, and the ticket is public (the QR code):
+  // bounded per document, as the API is per account and /verify per document.
+  const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
   return async function routes(app: FastifyInstance) {
     const tags = ['signing'];
     const ticketOf = (params: unknown) => (params as { ticket: string }).ticket;
@@ -44,13 +48,20 @@ export function documentPageRoutes(deps: Deps) {
       {
         schema: {
           summary: 'The page of document_url: the document, its pages and every box with its signer, masked',
-          description: 'No authentication: the ticket is the credential. 404 for an unknown ticket or a deleted document.',
+          description:
+            'No authentication, and no PDF: the ticket is also printed in the verification QR code. 404 for an unknown ticket or ' +
+            'a deleted document; 429 beyond the per-minute limit of reads of one document.',
           tags,
           params: Ticket,
           response: { 200: DocumentPage, '4xx': ErrorResponse },
         },
       },
       async (req, reply) => {
+        const retryAfter = rateLimit(ticketOf(req.params));
+        if (retryAfter > 0) {
+          reply.header('retry-after', String(retryAfter));
+          throw new AppError('RATE_LIMITED', `this document was looked up too often; retry in ${retryAfter} s`);
+        }
         const page = await getDocumentPage(deps, ticketOf(req.params));
         return reply.header('cache-control', 'no-store').send(page);
       },
