@@ -1,10 +1,18 @@
 // The measured process of scenario F (bench/signing.ts starts one per input, so that the peak RSS
 // is this signature workload's alone). It receives the input PDF's path and the service PKI over
 // IPC, then signs the same unsigned revision again and again as sign-document.ts does, minus the
-// database: read the current revision from the blob store, issue a signer certificate, signPdf
-// with a drawn PNG in a box and a time stamp from the built-in TSA (in this process), store the new
-// revision. Each signature is preceded by the floor: SHA-256 of the file and one RSA-3072 signature
-// with node:crypto. It answers with every sample and the peak RSS, and exits.
+// database: read the current revision from the blob store, issue a signer certificate (its key
+// taken from a KeyPairPool, as the runtime does), signPdf with a drawn PNG in a box and a time
+// stamp from the built-in TSA (in this process), store the new revision. Each signature is
+// preceded by the floor: SHA-256 of the file and one RSA-3072 signature with node:crypto. It
+// answers with every sample and the peak RSS, and exits.
+//
+// Signatures come one at a time, as people press "Sign": between two of them, outside the timing,
+// the child waits until the pool is full again, i.e. signatures arrive no faster than the pool
+// refills (about 5 a second per core here). The pool waits as the service's does before refilling
+// after a take (a quarter of a second), and the wait for it ends that delay, so the refill runs
+// after the signature that took the key, never beside it. With keys: 'demand' every key is
+// generated during its signature instead (the service without the pool, or with the pool drained).
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -13,7 +21,7 @@ import { createPkiResponder } from '../src/domain/pki/pki-responses.js';
 import { timestampSource } from '../src/domain/signing/timestamp-source.js';
 import { signPdf } from '../src/pdf/sign-pdf.js';
 import { readSignatures } from '../src/pdf/read-signatures.js';
-import { importPki, issueSignerCertificate, pkiUrls, randomSerialHex, type PkiMaterial } from '../src/pki/index.js';
+import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, importPki, issueSignerCertificate, pkiUrls, randomSerialHex, type PkiMaterial } from '../src/pki/index.js';
 import { generateKeyPair } from '../src/pki/primitives.js';
 import type { Db } from '../src/store/db.js';
 import { createFsBlobStore } from '../src/store/blobs.js';
@@ -35,6 +43,8 @@ export interface ChildJob {
   };
   publicUrl: string;
   tsaPolicyOid: string;
+  /** 'pool': keys from a KeyPairPool, full before each signature; 'demand': generated during it. */
+  keys: 'pool' | 'demand';
 }
 
 /** One signature, split into the steps sign-document.ts runs (milliseconds). */
@@ -116,6 +126,10 @@ async function run(job: ChildJob): Promise<ChildResult> {
   const key = await blobs.put(unsigned);
   const image = drawnSignaturePng();
   const box = { page: job.page, rect: { lx: 320, ly: 80, tx: 520, ty: 150 } };
+  const pool = new KeyPairPool({ size: SIGNER_KEY_POOL_SIZE, refillDelayMs: SIGNER_KEY_REFILL_DELAY_MS }); // as the runtime's
+  if (job.keys === 'pool') {
+    pool.start();
+  }
 
   const floorOnce = () => {
     const start = performance.now();
@@ -138,6 +152,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
       ocspUrl: urls.ocsp,
       crlUrl: urls.crl,
       caIssuersUrl: urls.issuingCer,
+      keys: pool, // never started with keys: 'demand', so every pair is generated on demand
     });
     const t2 = performance.now();
     let timestamp = 0;
@@ -174,6 +189,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
   // Warm-up: JIT, the first PNG decode, fonts, the blob store's shard directories.
   let n = 0;
   for (let i = 0; i < job.warmup; i++) {
+    await pool.whenFull();
     floorOnce();
     await signOnce(n++);
   }
@@ -181,11 +197,13 @@ async function run(job: ChildJob): Promise<ChildResult> {
   const floor: number[] = [];
   const cpu = process.cpuUsage();
   for (let i = 0; i < job.iterations; i++) {
+    await pool.whenFull();
     floor.push(floorOnce());
     samples.push(await signOnce(n++));
   }
   const cpuUsed = process.cpuUsage(cpu);
   const { peak: peakRss, method } = peak.stop();
+  pool.stop();
   const keygen: number[] = [];
   for (let i = 0; i < job.keygenSamples; i++) {
     const start = performance.now();

@@ -20,6 +20,9 @@ import type { ChildJob, ChildResult, SignatureSample } from './signing-child.js'
 const MB = 1e6; // the targets are in MB
 const SMALL_ITERATIONS = Number(process.env.BENCH_F_SMALL ?? 60);
 const LARGE_ITERATIONS = Number(process.env.BENCH_F_LARGE ?? 15);
+// 'pool' (default): signer keys from a pool filled ahead of time, as the service does; 'demand':
+// each key generated during its signature, as without the pool or with the pool drained.
+const KEYS = process.env.BENCH_F_KEYS === 'demand' ? 'demand' : 'pool';
 const LARGE_PAGES = 300;
 const LARGE_BYTES = 10 * MB;
 const PUBLIC_URL = 'https://sello.example';
@@ -75,6 +78,11 @@ export async function scenarioSigning(opts: { cpuProfileDir?: string } = {}) {
     const started = performance.now();
     const material = await generateServicePki({ organization: 'Sello Bench', baseUrl: PUBLIC_URL, now: new Date() });
     console.log(`F  one signature at a time: read, signer certificate, appearance + CMS + time stamp (built-in TSA), store`);
+    console.log(
+      KEYS === 'pool'
+        ? '   signer keys: from a pool generated ahead of time, full again before each signature (BENCH_F_KEYS=demand to generate each during its signature)'
+        : '   signer keys: each generated during its signature (BENCH_F_KEYS=demand)',
+    );
     console.log(`   (service PKI generated in ${((performance.now() - started) / 1000).toFixed(1)} s, outside the timings; one child process per input)`);
 
     const results: Measured[] = [];
@@ -115,6 +123,7 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
     },
     publicUrl: PUBLIC_URL,
     tsaPolicyOid: TSA_POLICY_OID,
+    keys: KEYS,
   };
   return new Promise((resolveResult, reject) => {
     let result: ChildResult | undefined;
@@ -159,7 +168,7 @@ function report(results: Measured[]) {
   ];
   for (const { input, result: r } of results) {
     const parts = steps.map(([k, label]) => `${label} ${ms(p(r.samples.map((s) => s[k]), 50))}`);
-    // What a signature would cost with its key ready: the certificate step is nearly all key generation.
+    // Without the certificate step: with keys on demand, it is nearly all key generation.
     const rest = r.samples.map((s) => s.total - s.certificate);
     console.log(`   ${input.name.padEnd(22)} ${parts.join(', ')}; signed file ${(r.signedBytes / MB).toFixed(2)} MB`);
     console.log(`   ${''.padEnd(22)} all but the signer certificate: p50 ${ms(p(rest, 50))} ms, p99 ${ms(p(rest, 99))} ms`);

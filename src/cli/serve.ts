@@ -17,7 +17,7 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
       process.once(signal, () => resolve());
     }
   });
-  const runtime = await startRuntime(config, { migrate: true });
+  const runtime = await startRuntime(config, { migrate: true, signing: parts.http });
   const { deps } = runtime;
   const closers: (() => Promise<void>)[] = [];
 

@@ -2,6 +2,7 @@
 // replaced in tests. Nothing in domain/ reaches for globals.
 import type { Config } from '../config.js';
 import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
+import type { SignerKeySource } from '../pki/key-pool.js';
 import type { SecretBox } from '../pki/secret-box.js';
 import type { TemplateEngines } from '../render/index.js';
 import type { PkiResponder } from './pki/pki-responses.js';
@@ -29,6 +30,8 @@ export interface Deps {
   templates: TemplateEngines;
   /** The service's PKI (loaded or generated at start) and what its public endpoints answer. */
   pki: PkiResponder;
+  /** One-time signer key pairs, generated ahead of time (a KeyPairPool; see pki/key-pool.ts). */
+  signerKeys: SignerKeySource;
   /** The SMTP transport and sender address; absent when no SMTP server is configured (outbox only). */
   mail?: { transport: MailTransport; from: string };
   /** An external time-stamp authority (SELLO_TSA_URL) and the roots its tokens must chain to. */

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { certificateDer, chainProblem, own, parseCertificate } from './cert-chain.js';
+import { derElement } from '../pki/index.js';
+import { certificateDer, chainProblem, parseCertificate } from './cert-chain.js';
 import { PdfSignError } from './sign-errors.js';
 
 const OID_DATA = '1.2.840.113549.1.7.1';
@@ -80,12 +81,11 @@ function checkKey(key: CryptoKey): void {
 /**
  * Signs `contentDigest` (SHA-256 of the /ByteRange bytes) as a detached CAdES signature with
  * content-type, message-digest and signing-certificate-v2 signed attributes, after checking that
- * the signer chains to a trusted root at `at`. `content` lets the result be verified before use.
+ * the signer chains to a trusted root at `at`; then verifies the result from its own DER.
  */
 export async function createCadesSignature(opts: {
   signer: CmsSigner;
   contentDigest: Uint8Array;
-  content: Uint8Array;
   trustedRootsDer: Uint8Array[];
   at: Date;
 }): Promise<{ signedData: pkijs.SignedData; signatureValue: Uint8Array }> {
@@ -133,11 +133,22 @@ export async function createCadesSignature(opts: {
   // A key that does not match the certificate would give a signature no one can verify.
   let verified = false;
   try {
-    // Verified from its own DER, as a validator will see it (pkijs verifies the encoded attributes).
-    const info = pkijs.ContentInfo.fromBER(encodeCms(signedData));
-    const reparsed = new pkijs.SignedData({ schema: info.content });
-    verified = (await reparsed.verify({ signer: 0, data: own(opts.content).buffer, checkChain: false })) as boolean;
+    // Verified from its own DER, as a validator will see it: the message digest it carries must be
+    // the content's, and the signature over the encoded signed attributes must verify with the
+    // certificate's key. This is what SignedData.verify() does, except that it hashes the content
+    // again (10 MB for a large file, after two copies of it) where the digest is already known.
+    const reparsed = signerInfoOf(encodeCms(signedData));
+    const digestAttr = reparsed.signedAttrs?.attributes.find((a) => a.type === OID_MESSAGE_DIGEST)?.values[0];
+    if (!(digestAttr instanceof asn1js.OctetString) || !Buffer.from(digestAttr.valueBlock.valueHexView).equals(Buffer.from(opts.contentDigest))) {
+      failed('the new signature does not carry the content\'s digest');
+    }
+    verified = await pkijs
+      .getCrypto(true)
+      .verifyWithPublicKey(reparsed.signedAttrs!.encodedValue, reparsed.signature, leaf.subjectPublicKeyInfo, reparsed.signatureAlgorithm, 'SHA-256');
   } catch (err) {
+    if (err instanceof PdfSignError) {
+      throw err;
+    }
     failed(`the new signature does not verify: ${(err as Error).message}`);
   }
   if (!verified) {
@@ -146,23 +157,116 @@ export async function createCadesSignature(opts: {
   return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView) };
 }
 
+/** Time-stamp tokens added to a SignedData: encodeCms writes them as the TSA encoded them. */
+const timestampTokens = new WeakMap<pkijs.SignedData, Uint8Array>();
+
 /** Adds the signature-time-stamp unsigned attribute (RFC 3161 Appendix A; EN 319 122-1 §5.3). */
 export function addSignatureTimestamp(signedData: pkijs.SignedData, tokenDer: Uint8Array): void {
-  const parsed = asn1js.fromBER(tokenDer);
-  // The token is re-encoded inside the SignerInfo; only DER survives that byte for byte, so a
-  // BER token (which the TSA's signature might not survive) is refused rather than altered.
-  const again = parsed.offset === tokenDer.length ? new Uint8Array(parsed.result.toBER(false)) : new Uint8Array(0);
-  if (again.length !== tokenDer.length || !again.every((v, i) => v === tokenDer[i])) {
+  // The token goes into the CMS as the bytes the TSA signed: encodeCms copies them and never
+  // re-encodes them (a re-encoding could change a token the TSA's signature covers). So it only
+  // has to be one SEQUENCE (a ContentInfo) of definite length, filling the bytes given.
+  let whole = false;
+  try {
+    whole = tokenDer[0] === 0x30 && derContent(tokenDer, 0, tokenDer.length).end === tokenDer.length;
+  } catch {
+    whole = false;
+  }
+  if (!whole || signedData.signerInfos.length !== 1) {
     throw new PdfSignError('TIMESTAMP_INVALID', 'the time-stamp token is not one DER element');
   }
-  signedData.signerInfos[0].unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
-    type: 1,
-    attributes: [new pkijs.Attribute({ type: OID_SIGNATURE_TIME_STAMP, values: [parsed.result] })],
-  });
+  timestampTokens.set(signedData, tokenDer);
 }
 
-/** The ContentInfo DER that goes, hex-encoded, into /Contents. */
+/**
+ * The ContentInfo DER that goes, hex-encoded, into /Contents: pkijs's encoding, except for what is
+ * written as the bytes already known for it, each parsed and encoded again at every call
+ * otherwise (about half a millisecond a certificate, more for a token): the certificates, as
+ * certificateDer gives them, and the signature time-stamp token, as the TSA encoded it.
+ */
 export function encodeCms(signedData: pkijs.SignedData): Uint8Array<ArrayBuffer> {
-  const info = new pkijs.ContentInfo({ contentType: OID_SIGNED_DATA, content: signedData.toSchema(true) });
-  return new Uint8Array(info.toSchema().toBER(false));
+  const certificates = signedData.certificates ?? [];
+  const plain = certificates.every((c) => c instanceof pkijs.Certificate) && !signedData.crls;
+  // SignedData ::= SEQUENCE { version, digestAlgorithms, encapContentInfo, certificates [0]
+  // IMPLICIT SET OF (in the order given, as pkijs writes them), signerInfos } (RFC 5652 §5.1).
+  // Without certificates pkijs computes the same version (1 for id-data content and v1 signers).
+  let parts: Uint8Array[];
+  if (plain) {
+    signedData.certificates = undefined;
+    try {
+      parts = (signedData.toSchema(true) as asn1js.Sequence).valueBlock.value.map((b) => new Uint8Array(b.toBER(false)));
+    } finally {
+      signedData.certificates = certificates;
+    }
+    if (certificates.length > 0) {
+      parts.splice(parts.length - 1, 0, derElement(0xa0, (certificates as pkijs.Certificate[]).map(certificateDer)));
+    }
+  } else {
+    parts = (signedData.toSchema(true) as asn1js.Sequence).valueBlock.value.map((b) => new Uint8Array(b.toBER(false)));
+  }
+  const token = timestampTokens.get(signedData);
+  if (token) {
+    // SignerInfo ::= SEQUENCE { ..., signature, unsignedAttrs [1] IMPLICIT SET OF Attribute }, the
+    // one attribute being SEQUENCE { id-aa-signatureTimeStampToken, SET { token } }.
+    const info = signedData.signerInfos[0].toSchema() as asn1js.Sequence;
+    const fields = info.valueBlock.value.map((b) => new Uint8Array(b.toBER(false)));
+    const attribute = derElement(0x30, [new Uint8Array(new asn1js.ObjectIdentifier({ value: OID_SIGNATURE_TIME_STAMP }).toBER(false)), derElement(0x31, [token])]);
+    parts[parts.length - 1] = derElement(0x31, [derElement(0x30, [...fields, derElement(0xa1, [attribute])])]);
+  }
+  const contentType = new Uint8Array(new asn1js.ObjectIdentifier({ value: OID_SIGNED_DATA }).toBER(false));
+  return new Uint8Array(derElement(0x30, [contentType, derElement(0xa0, [derElement(0x30, parts)])]));
+}
+
+/** The content octets' bounds of the DER element at `at` (definite lengths only, as DER has). */
+function derContent(bytes: Uint8Array, at: number, end: number): { start: number; end: number } {
+  if (at + 2 > end) {
+    throw new Error('a DER element runs past its parent');
+  }
+  let i = at + 1;
+  const first = bytes[i++];
+  let length = first;
+  if (first & 0x80) {
+    const octets = first & 0x7f;
+    if (octets === 0 || octets > 4 || i + octets > end) {
+      throw new Error('not a DER length');
+    }
+    length = 0;
+    for (let k = 0; k < octets; k++) {
+      length = length * 256 + bytes[i++];
+    }
+  }
+  if (i + length > end) {
+    throw new Error('a DER element runs past its parent');
+  }
+  return { start: i, end: i + length };
+}
+
+/**
+ * The SignerInfo of a CMS this module encoded, read back from its bytes: the DER headers are
+ * walked down to it (ContentInfo → [0] → SignedData → its last field, signerInfos → the one
+ * SignerInfo) and only that element is parsed, not the certificates before it.
+ */
+function signerInfoOf(cms: Uint8Array<ArrayBuffer>): pkijs.SignerInfo {
+  const info = derContent(cms, 0, cms.length);
+  if (cms[0] !== 0x30 || info.end !== cms.length) {
+    throw new Error('the CMS is not one DER SEQUENCE');
+  }
+  const oid = derContent(cms, info.start, info.end);
+  const explicit = derContent(cms, oid.end, info.end);
+  const signedData = derContent(cms, explicit.start, explicit.end);
+  let field = signedData.start;
+  let last = -1;
+  while (field < signedData.end) {
+    last = field;
+    field = derContent(cms, field, signedData.end).end;
+  }
+  if (last < 0 || cms[last] !== 0x31) {
+    throw new Error('the SignedData does not end with its signerInfos');
+  }
+  const signerInfos = derContent(cms, last, signedData.end);
+  const element = derContent(cms, signerInfos.start, signerInfos.end);
+  const parsed = asn1js.fromBER(cms.subarray(signerInfos.start, element.end));
+  if (parsed.offset === -1) {
+    throw new Error(parsed.result.error);
+  }
+  return new pkijs.SignerInfo({ schema: parsed.result });
 }

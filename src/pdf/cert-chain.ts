@@ -1,6 +1,7 @@
 // Certificate path validation (RFC 5280 §6) with pkijs, against roots the caller trusts. Used for
 // the signer's chain and for the TSA's. Revocation is not checked here: a PAdES B-T signature
 // carries none (EN 319 142-1 §6.3, B-T), and the LTV step that embeds it is a separate revision.
+import { createHash } from 'node:crypto';
 import * as pkijs from 'pkijs';
 
 /** A copy backed by a plain ArrayBuffer, which the WebCrypto/pkijs typings insist on. */
@@ -8,8 +9,29 @@ export function own(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bytes);
 }
 
+// A signature parses the same certificates several times: the signer's chain for the CMS and
+// again as intermediates for the time-stamp check, the trusted roots for both, and the service's
+// issuing CA, root and TSA certificates at every signature. asn1js takes over half a millisecond
+// per certificate, so parsed certificates are kept, keyed by the SHA-256 of their bytes, a few dozen
+// at most. Callers only read them (pkijs's path validation and CMS encoding do not modify a
+// certificate), so one object can serve every signature.
+const PARSED_MAX = 64;
+const parsed = new Map<string, pkijs.Certificate>();
+
+/** The certificate these DER bytes encode; the same object for the same bytes while it is cached. */
 export function parseCertificate(der: Uint8Array): pkijs.Certificate {
-  return pkijs.Certificate.fromBER(own(der));
+  const key = createHash('sha256').update(der).digest('base64');
+  let cert = parsed.get(key);
+  if (cert) {
+    parsed.delete(key); // least recently used goes first
+  } else {
+    cert = pkijs.Certificate.fromBER(own(der));
+    if (parsed.size >= PARSED_MAX) {
+      parsed.delete(parsed.keys().next().value!);
+    }
+  }
+  parsed.set(key, cert);
+  return cert;
 }
 
 // pkijs keeps no bytes for a parsed certificate: toSchema().toBER() parses the TBS again and
@@ -46,8 +68,12 @@ export async function chainProblem(
   if (roots.length === 0) {
     return 'no trusted roots were given';
   }
-  // pkijs takes the last of `certs` as the end entity, and drops duplicates of trusted roots.
-  const intermediates = candidates.filter((c) => !sameCert(c, leaf) && !roots.some((r) => sameCert(r, c)));
+  // pkijs takes the last of `certs` as the end entity, and drops duplicates of trusted roots. A
+  // certificate given twice (in the token and among the extra certificates) is kept once: it adds
+  // no path, only work for the path builder.
+  const intermediates = candidates.filter(
+    (c, i) => !sameCert(c, leaf) && !roots.some((r) => sameCert(r, c)) && candidates.findIndex((d) => sameCert(d, c)) === i,
+  );
   const engine = new pkijs.CertificateChainValidationEngine({
     trustedCerts: roots,
     certs: [...intermediates, leaf],

@@ -2,8 +2,9 @@
 // signature (ETSI EN 319 142-1 §6.3: ETSI.CAdES.detached, signing-certificate-v2, no CMS
 // signing-time, a signature time-stamp) with a visible appearance in every box the signer owns.
 //
-// What @libpdf/core does here: parsing, the object model, the AcroForm, PNG embedding and the
-// incremental save. What it does not, and why (the four gaps of the issue):
+// What @libpdf/core does here: parsing, the object model, the AcroForm and the incremental save
+// (signature-image.ts embeds the PNG, with native zlib). What it does not, and why (the four gaps
+// of the issue):
 //  1. sign() cannot place or draw the widget: signature-widgets.ts + signature-appearance.ts
 //     (the first box is the field's widget, further boxes locked stamps: see layoutSignature()).
 //  2. sign() rewrites the whole file when canSaveIncrementally() reports a blocker: we refuse
@@ -15,9 +16,10 @@
 // the signature dictionary, /ByteRange and CMS (cades-signature.ts, with pkijs) are done here.
 // Pure, as pdf/ must be: the signer, the clock and the TSA are parameters.
 import { createHash, randomBytes } from 'node:crypto';
-import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString, type PDFImage } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import { addSignatureTimestamp, createCadesSignature, encodeCms } from './cades-signature.js';
 import { createAppearanceStream, formatSignedAt, registerAppearanceFonts } from './signature-appearance.js';
+import { embedSignaturePng, type EmbeddedImage } from './signature-image.js';
 import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type WidgetPlacement } from './signature-widgets.js';
 import { PdfSignError } from './sign-errors.js';
 import { checkTimestampReply } from './timestamp-check.js';
@@ -89,8 +91,9 @@ function pdfDate(d: Date): string {
   return `D:${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`;
 }
 
-const isPrefix = (prefix: Uint8Array, whole: Uint8Array) =>
-  whole.length >= prefix.length && Buffer.compare(Buffer.from(prefix), Buffer.from(whole.buffer, whole.byteOffset, prefix.length)) === 0;
+/** Views, not Buffer.from(bytes): that would copy both (10 MB each for a large file) to compare them. */
+const view = (bytes: Uint8Array, length = bytes.length) => Buffer.from(bytes.buffer, bytes.byteOffset, length);
+const isPrefix = (prefix: Uint8Array, whole: Uint8Array) => whole.length >= prefix.length && view(prefix).equals(view(whole, prefix.length));
 
 /** Position of an ASCII `needle` in hay[from, to), or -1. */
 function indexOf(hay: Uint8Array, needle: string, from: number, to = hay.length): number {
@@ -154,10 +157,10 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   }
 
   const layout = layoutSignature(pdf, opts.fieldName, placeBoxes(pdf, opts.boxes));
-  let image: PDFImage | undefined;
+  let image: EmbeddedImage | undefined;
   if (opts.appearance.image) {
     try {
-      image = pdf.embedPng(opts.appearance.image);
+      image = embedSignaturePng(pdf, opts.appearance.image);
     } catch (err) {
       throw new PdfSignError('SIGNING_FAILED', `the signature image is not a readable PNG: ${(err as Error).message}`);
     }
@@ -189,8 +192,11 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   const sigRef = pdf.register(sigDict);
   layout.fieldDict.set('V', sigRef);
 
-  const out = new Uint8Array(await pdf.save({ incremental: true }));
-  if (out.length <= input.length || !isPrefix(input, out)) {
+  // Patched in place below, not copied first (10 MB more for a large file): the bytes are the
+  // library's fresh output buffer. Output that could share the input's memory (nothing appended)
+  // fails the length check before anything is written.
+  const out = await pdf.save({ incremental: true });
+  if (out.length <= input.length || out.buffer === input.buffer || !isPrefix(input, out)) {
     throw new PdfSignError('NOT_INCREMENTAL', 'the PDF library did not append to the file; refusing a rewrite that would break earlier signatures');
   }
 
@@ -203,13 +209,12 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
     throw new PdfSignError('SIGNING_FAILED', 'the file is too large for the /ByteRange placeholder');
   }
   out.set(ascii.encode(brText.padEnd(brWidth, ' ')), at.brOpen);
-  const signedBytes = Buffer.concat([out.subarray(0, byteRange[1]), out.subarray(byteRange[2])]);
-  const contentDigest = new Uint8Array(createHash('sha256').update(signedBytes).digest());
+  // The two ranges are hashed where they lie: no 10 MB copy to join them.
+  const contentDigest = new Uint8Array(createHash('sha256').update(out.subarray(0, byteRange[1])).update(out.subarray(byteRange[2])).digest());
 
   const { signedData, signatureValue } = await createCadesSignature({
     signer: opts.signer,
     contentDigest,
-    content: signedBytes,
     trustedRootsDer: opts.trustedRootsDer,
     at: signedAt,
   });

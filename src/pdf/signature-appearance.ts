@@ -3,7 +3,8 @@
 // the date and time, and how the identity was proven. Text is set in Helvetica, one of the
 // standard 14 fonts every reader has (§9.6.2.2), with WinAnsiEncoding (Annex D), which covers
 // Spanish and the other Western European languages; other characters become "?".
-import { PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, Standard14Font, type PDF, type PDFImage } from '@libpdf/core';
+import { PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, Standard14Font, type PDF } from '@libpdf/core';
+import type { EmbeddedImage } from './signature-image.js';
 import type { Rotation } from './signature-widgets.js';
 
 /** What the appearance shows. */
@@ -19,7 +20,8 @@ export interface AppearanceText {
 export interface AppearanceResources {
   regular: PdfRef;
   bold: PdfRef;
-  image?: PDFImage;
+  /** The drawn signature, embedded once per revision by signature-image.ts (native zlib, not pako). */
+  image?: EmbeddedImage;
 }
 
 const LEADING = 1.2;

@@ -77,6 +77,24 @@ function checkEssBinding(signerInfo: pkijs.SignerInfo, tsaCert: pkijs.Certificat
 }
 
 /**
+ * The token's SignedData. pkijs reads certificates through a generic schema match that costs
+ * over a millisecond a certificate, so plain certificates are read by parseCertificate() instead, from
+ * their own bytes: for a TSA whose certificates recur that is the cached object, already
+ * parsed and encoded. Anything but plain certificates is left to pkijs.
+ */
+function parseSignedData(content: asn1js.Sequence): pkijs.SignedData {
+  const fields = content.valueBlock.value;
+  const set = fields.find((b) => b.idBlock.tagClass === 3 && b.idBlock.tagNumber === 0) as asn1js.Constructed | undefined;
+  const blocks = set?.valueBlock.value ?? [];
+  if (!set || !blocks.every((b) => b instanceof asn1js.Sequence)) {
+    return new pkijs.SignedData({ schema: content });
+  }
+  const signed = new pkijs.SignedData({ schema: new asn1js.Sequence({ value: fields.filter((b) => b !== set) }) });
+  signed.certificates = blocks.map((b) => parseCertificate(new Uint8Array(b.valueBeforeDecodeView)));
+  return signed;
+}
+
+/**
  * Checks a DER TimeStampResp obtained for `timestampedData` (the SignerInfo signature value) with
  * `nonce`, and returns its token. `extraCertsDer` may supply intermediates the token left out.
  */
@@ -88,8 +106,15 @@ export async function checkTimestampReply(opts: {
   extraCertsDer?: Uint8Array[];
 }): Promise<CheckedTimestamp> {
   let resp: pkijs.TimeStampResp;
+  let replyBlock: asn1js.Sequence;
   try {
-    resp = pkijs.TimeStampResp.fromBER(own(opts.replyDer));
+    // Parsed once: the pkijs view for the checks, the asn1js tree for the token's own bytes.
+    const parsed = asn1js.fromBER(own(opts.replyDer));
+    if (parsed.offset === -1) {
+      throw new Error(parsed.result.error);
+    }
+    replyBlock = parsed.result as asn1js.Sequence;
+    resp = new pkijs.TimeStampResp({ schema: replyBlock });
   } catch (err) {
     invalid(`not a DER TimeStampResp (${(err as Error).message})`);
   }
@@ -106,7 +131,7 @@ export async function checkTimestampReply(opts: {
   let signed: pkijs.SignedData;
   let tst: pkijs.TSTInfo;
   try {
-    signed = new pkijs.SignedData({ schema: token.content });
+    signed = parseSignedData(token.content as asn1js.Sequence);
     if (signed.encapContentInfo.eContentType !== OID_TST_INFO || !signed.encapContentInfo.eContent) {
       invalid('the token does not encapsulate a TSTInfo');
     }
@@ -169,8 +194,7 @@ export async function checkTimestampReply(opts: {
     invalid(`the TSA certificate does not chain to a trusted root at the time-stamp's time: ${problem}`);
   }
   // Embed the token exactly as the TSA encoded it (a re-encoding could differ from what it signed).
-  const outer = asn1js.fromBER(opts.replyDer).result as asn1js.Sequence;
-  const tokenDer = new Uint8Array(outer.valueBlock.value[1].valueBeforeDecodeView);
+  const tokenDer = new Uint8Array(replyBlock.valueBlock.value[1].valueBeforeDecodeView);
   return {
     tokenDer,
     genTime: tst.genTime,

@@ -2,7 +2,7 @@
 // certificate store (OCSP lookup, CRL entries) and storage of the material are the caller's.
 export { PkiError, type PkiErrorCode } from './errors.js';
 export { certificatesToPem, derToPem, pemBlocks, pemCertificates, pemToDer, type PemBlock } from './pem.js';
-export { normalizeSerialHex, randomSerialHex } from './primitives.js';
+export { derElement, normalizeSerialHex, randomSerialHex } from './primitives.js';
 export {
   OCSP_RENEWAL_DAYS,
   certificateNotAfter,
@@ -32,6 +32,14 @@ export {
   type Pkcs12Input,
 } from './operator-material.js';
 export { openPkiMaterial, sealPkiMaterial, type SealedPkiMaterial } from './sealed-material.js';
+export {
+  KeyPairPool,
+  SIGNER_KEY_POOL_SIZE,
+  SIGNER_KEY_REFILL_DELAY_MS,
+  generateSignerKeyPair,
+  type KeyPairPoolOptions,
+  type SignerKeySource,
+} from './key-pool.js';
 export { issueSignerCertificate, type IssueSignerCertificateOptions, type SignerCertificate } from './signer-certificate.js';
 export {
   FailInfo,

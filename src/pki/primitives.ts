@@ -215,15 +215,18 @@ export const implicitPrimitive = (tagNumber: number, bytes: Uint8Array = new Uin
 export const generalizedTime = (date: Date) => new asn1js.GeneralizedTime({ valueDate: wholeSeconds(date) });
 
 /**
- * An existing DER structure as an asn1js block, to embed in a new one. asn1js re-encodes what it
- * parsed, so the bytes are checked to survive unchanged (a signed certificate must).
+ * One DER element (X.690 §8.1, definite length) from its identifier octet and the encodings of its
+ * content's parts, joined as they are: for structures that embed existing DER (certificates, a
+ * token) without parsing and re-encoding it.
  */
-export function derBlock(der: Uint8Array): asn1js.BaseBlock {
-  const parsed = asn1js.fromBER(toArrayBuffer(der));
-  if (parsed.offset !== der.byteLength || !Buffer.from(parsed.result.toBER(false)).equals(Buffer.from(der))) {
-    throw new PkiError('bad_der', 'a structure to embed is not canonical DER');
+export function derElement(tag: number, parts: readonly Uint8Array[]): Buffer {
+  const length = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const lengthOctets: number[] = [];
+  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) {
+    lengthOctets.unshift(rest & 0xff);
   }
-  return parsed.result;
+  const header = length < 0x80 ? [tag, length] : [tag, 0x80 | lengthOctets.length, ...lengthOctets];
+  return Buffer.concat([Buffer.from(header), ...parts]);
 }
 
 /** A DER SET OF: elements sorted by their encodings (X.690 §11.6), as CMS signed attributes need. */

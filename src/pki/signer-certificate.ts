@@ -4,7 +4,9 @@
 // OpenSSL, Windows and Java all validate it in a PDF signature, which is not yet true of every
 // deployed reader for ECDSA (older Acrobat versions and several DMS validators) or of RSA-PSS.
 // 2048 bits is plenty for a key used once within minutes and then dropped; generation costs tens to
-// a few hundred milliseconds. 'ecdsa-p256' is available where every consumer is known to accept it.
+// a few hundred milliseconds, which is why the service takes it from a pool generated ahead of time
+// (key-pool.ts; still one key per signature). 'ecdsa-p256' is available where every consumer is
+// known to accept it.
 //
 // Identity: CN = the signer's name; the contact goes in subjectAltName, as RFC 5280 §4.1.2.6
 // requires for new certificates (emailAddress in the DN is deprecated). A phone number is a
@@ -26,6 +28,7 @@ import {
   subjectAltName,
 } from './certificate-builder.js';
 import { PkiError } from './errors.js';
+import type { SignerKeySource } from './key-pool.js';
 import type { LoadedPki } from './material.js';
 import { OID, generateKeyPair, normalizeSerialHex } from './primitives.js';
 
@@ -46,6 +49,12 @@ export interface IssueSignerCertificateOptions {
   caIssuersUrl?: string;
   /** Default 'rsa-2048' (see the file comment). */
   keyAlgorithm?: 'rsa-2048' | 'ecdsa-p256';
+  /**
+   * Where the one-time key pair comes from (a KeyPairPool); by default it is generated here. The
+   * pair must be of `keyAlgorithm` with a non-extractable private key; it is taken only once the
+   * other options are checked.
+   */
+  keys?: SignerKeySource;
 }
 
 /** The certificate and its one-time key; the fields line up with @libpdf/core's CryptoKeySigner. */
@@ -91,6 +100,29 @@ function mailbox(email: string): string {
   return `${local}@${domain}`;
 }
 
+/**
+ * A pair from a key source must be what generateKeyPair would have made here: the algorithm and
+ * size the certificate announces, and a private key that can sign and cannot be exported.
+ */
+function checkedKeyPair(pair: CryptoKeyPair, keyAlgorithm: 'rsa-2048' | 'ecdsa-p256'): CryptoKeyPair {
+  const alg = pair.privateKey.algorithm as Partial<RsaHashedKeyAlgorithm & EcKeyAlgorithm> & KeyAlgorithm;
+  const hash = (alg.hash as KeyAlgorithm | undefined)?.name;
+  const expected =
+    keyAlgorithm === 'rsa-2048'
+      ? alg.name === 'RSASSA-PKCS1-v1_5' && alg.modulusLength === 2048 && hash === 'SHA-256'
+      : alg.name === 'ECDSA' && alg.namedCurve === 'P-256';
+  if (
+    !expected ||
+    pair.publicKey.algorithm.name !== alg.name ||
+    pair.privateKey.type !== 'private' ||
+    pair.privateKey.extractable ||
+    !pair.privateKey.usages.includes('sign')
+  ) {
+    throw new PkiError('bad_argument', `the key source gave a key pair that is not a non-extractable ${keyAlgorithm} signing pair`);
+  }
+  return pair;
+}
+
 /** Issues a signer certificate from the issuing CA for one signature. */
 export async function issueSignerCertificate(pki: LoadedPki, options: IssueSignerCertificateOptions): Promise<SignerCertificate> {
   const name = options.name.trim();
@@ -112,7 +144,7 @@ export async function issueSignerCertificate(pki: LoadedPki, options: IssueSigne
   const uris = options.phone ? [telUri(options.phone)] : [];
   const keyAlgorithm = options.keyAlgorithm ?? 'rsa-2048';
   // extractable = false: the private key can sign and nothing else, and is dropped with the object.
-  const keys = await generateKeyPair(keyAlgorithm, false);
+  const keys = options.keys ? checkedKeyPair(await options.keys.take(), keyAlgorithm) : await generateKeyPair(keyAlgorithm, false);
   const notBefore = new Date(options.now.getTime() - CLOCK_SKEW_MINUTES * MINUTE);
   const notAfter = new Date(options.now.getTime() + validityMinutes * MINUTE);
   const certificateDer = await buildCertificate({

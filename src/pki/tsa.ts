@@ -13,7 +13,7 @@ import type { LoadedPki } from './material.js';
 import {
   OID,
   assertSingleStructure,
-  derBlock,
+  derElement,
   derSetOf,
   digest,
   digestLength,
@@ -138,24 +138,26 @@ async function signToken(pki: LoadedPki, subject: TimeStampSubject, imprint: asn
       new asn1js.OctetString({ valueHex: toArrayBuffer(signature) }),
     ],
   });
-  const signedData: asn1js.BaseBlock[] = [
-    new asn1js.Integer({ value: 3 }), // RFC 5652 §5.1: eContentType is not id-data
-    new asn1js.Set({ value: [digestAlgorithm('SHA-256')] }),
-    new asn1js.Sequence({
-      value: [new asn1js.ObjectIdentifier({ value: OID.tstInfo }), explicit(0, new asn1js.OctetString({ valueHex: toArrayBuffer(eContent) }))],
-    }),
+  // The certificates and the token go in as the bytes they are (no parse and re-encoding per
+  // token), so the outer structures are joined from encodings: tag 0x30 SEQUENCE, 0xa0 [0].
+  const der = (block: asn1js.BaseBlock) => new Uint8Array(block.toBER(false));
+  const signedData: Uint8Array[] = [
+    der(new asn1js.Integer({ value: 3 })), // RFC 5652 §5.1: eContentType is not id-data
+    der(new asn1js.Set({ value: [digestAlgorithm('SHA-256')] })),
+    der(
+      new asn1js.Sequence({
+        value: [new asn1js.ObjectIdentifier({ value: OID.tstInfo }), explicit(0, new asn1js.OctetString({ valueHex: toArrayBuffer(eContent) }))],
+      }),
+    ),
   ];
   if (subject.certReq) {
     // The TSA certificate MUST be included when certReq is true (§2.4.1); the issuing CA and any
-    // intermediates go with it so a verifier only needs the root.
-    const certs = [pki.tsa.certificateDer, ...pki.chainDer.slice(0, -1)].map(derBlock);
-    signedData.push(derSetOf(certs, { tagClass: 3, tagNumber: 0 })); // [0] IMPLICIT SET OF, DER-sorted
+    // intermediates go with it so a verifier only needs the root. [0] IMPLICIT SET OF, DER-sorted.
+    const certs = [pki.tsa.certificateDer, ...pki.chainDer.slice(0, -1)].map((c) => Buffer.from(c)).sort(Buffer.compare);
+    signedData.push(derElement(0xa0, certs));
   }
-  signedData.push(new asn1js.Set({ value: [signerInfo] }));
-  const contentInfo = new asn1js.Sequence({
-    value: [new asn1js.ObjectIdentifier({ value: OID.signedData }), explicit(0, new asn1js.Sequence({ value: signedData }))],
-  });
-  return Buffer.from(contentInfo.toBER(false));
+  signedData.push(der(new asn1js.Set({ value: [signerInfo] })));
+  return derElement(0x30, [der(new asn1js.ObjectIdentifier({ value: OID.signedData })), derElement(0xa0, [derElement(0x30, signedData)])]);
 }
 
 function checkSubject(subject: TimeStampSubject): void {
@@ -230,5 +232,5 @@ export async function createTimeStampReply(pki: LoadedPki, requestDer: Uint8Arra
   const nonce = request.nonce ? new asn1js.Integer({ valueHex: request.nonce.valueBlock.valueHexView.slice().buffer }) : undefined;
   const token = await signToken(pki, { hash, hashedMessage, certReq: request.certReq === true }, request.messageImprint.toSchema(), nonce, options);
   const granted = new asn1js.Sequence({ value: [new asn1js.Integer({ value: 0 })] });
-  return Buffer.from(new asn1js.Sequence({ value: [granted, derBlock(token)] }).toBER(false));
+  return derElement(0x30, [new Uint8Array(granted.toBER(false)), token]);
 }

@@ -5,7 +5,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber } from '@libpdf/core';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addSignatureTimestamp } from '../../src/pdf/cades-signature.js';
 import { strictRevocationProvider } from '../../src/pdf/revocation-source.js';
 import { PdfSignError, signPdf, type SignPdfOptions } from '../../src/pdf/sign-pdf.js';
 import { MIN_BOX_SIZE } from '../../src/pdf/signature-widgets.js';
@@ -151,6 +154,20 @@ describe('gap 3: every time-stamp reply is checked before it is embedded', () =>
   it('refuses a reply that is not a TimeStampResp at all', async () => {
     const err = await refusal(options({ timestamp: async () => new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x00]) }));
     expect(err.problem).toBe('TIMESTAMP_INVALID');
+  });
+
+  it('embeds the token byte for byte as the TSA encoded it, and refuses a token that is not one element', async () => {
+    let reply: Uint8Array = new Uint8Array(0);
+    const { pdf } = await signPdf(options({ timestamp: async (imprint, nonce) => (reply = await pki.timestamp(imprint, nonce)) }));
+    // TimeStampResp ::= SEQUENCE { status, timeStampToken }: the token is what follows the status.
+    const outer = asn1js.fromBER(new Uint8Array(reply)).result as asn1js.Sequence;
+    const token = Buffer.from(outer.valueBlock.value[1].valueBeforeDecodeView);
+    expect(token.length).toBeGreaterThan(1000);
+    expect(pdf.toString('latin1').includes(token.toString('hex'))).toBe(true);
+    const signedData = new pkijs.SignedData({ version: 1, encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }), signerInfos: [new pkijs.SignerInfo()] });
+    for (const bad of [Buffer.concat([token, Buffer.from([0])]), token.subarray(0, -1), Buffer.from([0x30, 0x80, 0x00, 0x00])]) {
+      expect(() => addSignatureTimestamp(signedData, bad)).toThrow(/not one DER element/);
+    }
   });
 
   it('reports a TSA that does not answer as SIGNING_FAILED, not as an invalid token', async () => {

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { X509Certificate, verify } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { KeyPairPool } from '../../src/pki/key-pool.js';
 import { generateServicePki, importPki, pkiUrls, type LoadedPki } from '../../src/pki/material.js';
 import { generateKeyPair, randomSerialHex, subtle } from '../../src/pki/primitives.js';
@@ -119,6 +119,32 @@ describe('KeyPairPool', () => {
     pool.stop();
   });
 
+  it('waits refillDelayMs after a take before refilling (the first fill does not wait), and stop() cancels the wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const gen = controlledGenerator();
+      const pool = new KeyPairPool({ size: 2, generate: gen.generate, refillDelayMs: 250 });
+      pool.start();
+      expect(gen.waiting()).toBe(1);
+      await gen.settle();
+      await gen.settle();
+      await pool.take();
+      expect(gen.waiting()).toBe(0); // not beside the signature that took the key
+      vi.advanceTimersByTime(249);
+      expect(gen.waiting()).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(gen.waiting()).toBe(1);
+      await gen.settle();
+      expect(pool.available).toBe(2);
+      await pool.take();
+      pool.stop();
+      vi.advanceTimersByTime(1000);
+      expect(gen.waiting()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('refuses a size outside 1..64', () => {
     expect(() => new KeyPairPool({ size: 0 })).toThrow(RangeError);
     expect(() => new KeyPairPool({ size: 65 })).toThrow(RangeError);
@@ -127,13 +153,19 @@ describe('KeyPairPool', () => {
 
   it('keeps no process alive once stopped', () => {
     // A child starts a pool of real RSA-2048 pairs, takes one and stops it: it must exit by itself
-    // (no timer or handle of the pool holds it), once the one generation running has finished.
+    // (no timer or handle of the pool holds it), once the one generation running has finished. A
+    // second pool is left running with a refill due in a minute: its timer must not hold the
+    // process either (the spawn's 30 s timeout would kill it).
     const script = [
       "const { KeyPairPool } = await import('./src/pki/key-pool.ts');",
       'const pool = new KeyPairPool({ size: 8 });',
       'pool.start();',
       'await pool.take();',
       'pool.stop();',
+      'const waiting = new KeyPairPool({ size: 1, refillDelayMs: 60_000 });',
+      'waiting.start();',
+      'await waiting.whenFull();',
+      'await waiting.take();',
     ].join('\n');
     const child = spawnSync(process.execPath, ['--import', 'tsx/esm', '--input-type=module', '-e', script], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),

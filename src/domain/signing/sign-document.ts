@@ -73,6 +73,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
       ocspUrl: urls.ocsp,
       crlUrl: urls.crl,
       caIssuersUrl: urls.issuingCer,
+      keys: deps.signerKeys,
     });
     await recordIssuedCertificate(trx, {
       serialHex: cert.serialHex,
