@@ -3,8 +3,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { PageLoading } from './components/PageLoading';
 import { SigningSection } from './components/SigningSection';
-import { asApiError, usePageData } from './use-page-data';
-import { ApiError, getInfo, reject, sign, type Signature, type SigningInfo } from './api';
+import { usePageData } from './use-page-data';
+import { useSigningActions } from './use-signing-actions';
+import { getInfo, reject, sign, type Signature } from './api';
 import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, SignedView, StateView } from './components/Outcome';
 import { PdfViewer } from './components/PdfViewer';
@@ -23,12 +24,9 @@ export function App({ token }: { token: string }) {
 
 function DocumentApp({ token }: { token: string }) {
   const { info, setInfo, loadError, load } = usePageData(() => getInfo(token), token);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, setError, busy, rejectOpen, setRejectOpen, status, setStatus, run } = useSigningActions(load);
   const [signature, setSignature] = useState<Signature | null>(null);
   const [consent, setConsent] = useState(false);
-  const [busy, setBusy] = useState<'sign' | 'reject' | null>(null);
-  const [rejectOpen, setRejectOpen] = useState(false);
-  const [status, setStatus] = useState('');
   const [pdfVersion, setPdfVersion] = useState(0);
 
   const lang = info?.language ?? browserLang();
@@ -40,24 +38,11 @@ function DocumentApp({ token }: { token: string }) {
     document.title = info ? `${info.document.name} · ${t.title}` : t.title;
   }, [lang, info, t]);
 
-  /** A refusal that means the state changed under the page: show the new state. */
-  const afterFailure = async (err: unknown) => {
-    const e = asApiError(err);
-    setError(e);
-    setStatus('');
-    if (e.status === 409 || e.status === 404) {
-      await load();
-    }
-  };
-
   const doSign = async () => {
     if (!signature || !consent || busy) {
       return;
     }
-    setBusy('sign');
-    setError(null);
-    setStatus(t.signing);
-    try {
+    await run('sign', t.signing, async () => {
       const result = await sign(token, signature);
       setInfo((prev) =>
         prev && {
@@ -69,29 +54,15 @@ function DocumentApp({ token }: { token: string }) {
       setStatus(`${t.signedTitle}. ${result.document_status === 'completed' ? t.completedAll : t.waitingOthers}`);
       setPdfVersion((v) => v + 1);
       void load();
-    } catch (err) {
-      await afterFailure(err);
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
-  const doReject = async (reason: string) => {
-    setBusy('reject');
-    setError(null);
-    setStatus(t.rejecting);
-    try {
+  const doReject = (reason: string) =>
+    run('reject', t.rejecting, async () => {
       const result = await reject(token, reason);
-      setRejectOpen(false);
       setInfo((prev) => prev && { ...prev, document: { ...prev.document, status: result.document_status }, signer: { ...prev.signer, status: 'rejected' } });
       setStatus(t.rejectedByYou);
-    } catch (err) {
-      setRejectOpen(false);
-      await afterFailure(err);
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   let body: React.ReactNode;
   if (!info) {

@@ -5,8 +5,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { PageLoading } from './components/PageLoading';
 import { SigningSection } from './components/SigningSection';
-import { asApiError, usePageData } from './use-page-data';
-import { ApiError, type Signature } from './api';
+import { usePageData } from './use-page-data';
+import { useSigningActions } from './use-signing-actions';
+import type { Signature } from './api';
 import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
@@ -17,12 +18,9 @@ import { setDictionaries, setPageDict } from './set-i18n';
 
 export function SetApp({ token }: { token: string }) {
   const { info, setInfo, loadError, load } = usePageData(() => getSetInfo(token), token);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, setError, busy, rejectOpen, setRejectOpen, status, setStatus, run } = useSigningActions(load);
   const [signature, setSignature] = useState<Signature | null>(null);
   const [consent, setConsent] = useState(false);
-  const [busy, setBusy] = useState<'sign' | 'reject' | null>(null);
-  const [rejectOpen, setRejectOpen] = useState(false);
-  const [status, setStatus] = useState('');
   const [version, setVersion] = useState(0);
 
   const lang = info?.language ?? browserLang();
@@ -35,52 +33,26 @@ export function SetApp({ token }: { token: string }) {
     document.title = info?.set.name ? `${info.set.name} · ${t.title}` : t.title;
   }, [lang, info, t]);
 
-  const fail = async (err: unknown) => {
-    const e = asApiError(err);
-    setError(e);
-    setStatus('');
-    if (e.status === 409 || e.status === 404) {
-      await load();
-    }
-  };
-
   const toSign = info ? info.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected') : [];
 
   const doSign = async () => {
     if (!signature || !consent || busy) {
       return;
     }
-    setBusy('sign');
-    setError(null);
-    setStatus(st.signingAll(toSign.length));
-    try {
+    await run('sign', st.signingAll(toSign.length), async () => {
       const result = await signSet(token, signature);
       setStatus(`${st.signedAllTitle}. ${result.set_status === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
       setVersion((v) => v + 1);
       await load();
-    } catch (err) {
-      await fail(err);
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
-  const doReject = async (reason: string) => {
-    setBusy('reject');
-    setError(null);
-    setStatus(t.rejecting);
-    try {
+  const doReject = (reason: string) =>
+    run('reject', t.rejecting, async () => {
       await rejectSet(token, reason);
-      setRejectOpen(false);
       setStatus(t.rejectedByYou);
       await load();
-    } catch (err) {
-      setRejectOpen(false);
-      await fail(err);
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   let body: React.ReactNode;
   if (!info) {
