@@ -4,6 +4,7 @@
 // set; the signing path holds one document and then takes the set, so this order cannot cross it.
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
+import type { SigningSigner } from './signing-repo.js';
 import type { Database, DocumentStatus, SetStatus } from './schema.js';
 
 type Q = Db | Transaction<Database>;
@@ -61,18 +62,8 @@ export async function lockPendingDocuments(trx: Transaction<Database>, setId: st
   return r.rows.map((x) => x.id);
 }
 
-export interface SetDocumentSigner {
-  id: string;
-  signer_id: string;
-  document_id: string;
-  position: number;
-  authority: string;
-  data: string;
-  name: string | null;
-  email: string | null;
-  status: string;
-  set_signer_id: string | null;
-}
+/** A signer row of one of the set's documents, with the set signer it belongs to once closed. */
+export type SetDocumentSigner = Omit<SigningSigner, 'signed_at'> & { set_signer_id: string | null };
 
 /** Every signer row of the set's documents, in document order, then sticker (signer) order. */
 export async function setDocumentSigners(q: Q, setId: string): Promise<SetDocumentSigner[]> {
