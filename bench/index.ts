@@ -76,7 +76,9 @@ async function main() {
   try {
     // The figures only mean something on an otherwise idle machine: say when it is not.
     const idle = await machineBusy(2000);
-    console.log(`machine busy before the run: ${fmt(idle * 100, 0)}%${idle > 0.1 ? ' (other work is running: the figures below will be low)' : ''}`);
+    console.log(
+      `machine busy before the run: ${fmt(idle * 100, 0)}%${idle > 0.1 ? ' (other work is running: the figures below will be low)' : ''}`,
+    );
     if (NEEDS_SERVER) {
       await serverScenarios(dataDir, (s) => (server = s));
       await stopServer(server);
@@ -102,7 +104,10 @@ async function serverScenarios(dataDir: string, started: (s: Server) => void) {
   console.log(`server: ${server.baseUrl} (pid ${server.child.pid}), embedded PostgreSQL pid ${server.pgPid}, data ${dataDir}\n`);
   await sanityCheck(server, small);
   if (SCENARIOS.includes('A')) {
-    await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', { warmupMs: A_WARMUP_MS, durationMs: A_MS });
+    await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', {
+      warmupMs: A_WARMUP_MS,
+      durationMs: A_MS,
+    });
   }
   if (SCENARIOS.includes('B')) {
     const title = `B  POST /developers/json, ${(large.bytes.length / MB).toFixed(1)} MiB PDF, 2 stickers, c=16`;
@@ -138,7 +143,13 @@ async function scenarioCreate(
   await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: o.warmupMs, maxRequests: o.warmupRequests, build });
   const serverCpu = () => ask(s.child);
   const before = await snapshot(serverCpu, s.pgPid);
-  const result = await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: o.durationMs, maxRequests: o.maxRequests, build });
+  const result = await runLoad({
+    baseUrl: s.baseUrl,
+    concurrency: CONCURRENCY,
+    durationMs: o.durationMs,
+    maxRequests: o.maxRequests,
+    build,
+  });
   const after = await snapshot(serverCpu, s.pgPid);
   report(title, result, delta(before, after), o.reportBytes ? pdf.bytes.length : undefined);
 }
@@ -154,7 +165,11 @@ async function scenarioAuthEndToEnd(s: Server) {
   const cases: [string, BenchRequest, number][] = [
     ['GET /healthz (select 1, no auth)', { method: 'GET', path: '/healthz', headers: {} }, 200],
     ['GET /api/document?limit=1, bad signature (auth only, 401)', { method: 'GET', path: target, headers: { authorization: bad } }, 401],
-    ['GET /api/document?limit=1, signed (auth + list query)', { method: 'GET', path: target, headers: { authorization: authorization(s, target) } }, 200],
+    [
+      'GET /api/document?limit=1, signed (auth + list query)',
+      { method: 'GET', path: target, headers: { authorization: authorization(s, target) } },
+      200,
+    ],
   ];
   console.log(`C  authentication end to end, c=16, ${C_MS / 1000} s each`);
   for (const [name, req, expectStatus] of cases) {
@@ -182,7 +197,15 @@ async function scenarioMicro(s: Server, small: PdfTemplate, large: PdfTemplate, 
   const smallBody = createRequest(s, small, 0).body!;
   const largeBody = createRequest(s, large, 0).body!;
   console.log('D  microbenchmarks (this process, one core)');
-  print(await authMicrobench([{ name: '1-page create body', body: smallBody }, { name: `${largeName} create body`, body: largeBody }], s.baseUrl));
+  print(
+    await authMicrobench(
+      [
+        { name: '1-page create body', body: smallBody },
+        { name: `${largeName} create body`, body: largeBody },
+      ],
+      s.baseUrl,
+    ),
+  );
   print(await createStepsMicrobench('1-page', smallBody, () => uniqueCopy(small), dataDir));
   print(await createStepsMicrobench(largeName, largeBody, () => uniqueCopy(large), dataDir));
 }
@@ -253,12 +276,18 @@ function report(title: string, r: LoadResult, cpu: CpuDelta, docBytes?: number) 
   const ok = r.requests - [...r.errors.values()].reduce((a, b) => a + b, 0);
   const perDoc = (ms: number | undefined) => (ms === undefined ? 'n/a' : fmt(ms / Math.max(1, r.requests), 2));
   console.log(title);
-  console.log(`   requests ${r.requests} in ${fmt(r.seconds, 1)} s, ${ok} × 200, errors ${r.errors.size ? JSON.stringify(Object.fromEntries(r.errors)) : 0}`);
+  console.log(
+    `   requests ${r.requests} in ${fmt(r.seconds, 1)} s, ${ok} × 200, errors ${r.errors.size ? JSON.stringify(Object.fromEntries(r.errors)) : 0}`,
+  );
   console.log(
     `   throughput ${fmt(ok / r.seconds, 1)} documents/s` +
-      (docBytes ? `, ${fmt((ok * docBytes) / MB / r.seconds, 1)} MiB/s of PDF (${fmt(r.bytesSent / MB / r.seconds, 1)} MiB/s of request bodies)` : ''),
+      (docBytes
+        ? `, ${fmt((ok * docBytes) / MB / r.seconds, 1)} MiB/s of PDF (${fmt(r.bytesSent / MB / r.seconds, 1)} MiB/s of request bodies)`
+        : ''),
   );
-  console.log(`   latency p50 ${fmt(percentile(r.latencies, 50))} ms, p99 ${fmt(percentile(r.latencies, 99))} ms, max ${fmt(r.latencies.at(-1) ?? NaN)} ms`);
+  console.log(
+    `   latency p50 ${fmt(percentile(r.latencies, 50))} ms, p99 ${fmt(percentile(r.latencies, 99))} ms, max ${fmt(r.latencies.at(-1) ?? NaN)} ms`,
+  );
   console.log(`   CPU: machine ${fmt(cpu.machineBusy * 100, 0)}% busy, ${perDoc(cpu.machineMs)} ms per request, of which:`);
   console.log(
     `        server ${perDoc(cpu.serverMs)} ms, PostgreSQL ${perDoc(cpu.postgresMs)} ms, kernel threads ${perDoc(cpu.kernelMs)} ms, ` +

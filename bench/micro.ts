@@ -46,7 +46,12 @@ async function measure(name: string, fn: () => unknown, ms = 1000, concurrency =
 }
 
 const postRequest = (body: Buffer) =>
-  ({ method: 'POST', raw: { url: '/developers/json' }, headers: { 'content-type': 'application/json' }, rawBody: body }) as unknown as FastifyRequest;
+  ({
+    method: 'POST',
+    raw: { url: '/developers/json' },
+    headers: { 'content-type': 'application/json' },
+    rawBody: body,
+  }) as unknown as FastifyRequest;
 
 /**
  * signatureMatches always computes MAX_ACTIVE_KEYS (2) HMACs per candidate string: a GET has two
@@ -59,12 +64,20 @@ export async function authMicrobench(bodies: { name: string; body: Buffer }[], p
   const target = '/api/document?limit=1';
   const getCandidates = candidatesFor({ method: 'GET', raw: { url: target }, headers: {} } as unknown as FastifyRequest, publicUrl).exact;
   const getSig = sign(target);
-  const results = [await measure('signatureMatches, GET target (2 candidates × 2 key slots)', () => signatureMatches(getSig, keys, getCandidates))];
+  const results = [
+    await measure('signatureMatches, GET target (2 candidates × 2 key slots)', () => signatureMatches(getSig, keys, getCandidates)),
+  ];
   for (const { name, body } of bodies) {
     const candidates = candidatesFor(postRequest(body), publicUrl).exact;
     const sig = sign(body);
     const ms = body.length > 1e6 ? 3000 : 1000; // large bodies take milliseconds per call
-    results.push(await measure(`signatureMatches, ${name} (${candidates.length} candidate × 2 key slots)`, () => signatureMatches(sig, keys, candidates), ms));
+    results.push(
+      await measure(
+        `signatureMatches, ${name} (${candidates.length} candidate × 2 key slots)`,
+        () => signatureMatches(sig, keys, candidates),
+        ms,
+      ),
+    );
   }
   return results;
 }
@@ -83,7 +96,14 @@ export async function createStepsMicrobench(name: string, body: Buffer, unique: 
   try {
     const blobs = createFsBlobStore(dir);
     return [
-      await measure(`${name}: compact re-serialization (auth, only when the exact bytes did not match)`, () => { raw.jsonBody = undefined; return candidatesFor(raw, 'http://127.0.0.1').compact(); }, ms),
+      await measure(
+        `${name}: compact re-serialization (auth, only when the exact bytes did not match)`,
+        () => {
+          raw.jsonBody = undefined;
+          return candidatesFor(raw, 'http://127.0.0.1').compact();
+        },
+        ms,
+      ),
       await measure(`${name}: JSON.parse of the body (preValidation)`, () => JSON.parse(body.toString('utf8')), ms),
       await measure(`${name}: decodeBase64Pdf (regexes + decode)`, () => decodeBase64Pdf(parsed.b64_doc, 25 * 1024 * 1024), ms),
       await measure(`${name}: inspectPdf (load, page tree, boxes)`, () => inspectPdf(pdf, { maxPages: 2000 }), ms),

@@ -43,7 +43,7 @@ function place(n: ProfileNode): string {
     return pkg[1];
   }
   if (url.startsWith('node:')) {
-    return 'node:' + url.slice(5).split('/')[0] + (url.includes('internal') ? ' (internals)' : '');
+    return `node:${url.slice(5).split('/')[0]}${url.includes('internal') ? ' (internals)' : ''}`;
   }
   const src = /\/((?:src|bench)\/.*)$/.exec(url);
   return src ? src[1] : url;
@@ -83,7 +83,9 @@ profile.samples.forEach((id, i) => {
 const busy = total - idle;
 const ms = (us: number) => (us / 1000).toFixed(0).padStart(7);
 const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
-console.log(`${file}\nsampled ${ms(total).trim()} ms, idle ${ms(idle).trim()} ms, busy ${ms(busy).trim()} ms (percentages are of busy time)\n`);
+console.log(
+  `${file}\nsampled ${ms(total).trim()} ms, idle ${ms(idle).trim()} ms, busy ${ms(busy).trim()} ms (percentages are of busy time)\n`,
+);
 console.log('self time by package / file');
 for (const [p, us] of [...selfByPlace].sort((a, b) => b[1] - a[1]).slice(0, top)) {
   console.log(`${ms(us)} ms ${pct(us)}  ${p}`);
@@ -93,6 +95,9 @@ for (const [f, us] of [...selfByFrame].sort((a, b) => b[1] - a[1]).slice(0, top)
   console.log(`${ms(us)} ms ${pct(us)}  ${f}`);
 }
 console.log('\ninclusive time by function (the root and event-loop frames are near 100%)');
-for (const [f, us] of [...inclusive].filter(([f]) => !f.startsWith('(root)')).sort((a, b) => b[1] - a[1]).slice(0, top * 2)) {
+for (const [f, us] of [...inclusive]
+  .filter(([f]) => !f.startsWith('(root)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top * 2)) {
   console.log(`${ms(us)} ms ${pct(us)}  ${f}`);
 }

@@ -21,7 +21,16 @@ import { createPkiResponder } from '../src/domain/pki/pki-responses.js';
 import { timestampSource } from '../src/domain/signing/timestamp-source.js';
 import { signPdf } from '../src/pdf/sign-pdf.js';
 import { readSignatures } from '../src/pdf/read-signatures.js';
-import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, importPki, issueSignerCertificate, pkiUrls, randomSerialHex, type PkiMaterial } from '../src/pki/index.js';
+import {
+  KeyPairPool,
+  SIGNER_KEY_POOL_SIZE,
+  SIGNER_KEY_REFILL_DELAY_MS,
+  importPki,
+  issueSignerCertificate,
+  pkiUrls,
+  randomSerialHex,
+  type PkiMaterial,
+} from '../src/pki/index.js';
 import { generateKeyPair } from '../src/pki/primitives.js';
 import type { Db } from '../src/store/db.js';
 import { createFsBlobStore } from '../src/store/blobs.js';
@@ -219,7 +228,9 @@ async function sanityCheck(pdf: Buffer, trustedRootsDer: Uint8Array[]) {
   const { signatures } = await readSignatures(pdf, { trustedRootsDer });
   const s = signatures[0];
   if (signatures.length !== 1 || !s.validSignature || !s.coversDocument || !s.trusted || !s.timestamp?.verified) {
-    throw new Error(`sanity check: the signed PDF does not verify: ${JSON.stringify({ count: signatures.length, ...s, certificates: undefined })}`);
+    throw new Error(
+      `sanity check: the signed PDF does not verify: ${JSON.stringify({ count: signatures.length, ...s, certificates: undefined })}`,
+    );
   }
 }
 

@@ -64,7 +64,15 @@ export async function scenarioSigning(opts: { cpuProfileDir?: string } = {}) {
     const small = (await onePagePdf()).bytes;
     const large = await manyPagesPdf(LARGE_PAGES, LARGE_BYTES);
     const inputs: Input[] = [
-      { name: `1-page (${small.length} B)`, bytes: small, pages: 1, warmup: 5, iterations: SMALL_ITERATIONS, keygenSamples: 30, p50TargetMs: 30 },
+      {
+        name: `1-page (${small.length} B)`,
+        bytes: small,
+        pages: 1,
+        warmup: 5,
+        iterations: SMALL_ITERATIONS,
+        keygenSamples: 30,
+        p50TargetMs: 30,
+      },
       {
         name: `${LARGE_PAGES}-page (${(large.length / MB).toFixed(1)} MB)`,
         bytes: large,
@@ -83,7 +91,9 @@ export async function scenarioSigning(opts: { cpuProfileDir?: string } = {}) {
         ? '   signer keys: from a pool generated ahead of time, full again before each signature (BENCH_F_KEYS=demand to generate each during its signature)'
         : '   signer keys: each generated during its signature (BENCH_F_KEYS=demand)',
     );
-    console.log(`   (service PKI generated in ${((performance.now() - started) / 1000).toFixed(1)} s, outside the timings; one child process per input)`);
+    console.log(
+      `   (service PKI generated in ${((performance.now() - started) / 1000).toFixed(1)} s, outside the timings; one child process per input)`,
+    );
 
     const results: Measured[] = [];
     for (const [i, input] of inputs.entries()) {
@@ -106,7 +116,10 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
     stdio: 'inherit',
   });
   const b64 = (v: Buffer) => v.toString('base64');
-  const keyed = (k: { certificateDer: Buffer; privateKeyPkcs8: Buffer }) => ({ certificateDer: b64(k.certificateDer), privateKeyPkcs8: b64(k.privateKeyPkcs8) });
+  const keyed = (k: { certificateDer: Buffer; privateKeyPkcs8: Buffer }) => ({
+    certificateDer: b64(k.certificateDer),
+    privateKeyPkcs8: b64(k.privateKeyPkcs8),
+  });
   const job: ChildJob = {
     type: 'run',
     pdfPath,
@@ -116,7 +129,10 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
     iterations: input.iterations,
     keygenSamples: input.keygenSamples,
     material: {
-      root: { certificateDer: b64(material.root.certificateDer), privateKeyPkcs8: material.root.privateKeyPkcs8 && b64(material.root.privateKeyPkcs8) },
+      root: {
+        certificateDer: b64(material.root.certificateDer),
+        privateKeyPkcs8: material.root.privateKeyPkcs8 && b64(material.root.privateKeyPkcs8),
+      },
       issuing: keyed(material.issuing),
       tsa: keyed(material.tsa),
       ocsp: keyed(material.ocsp),
@@ -132,7 +148,9 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
         result = m;
       }
     });
-    child.once('exit', (code) => (result ? resolveResult(result) : reject(new Error(`the signing process for ${input.name} exited with code ${code}`))));
+    child.once('exit', (code) =>
+      result ? resolveResult(result) : reject(new Error(`the signing process for ${input.name} exited with code ${code}`)),
+    );
     child.send(job);
   });
 }
@@ -167,7 +185,15 @@ function report(results: Measured[]) {
     ['store', 'store'],
   ];
   for (const { input, result: r } of results) {
-    const parts = steps.map(([k, label]) => `${label} ${ms(p(r.samples.map((s) => s[k]), 50))}`);
+    const parts = steps.map(
+      ([k, label]) =>
+        `${label} ${ms(
+          p(
+            r.samples.map((s) => s[k]),
+            50,
+          ),
+        )}`,
+    );
     // Without the certificate step: with keys on demand, it is nearly all key generation.
     const rest = r.samples.map((s) => s.total - s.certificate);
     console.log(`   ${input.name.padEnd(22)} ${parts.join(', ')}; signed file ${(r.signedBytes / MB).toFixed(2)} MB`);
@@ -175,7 +201,9 @@ function report(results: Measured[]) {
   }
   console.log('   CPU of the signing process per signature and its floor (all threads), and the machine meanwhile:');
   for (const { input, result: r, machineBusy } of results) {
-    console.log(`   ${input.name.padEnd(22)} ${ms(r.cpuPerIterationMs)} ms; machine ${(machineBusy * 100).toFixed(0)}% busy (${cpus().length} cores)`);
+    console.log(
+      `   ${input.name.padEnd(22)} ${ms(r.cpuPerIterationMs)} ms; machine ${(machineBusy * 100).toFixed(0)}% busy (${cpus().length} cores)`,
+    );
   }
   const keygen = results.flatMap(({ result: r }) => r.keygen);
   if (keygen.length) {

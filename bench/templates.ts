@@ -21,7 +21,18 @@ const HTML = `<!doctype html><html><body style="font-family:sans-serif">
 </body></html>`;
 
 const PDFMAKE = {
-  content: [{ text: 'Recibo para {{name}}', fontSize: 18 }, { text: 'Total: {{total}}' }, { table: { body: [['Concepto', 'Importe'], ['{{item}}', '{{total}}']] } }],
+  content: [
+    { text: 'Recibo para {{name}}', fontSize: 18 },
+    { text: 'Total: {{total}}' },
+    {
+      table: {
+        body: [
+          ['Concepto', 'Importe'],
+          ['{{item}}', '{{total}}'],
+        ],
+      },
+    },
+  ],
 };
 
 interface TypeCase {

@@ -46,7 +46,9 @@ const { newest, newestFile } = newestSource();
 if (!force && built > 0 && built >= newest) {
   process.exit(0);
 }
-console.log(built === 0 ? 'Building the signer page (web/dist is missing)…' : `Building the signer page (${relative(root, newestFile)} changed)…`);
+console.log(
+  built === 0 ? 'Building the signer page (web/dist is missing)…' : `Building the signer page (${relative(root, newestFile)} changed)…`,
+);
 const started = Date.now();
 const { build } = await import('vite');
 await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });

@@ -186,7 +186,9 @@ export function loadConfig(env: Env = process.env): Config {
   // With a PKCS#12 file, SELLO_PKI_ROOT_CERT alone names its root; the PEM set is the other two.
   if (p12 ? pemPaths[1] || pemPaths[2] : pemPaths.some(Boolean)) {
     if (!pemPaths.every(Boolean)) {
-      problems.push('SELLO_PKI_ROOT_CERT, SELLO_PKI_ISSUING_CERT and SELLO_PKI_ISSUING_KEY: set all three (PEM files of your own CA) or none');
+      problems.push(
+        'SELLO_PKI_ROOT_CERT, SELLO_PKI_ISSUING_CERT and SELLO_PKI_ISSUING_KEY: set all three (PEM files of your own CA) or none',
+      );
     } else if (p12) {
       problems.push('SELLO_PKI_PKCS12: set either the PEM files or the PKCS#12 file of your CA, not both');
     } else {

@@ -11,7 +11,7 @@ import { UsageError, flags } from './args.js';
 export async function apiRequest(config: Config, argv: string[]): Promise<number> {
   const { values, positionals } = flags(argv, { body: 'string', 'web-id': 'string', 'api-key': 'string', url: 'string' });
   const [method, path] = positionals;
-  if (!method || !path || !path.startsWith('/')) {
+  if (!method || !path?.startsWith('/')) {
     throw new UsageError('usage: sello api METHOD /path?query [--body FILE|-] [--web-id ID [--api-key KEY]] [--url BASE]');
   }
   let webId = values['web-id'] as string | undefined;
@@ -41,7 +41,7 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
   }
   const baseUrl = (values.url as string | undefined) ?? config.publicUrl;
   const client = new SelloClient({ baseUrl, webId, apiKey, scheme: config.authSchemes[0] });
-  let res;
+  let res: Awaited<ReturnType<typeof client.raw>>;
   try {
     res = await client.raw(method, path, body);
   } catch (err) {

@@ -27,7 +27,7 @@ export function parseHistoryCommand(argv: string[]): HistoryCommand {
 
 /** Prints the verdict; returns the exit code. */
 export async function runHistoryCommand(deps: { db: Db }, cmd: HistoryCommand): Promise<number> {
-  let r;
+  let r: Awaited<ReturnType<typeof verifyHistory>>;
   try {
     r = await verifyHistory(deps, { ticket: cmd.ticket });
   } catch (err) {

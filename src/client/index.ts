@@ -189,7 +189,15 @@ export interface WorkflowUpdate {
 
 export interface SignerUpdate {
   status: 'success';
-  signer: { signer_id: string; authority: string; data: string; name: string | null; email: string | null; status: string; signer_url: string };
+  signer: {
+    signer_id: string;
+    authority: string;
+    data: string;
+    name: string | null;
+    email: string | null;
+    status: string;
+    signer_url: string;
+  };
   invited: boolean;
 }
 
@@ -346,7 +354,9 @@ export class SelloClient {
     return this.request('POST', `/api/${encodeURIComponent(ticket)}/signer/${encodeURIComponent(signerId)}/update`, changes);
   }
 
-  createDocumentSet(input: { name?: string; metadata?: Record<string, unknown> } = {}): Promise<{ uuid: string; status: string; name: string }> {
+  createDocumentSet(
+    input: { name?: string; metadata?: Record<string, unknown> } = {},
+  ): Promise<{ uuid: string; status: string; name: string }> {
     return this.request('POST', '/api/documentset', input);
   }
 
@@ -355,7 +365,10 @@ export class SelloClient {
   }
 
   /** Preloads a signer for the whole set while it is OPEN; the same (authority, data) returns the existing one. */
-  addSetSigner(uuid: string, signer: { authority: StickerInput['authority']; data: string; name?: string; email?: string }): Promise<SetSigner> {
+  addSetSigner(
+    uuid: string,
+    signer: { authority: StickerInput['authority']; data: string; name?: string; email?: string },
+  ): Promise<SetSigner> {
     return this.request('POST', `/api/documentset/${encodeURIComponent(uuid)}/signer`, signer);
   }
 

@@ -82,9 +82,7 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
     const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
     const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
     const field = [where === 'body' ? '' : where, path, missing].filter(Boolean).join('.') || where;
-    return reply
-      .code(400)
-      .send(errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'invalid'}`, { field, errors: fe.validation }));
+    return reply.code(400).send(errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'invalid'}`, { field, errors: fe.validation }));
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.code === 'FST_REQ_FILE_TOO_LARGE') {
     return reply.code(413).send(errorBody('BODY_TOO_LARGE', 'the request body is larger than the limit'));

@@ -20,7 +20,9 @@ export const ErrorResponse = Type.Object(
 export const WorkflowSettingsSchema = Type.Object(
   {
     ordered: Type.Optional(Type.Boolean({ description: 'invite one signer at a time, in sticker order (default false)' })),
-    expiration_date: Type.Optional(Type.String({ description: 'dd/mm/yyyy (end of that day, account time zone) or ISO 8601; default 30 days after start' })),
+    expiration_date: Type.Optional(
+      Type.String({ description: 'dd/mm/yyyy (end of that day, account time zone) or ISO 8601; default 30 days after start' }),
+    ),
     remind_every: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'days between reminders; 0 never (default 2)' })),
     language: Type.Optional(Type.String({ enum: ['es', 'en'] })),
     subject: Type.Optional(Type.String({ maxLength: 200 })),
@@ -181,10 +183,9 @@ const ReportBox = {
 
 export const SignatureReportResponse = Type.Object(
   {
-    InkSignatures: Type.Array(
-      Type.Object({ campoFirma: Type.String(), box: Type.Integer(), ...ReportBox }),
-      { description: 'every box where a signer drew a signature by hand (signature type "drawn")' },
-    ),
+    InkSignatures: Type.Array(Type.Object({ campoFirma: Type.String(), box: Type.Integer(), ...ReportBox }), {
+      description: 'every box where a signer drew a signature by hand (signature type "drawn")',
+    }),
     firmas: Type.Array(
       Type.Object({
         ...ReportBox,

@@ -105,7 +105,8 @@ const TEXT = {
     broken: 'Not valid: the signed content was altered',
     scope: 'Scope',
     coversAll: 'Covers the whole document',
-    coversRevision: (r: number, t: number) => `Covers revision ${r} of ${t}; the later revisions were added afterwards (other signatures, for example)`,
+    coversRevision: (r: number, t: number) =>
+      `Covers revision ${r} of ${t}; the later revisions were added afterwards (other signatures, for example)`,
     timestamp: 'Time stamp',
     noTimestamp: 'No verifiable time stamp',
     certificate: 'Certificate',
@@ -215,7 +216,10 @@ function signatureCard(s: PublicSignature, locale: PageLocale): string {
     [t.signedAt, when(s.signed_at, locale)],
     [t.integrity, esc(s.valid ? t.intact : t.broken)],
     [t.scope, esc(s.covers_document ? t.coversAll : t.coversRevision(s.revision, s.total_revisions))],
-    [t.timestamp, s.timestamp ? `${when(s.timestamp.time, locale)}<br><span class="muted">${esc(s.timestamp.authority)}</span>` : esc(t.noTimestamp)],
+    [
+      t.timestamp,
+      s.timestamp ? `${when(s.timestamp.time, locale)}<br><span class="muted">${esc(s.timestamp.authority)}</span>` : esc(t.noTimestamp),
+    ],
     [t.certificate, esc(`${s.certificate_trusted ? t.trusted : t.untrusted} · ${t.certStatus[s.certificate_status]}`)],
   );
   return `<article class="card sig-${cls}">

@@ -33,13 +33,7 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 export const RESPONSE_MAX_BYTES = 64 * 1024;
 const USER_AGENT = 'Sello-Webhooks/1';
 
-export type DeliveryOutcome =
-  | 'delivered'
-  | 'retry_scheduled'
-  | 'failed'
-  | 'subscription_disabled'
-  | 'discarded'
-  | 'skipped';
+export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'subscription_disabled' | 'discarded' | 'skipped';
 
 export interface DeliverWebhookOptions {
   /** Source of the retry jitter, in [0, 1); Math.random unless a test fixes it. */
@@ -78,7 +72,7 @@ export async function deliverNotification(
   opts: DeliverWebhookOptions & { log?: Log } = {},
 ): Promise<DeliveryOutcome> {
   const ctx = await loadDelivery(deps.db, job.notificationId, job.target);
-  if (!ctx || ctx.state !== 'pending') {
+  if (ctx?.state !== 'pending') {
     return 'skipped';
   }
   const at = deps.clock.now();
@@ -134,7 +128,12 @@ export async function deliverNotification(
       if (isSubscription) {
         await disableSubscription(trx, ctx.subscriptionRowId!, reason, done);
       }
-      await settleDelivery(trx, ctx, { state: 'failed', status, error: isSubscription ? `${reason}; subscription disabled` : reason, at: done });
+      await settleDelivery(trx, ctx, {
+        state: 'failed',
+        status,
+        error: isSubscription ? `${reason}; subscription disabled` : reason,
+        at: done,
+      });
     });
     opts.log?.warn(`webhook gone (410): ${where}${isSubscription ? '; subscription disabled' : ''}`);
     return isSubscription ? 'subscription_disabled' : 'failed';

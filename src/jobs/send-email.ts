@@ -22,7 +22,7 @@ export function sendEmailTask(deps: Deps): Task {
     // graphile-worker counts this attempt already; a job added elsewhere may lack the field.
     const jobAttempt = helpers?.job?.attempts ?? 0;
     const m = await findMessage(deps.db, messageId);
-    if (!m || m.status !== 'queued') {
+    if (m?.status !== 'queued') {
       return;
     }
     if (!deps.mail) {
@@ -30,7 +30,7 @@ export function sendEmailTask(deps: Deps): Task {
       return;
     }
     const lastAttempt = (err: { permanent: boolean }) => err.permanent || Math.max(m.attempts + 1, jobAttempt) >= MAIL_MAX_ATTEMPTS;
-    let attachments;
+    let attachments: { filename: string; content: Buffer; contentType: string }[];
     try {
       attachments = await Promise.all(
         m.attachments.map(async (a) => ({ filename: a.filename, content: await deps.blobs.get(a.sha256), contentType: a.content_type })),

@@ -8,7 +8,14 @@ import { runDocumentReminder } from '../domain/workflows/send-reminder.js';
 
 export function workflowRemindTask(deps: Deps): Task {
   return async (payload) => {
-    const p = payload as { scope: 'document' | 'set'; documentId?: string; signerRowId?: string; setId?: string; setSignerId?: string; dueAt?: string };
+    const p = payload as {
+      scope: 'document' | 'set';
+      documentId?: string;
+      signerRowId?: string;
+      setId?: string;
+      setSignerId?: string;
+      dueAt?: string;
+    };
     if (p.scope === 'set') {
       await runSetReminder(deps, { setId: p.setId!, setSignerId: p.setSignerId! });
     } else {

@@ -28,11 +28,20 @@ export interface GuardedResponse {
 }
 
 export type UrlGuardReason =
-  | 'BAD_URL' | 'SCHEME_NOT_ALLOWED' | 'ADDRESS_NOT_ALLOWED' | 'TOO_MANY_REDIRECTS'
-  | 'TOO_LARGE' | 'TIMEOUT' | 'NETWORK' | 'REDIRECT_NOT_ALLOWED';
+  | 'BAD_URL'
+  | 'SCHEME_NOT_ALLOWED'
+  | 'ADDRESS_NOT_ALLOWED'
+  | 'TOO_MANY_REDIRECTS'
+  | 'TOO_LARGE'
+  | 'TIMEOUT'
+  | 'NETWORK'
+  | 'REDIRECT_NOT_ALLOWED';
 
 export class UrlGuardError extends Error {
-  constructor(public readonly reason: UrlGuardReason, message: string) {
+  constructor(
+    public readonly reason: UrlGuardReason,
+    message: string,
+  ) {
     super(message);
     this.name = 'UrlGuardError';
   }
@@ -41,7 +50,9 @@ export class UrlGuardError extends Error {
 /** Only plain global unicast passes; every special-purpose range (loopback, private, link-local,
  *  CGNAT, unique-local, 6to4/teredo/NAT64 which can embed an internal IPv4, ...) is refused. */
 export function isPublicAddress(ip: string): boolean {
-  if (net.isIP(ip) === 0) return false; // strict syntax: no octal/hex forms the kernel might read differently
+  if (net.isIP(ip) === 0) {
+    return false; // strict syntax: no octal/hex forms the kernel might read differently
+  }
   try {
     return ipaddr.process(ip).range() === 'unicast'; // process(): ::ffff:a.b.c.d is judged as IPv4
   } catch {
@@ -62,8 +73,12 @@ function checkUrl(raw: string, base?: URL): URL {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new UrlGuardError('SCHEME_NOT_ALLOWED', `scheme ${u.protocol} not allowed`);
   }
-  if (u.username || u.password) throw new UrlGuardError('BAD_URL', 'credentials in URL not allowed');
-  if (!u.hostname) throw new UrlGuardError('BAD_URL', 'URL has no host');
+  if (u.username || u.password) {
+    throw new UrlGuardError('BAD_URL', 'credentials in URL not allowed');
+  }
+  if (!u.hostname) {
+    throw new UrlGuardError('BAD_URL', 'URL has no host');
+  }
   return u;
 }
 
@@ -73,9 +88,7 @@ const defaultLookup = async (hostname: string) =>
     family: (a.family === 6 ? 6 : 4) as 4 | 6,
   }));
 
-type Hop =
-  | { kind: 'redirect'; location: string }
-  | { kind: 'final'; status: number; headers: GuardedResponse['headers']; body: Buffer };
+type Hop = { kind: 'redirect'; location: string } | { kind: 'final'; status: number; headers: GuardedResponse['headers']; body: Buffer };
 
 interface HopContext {
   opts: GuardedFetchOptions;
@@ -98,12 +111,19 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
   const lookup: net.LookupFunction = (hostname, lookupOpts, cb) => {
     resolve(hostname).then(
       (addrs) => {
-        if (addrs.length === 0) return cb(new UrlGuardError('NETWORK', `no address for ${hostname}`), '');
+        if (addrs.length === 0) {
+          return cb(new UrlGuardError('NETWORK', `no address for ${hostname}`), '');
+        }
         const bad = addrs.find((a) => !allowed(a.address));
-        if (bad) return cb(new UrlGuardError('ADDRESS_NOT_ALLOWED', `${hostname} resolves to ${bad.address}`), '');
+        if (bad) {
+          return cb(new UrlGuardError('ADDRESS_NOT_ALLOWED', `${hostname} resolves to ${bad.address}`), '');
+        }
         const { address, family } = addrs[0];
-        if (lookupOpts.all) cb(null, [{ address, family }]);
-        else cb(null, address, family);
+        if (lookupOpts.all) {
+          cb(null, [{ address, family }]);
+        } else {
+          cb(null, address, family);
+        }
       },
       (err: unknown) => cb(new UrlGuardError('NETWORK', `DNS lookup failed: ${(err as Error).message}`), ''),
     );
@@ -112,13 +132,17 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
   return new Promise<Hop>((resolvePromise, reject) => {
     let settled = false;
     const finish = (err: Error | null, hop?: Hop) => {
-      if (settled) return;
+      if (settled) {
+        return;
+      }
       settled = true;
       signal.removeEventListener('abort', onAbort);
       if (err) {
         req.destroy();
         reject(err instanceof UrlGuardError ? err : new UrlGuardError('NETWORK', err.message));
-      } else resolvePromise(hop!);
+      } else {
+        resolvePromise(hop!);
+      }
     };
     const onAbort = () => finish(signal.reason as Error);
 
@@ -136,18 +160,20 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
     const req = (isHttps ? https : http).request(reqOpts);
 
     req.on('socket', (socket: net.Socket) => {
-      const timer = setTimeout(
-        () => finish(new UrlGuardError('TIMEOUT', `connect timeout to ${url.host}`)),
-        opts.connectTimeoutMs ?? 5000,
-      );
+      const timer = setTimeout(() => finish(new UrlGuardError('TIMEOUT', `connect timeout to ${url.host}`)), opts.connectTimeoutMs ?? 5000);
       // Final word on the peer actually connected to; runs before the request is written.
       const onConnect = () => {
         clearTimeout(timer);
         const peer = socket.remoteAddress ?? '';
-        if (!allowed(peer)) finish(new UrlGuardError('ADDRESS_NOT_ALLOWED', `connected to ${peer}`));
+        if (!allowed(peer)) {
+          finish(new UrlGuardError('ADDRESS_NOT_ALLOWED', `connected to ${peer}`));
+        }
       };
-      if (socket.connecting) socket.once('connect', onConnect);
-      else onConnect();
+      if (socket.connecting) {
+        socket.once('connect', onConnect);
+      } else {
+        onConnect();
+      }
       socket.once('close', () => clearTimeout(timer));
     });
     req.on('error', (err) => finish(err));
@@ -166,15 +192,20 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > opts.maxBytes) finish(new UrlGuardError('TOO_LARGE', `body exceeds ${opts.maxBytes} bytes`));
-        else chunks.push(chunk);
+        if (size > opts.maxBytes) {
+          finish(new UrlGuardError('TOO_LARGE', `body exceeds ${opts.maxBytes} bytes`));
+        } else {
+          chunks.push(chunk);
+        }
       });
       res.on('end', () => finish(null, { kind: 'final', status, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on('error', (err) => finish(err));
       res.on('close', () => finish(new UrlGuardError('NETWORK', 'connection closed before end of body')));
     });
 
-    if (signal.aborted) return onAbort();
+    if (signal.aborted) {
+      return onAbort();
+    }
     signal.addEventListener('abort', onAbort, { once: true });
     req.end(opts.body);
   });
@@ -189,16 +220,17 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
 
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(options.headers ?? {})) {
-    if (k.toLowerCase() !== 'cookie') headers[k] = v; // never send cookies
+    if (k.toLowerCase() !== 'cookie') {
+      headers[k] = v; // never send cookies
+    }
   }
-  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent')) headers['User-Agent'] = USER_AGENT;
+  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent')) {
+    headers['User-Agent'] = USER_AGENT;
+  }
 
   const controller = new AbortController();
   const total = options.totalTimeoutMs ?? 30000;
-  const timer = setTimeout(
-    () => controller.abort(new UrlGuardError('TIMEOUT', `total timeout of ${total} ms exceeded`)),
-    total,
-  );
+  const timer = setTimeout(() => controller.abort(new UrlGuardError('TIMEOUT', `total timeout of ${total} ms exceeded`)), total);
   try {
     for (let redirects = 0; ; redirects++) {
       const hop = await oneHop(current, { opts: options, allowed, signal: controller.signal, headers });
@@ -206,11 +238,19 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         return { status: hop.status, headers: hop.headers, body: hop.body, finalUrl: current.href };
       }
       // A POST body must never be replayed (or silently turned into a GET) at another place.
-      if (method === 'POST') throw new UrlGuardError('REDIRECT_NOT_ALLOWED', 'redirect of a POST');
-      if (redirects >= maxRedirects) throw new UrlGuardError('TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects`);
+      if (method === 'POST') {
+        throw new UrlGuardError('REDIRECT_NOT_ALLOWED', 'redirect of a POST');
+      }
+      if (redirects >= maxRedirects) {
+        throw new UrlGuardError('TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects`);
+      }
       const next = checkUrl(hop.location, current); // each hop: same scheme and address checks
       if (next.origin !== current.origin) {
-        for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+        for (const k of Object.keys(headers)) {
+          if (k.toLowerCase() === 'authorization') {
+            delete headers[k];
+          }
+        }
       }
       current = next;
     }

@@ -37,7 +37,8 @@ const T = {
     attached: 'El documento firmado va adjunto.',
     tooLarge: (url: string) => `El documento firmado es demasiado grande para adjuntarlo; descárguelo aquí: ${url}`,
     otpSubject: 'Su código para firmar',
-    otp: (code: string, minutes: number) => `Su código es ${code}. Vence en ${minutes} minutos. Si no solicitó firmar, ignore este mensaje.`,
+    otp: (code: string, minutes: number) =>
+      `Su código es ${code}. Vence en ${minutes} minutos. Si no solicitó firmar, ignore este mensaje.`,
     ignore: 'Si no esperaba este mensaje, puede ignorarlo.',
   },
   en: {
@@ -53,7 +54,8 @@ const T = {
     attached: 'The signed document is attached.',
     tooLarge: (url: string) => `The signed document is too large to attach; download it here: ${url}`,
     otpSubject: 'Your signing code',
-    otp: (code: string, minutes: number) => `Your code is ${code}. It expires in ${minutes} minutes. If you did not ask to sign, ignore this message.`,
+    otp: (code: string, minutes: number) =>
+      `Your code is ${code}. It expires in ${minutes} minutes. If you did not ask to sign, ignore this message.`,
     ignore: 'If you did not expect this message, you can ignore it.',
   },
 } as const;

@@ -139,12 +139,21 @@ export async function createCadesSignature(opts: {
     // again (10 MB for a large file, after two copies of it) where the digest is already known.
     const reparsed = signerInfoOf(encodeCms(signedData));
     const digestAttr = reparsed.signedAttrs?.attributes.find((a) => a.type === OID_MESSAGE_DIGEST)?.values[0];
-    if (!(digestAttr instanceof asn1js.OctetString) || !Buffer.from(digestAttr.valueBlock.valueHexView).equals(Buffer.from(opts.contentDigest))) {
-      failed('the new signature does not carry the content\'s digest');
+    if (
+      !(digestAttr instanceof asn1js.OctetString) ||
+      !Buffer.from(digestAttr.valueBlock.valueHexView).equals(Buffer.from(opts.contentDigest))
+    ) {
+      failed("the new signature does not carry the content's digest");
     }
     verified = await pkijs
       .getCrypto(true)
-      .verifyWithPublicKey(reparsed.signedAttrs!.encodedValue, reparsed.signature, leaf.subjectPublicKeyInfo, reparsed.signatureAlgorithm, 'SHA-256');
+      .verifyWithPublicKey(
+        reparsed.signedAttrs!.encodedValue,
+        reparsed.signature,
+        leaf.subjectPublicKeyInfo,
+        reparsed.signatureAlgorithm,
+        'SHA-256',
+      );
   } catch (err) {
     if (err instanceof PdfSignError) {
       throw err;
@@ -152,7 +161,7 @@ export async function createCadesSignature(opts: {
     failed(`the new signature does not verify: ${(err as Error).message}`);
   }
   if (!verified) {
-    failed('the new signature does not verify with the certificate: is the key the certificate\'s?');
+    failed("the new signature does not verify with the certificate: is the key the certificate's?");
   }
   return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView) };
 }
@@ -209,7 +218,10 @@ export function encodeCms(signedData: pkijs.SignedData): Uint8Array<ArrayBuffer>
     // one attribute being SEQUENCE { id-aa-signatureTimeStampToken, SET { token } }.
     const info = signedData.signerInfos[0].toSchema() as asn1js.Sequence;
     const fields = info.valueBlock.value.map((b) => new Uint8Array(b.toBER(false)));
-    const attribute = derElement(0x30, [new Uint8Array(new asn1js.ObjectIdentifier({ value: OID_SIGNATURE_TIME_STAMP }).toBER(false)), derElement(0x31, [token])]);
+    const attribute = derElement(0x30, [
+      new Uint8Array(new asn1js.ObjectIdentifier({ value: OID_SIGNATURE_TIME_STAMP }).toBER(false)),
+      derElement(0x31, [token]),
+    ]);
     parts[parts.length - 1] = derElement(0x31, [derElement(0x30, [...fields, derElement(0xa1, [attribute])])]);
   }
   const contentType = new Uint8Array(new asn1js.ObjectIdentifier({ value: OID_SIGNED_DATA }).toBER(false));

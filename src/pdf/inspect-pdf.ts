@@ -51,7 +51,7 @@ export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number }):
   if (pdf.isEncrypted) {
     throw new PdfInputError('ENCRYPTED', 'the PDF is encrypted; remove the password or protection and retry');
   }
-  let pages;
+  let pages: ReturnType<typeof pdf.getPages>;
   try {
     pages = pdf.getPages();
   } catch (err) {

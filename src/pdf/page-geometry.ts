@@ -2,7 +2,7 @@
 // both inherited per PDF 32000-1 §7.7.3.4) and the rotation. @libpdf/core 0.4.2's
 // PDFPage.getCropBox() returns [x1 y1 x2 y2] as if it were x, y, width, height and ignores
 // inherited boxes, so it cannot be used for placing or checking boxes.
-import { PdfArray, PdfDict, PdfNumber, type PDF, type PDFPage, type PdfObject, type PdfRef } from '@libpdf/core';
+import { PdfArray, type PdfDict, PdfNumber, type PDF, type PDFPage, type PdfObject, type PdfRef } from '@libpdf/core';
 
 export type Rotation = 0 | 90 | 180 | 270;
 export type RectArray = [number, number, number, number];
@@ -53,8 +53,7 @@ export function pageGeometry(pdf: PDF, page: PDFPage): { crop: RectArray; rotati
     Math.min(c[3], mediaBox[3]),
   ];
   const rotate = inherited(pdf, page, 'Rotate');
-  const degrees = rotate instanceof PdfNumber ? (((Math.round(rotate.value) % 360) + 360) % 360) : 0;
+  const degrees = rotate instanceof PdfNumber ? ((Math.round(rotate.value) % 360) + 360) % 360 : 0;
   const rotation = ([0, 90, 180, 270].includes(degrees) ? degrees : 0) as Rotation; // §7.7.3.3: multiples of 90
   return { crop, rotation };
 }
-

@@ -68,7 +68,12 @@ function text(dict: PdfDict, key: string, pdf: PDF): string | null {
 function pageIndexOf(pdf: PDF, pages: PDFPage[], ref: PdfRef | null, dict: PdfDict): number {
   const resolve = resolverOf(pdf);
   if (ref) {
-    const i = pages.findIndex((p) => p.dict.getArray('Annots', resolve)?.toArray().some((a) => sameRef(a, ref)));
+    const i = pages.findIndex((p) =>
+      p.dict
+        .getArray('Annots', resolve)
+        ?.toArray()
+        .some((a) => sameRef(a, ref)),
+    );
     if (i >= 0) {
       return i;
     }

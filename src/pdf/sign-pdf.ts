@@ -93,7 +93,8 @@ function pdfDate(d: Date): string {
 
 /** Views, not Buffer.from(bytes): that would copy both (10 MB each for a large file) to compare them. */
 const view = (bytes: Uint8Array, length = bytes.length) => Buffer.from(bytes.buffer, bytes.byteOffset, length);
-const isPrefix = (prefix: Uint8Array, whole: Uint8Array) => whole.length >= prefix.length && view(prefix).equals(view(whole, prefix.length));
+const isPrefix = (prefix: Uint8Array, whole: Uint8Array) =>
+  whole.length >= prefix.length && view(prefix).equals(view(whole, prefix.length));
 
 /** Position of an ASCII `needle` in hay[from, to), or -1. */
 function indexOf(hay: Uint8Array, needle: string, from: number, to = hay.length): number {
@@ -184,7 +185,11 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
     Contents: PdfString.fromBytes(new Uint8Array(contentsSize)),
     M: PdfString.fromString(pdfDate(signedAt)),
   });
-  for (const [key, value] of [['Reason', opts.reason], ['Location', opts.location], ['ContactInfo', opts.contactInfo]] as const) {
+  for (const [key, value] of [
+    ['Reason', opts.reason],
+    ['Location', opts.location],
+    ['ContactInfo', opts.contactInfo],
+  ] as const) {
     if (value) {
       sigDict.set(key, PdfString.fromString(value));
     }
@@ -197,7 +202,10 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   // fails the length check before anything is written.
   const out = await pdf.save({ incremental: true });
   if (out.length <= input.length || out.buffer === input.buffer || !isPrefix(input, out)) {
-    throw new PdfSignError('NOT_INCREMENTAL', 'the PDF library did not append to the file; refusing a rewrite that would break earlier signatures');
+    throw new PdfSignError(
+      'NOT_INCREMENTAL',
+      'the PDF library did not append to the file; refusing a rewrite that would break earlier signatures',
+    );
   }
 
   // §12.8.1: /ByteRange covers the whole file except the /Contents value, its < > included.
@@ -210,7 +218,9 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   }
   out.set(ascii.encode(brText.padEnd(brWidth, ' ')), at.brOpen);
   // The two ranges are hashed where they lie: no 10 MB copy to join them.
-  const contentDigest = new Uint8Array(createHash('sha256').update(out.subarray(0, byteRange[1])).update(out.subarray(byteRange[2])).digest());
+  const contentDigest = new Uint8Array(
+    createHash('sha256').update(out.subarray(0, byteRange[1])).update(out.subarray(byteRange[2])).digest(),
+  );
 
   const { signedData, signatureValue } = await createCadesSignature({
     signer: opts.signer,

@@ -3,7 +3,7 @@
 // the date and time, and how the identity was proven. Text is set in Helvetica, one of the
 // standard 14 fonts every reader has (§9.6.2.2), with WinAnsiEncoding (Annex D), which covers
 // Spanish and the other Western European languages; other characters become "?".
-import { PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, Standard14Font, type PDF } from '@libpdf/core';
+import { PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef, Standard14Font, type PDF } from '@libpdf/core';
 import type { EmbeddedImage } from './signature-image.js';
 import type { Rotation } from './signature-widgets.js';
 
@@ -32,9 +32,33 @@ const BOLD = Standard14Font.of('Helvetica-Bold');
 
 // WinAnsiEncoding 0x80–0x9F (PDF 32000-1 Annex D.2); 0x20–0x7E and 0xA0–0xFF match Unicode.
 const WIN_ANSI_HIGH: Record<string, number> = {
-  '€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87, 'ˆ': 0x88, '‰': 0x89,
-  'Š': 0x8a, '‹': 0x8b, 'Œ': 0x8c, 'Ž': 0x8e, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95,
-  '–': 0x96, '—': 0x97, '˜': 0x98, '™': 0x99, 'š': 0x9a, '›': 0x9b, 'œ': 0x9c, 'ž': 0x9e, 'Ÿ': 0x9f,
+  '€': 0x80,
+  '‚': 0x82,
+  ƒ: 0x83,
+  '„': 0x84,
+  '…': 0x85,
+  '†': 0x86,
+  '‡': 0x87,
+  ˆ: 0x88,
+  '‰': 0x89,
+  Š: 0x8a,
+  '‹': 0x8b,
+  Œ: 0x8c,
+  Ž: 0x8e,
+  '‘': 0x91,
+  '’': 0x92,
+  '“': 0x93,
+  '”': 0x94,
+  '•': 0x95,
+  '–': 0x96,
+  '—': 0x97,
+  '˜': 0x98,
+  '™': 0x99,
+  š: 0x9a,
+  '›': 0x9b,
+  œ: 0x9c,
+  ž: 0x9e,
+  Ÿ: 0x9f,
 };
 
 function winAnsiCode(ch: string): number | null {
@@ -47,9 +71,8 @@ function winAnsiCode(ch: string): number | null {
 
 /** The text as the font can show it: composed (NFC), control characters as spaces, others as "?". */
 export function toWinAnsiText(text: string): string {
-  return [...text.normalize('NFC')]
-    .map((ch) => (/[\u0000-\u001f\u007f]/.test(ch) ? ' ' : winAnsiCode(ch) === null ? '?' : ch))
-    .join('');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
+  return [...text.normalize('NFC')].map((ch) => (/[\u0000-\u001f\u007f]/.test(ch) ? ' ' : winAnsiCode(ch) === null ? '?' : ch)).join('');
 }
 
 function hexString(text: string): string {
@@ -84,12 +107,7 @@ const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
  * scaled to fit the top, then three lines (name in bold, date and time, authority) at the largest
  * size up to 10 pt that fits; below 4 pt the lines are shortened with "…" instead.
  */
-export function appearanceContent(
-  width: number,
-  height: number,
-  text: AppearanceText,
-  image?: { width: number; height: number },
-): string {
+export function appearanceContent(width: number, height: number, text: AppearanceText, image?: { width: number; height: number }): string {
   const locale = text.locale ?? 'es';
   const lines = [
     { text: toWinAnsiText(text.signerName), font: BOLD, name: '/SelloB' },

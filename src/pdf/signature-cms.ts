@@ -97,7 +97,11 @@ function findSigner(info: pkijs.SignerInfo, certs: pkijs.Certificate[]): pkijs.C
         return c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber);
       }
       const ski = c.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier)?.parsedValue;
-      return sid instanceof asn1js.Primitive && ski instanceof asn1js.OctetString && Buffer.from(ski.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView));
+      return (
+        sid instanceof asn1js.Primitive &&
+        ski instanceof asn1js.OctetString &&
+        Buffer.from(ski.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView))
+      );
     }) ?? null
   );
 }
@@ -134,11 +138,21 @@ function timestampToken(info: pkijs.SignerInfo): Uint8Array | null {
 }
 
 /** Verifies a token whose imprint must be the digest of `stamped`. */
-async function checkTimestamp(tokenDer: Uint8Array, stamped: Uint8Array, certs: Buffer[], trustedRootsDer: Uint8Array[]): Promise<CmsReport['timestamp']> {
+async function checkTimestamp(
+  tokenDer: Uint8Array,
+  stamped: Uint8Array,
+  certs: Buffer[],
+  trustedRootsDer: Uint8Array[],
+): Promise<CmsReport['timestamp']> {
   const algorithm = imprintAlgorithm(tokenDer) ?? 'SHA-256';
   const imprint = createHash(nodeHash(algorithm)).update(stamped).digest();
   try {
-    const v = await verifyTimeStampToken(tokenDer, { expectedImprint: imprint, expectedImprintAlgorithm: algorithm, trustedRootsDer, untrustedDer: certs });
+    const v = await verifyTimeStampToken(tokenDer, {
+      expectedImprint: imprint,
+      expectedImprintAlgorithm: algorithm,
+      trustedRootsDer,
+      untrustedDer: certs,
+    });
     return { verified: true, genTime: v.genTime, tsaSubject: v.tsaSubject };
   } catch (err) {
     return { verified: false, problem: (err as Error).message };
@@ -192,16 +206,30 @@ export async function analyzeCms(opts: {
   // time-stamp (ETSI.RFC3161, EN 319 142-1 §5.4) is itself the token, over the signed bytes.
   const token = opts.subFilter === 'ETSI.RFC3161' ? cmsDer : timestampToken(info);
   const stamped = opts.subFilter === 'ETSI.RFC3161' ? opts.signedBytes : info.signature.valueBlock.valueHexView;
-  report.timestamp = token && stamped ? await checkTimestamp(token, stamped, certDers, opts.timestampRootsDer ?? opts.trustedRootsDer) : null;
+  report.timestamp =
+    token && stamped ? await checkTimestamp(token, stamped, certDers, opts.timestampRootsDer ?? opts.trustedRootsDer) : null;
   const at = report.timestamp?.genTime ?? opts.claimedTime;
-  report.trusted = at ? (await chainProblem(signerCert, certs, opts.trustedRootsDer.map((d) => pkijs.Certificate.fromBER(own(d))), at)) === null : false;
+  report.trusted = at
+    ? (await chainProblem(
+        signerCert,
+        certs,
+        opts.trustedRootsDer.map((d) => pkijs.Certificate.fromBER(own(d))),
+        at,
+      )) === null
+    : false;
 
   const problem = checkSignature(signed, info, signerCert, opts.signedBytes, opts.subFilter);
   return problem ? { ...report, problem } : { ...report, validSignature: true };
 }
 
 /** The reason the signature does not verify, or null when it does. */
-function checkSignature(signed: pkijs.SignedData, info: pkijs.SignerInfo, cert: pkijs.Certificate, bytes: Buffer | null, subFilter: string): string | null {
+function checkSignature(
+  signed: pkijs.SignedData,
+  info: pkijs.SignerInfo,
+  cert: pkijs.Certificate,
+  bytes: Buffer | null,
+  subFilter: string,
+): string | null {
   if (!bytes) {
     return 'the /ByteRange does not lie inside the file';
   }
@@ -217,7 +245,10 @@ function checkSignature(signed: pkijs.SignedData, info: pkijs.SignerInfo, cert: 
     try {
       const tst = pkijs.TSTInfo.fromBER(own(eContent ?? new Uint8Array()));
       const alg = HASHES[tst.messageImprint.hashAlgorithm.algorithmId];
-      if (!alg || !createHash(nodeHash(alg)).update(bytes).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView))) {
+      if (
+        !alg ||
+        !createHash(nodeHash(alg)).update(bytes).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView))
+      ) {
         return 'the time-stamp imprint is not the digest of the signed bytes';
       }
     } catch {
@@ -238,7 +269,10 @@ function checkSignature(signed: pkijs.SignedData, info: pkijs.SignerInfo, cert: 
     }
     const digests = info.signedAttrs.attributes.filter((a) => a.type === OID.messageDigest);
     const md = digests.length === 1 && digests[0].values.length === 1 ? digests[0].values[0] : null;
-    if (!(md instanceof asn1js.OctetString) || !createHash(nodeHash(hash)).update(content).digest().equals(Buffer.from(md.valueBlock.valueHexView))) {
+    if (
+      !(md instanceof asn1js.OctetString) ||
+      !createHash(nodeHash(hash)).update(content).digest().equals(Buffer.from(md.valueBlock.valueHexView))
+    ) {
       return 'the messageDigest attribute does not match the signed bytes: the document was changed after signing';
     }
     // §5.4: the signature covers the DER of the signed attributes with the SET OF tag, not [0].

@@ -13,7 +13,6 @@ export { pageGeometry, type RectArray, type Rotation };
 /** Smallest box (displayed width × height, points) whose legend stays legible at 4 pt. */
 export const MIN_BOX_SIZE = { width: 36, height: 16 } as const;
 
-
 /** A widget to create or refresh: where it is, and the size its appearance must fill. */
 export interface WidgetPlacement {
   page: PDFPage;
@@ -50,7 +49,10 @@ export function placeBoxes(
     const cropH = crop[3] - crop[1];
     const eps = 0.01;
     if (lx < -eps || ly < -eps || tx > cropW + eps || ty > cropH + eps) {
-      throw new PdfSignError('BOX_INVALID', `box ${i}: [${lx} ${ly} ${tx} ${ty}] is not inside page ${box.page} (${cropW} × ${cropH} points)`);
+      throw new PdfSignError(
+        'BOX_INVALID',
+        `box ${i}: [${lx} ${ly} ${tx} ${ty}] is not inside page ${box.page} (${cropW} × ${cropH} points)`,
+      );
     }
     const [w, h] = rotation === 90 || rotation === 270 ? [ty - ly, tx - lx] : [tx - lx, ty - ly];
     if (w < MIN_BOX_SIZE.width || h < MIN_BOX_SIZE.height) {
@@ -64,7 +66,12 @@ function pageOfWidget(pdf: PDF, ref: PdfRef, dict: PdfDict): PDFPage | null {
   const resolve = resolverOf(pdf);
   const pages = pdf.getPages();
   // /Annots is what viewers draw from; /P is only a hint (§12.5.2) and may be missing or stale.
-  const holder = pages.find((p) => p.dict.getArray('Annots', resolve)?.toArray().some((a) => sameRef(a, ref)));
+  const holder = pages.find((p) =>
+    p.dict
+      .getArray('Annots', resolve)
+      ?.toArray()
+      .some((a) => sameRef(a, ref)),
+  );
   if (holder) {
     return holder;
   }

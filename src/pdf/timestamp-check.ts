@@ -50,9 +50,7 @@ function subjectOf(cert: pkijs.Certificate): string {
  * token, binding the TSA certificate to the signature: without it a token could be re-attributed.
  */
 function checkEssBinding(signerInfo: pkijs.SignerInfo, tsaCert: pkijs.Certificate): void {
-  const attr = signerInfo.signedAttrs?.attributes.find(
-    (a) => a.type === OID_SIGNING_CERTIFICATE || a.type === OID_SIGNING_CERTIFICATE_V2,
-  );
+  const attr = signerInfo.signedAttrs?.attributes.find((a) => a.type === OID_SIGNING_CERTIFICATE || a.type === OID_SIGNING_CERTIFICATE_V2);
   if (!attr) {
     invalid('the token has no ESS signing-certificate attribute (RFC 3161 §2.4.1)');
   }
@@ -180,7 +178,7 @@ export async function checkTimestampReply(opts: {
 
   // §2.3: a TSA certificate has exactly the time-stamping purpose, critical.
   const eku = extendedKeyUsage(tsaCert);
-  if (!eku || !eku.critical || eku.purposes.length !== 1 || eku.purposes[0] !== OID_KP_TIME_STAMPING) {
+  if (!eku?.critical || eku.purposes.length !== 1 || eku.purposes[0] !== OID_KP_TIME_STAMPING) {
     invalid('the TSA certificate lacks a critical extended key usage of id-kp-timeStamping only');
   }
   checkEssBinding(signed.signerInfos[0], tsaCert);

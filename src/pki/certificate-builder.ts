@@ -66,7 +66,7 @@ export function namedBits(bits: readonly number[]): asn1js.BitString {
   const highest = Math.max(...bits);
   const bytes = new Uint8Array(Math.floor(highest / 8) + 1);
   for (const bit of bits) {
-    bytes[Math.floor(bit / 8)] |= 0x80 >> bit % 8;
+    bytes[Math.floor(bit / 8)] |= 0x80 >> (bit % 8);
   }
   return new asn1js.BitString({ valueHex: bytes.buffer, unusedBits: 7 - (highest % 8) });
 }
@@ -84,14 +84,12 @@ export function caBasicConstraints(pathLen?: number): pkijs.Extension {
 }
 
 export const extKeyUsageExtension = (purposes: readonly string[], critical: boolean) =>
-  extension(
-    OID.extKeyUsage,
-    critical,
-    new asn1js.Sequence({ value: purposes.map((oid) => new asn1js.ObjectIdentifier({ value: oid })) }),
-  );
+  extension(OID.extKeyUsage, critical, new asn1js.Sequence({ value: purposes.map((oid) => new asn1js.ObjectIdentifier({ value: oid })) }));
 
-const uri = (value: string) => new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 6 }, valueHex: toArrayBuffer(Buffer.from(value, 'ascii')) });
-const rfc822 = (value: string) => new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 1 }, valueHex: toArrayBuffer(Buffer.from(value, 'ascii')) });
+const uri = (value: string) =>
+  new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 6 }, valueHex: toArrayBuffer(Buffer.from(value, 'ascii')) });
+const rfc822 = (value: string) =>
+  new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 1 }, valueHex: toArrayBuffer(Buffer.from(value, 'ascii')) });
 
 /** Authority Information Access (RFC 5280 §4.2.2.1): OCSP responder and CA certificate URLs. */
 export function authorityInfoAccess(urls: { ocsp?: string; caIssuers?: string }): pkijs.Extension {
@@ -125,9 +123,7 @@ export function subjectAltName(names: { emails?: string[]; uris?: string[] }): p
 export const ocspNoCheck = () => extension(OID.ocspNoCheck, false, new asn1js.Null());
 
 /** What signs a new certificate: an issuing certificate with its key, or the subject itself. */
-export type CertificateSigner =
-  | { certificate: pkijs.Certificate; privateKey: CryptoKey }
-  | { selfSigned: true; privateKey: CryptoKey };
+export type CertificateSigner = { certificate: pkijs.Certificate; privateKey: CryptoKey } | { selfSigned: true; privateKey: CryptoKey };
 
 export interface CertificateTemplate {
   serialHex: string;

@@ -43,7 +43,8 @@ function validAt(der: Buffer, instants: readonly Date[]): boolean {
 function pathLen(der: Buffer): number | undefined {
   const extension = parseCertificate(der).extensions?.find((e) => e.extnID === OID.basicConstraints);
   const parsed = extension ? asn1js.fromBER(extension.extnValue.valueBlock.valueHexView) : undefined;
-  const integer = parsed?.result instanceof asn1js.Sequence ? parsed.result.valueBlock.value.find((b) => b instanceof asn1js.Integer) : undefined;
+  const integer =
+    parsed?.result instanceof asn1js.Sequence ? parsed.result.valueBlock.value.find((b) => b instanceof asn1js.Integer) : undefined;
   return integer instanceof asn1js.Integer ? integer.valueBlock.valueDec : undefined;
 }
 

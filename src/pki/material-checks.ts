@@ -59,7 +59,7 @@ export function extendedKeyUsage(der: Uint8Array): { purposes: string[]; critica
 /** RFC 3161 §2.3: exactly one EKU extension, critical, with id-kp-timeStamping as its only purpose. */
 export function isTimeStampingCertificate(der: Uint8Array): boolean {
   const eku = extendedKeyUsage(der);
-  return eku !== undefined && eku.critical && eku.purposes.length === 1 && eku.purposes[0] === OID.kpTimeStamping;
+  return eku?.critical === true && eku.purposes.length === 1 && eku.purposes[0] === OID.kpTimeStamping;
 }
 
 function checkIssuedByIssuing(keyed: KeyedCertificate, issuing: X509Certificate, what: string): X509Certificate {
@@ -93,7 +93,10 @@ export function checkMaterial(material: PkiMaterial): void {
   checkKey(material.ocsp, 'OCSP responder');
   checkIssuedByIssuing(material.tsa, issuing, 'TSA');
   if (!isTimeStampingCertificate(material.tsa.certificateDer)) {
-    throw new PkiError('bad_material', 'the TSA certificate needs a critical extendedKeyUsage with only id-kp-timeStamping (RFC 3161 §2.3)');
+    throw new PkiError(
+      'bad_material',
+      'the TSA certificate needs a critical extendedKeyUsage with only id-kp-timeStamping (RFC 3161 §2.3)',
+    );
   }
   checkIssuedByIssuing(material.ocsp, issuing, 'OCSP responder');
   if (!extendedKeyUsage(material.ocsp.certificateDer)?.purposes.includes(OID.kpOcspSigning)) {

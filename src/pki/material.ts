@@ -12,7 +12,7 @@
 // same CRL and OCSP responder as the signer certificates: a PAdES B-LT/LTA validator needs
 // revocation data for every certificate below the trust anchor (ETSI EN 319 102-1), and one
 // responder then covers all of them. The root key stays only to sign the issuing CA and its CRL.
-import * as pkijs from 'pkijs';
+import type * as pkijs from 'pkijs';
 import {
   KeyUsage,
   authorityInfoAccess,
@@ -151,7 +151,11 @@ async function issueServiceCertificate(
   const keys = await generateKeyPair(role.algorithm, true);
   const certificateDer = await buildCertificate({
     serialHex: randomSerialHex(),
-    subject: buildName({ commonName: `${options.organization} ${role.commonName}`, organization: options.organization, country: options.country }),
+    subject: buildName({
+      commonName: `${options.organization} ${role.commonName}`,
+      organization: options.organization,
+      country: options.country,
+    }),
     publicKey: keys.publicKey,
     notBefore: startOf(options.now),
     notAfter: new Date(options.now.getTime() + options.validityDays * DAY),
@@ -219,7 +223,10 @@ export async function renewOcspResponder(
   material: PkiMaterial,
   options: Omit<ServiceCertificateOptions, 'validityDays'> & { validityDays?: number },
 ): Promise<PkiMaterial> {
-  const issuer = { certificate: parseCertificate(material.issuing.certificateDer), privateKey: await importPrivateKey(material.issuing.privateKeyPkcs8) };
+  const issuer = {
+    certificate: parseCertificate(material.issuing.certificateDer),
+    privateKey: await importPrivateKey(material.issuing.privateKeyPkcs8),
+  };
   const ocsp = await issueOcspResponderCertificate(issuer, { ...options, validityDays: options.validityDays ?? 365 });
   return { ...material, ocsp, ocspFromOperator: false };
 }

@@ -22,10 +22,7 @@ import {
 } from './primitives.js';
 
 /** What the certificate store says about one serial number. */
-export type OcspCertStatus =
-  | { status: 'good' }
-  | { status: 'revoked'; revokedAt: Date; reason?: number }
-  | { status: 'unknown' };
+export type OcspCertStatus = { status: 'good' } | { status: 'revoked'; revokedAt: Date; reason?: number } | { status: 'unknown' };
 
 /** OCSPResponseStatus values (RFC 6960 §4.2.1) other than successful. */
 export type OcspErrorStatus = 'malformedRequest' | 'internalError' | 'tryLater' | 'sigRequired' | 'unauthorized';
@@ -172,10 +169,7 @@ export async function createOcspResponse(pki: LoadedPki, requestDer: Uint8Array,
       explicit(
         0,
         new asn1js.Sequence({
-          value: [
-            new asn1js.ObjectIdentifier({ value: OID.ocspBasic }),
-            new asn1js.OctetString({ valueHex: basic.toBER(false) }),
-          ],
+          value: [new asn1js.ObjectIdentifier({ value: OID.ocspBasic }), new asn1js.OctetString({ valueHex: basic.toBER(false) })],
         }),
       ),
     ],
@@ -219,7 +213,9 @@ export function createOcspRequest(options: CreateOcspRequestOptions): Buffer {
     value: [
       new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: oidByHash(hash) }), new asn1js.Null()] }),
       new asn1js.OctetString({ valueHex: toArrayBuffer(digest(hash, new Uint8Array(issuer.subject.toSchema().toBER(false)))) }),
-      new asn1js.OctetString({ valueHex: toArrayBuffer(digest(hash, issuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView)) }),
+      new asn1js.OctetString({
+        valueHex: toArrayBuffer(digest(hash, issuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView)),
+      }),
       certificate.serialNumber,
     ],
   });

@@ -78,7 +78,10 @@ async function complete(
   if (!new X509Certificate(base.issuing.certificateDer).checkPrivateKey(key)) {
     throw new PkiError('bad_material', 'the issuing CA private key does not match its certificate');
   }
-  const issuer = { certificate: parseCertificate(base.issuing.certificateDer), privateKey: await importPrivateKey(base.issuing.privateKeyPkcs8) };
+  const issuer = {
+    certificate: parseCertificate(base.issuing.certificateDer),
+    privateKey: await importPrivateKey(base.issuing.privateKeyPkcs8),
+  };
   const common = { organization: options.organization, country: options.country, baseUrl: options.baseUrl, now: options.now };
   const tsa = base.tsa ?? (await issueTsaCertificate(issuer, { ...common, validityDays: 365 * (options.tsaValidityYears ?? 5) }));
   const ocsp = base.ocsp ?? (await issueOcspResponderCertificate(issuer, { ...common, validityDays: options.ocspValidityDays ?? 365 }));
@@ -173,7 +176,10 @@ export async function readPkcs12(input: Pkcs12Input): Promise<{ keys: Buffer[]; 
     }
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new PkiError('bad_material', `the PKCS#12 content cannot be decrypted (${detail}); re-export it with OpenSSL 3 defaults (AES-256)`);
+    throw new PkiError(
+      'bad_material',
+      `the PKCS#12 content cannot be decrypted (${detail}); re-export it with OpenSSL 3 defaults (AES-256)`,
+    );
   }
   return { keys, certificates };
 }

@@ -43,7 +43,10 @@ export function openPkiMaterial(sealed: SealedPkiMaterial, box: SecretBox): PkiM
     throw new PkiError('bad_material', `unknown sealed PKI version ${String(sealed.version)}`);
   }
   const open = (text: string) => unb64(box.open(unb64(text)));
-  const keyed = (k: { certificate: string; sealedKey: string }) => ({ certificateDer: unb64(k.certificate), privateKeyPkcs8: open(k.sealedKey) });
+  const keyed = (k: { certificate: string; sealedKey: string }) => ({
+    certificateDer: unb64(k.certificate),
+    privateKeyPkcs8: open(k.sealedKey),
+  });
   return {
     root: {
       certificateDer: unb64(sealed.root.certificate),

@@ -36,9 +36,9 @@ export interface VerifiedTimeStamp {
   tsaCertificateDer: Buffer;
 }
 
-const fail = (message: string): never => {
+function fail(message: string): never {
   throw new PkiError('timestamp_invalid', message);
-};
+}
 
 const SIGNATURE_HASH: Record<string, HashName | undefined> = {
   '1.2.840.113549.1.1.1': undefined, // rsaEncryption: the hash is the digestAlgorithm's
@@ -71,7 +71,7 @@ function checkSigningCertificate(signerInfo: pkijs.SignerInfo, certificateDer: B
   const certs = value instanceof asn1js.Sequence ? value.valueBlock.value[0] : undefined;
   const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
   if (!(first instanceof asn1js.Sequence)) {
-    return fail('the signing-certificate attribute is malformed');
+    fail('the signing-certificate attribute is malformed');
   }
   let hash: HashName | undefined = v2 ? 'SHA-256' : 'SHA-1';
   let items = first.valueBlock.value;
@@ -81,7 +81,11 @@ function checkSigningCertificate(signerInfo: pkijs.SignerInfo, certificateDer: B
     items = items.slice(1);
   }
   const certHash = items[0];
-  if (!hash || !(certHash instanceof asn1js.OctetString) || !digest(hash, certificateDer).equals(Buffer.from(certHash.valueBlock.valueHexView))) {
+  if (
+    !hash ||
+    !(certHash instanceof asn1js.OctetString) ||
+    !digest(hash, certificateDer).equals(Buffer.from(certHash.valueBlock.valueHexView))
+  ) {
     fail('the signing-certificate attribute does not name the signer certificate');
   }
 }
@@ -97,7 +101,10 @@ function findSigner(signerInfo: pkijs.SignerInfo, candidates: Buffer[]): Buffer 
     } else if (sid instanceof asn1js.Primitive) {
       const ski = certificate.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
       const value = ski ? asn1js.fromBER(ski.extnValue.valueBlock.valueHexView).result : undefined;
-      if (value instanceof asn1js.OctetString && Buffer.from(value.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView))) {
+      if (
+        value instanceof asn1js.OctetString &&
+        Buffer.from(value.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView))
+      ) {
         return der;
       }
     }
@@ -146,7 +153,10 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, options: Verify
     fail('the contentType attribute is not id-ct-TSTInfo');
   }
   const messageDigest = attributeValue(signerInfo, OID.messageDigest);
-  if (!(messageDigest instanceof asn1js.OctetString) || !digest(hash, eContent).equals(Buffer.from(messageDigest.valueBlock.valueHexView))) {
+  if (
+    !(messageDigest instanceof asn1js.OctetString) ||
+    !digest(hash, eContent).equals(Buffer.from(messageDigest.valueBlock.valueHexView))
+  ) {
     fail('the messageDigest attribute does not match the TSTInfo');
   }
   const signedBytes = new Uint8Array(signerInfo.signedAttrs!.encodedValue);

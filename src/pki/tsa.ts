@@ -74,7 +74,10 @@ function accuracyBlock(accuracy: NonNullable<TimeStampOptions['accuracy']>): asn
     value.push(new asn1js.Integer({ value: accuracy.seconds }));
   }
   // Module PKIXTSP uses IMPLICIT TAGS: millis [0] and micros [1] are primitive context tags.
-  for (const [tagNumber, amount] of [[0, accuracy.millis], [1, accuracy.micros]] as const) {
+  for (const [tagNumber, amount] of [
+    [0, accuracy.millis],
+    [1, accuracy.micros],
+  ] as const) {
     if (amount) {
       const integer = new asn1js.Integer({ value: amount });
       value.push(new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber }, valueHex: integer.valueBlock.valueHexView.slice().buffer }));
@@ -84,7 +87,13 @@ function accuracyBlock(accuracy: NonNullable<TimeStampOptions['accuracy']>): asn
 }
 
 /** A TimeStampToken (ContentInfo DER) for `subject`, with the imprint algorithm given as a block. */
-async function signToken(pki: LoadedPki, subject: TimeStampSubject, imprint: asn1js.BaseBlock, nonce: asn1js.Integer | undefined, options: TimeStampOptions): Promise<Buffer> {
+async function signToken(
+  pki: LoadedPki,
+  subject: TimeStampSubject,
+  imprint: asn1js.BaseBlock,
+  nonce: asn1js.Integer | undefined,
+  options: TimeStampOptions,
+): Promise<Buffer> {
   const tsaCert = pki.tsa.certificate;
   const tstInfo: asn1js.BaseBlock[] = [
     new asn1js.Integer({ value: 1 }),
@@ -146,7 +155,10 @@ async function signToken(pki: LoadedPki, subject: TimeStampSubject, imprint: asn
     der(new asn1js.Set({ value: [digestAlgorithm('SHA-256')] })),
     der(
       new asn1js.Sequence({
-        value: [new asn1js.ObjectIdentifier({ value: OID.tstInfo }), explicit(0, new asn1js.OctetString({ valueHex: toArrayBuffer(eContent) }))],
+        value: [
+          new asn1js.ObjectIdentifier({ value: OID.tstInfo }),
+          explicit(0, new asn1js.OctetString({ valueHex: toArrayBuffer(eContent) })),
+        ],
       }),
     ),
   ];
@@ -182,7 +194,7 @@ export async function createTimeStampToken(pki: LoadedPki, subject: TimeStampSub
 /** A TimeStampResp with status rejection (2) and one failure bit (RFC 3161 §2.4.2). */
 export function createTimeStampRejection(failBit: number, text: string): Buffer {
   const bytes = new Uint8Array(Math.floor(failBit / 8) + 1);
-  bytes[Math.floor(failBit / 8)] = 0x80 >> failBit % 8;
+  bytes[Math.floor(failBit / 8)] = 0x80 >> (failBit % 8);
   const status = new asn1js.Sequence({
     value: [
       new asn1js.Integer({ value: 2 }),
@@ -230,7 +242,13 @@ export async function createTimeStampReply(pki: LoadedPki, requestDer: Uint8Arra
   // The imprint is echoed as sent (same AlgorithmIdentifier encoding), the nonce as an INTEGER with
   // the same value (§2.4.2: "MUST be present if present in the request").
   const nonce = request.nonce ? new asn1js.Integer({ valueHex: request.nonce.valueBlock.valueHexView.slice().buffer }) : undefined;
-  const token = await signToken(pki, { hash, hashedMessage, certReq: request.certReq === true }, request.messageImprint.toSchema(), nonce, options);
+  const token = await signToken(
+    pki,
+    { hash, hashedMessage, certReq: request.certReq === true },
+    request.messageImprint.toSchema(),
+    nonce,
+    options,
+  );
   const granted = new asn1js.Sequence({ value: [new asn1js.Integer({ value: 0 })] });
   return derElement(0x30, [new Uint8Array(granted.toBER(false)), token]);
 }

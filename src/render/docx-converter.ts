@@ -124,7 +124,10 @@ export class DocxConverter {
     }
   }
 
-  private spawnSoffice(args: string[], dir: string): Promise<{ stdout: string; stderr: string; code: number | null; signal: string | null }> {
+  private spawnSoffice(
+    args: string[],
+    dir: string,
+  ): Promise<{ stdout: string; stderr: string; code: number | null; signal: string | null }> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.binary, args, {
         // A process group of its own: soffice is a script that starts oosplash, which starts
@@ -164,7 +167,11 @@ export class DocxConverter {
       child.on('close', (code, signal) => {
         clearTimeout(timer);
         if (timedOut) {
-          reject(new TemplateError('RENDER_TIMEOUT', `LibreOffice took longer than ${this.timeoutMs} ms and was stopped`, { timeoutMs: this.timeoutMs }));
+          reject(
+            new TemplateError('RENDER_TIMEOUT', `LibreOffice took longer than ${this.timeoutMs} ms and was stopped`, {
+              timeoutMs: this.timeoutMs,
+            }),
+          );
         } else {
           resolve({ stdout, stderr, code, signal });
         }

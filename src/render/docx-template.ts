@@ -37,14 +37,7 @@ const NON_TEXT_SDT_TYPES = new Set([
 ]);
 
 /** Range markers kept when a field span is deleted, so no bookmark or comment loses its other end. */
-const RANGE_MARKERS = new Set([
-  'bookmarkStart',
-  'bookmarkEnd',
-  'commentRangeStart',
-  'commentRangeEnd',
-  'permStart',
-  'permEnd',
-]);
+const RANGE_MARKERS = new Set(['bookmarkStart', 'bookmarkEnd', 'commentRangeStart', 'commentRangeEnd', 'permStart', 'permEnd']);
 
 interface MergeInstruction {
   name: string;

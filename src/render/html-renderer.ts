@@ -108,7 +108,9 @@ export class HtmlRenderer {
           // between renders, and the 'disconnected' event had not arrived yet): nothing of this
           // render caused it, so it runs once more on a new browser.
           if (error instanceof BrowserGone && attempt === 1) {
-            if (this.#browser === browser) this.#browser = null;
+            if (this.#browser === browser) {
+              this.#browser = null;
+            }
             continue;
           }
           throw error instanceof BrowserGone ? error.reported : error;
@@ -122,7 +124,9 @@ export class HtmlRenderer {
   /** Closes the browser; renders waiting for a slot fail, later renders are refused. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const waiter of this.#waiting.splice(0)) waiter.reject(closedError());
+    for (const waiter of this.#waiting.splice(0)) {
+      waiter.reject(closedError());
+    }
     const browser = this.#browser;
     this.#browser = null;
     // A launch still in progress sees #closed when it finishes and closes its own browser.
@@ -178,7 +182,9 @@ export class HtmlRenderer {
     });
     try {
       const result = await Promise.race([work, deadline]);
-      if (result !== timedOut) return result;
+      if (result !== timedOut) {
+        return result;
+      }
     } catch (error) {
       if (!browser.isConnected()) {
         const reported = new TemplateError('RENDERER_UNAVAILABLE', `Chromium exited during the render: ${message(error)}`);
@@ -187,7 +193,9 @@ export class HtmlRenderer {
       throw error;
     } finally {
       clearTimeout(timer);
-      if (contextPromise) await this.#dispose(browser, contextPromise);
+      if (contextPromise) {
+        await this.#dispose(browser, contextPromise);
+      }
     }
     throw new TemplateError('RENDER_TIMEOUT', `the html template did not render within ${timeoutMs} ms`, {
       timeoutMs,
@@ -200,24 +208,34 @@ export class HtmlRenderer {
    * does not exit, and the next render launches a new one.
    */
   async #dispose(browser: Browser, contextPromise: Promise<BrowserContext>): Promise<void> {
-    const closed = contextPromise.then((context) => context.close()).then(
-      () => true,
-      // Closing fails when the browser is gone already: nothing is left to clean up then.
-      () => !browser.isConnected(),
-    );
+    const closed = contextPromise
+      .then((context) => context.close())
+      .then(
+        () => true,
+        // Closing fails when the browser is gone already: nothing is left to clean up then.
+        () => !browser.isConnected(),
+      );
     const ok = await Promise.race([closed, sleep(CLEANUP_GRACE_MS).then(() => false)]);
-    if (!ok && browser.isConnected()) this.#discard(browser);
+    if (!ok && browser.isConnected()) {
+      this.#discard(browser);
+    }
   }
 
   #discard(browser: Browser): void {
-    if (this.#browser === browser) this.#browser = null;
+    if (this.#browser === browser) {
+      this.#browser = null;
+    }
     // Playwright's close asks the browser to exit and SIGKILLs its process group after 30 s.
     void browser.close().catch(() => undefined);
   }
 
   #getBrowser(): Promise<Browser> {
-    if (this.#closed) return Promise.reject(closedError());
-    if (this.#browser?.isConnected()) return Promise.resolve(this.#browser);
+    if (this.#closed) {
+      return Promise.reject(closedError());
+    }
+    if (this.#browser?.isConnected()) {
+      return Promise.resolve(this.#browser);
+    }
     this.#browser = null;
     // A failed launch is not kept: the next render tries again (e.g. once the package is installed).
     this.#launching ??= this.#launch().finally(() => {
@@ -245,11 +263,9 @@ export class HtmlRenderer {
         timeout: LAUNCH_TIMEOUT_MS,
       });
     } catch (error) {
-      throw new TemplateError(
-        'RENDERER_UNAVAILABLE',
-        `Chromium at ${this.#executablePath} failed to start: ${message(error)}`,
-        { executablePath: this.#executablePath },
-      );
+      throw new TemplateError('RENDERER_UNAVAILABLE', `Chromium at ${this.#executablePath} failed to start: ${message(error)}`, {
+        executablePath: this.#executablePath,
+      });
     }
     if (this.#closed) {
       await browser.close().catch(() => undefined);
@@ -257,14 +273,18 @@ export class HtmlRenderer {
     }
     // A crashed or killed browser is forgotten so the next render relaunches it.
     browser.on('disconnected', () => {
-      if (this.#browser === browser) this.#browser = null;
+      if (this.#browser === browser) {
+        this.#browser = null;
+      }
     });
     this.#browser = browser;
     return browser;
   }
 
   #acquire(): Promise<void> {
-    if (this.#closed) return Promise.reject(closedError());
+    if (this.#closed) {
+      return Promise.reject(closedError());
+    }
     if (this.#active < this.#pages) {
       this.#active++;
       return Promise.resolve();
@@ -275,8 +295,11 @@ export class HtmlRenderer {
 
   #release(): void {
     const next = this.#waiting.shift();
-    if (next) next.resolve();
-    else this.#active--;
+    if (next) {
+      next.resolve();
+    } else {
+      this.#active--;
+    }
   }
 }
 
@@ -294,7 +317,9 @@ function blockNetwork(route: Route): Promise<void> {
     } catch {
       // Requests without a frame (workers) count as the page's own: refused.
     }
-    if (mainFrame || !request.url().startsWith('data:')) return route.abort('aborted');
+    if (mainFrame || !request.url().startsWith('data:')) {
+      return route.abort('aborted');
+    }
     return route.continue();
   }
   return request.url().startsWith('data:') ? route.continue() : route.abort('blockedbyclient');

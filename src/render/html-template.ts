@@ -20,9 +20,30 @@ const PARSE_OPTIONS = { comment: true, blockTextElements: { script: true, style:
 // not show its value, or an escaped value would show its entities. <input> is the exception: its
 // value goes in the `value` attribute.
 const NOT_TEXT_HOLDERS = new Set([
-  'AREA', 'BASE', 'BR', 'COL', 'EMBED', 'HR', 'IMG', 'LINK', 'META', 'PARAM', 'SOURCE', 'TRACK',
-  'WBR', 'KEYGEN', 'SCRIPT', 'STYLE', 'TEMPLATE', 'IFRAME', 'NOEMBED', 'NOFRAMES', 'XMP',
-  'PLAINTEXT', 'SELECT', 'OBJECT',
+  'AREA',
+  'BASE',
+  'BR',
+  'COL',
+  'EMBED',
+  'HR',
+  'IMG',
+  'LINK',
+  'META',
+  'PARAM',
+  'SOURCE',
+  'TRACK',
+  'WBR',
+  'KEYGEN',
+  'SCRIPT',
+  'STYLE',
+  'TEMPLATE',
+  'IFRAME',
+  'NOEMBED',
+  'NOFRAMES',
+  'XMP',
+  'PLAINTEXT',
+  'SELECT',
+  'OBJECT',
 ]);
 
 interface LocatedField {
@@ -102,7 +123,9 @@ function locate(root: HTMLElement): Located {
 
   const inRowTemplate = new Set<HTMLElement>();
   for (const table of tables) {
-    for (const column of table.columns) inRowTemplate.add(column.el);
+    for (const column of table.columns) {
+      inRowTemplate.add(column.el);
+    }
     const nested = collect(table.row, TABLE_CLASS)[0];
     if (nested) {
       throw new TemplateError(
@@ -115,8 +138,16 @@ function locate(root: HTMLElement): Located {
   const fields = collect(root, FIELD_CLASS).filter(({ el }) => !inRowTemplate.has(el));
 
   const duplicates = new Set<string>();
-  findDuplicates([...fields, ...tables].map(({ id }) => id), duplicates);
-  for (const table of tables) findDuplicates(table.columns.map(({ id }) => id), duplicates);
+  findDuplicates(
+    [...fields, ...tables].map(({ id }) => id),
+    duplicates,
+  );
+  for (const table of tables) {
+    findDuplicates(
+      table.columns.map(({ id }) => id),
+      duplicates,
+    );
+  }
   if (duplicates.size > 0) {
     const list = [...duplicates];
     throw new TemplateError('INVALID_TEMPLATE', `duplicate id(s): ${list.join(', ')}`, { duplicates: list });
@@ -139,18 +170,19 @@ function checkTextHolder({ id, el }: LocatedField): void {
   }
   const inner = [...collect(el, FIELD_CLASS), ...collect(el, TABLE_CLASS)].find((found) => found.el !== el);
   if (inner) {
-    throw new TemplateError(
-      'INVALID_TEMPLATE',
-      `field "${id}" contains "${inner.id}"; a field's content is replaced by its value`,
-      { field: id, contains: inner.id },
-    );
+    throw new TemplateError('INVALID_TEMPLATE', `field "${id}" contains "${inner.id}"; a field's content is replaced by its value`, {
+      field: id,
+      contains: inner.id,
+    });
   }
 }
 
 function findDuplicates(ids: string[], into: Set<string>): void {
   const seen = new Set<string>();
   for (const id of ids) {
-    if (seen.has(id)) into.add(id);
+    if (seen.has(id)) {
+      into.add(id);
+    }
     seen.add(id);
   }
 }
@@ -161,7 +193,9 @@ function collect(start: HTMLElement, className: string): LocatedField[] {
   walk(start, (el) => {
     if (el.classList.contains(className)) {
       const id = el.getAttribute('id')?.trim();
-      if (id) found.push({ id, el });
+      if (id) {
+        found.push({ id, el });
+      }
     }
     return true;
   });
@@ -179,28 +213,40 @@ function findRowTemplate(marked: HTMLElement): HTMLElement | undefined {
     table = marked;
   } else {
     walk(marked, (el) => {
-      if (!table && el.tagName === 'TABLE') table = el;
+      if (!table && el.tagName === 'TABLE') {
+        table = el;
+      }
       return !table;
     });
   }
-  if (!table) return undefined;
+  if (!table) {
+    return undefined;
+  }
   const own = (tagName: string): HTMLElement[] => {
     const found: HTMLElement[] = [];
     walk(table!, (el) => {
-      if (el !== table && el.tagName === 'TABLE') return false;
-      if (el.tagName === tagName) found.push(el);
+      if (el !== table && el.tagName === 'TABLE') {
+        return false;
+      }
+      if (el.tagName === tagName) {
+        found.push(el);
+      }
       return true;
     });
     return found;
   };
   const tbody = table.tagName === 'TBODY' ? table : own('TBODY')[0];
-  if (tbody) return own('TR').find((row) => isInside(row, tbody));
+  if (tbody) {
+    return own('TR').find((row) => isInside(row, tbody));
+  }
   return own('TR').find((row) => collect(row, FIELD_CLASS).length > 0);
 }
 
 function isInside(el: HTMLElement, ancestor: HTMLElement): boolean {
   for (let node: HTMLElement | null = el; node; node = node.parentNode) {
-    if (node === ancestor) return true;
+    if (node === ancestor) {
+      return true;
+    }
   }
   return false;
 }
@@ -210,9 +256,15 @@ function walk(start: HTMLElement, visit: (el: HTMLElement) => boolean): void {
   const stack: Node[] = [start];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (!(node instanceof HTMLElement)) continue;
-    if (node.tagName && !visit(node)) continue;
-    for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]);
+    if (!(node instanceof HTMLElement)) {
+      continue;
+    }
+    if (node.tagName && !visit(node)) {
+      continue;
+    }
+    for (let i = node.childNodes.length - 1; i >= 0; i--) {
+      stack.push(node.childNodes[i]);
+    }
   }
 }
 

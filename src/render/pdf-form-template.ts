@@ -62,8 +62,12 @@ export async function fillPdfForm(bytes: Uint8Array, values: FillValues): Promis
   const changes: Change[] = [];
   for (const [id, raw] of values.fields) {
     const group = entries.get(id);
-    if (!group) continue; // not a fillable field of this form (unknown, signature, push button)
-    for (const entry of group) changes.push({ entry, value: resolveValue(id, entry, raw) });
+    if (!group) {
+      continue; // not a fillable field of this form (unknown, signature, push button)
+    }
+    for (const entry of group) {
+      changes.push({ entry, value: resolveValue(id, entry, raw) });
+    }
   }
 
   // NeedAppearances asks viewers to draw the fields themselves: the appearances in the file are
@@ -75,7 +79,9 @@ export async function fillPdfForm(bytes: Uint8Array, values: FillValues): Promis
     for (const { field } of group) {
       // Untouched fields keep their appearance; without one (or with stale ones) their current value
       // would vanish when flattening, which only draws existing appearance streams.
-      if (staleAppearances || field.getWidgets().some((w) => !w.hasNormalAppearance())) regenerate.add(field);
+      if (staleAppearances || field.getWidgets().some((w) => !w.hasNormalAppearance())) {
+        regenerate.add(field);
+      }
     }
   }
 
@@ -83,13 +89,17 @@ export async function fillPdfForm(bytes: Uint8Array, values: FillValues): Promis
   // setValue, which draws the new appearance right away.
   const fonts = new FontChooser(pdf, form);
   const newValues = new Map(changes.map((c) => [c.entry.field, c.value]));
-  for (const field of regenerate) fonts.prepare(field, newValues.get(field));
+  for (const field of regenerate) {
+    fonts.prepare(field, newValues.get(field));
+  }
 
   for (const field of regenerate) {
     // The library neither sets values on nor draws appearances of read-only fields. The flag
     // only concerns viewers; after flattening there is no field left to protect.
     const flags = field.flags;
-    if (flags & READ_ONLY) field.acroField().set('Ff', PdfNumber.of(flags & ~READ_ONLY));
+    if (flags & READ_ONLY) {
+      field.acroField().set('Ff', PdfNumber.of(flags & ~READ_ONLY));
+    }
   }
 
   for (const { entry, value } of changes) {
@@ -106,7 +116,11 @@ export async function fillPdfForm(bytes: Uint8Array, values: FillValues): Promis
         break;
     }
   }
-  for (const field of regenerate) if (!changed.has(field)) field.needsAppearanceUpdate = true;
+  for (const field of regenerate) {
+    if (!changed.has(field)) {
+      field.needsAppearanceUpdate = true;
+    }
+  }
 
   ensurePageContents(pdf);
   // Flattening draws every widget's appearance into its page, removes the widgets, the fields
@@ -121,7 +135,9 @@ export async function fillPdfForm(bytes: Uint8Array, values: FillValues): Promis
 
 async function loadForm(bytes: Uint8Array): Promise<{ pdf: PDF; form: PDFForm; entries: Map<string, Entry[]> }> {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (!head.includes('%PDF-')) throw new TemplateError('INVALID_TEMPLATE', 'the template is not a PDF (no %PDF- header)');
+  if (!head.includes('%PDF-')) {
+    throw new TemplateError('INVALID_TEMPLATE', 'the template is not a PDF (no %PDF- header)');
+  }
   let pdf: PDF;
   try {
     pdf = await PDF.load(bytes);
@@ -139,17 +155,24 @@ async function loadForm(bytes: Uint8Array): Promise<{ pdf: PDF; form: PDFForm; e
     form = pdf.getForm();
     for (const field of form?.getFields() ?? []) {
       const entry = describe(field);
-      if (!entry) continue;
+      if (!entry) {
+        continue;
+      }
       // Two fields with the same fully qualified name are one field to PDF viewers (a value
       // shared by both): report it once, fill both.
       const group = entries.get(field.name);
-      if (group) group.push(entry);
-      else entries.set(field.name, [entry]);
+      if (group) {
+        group.push(entry);
+      } else {
+        entries.set(field.name, [entry]);
+      }
     }
   } catch (err) {
     throw new TemplateError('INVALID_TEMPLATE', `the PDF form cannot be read: ${(err as Error).message}`);
   }
-  if (!form || entries.size === 0) throw new TemplateError('INVALID_TEMPLATE', 'the PDF has no form fields');
+  if (!form || entries.size === 0) {
+    throw new TemplateError('INVALID_TEMPLATE', 'the PDF has no form fields');
+  }
   return { pdf, form, entries };
 }
 
@@ -163,7 +186,9 @@ function describe(field: FormField): Entry | null {
       const states = buttonStates(f as CheckboxField);
       // A checkbox without appearance streams has no declared on state: the library (and
       // viewers) use "Yes".
-      if (states.size === 0) states.set('Yes', 'Yes');
+      if (states.size === 0) {
+        states.set('Yes', 'Yes');
+      }
       return { field: f as CheckboxField, type: 'checkbox', options: ['Off', ...states.keys()], states };
     }
     case 'radio': {
@@ -198,9 +223,13 @@ function buttonStates(field: CheckboxField | RadioField): Map<string, string> {
   const states = new Map<string, string>();
   widgets.forEach((widget, i) => {
     const state = widget.getOnValue();
-    if (!state || state === 'Off') return;
+    if (!state || state === 'Off') {
+      return;
+    }
     const value = useOpt ? exports[i] : state;
-    if (!states.has(value)) states.set(value, state);
+    if (!states.has(value)) {
+      states.set(value, state);
+    }
   });
   return states;
 }
@@ -222,22 +251,34 @@ function resolveValue(id: string, entry: Entry, raw: string): string {
       return value;
     }
     case 'checkbox': {
-      if (raw === 'Off') return 'Off';
+      if (raw === 'Off') {
+        return 'Off';
+      }
       const exact = states!.get(raw);
-      if (exact) return exact;
+      if (exact) {
+        return exact;
+      }
       const word = raw.trim().toLowerCase();
-      if (BOOLEAN_OFF.has(word)) return 'Off';
+      if (BOOLEAN_OFF.has(word)) {
+        return 'Off';
+      }
       // "true" means the on state only when there is one (a checkbox group has several).
-      if (BOOLEAN_ON.has(word) && states!.size === 1) return [...states!.values()][0];
+      if (BOOLEAN_ON.has(word) && states!.size === 1) {
+        return [...states!.values()][0];
+      }
       throw notOneOf(id, raw, options, ' (or true/false, yes/no, on/off)');
     }
     case 'radio': {
       const state = states!.get(raw);
-      if (!state) throw notOneOf(id, raw, options);
+      if (!state) {
+        throw notOneOf(id, raw, options);
+      }
       return state;
     }
     case 'choice':
-      if (!options.includes(raw)) throw notOneOf(id, raw, options);
+      if (!options.includes(raw)) {
+        throw notOneOf(id, raw, options);
+      }
       return raw;
   }
 }
@@ -264,8 +305,11 @@ class FontChooser {
 
   prepare(field: Fillable, newValue: string | undefined): void {
     const text = this.displayedText(field, newValue);
-    if (text === null || this.templateFontShows(field, text)) return;
-    const roboto = (this.roboto ??= this.pdf.embedFont(bundledRobotoFont('normal')));
+    if (text === null || this.templateFontShows(field, text)) {
+      return;
+    }
+    this.roboto ??= this.pdf.embedFont(bundledRobotoFont('normal'));
+    const roboto = this.roboto;
     const missing = roboto.getUnencodableCharacters(text.replace(/[\r\n\t]/g, ''));
     if (missing.length > 0) {
       throw new TemplateError('INVALID_VALUE', `${field.name}: no available font can show ${missing.map((c) => `"${c}"`).join(', ')}`, {
@@ -299,15 +343,23 @@ class FontChooser {
   private templateFontShows(field: Fillable, text: string): boolean {
     const plain = text.replace(/[\r\n\t]/g, '');
     // Every simple font encoding agrees on printable ASCII.
-    if (/^[\x20-\x7e]*$/.test(plain)) return true;
+    if (/^[\x20-\x7e]*$/.test(plain)) {
+      return true;
+    }
     const acroForm = this.form.acroForm();
     const da = field.defaultAppearance ?? acroForm.defaultAppearance;
     const name = /\/([^\s/()<>[\]{}%]+)\s+[-+\d.]+\s+Tf/.exec(da ?? '')?.[1];
-    if (!name) return false;
+    if (!name) {
+      return false;
+    }
     const font = acroForm.getExistingFont(`/${name}`);
-    if (!font) return false;
+    if (!font) {
+      return false;
+    }
     // CID fonts are written glyph by glyph through their own cmap: correct whenever they can.
-    if (font.isCIDFont) return font.canUseForAppearance(plain);
+    if (font.isCIDFont) {
+      return font.canUseForAppearance(plain);
+    }
     // Simple fonts: the library writes PDFDocEncoding bytes, which match WinAnsiEncoding on
     // Latin-1 (but not 0x80-0x9F nor the soft hyphen). Any other encoding: ASCII only.
     const resolve = (ref: PdfRef) => this.pdf.getObject(ref);
@@ -325,9 +377,13 @@ class FontChooser {
  */
 function ensurePageContents(pdf: PDF): void {
   for (const page of pdf.getPages()) {
-    if (!page.dict.has('Annots')) continue;
+    if (!page.dict.has('Annots')) {
+      continue;
+    }
     const contents = page.dict.get('Contents');
     const empty = contents === undefined || (contents instanceof PdfArray && contents.length === 0);
-    if (empty) page.dict.set('Contents', pdf.register(new PdfStream(new PdfDict(), new Uint8Array())));
+    if (empty) {
+      page.dict.set('Contents', pdf.register(new PdfStream(new PdfDict(), new Uint8Array())));
+    }
   }
 }

@@ -76,7 +76,11 @@ export class PdfmakeRenderer {
         }
         done();
       };
-      const onMessage = (m: { id: number; pdf?: Uint8Array; error?: { problem: TemplateError['problem']; message: string; details?: Record<string, unknown> } }) => {
+      const onMessage = (m: {
+        id: number;
+        pdf?: Uint8Array;
+        error?: { problem: TemplateError['problem']; message: string; details?: Record<string, unknown> };
+      }) => {
         if (m.id !== id) {
           return;
         }

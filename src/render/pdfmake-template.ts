@@ -24,7 +24,9 @@ interface PdfKitDocument {
   on(event: 'error', listener: (err: Error) => void): this;
   end(): void;
 }
-type PdfPrinterClass = new (fonts: FontDescriptors) => {
+type PdfPrinterClass = new (
+  fonts: FontDescriptors,
+) => {
   createPdfKitDocument(definition: Record<string, unknown>, options?: Record<string, unknown>): PdfKitDocument;
 };
 
@@ -43,7 +45,9 @@ export function bundledRobotoFont(variant: Variant): Buffer {
   if (!font) {
     const vfs = require('pdfmake/build/vfs_fonts.js') as Record<string, string>;
     const data = vfs[ROBOTO_FILES[variant]];
-    if (!data) throw new Error(`pdfmake's bundled fonts lack ${ROBOTO_FILES[variant]}`);
+    if (!data) {
+      throw new Error(`pdfmake's bundled fonts lack ${ROBOTO_FILES[variant]}`);
+    }
     font = Buffer.from(data, 'base64');
     robotoCache.set(variant, font);
   }
@@ -88,7 +92,9 @@ export async function renderPdfmake(definition: unknown, values: FillValues): Pr
     // Layout and drawing happen here, synchronously; errors are the definition's.
     doc = printer.createPdfKitDocument(def);
   } catch (err) {
-    if (err instanceof TemplateError) throw err; // from the SVG image guard
+    if (err instanceof TemplateError) {
+      throw err; // from the SVG image guard
+    }
     // pdfmake throws strings as well as Errors ('Invalid image: ...').
     const message = err instanceof Error ? err.message : String(err);
     throw new TemplateError('INVALID_TEMPLATE', `pdfmake cannot render the definition: ${message}`);
@@ -113,7 +119,10 @@ function checkDefinition(definition: unknown): Record<string, unknown> {
   // not take reliable signatures (they are refused as uploads for that reason).
   for (const key of ['userPassword', 'ownerPassword', 'permissions']) {
     if (definition[key] !== undefined) {
-      throw new TemplateError('INVALID_TEMPLATE', `the pdfmake definition asks for encryption (${key}); generated documents must stay unencrypted to be signed`);
+      throw new TemplateError(
+        'INVALID_TEMPLATE',
+        `the pdfmake definition asks for encryption (${key}); generated documents must stay unencrypted to be signed`,
+      );
     }
   }
   return definition;
@@ -121,11 +130,17 @@ function checkDefinition(definition: unknown): Record<string, unknown> {
 
 function collectPlaceholders(node: unknown, ids: Set<string>): void {
   if (typeof node === 'string') {
-    for (const m of node.matchAll(PLACEHOLDER)) ids.add(m[1]);
+    for (const m of node.matchAll(PLACEHOLDER)) {
+      ids.add(m[1]);
+    }
   } else if (Array.isArray(node)) {
-    for (const item of node) collectPlaceholders(item, ids);
+    for (const item of node) {
+      collectPlaceholders(item, ids);
+    }
   } else if (isPlainObject(node)) {
-    for (const value of Object.values(node)) collectPlaceholders(value, ids);
+    for (const value of Object.values(node)) {
+      collectPlaceholders(value, ids);
+    }
   }
 }
 
@@ -159,25 +174,41 @@ function transform(def: Record<string, unknown>, values: Map<string, string> | n
   // The named images first: `image: 'logo'` refers to them.
   const named = new Map<string, string>();
   if (def.images !== undefined) {
-    if (!isPlainObject(def.images)) throw new TemplateError('INVALID_TEMPLATE', '"images" must be an object of data: URLs');
+    if (!isPlainObject(def.images)) {
+      throw new TemplateError('INVALID_TEMPLATE', '"images" must be an object of data: URLs');
+    }
     for (const [name, src] of Object.entries(def.images)) {
-      if (typeof src !== 'string') throw badImage(`images.${name}`, JSON.stringify(src) ?? String(src), []);
+      if (typeof src !== 'string') {
+        throw badImage(`images.${name}`, JSON.stringify(src) ?? String(src), []);
+      }
       // (in detection, an entry filled by a placeholder is known by name, checked at render time)
       named.set(name, checkImage(src, `images.${name}`, values) ?? src);
     }
   }
 
   const walk = (node: unknown, path: string): unknown => {
-    if (typeof node === 'string') return values ? substitute(node, values).text : node;
-    if (typeof node === 'number' || typeof node === 'boolean' || node === null) return node;
-    if (Array.isArray(node)) return node.map((item, i) => walk(item, `${path}[${i}]`));
-    if (!isPlainObject(node)) throw new TemplateError('INVALID_TEMPLATE', `${path || 'the definition'} is not JSON data`);
+    if (typeof node === 'string') {
+      return values ? substitute(node, values).text : node;
+    }
+    if (typeof node === 'number' || typeof node === 'boolean' || node === null) {
+      return node;
+    }
+    if (Array.isArray(node)) {
+      return node.map((item, i) => walk(item, `${path}[${i}]`));
+    }
+    if (!isPlainObject(node)) {
+      throw new TemplateError('INVALID_TEMPLATE', `${path || 'the definition'} is not JSON data`);
+    }
     const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       // An own "__proto__" key (JSON.parse makes them) would set the copy's prototype on assignment.
-      if (key === '__proto__') continue;
+      if (key === '__proto__') {
+        continue;
+      }
       const at = path ? `${path}.${key}` : key;
-      if (path === '' && key === 'images') continue; // inlined below, see the comment of transform()
+      if (path === '' && key === 'images') {
+        continue; // inlined below, see the comment of transform()
+      }
       if (key === 'image' && !isPlainObject(value)) {
         // (an object under "image" is a style of that name; pdfmake never loads it)
         copy.image = resolveImage(value, at, named, values);
@@ -198,9 +229,13 @@ function transform(def: Record<string, unknown>, values: Map<string, string> | n
 
 /** The data: URL an `image` value stands for; INVALID_TEMPLATE (or INVALID_VALUE) otherwise. */
 function resolveImage(value: unknown, at: string, named: Map<string, string>, values: Map<string, string> | null): string {
-  if (typeof value !== 'string') throw badImage(at, JSON.stringify(value) ?? String(value), []);
+  if (typeof value !== 'string') {
+    throw badImage(at, JSON.stringify(value) ?? String(value), []);
+  }
   const byName = named.get(values ? substitute(value, values).text : value);
-  if (byName) return byName;
+  if (byName) {
+    return byName;
+  }
   // (null in detection when a placeholder fills it: checked once the value is known)
   return checkImage(value, at, values) ?? value;
 }
@@ -212,15 +247,21 @@ function resolveImage(value: unknown, at: string, named: Map<string, string>, va
  */
 function checkImage(src: string, at: string, values: Map<string, string> | null): string | null {
   const { text, fields } = values ? substitute(src, values) : { text: src, fields: [] };
-  if (!values && text.match(PLACEHOLDER)) return null;
+  if (!values && text.match(PLACEHOLDER)) {
+    return null;
+  }
   const url = canonicalDataUrl(text);
-  if (!url) throw badImage(at, text, fields);
+  if (!url) {
+    throw badImage(at, text, fields);
+  }
   return url;
 }
 
 function canonicalDataUrl(src: string): string | null {
   const m = /^data:[^,;]*(?:;[^,;]*)*;base64,([A-Za-z0-9+/=\s]*)$/i.exec(src.trim());
-  if (!m) return null;
+  if (!m) {
+    return null;
+  }
   const bytes = Buffer.from(m[1].replace(/\s+/g, ''), 'base64');
   // The formats pdfkit embeds; anything else would fail later with a less clear message.
   const mime =
@@ -246,13 +287,17 @@ function badImage(at: string, src: string, fields: string[]): TemplateError {
 function svgImageGuard(at: string): (href: string) => string {
   return (href) => {
     const url = canonicalDataUrl(href);
-    if (!url) throw badImage(`${at} <image>`, href, []);
+    if (!url) {
+      throw badImage(`${at} <image>`, href, []);
+    }
     return url;
   };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return false;
+  }
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
 }

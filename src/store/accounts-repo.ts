@@ -77,11 +77,7 @@ export async function addKeyKeepingNewest(db: Db, accountId: string, keyEnc: Buf
 }
 
 export async function setWebhook(db: Db, accountId: string, url: string, secretEnc: Buffer): Promise<void> {
-  await db
-    .updateTable('accounts')
-    .set({ webhook_url: url, webhook_secret_enc: secretEnc })
-    .where('id', '=', accountId)
-    .execute();
+  await db.updateTable('accounts').set({ webhook_url: url, webhook_secret_enc: secretEnc }).where('id', '=', accountId).execute();
 }
 
 export async function listAccounts(db: Db): Promise<(AccountRow & { active_keys: number })[]> {
@@ -102,6 +98,9 @@ export async function listAccounts(db: Db): Promise<(AccountRow & { active_keys:
 }
 
 export async function countAccounts(db: Db): Promise<number> {
-  const r = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -132,12 +132,7 @@ const DOC_COLUMNS = [
 ] as const;
 
 export async function findDocument(db: Db, accountId: string, ticket: string): Promise<DocumentRow | undefined> {
-  return db
-    .selectFrom('documents')
-    .select(DOC_COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('ticket', '=', ticket)
-    .executeTakeFirst();
+  return db.selectFrom('documents').select(DOC_COLUMNS).where('account_id', '=', accountId).where('ticket', '=', ticket).executeTakeFirst();
 }
 
 /** Moves a document between states only from the expected one (a conditional UPDATE: no lost race). */

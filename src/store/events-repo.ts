@@ -101,7 +101,11 @@ export async function insertNotification(trx: Trx, n: NewNotification): Promise<
 }
 
 /** Where an event of this kind goes: the account's webhook URL if set, and each active subscription. */
-export async function deliveryTargets(trx: Trx, accountId: string, kind: string): Promise<{ target: DeliveryTarget; subscriptionRowId: string | null }[]> {
+export async function deliveryTargets(
+  trx: Trx,
+  accountId: string,
+  kind: string,
+): Promise<{ target: DeliveryTarget; subscriptionRowId: string | null }[]> {
   const account = await trx.selectFrom('accounts').select('webhook_url').where('id', '=', accountId).executeTakeFirst();
   const subs = await trx
     .selectFrom('subscriptions')
@@ -117,7 +121,12 @@ export async function deliveryTargets(trx: Trx, accountId: string, kind: string)
   ];
 }
 
-export async function insertDeliveries(trx: Trx, notificationRowId: string, targets: { target: DeliveryTarget; subscriptionRowId: string | null }[], at: Date): Promise<void> {
+export async function insertDeliveries(
+  trx: Trx,
+  notificationRowId: string,
+  targets: { target: DeliveryTarget; subscriptionRowId: string | null }[],
+  at: Date,
+): Promise<void> {
   if (targets.length === 0) {
     await trx
       .updateTable('notifications')
@@ -128,7 +137,15 @@ export async function insertDeliveries(trx: Trx, notificationRowId: string, targ
   }
   await trx
     .insertInto('notification_deliveries')
-    .values(targets.map((t) => ({ notification_id: notificationRowId, target: t.target, subscription_id: t.subscriptionRowId, created_at: at, updated_at: at })))
+    .values(
+      targets.map((t) => ({
+        notification_id: notificationRowId,
+        target: t.target,
+        subscription_id: t.subscriptionRowId,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
     .onConflict((oc) => oc.columns(['notification_id', 'target']).doNothing())
     .execute();
 }

@@ -23,9 +23,7 @@ export async function migrate(connectionString: string): Promise<MigrationResult
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(`create table if not exists schema_migrations (
       version integer primary key, name text not null, applied_at timestamptz not null default now())`);
-    const done = new Set(
-      (await client.query<{ version: number }>('select version from schema_migrations')).rows.map((r) => r.version),
-    );
+    const done = new Set((await client.query<{ version: number }>('select version from schema_migrations')).rows.map((r) => r.version));
     const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
     for (const file of files) {
       const version = Number(file.slice(0, 4));

@@ -27,7 +27,10 @@ export async function replacePkiMaterial(db: Db, source: 'generated' | 'operator
  * certificate in it at once, one does and the others then read its result.
  */
 export async function lockPkiMaterial(trx: Transaction<Database>): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
-  const r = await sql<{ source: string; sealed: SealedPkiMaterial }>`select source, sealed from pki_material where id = 1 for update`.execute(trx);
+  const r = await sql<{
+    source: string;
+    sealed: SealedPkiMaterial;
+  }>`select source, sealed from pki_material where id = 1 for update`.execute(trx);
   return r.rows[0];
 }
 
@@ -52,10 +55,7 @@ export async function recordIssuedCertificate(db: Db, c: IssuedCertificate): Pro
             on conflict (serial_hex) do nothing`.execute(db);
 }
 
-export async function certificateStatus(
-  db: Db,
-  serialHex: string,
-): Promise<{ revokedAt: Date | null; reason: number | null } | undefined> {
+export async function certificateStatus(db: Db, serialHex: string): Promise<{ revokedAt: Date | null; reason: number | null } | undefined> {
   const r = await sql<{ revoked_at: Date | null; revocation_reason: number | null }>`
     select revoked_at, revocation_reason from issued_certificates where serial_hex = ${serialHex}`.execute(db);
   const row = r.rows[0];

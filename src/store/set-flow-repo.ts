@@ -26,7 +26,11 @@ export interface FlowSet {
 }
 
 /** The set with its account's name and time zone; lock=true locks the set row. */
-export async function findFlowSet(q: Q, where: { id: string } | { accountId: string; uuid: string }, lock = false): Promise<FlowSet | undefined> {
+export async function findFlowSet(
+  q: Q,
+  where: { id: string } | { accountId: string; uuid: string },
+  lock = false,
+): Promise<FlowSet | undefined> {
   const cond = 'id' in where ? sql`s.id = ${where.id}` : sql`s.account_id = ${where.accountId} and s.uuid = ${where.uuid}`;
   const r = await sql<FlowSet>`
     select s.id::text as id, s.uuid, s.account_id::text as account_id, a.name as account_name, a.time_zone, s.name, s.status,
@@ -91,7 +95,10 @@ export async function closeSetRow(
  * The draft documents of a closing set start their flow: pending, with the set's workflow (its
  * language drives the signer page and the signature's legend) and expiration.
  */
-export async function startSetDocuments(trx: Transaction<Database>, s: { setId: string; at: Date; workflow: unknown; expiresAt: Date }): Promise<string[]> {
+export async function startSetDocuments(
+  trx: Transaction<Database>,
+  s: { setId: string; at: Date; workflow: unknown; expiresAt: Date },
+): Promise<string[]> {
   const r = await sql<{ id: string }>`
     update documents set status = 'pending', has_flow = true, workflow = ${JSON.stringify(s.workflow)}::jsonb,
            flow_started_at = ${s.at}, expires_at = ${s.expiresAt}, updated_at = ${s.at}
@@ -114,7 +121,12 @@ export async function saveSetWorkflow(
 }
 
 /** Moves a running (CLOSED) set to its end state; false when it had already left CLOSED. */
-export async function endSet(trx: Transaction<Database>, id: string, to: Exclude<SetStatus, 'OPEN' | 'CLOSED'>, at: Date): Promise<boolean> {
+export async function endSet(
+  trx: Transaction<Database>,
+  id: string,
+  to: Exclude<SetStatus, 'OPEN' | 'CLOSED'>,
+  at: Date,
+): Promise<boolean> {
   const r = await sql`update document_sets set status = ${to}, updated_at = ${at},
            concluded_at = case when ${to} = 'COMPLETED' then ${at}::timestamptz else concluded_at end
     where id = ${id} and status = 'CLOSED'`.execute(trx);
@@ -144,12 +156,14 @@ export async function countPendingDocuments(q: Q, setId: string): Promise<number
   return r.rows[0].n;
 }
 
-
 /**
  * Adds a job to run as soon as a worker is free (the database's now, not the service clock's), by
  * key: an ordered set's next invitation, or the settling of documents an ending set could not lock.
  */
-export async function scheduleJobNow(trx: Transaction<Database>, job: { task: string; payload: Record<string, unknown>; key: string }): Promise<void> {
+export async function scheduleJobNow(
+  trx: Transaction<Database>,
+  job: { task: string; payload: Record<string, unknown>; key: string },
+): Promise<void> {
   await sql`select graphile_worker.add_job(${job.task}, ${JSON.stringify(job.payload)}::json, job_key := ${job.key},
               job_key_mode := 'replace')`.execute(trx);
 }

@@ -40,7 +40,16 @@ export async function listSetSigners(q: Q, setId: string): Promise<SetSignerRow[
  */
 export async function insertSetSigner(
   trx: Transaction<Database>,
-  s: { signerId: string; setId: string; authority: string; data: string; name: string | null; email: string | null; preloaded: boolean; at: Date },
+  s: {
+    signerId: string;
+    setId: string;
+    authority: string;
+    data: string;
+    name: string | null;
+    email: string | null;
+    preloaded: boolean;
+    at: Date;
+  },
 ): Promise<{ row: SetSignerRow; created: boolean }> {
   const inserted = await sql<SetSignerRow>`
     insert into set_signers (signer_id, set_id, position, authority, data, name, email, preloaded, created_at)
@@ -117,7 +126,9 @@ export async function setSignerIdOfRow(q: Q, signerRowId: string): Promise<strin
 /** The set signer of the row that rejected the document, if any. */
 export async function rejectingSetSigner(q: Q, documentId: string): Promise<string | null> {
   const r = await sql<{ id: string | null }>`select set_signer_id::text as id from signers
-    where document_id = ${documentId} and status = 'rejected' and set_signer_id is not null order by rejected_at desc nulls last limit 1`.execute(q);
+    where document_id = ${documentId} and status = 'rejected' and set_signer_id is not null order by rejected_at desc nulls last limit 1`.execute(
+    q,
+  );
   return r.rows[0]?.id ?? null;
 }
 
@@ -127,7 +138,9 @@ export interface SetSignerBehindToken {
 }
 
 export async function findSetSignerByToken(q: Q, tokenHash: Buffer): Promise<SetSignerBehindToken | undefined> {
-  const r = await sql<SetSignerRow & { set_uuid: string; set_name: string; set_status: string; account_id: string; workflow: Record<string, unknown> | null }>`
+  const r = await sql<
+    SetSignerRow & { set_uuid: string; set_name: string; set_status: string; account_id: string; workflow: Record<string, unknown> | null }
+  >`
     select ${columns('ss')}, ds.uuid as set_uuid, ds.name as set_name, ds.status as set_status,
            ds.account_id::text as account_id, ds.workflow
     from set_signers ss join document_sets ds on ds.id = ss.set_id

@@ -57,7 +57,9 @@ export async function findByToken(
   if (!lock) {
     return { signer: reviveSigner(row.s), document: row.d };
   }
-  const fresh = await sql<SigningSigner>`select ${SIGNER} from signers s where s.id = ${row.s.id} and s.token_hash = ${tokenHash}`.execute(q);
+  const fresh = await sql<SigningSigner>`select ${SIGNER} from signers s where s.id = ${row.s.id} and s.token_hash = ${tokenHash}`.execute(
+    q,
+  );
   return fresh.rows[0] ? { signer: fresh.rows[0], document: row.d } : undefined;
 }
 
@@ -87,7 +89,15 @@ export async function markViewed(q: Q, signerRowId: string, at: Date) {
 
 export async function recordSignature(
   trx: Transaction<Database>,
-  s: { documentId: string; signerRowId: string; sha256: string; at: Date; certificateSerial: string; type: 'drawn' | 'typed'; ip: string | null },
+  s: {
+    documentId: string;
+    signerRowId: string;
+    sha256: string;
+    at: Date;
+    certificateSerial: string;
+    type: 'drawn' | 'typed';
+    ip: string | null;
+  },
 ): Promise<void> {
   await sql`update signers set status = 'signed', signed_at = ${s.at}, certificate_serial = ${s.certificateSerial},
               signature_type = ${s.type}, action_ip = ${s.ip}
@@ -121,7 +131,10 @@ export interface OtpState {
 }
 
 export async function otpStateOf(q: Q, signerRowId: string): Promise<OtpState> {
-  const r = await sql<OtpState>`select otp_hash, otp_expires_at, otp_sent_at, otp_attempts, verified_at from signers where id = ${signerRowId}`.execute(q);
+  const r =
+    await sql<OtpState>`select otp_hash, otp_expires_at, otp_sent_at, otp_attempts, verified_at from signers where id = ${signerRowId}`.execute(
+      q,
+    );
   return r.rows[0];
 }
 

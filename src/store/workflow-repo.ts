@@ -117,7 +117,10 @@ export async function unscheduleJob(trx: Transaction<Database>, key: string): Pr
   await sql`select graphile_worker.remove_job(${key})`.execute(trx);
 }
 
-export async function insertDownloadLink(trx: Transaction<Database>, l: { tokenHash: Buffer; documentId: string; expiresAt: Date; at: Date }) {
+export async function insertDownloadLink(
+  trx: Transaction<Database>,
+  l: { tokenHash: Buffer; documentId: string; expiresAt: Date; at: Date },
+) {
   await sql`insert into download_links (token_hash, document_id, expires_at, created_at)
             values (${l.tokenHash}, ${l.documentId}, ${l.expiresAt}, ${l.at})`.execute(trx);
 }
@@ -130,7 +133,9 @@ export async function findDownloadLink(q: Q, tokenHash: Buffer) {
 }
 
 export async function signerRowOfSticker(q: Q, documentId: string, stickerId: string): Promise<string | undefined> {
-  const r = await sql<{ id: string }>`select signer_row_id::text as id from stickers where document_id = ${documentId} and sticker_id = ${stickerId}`.execute(q);
+  const r = await sql<{
+    id: string;
+  }>`select signer_row_id::text as id from stickers where document_id = ${documentId} and sticker_id = ${stickerId}`.execute(q);
   return r.rows[0]?.id;
 }
 

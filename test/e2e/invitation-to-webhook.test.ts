@@ -43,11 +43,21 @@ beforeAll(async () => {
   const port = (receiver.address() as { port: number }).port;
   [s, smtp, browser] = await Promise.all([
     // The real URL guard, letting through only the receiver on loopback.
-    startTestServer({ fetchUrl: (url, opts) => guardedFetch(url, { ...opts, isAllowedAddress: (ip) => ip === '127.0.0.1' || isPublicAddress(ip) }) }),
+    startTestServer({
+      fetchUrl: (url, opts) => guardedFetch(url, { ...opts, isAllowedAddress: (ip) => ip === '127.0.0.1' || isPublicAddress(ip) }),
+    }),
     startSmtpCatcher(),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     }),
   ]);
   s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
@@ -67,14 +77,18 @@ const box = (x: number) => ({ page: 0, rect: { lx: x, ly: 60, tx: x + 200, ty: 1
 /** Standard Webhooks: v1,<Base64 HMAC-SHA256(secret bytes, id.timestamp.body)>, checked independently. */
 function signatureValid(d: Delivery): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${d.headers['webhook-id']}.${d.headers['webhook-timestamp']}.${d.body}`).digest('base64');
+  const expected = createHmac('sha256', key)
+    .update(`${d.headers['webhook-id']}.${d.headers['webhook-timestamp']}.${d.body}`)
+    .digest('base64');
   return String(d.headers['webhook-signature'])
     .split(' ')
     .some((sig) => sig === `v1,${expected}`);
 }
 
 const eventsOf = (ticket: string) =>
-  deliveries.map((d) => ({ d, body: JSON.parse(d.body) as { notification_type: string; document_ticket: string } })).filter((x) => x.body.document_ticket === ticket);
+  deliveries
+    .map((d) => ({ d, body: JSON.parse(d.body) as { notification_type: string; document_ticket: string } }))
+    .filter((x) => x.body.document_ticket === ticket);
 
 function linkIn(to: string): string {
   const mail = smtp.messages.find((m) => m.to.includes(to));
@@ -133,7 +147,10 @@ describe('invitation to webhook', () => {
     const signed = await s.client.downloadDocument('original', doc.document_ticket);
     const rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
     const report = await pdfsig(signed.bytes, rootPem);
-    expect(report.signatures.map((x) => [x.valid, x.trusted, x.commonName]), report.output).toEqual([
+    expect(
+      report.signatures.map((x) => [x.valid, x.trusted, x.commonName]),
+      report.output,
+    ).toEqual([
       [true, true, 'Ana García'],
       [true, true, 'Bruno Díaz'],
     ]);
@@ -148,7 +165,10 @@ describe('invitation to webhook', () => {
     const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` }, consent: true }),
+      body: JSON.stringify({
+        signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
+        consent: true,
+      }),
     });
     expect(res.status).toBe(200);
     expect(eventsOf(doc.document_ticket)).toHaveLength(0);

@@ -21,7 +21,15 @@ beforeAll(async () => {
     startTestServer(),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     }),
   ]);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();

@@ -130,7 +130,9 @@ export async function buildDocx(opts: { body: string[]; header?: string[] }): Pr
       '<Default Extension="xml" ContentType="application/xml"/>' +
       '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
       '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
-      (hasHeader ? '<Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>' : '') +
+      (hasHeader
+        ? '<Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>'
+        : '') +
       '</Types>',
   );
   zip.file(
@@ -145,7 +147,9 @@ export async function buildDocx(opts: { body: string[]; header?: string[] }): Pr
     DECL +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
       '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
-      (hasHeader ? '<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/>' : '') +
+      (hasHeader
+        ? '<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/>'
+        : '') +
       '</Relationships>',
   );
   zip.file('word/styles.xml', STYLES);
@@ -153,9 +157,9 @@ export async function buildDocx(opts: { body: string[]; header?: string[] }): Pr
     `<w:sectPr w:rsidR="00A1B2C3">${hasHeader ? '<w:headerReference w:type="default" r:id="rId7"/>' : ''}` +
     '<w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1417" w:right="1417" w:bottom="1134" w:left="1417" w:header="708" w:footer="708" w:gutter="0"/>' +
     '<w:cols w:space="708"/><w:docGrid w:linePitch="360"/></w:sectPr>';
-  zip.file('word/document.xml', DECL + `<w:document ${NS}><w:body>${opts.body.join('')}${sectPr}</w:body></w:document>`);
+  zip.file('word/document.xml', `${DECL}<w:document ${NS}><w:body>${opts.body.join('')}${sectPr}</w:body></w:document>`);
   if (hasHeader) {
-    zip.file('word/header1.xml', DECL + `<w:hdr ${NS}>${opts.header!.join('')}</w:hdr>`);
+    zip.file('word/header1.xml', `${DECL}<w:hdr ${NS}>${opts.header!.join('')}</w:hdr>`);
   }
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
@@ -172,7 +176,13 @@ export async function buildAllFieldsDocx(): Promise<Buffer> {
   return buildDocx({
     body: [
       paragraph(run('Service agreement', { bold: true })),
-      paragraph(run('This agreement is made with '), simpleMergeField('Company'), run(', starting on '), complexMergeField('Start Date', { italic: true }), run('.')),
+      paragraph(
+        run('This agreement is made with '),
+        simpleMergeField('Company'),
+        run(', starting on '),
+        complexMergeField('Start Date', { italic: true }),
+        run('.'),
+      ),
       paragraph(run('Customer: '), splitComplexMergeField('Customer'), run(' (the customer).')),
       paragraph(run('Amount due: '), plainTextControl('Amount'), run(' EUR.')),
       richTextControl('Notes'),

@@ -23,9 +23,9 @@ export function jobRunner(connectionString: string, deps: Deps): JobRunner {
       // graphile-worker 0.17 completes a job (deletes its row) without awaiting it before runOnce
       // resolves: wait, in short polls, until no job is still held by a worker.
       for (let i = 0; i < 200; i++) {
-        const r = await sql<{ n: number }>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`.execute(
-          deps.db,
-        );
+        const r = await sql<{
+          n: number;
+        }>`select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null`.execute(deps.db);
         if (r.rows[0].n === 0) {
           return;
         }

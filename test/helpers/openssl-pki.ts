@@ -114,23 +114,67 @@ export async function createTestPki(): Promise<TestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'sello-pki-'));
   const p = (f: string) => join(dir, f);
   writeFileSync(p('ext.cnf'), EXTENSIONS);
-  writeFileSync(p('tsa.cnf'), `${tsaSection('tsa', dir, 'tsa')}\n${tsaSection('rogue_tsa', dir, 'rogue-tsa')}\n${tsaSection('bulky_tsa', dir, 'tsa')}certs = $dir/bulky.pem\n`);
+  writeFileSync(
+    p('tsa.cnf'),
+    `${tsaSection('tsa', dir, 'tsa')}\n${tsaSection('rogue_tsa', dir, 'rogue-tsa')}\n${tsaSection('bulky_tsa', dir, 'tsa')}certs = $dir/bulky.pem\n`,
+  );
   writeFileSync(p('tsa-serial'), '01\n');
   writeFileSync(p('rogue-tsa-serial'), '01\n');
   let serial = 100;
 
   async function selfSigned(name: string, subject: string) {
-    await openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '3650',
-      '-keyout', `${name}.key`, '-out', `${name}.pem`, '-utf8', '-subj', subject,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
-      '-addext', 'subjectKeyIdentifier=hash']);
+    await openssl(dir, [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '3650',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-utf8',
+      '-subj',
+      subject,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+      '-addext',
+      'subjectKeyIdentifier=hash',
+    ]);
   }
   async function issue(name: string, subject: string, ca: string, ext: string, extFile = 'ext.cnf', keyType: 'rsa' | 'ec' = 'rsa') {
-    const keyArgs = keyType === 'rsa' ? ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048'] : ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256'];
+    const keyArgs =
+      keyType === 'rsa'
+        ? ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048']
+        : ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256'];
     await openssl(dir, ['genpkey', ...keyArgs, '-out', `${name}.key`]);
     await openssl(dir, ['req', '-new', '-key', `${name}.key`, '-utf8', '-subj', subject, '-out', `${name}.csr`]);
-    await openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.pem`, '-CAkey', `${ca}.key`,
-      '-set_serial', String(serial++), '-days', '1825', '-sha256', '-extfile', extFile, '-extensions', ext, '-out', `${name}.pem`]);
+    await openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      `${ca}.pem`,
+      '-CAkey',
+      `${ca}.key`,
+      '-set_serial',
+      String(serial++),
+      '-days',
+      '1825',
+      '-sha256',
+      '-extfile',
+      extFile,
+      '-extensions',
+      ext,
+      '-out',
+      `${name}.pem`,
+    ]);
   }
   const der = (name: string) => pemToDer(readFileSync(p(`${name}.pem`), 'utf8'));
 
@@ -139,8 +183,23 @@ export async function createTestPki(): Promise<TestPki> {
   await issue('tsa', '/O=Sello Test/CN=Sello Test TSA', 'root', 'v3_tsa');
   await selfSigned('rogue-root', '/O=Nobody/CN=Rogue Root CA');
   await issue('rogue-tsa', '/O=Nobody/CN=Rogue TSA', 'rogue-root', 'v3_tsa');
-  await openssl(dir, ['req', '-x509', '-newkey', 'rsa:1024', '-nodes', '-days', '30', '-keyout', 'bulky.key', '-out', 'bulky.pem',
-    '-subj', '/CN=Bulky', '-addext', `nsComment=${'x'.repeat(14_000)}`]);
+  await openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:1024',
+    '-nodes',
+    '-days',
+    '30',
+    '-keyout',
+    'bulky.key',
+    '-out',
+    'bulky.pem',
+    '-subj',
+    '/CN=Bulky',
+    '-addext',
+    `nsComment=${'x'.repeat(14_000)}`,
+  ]);
   const rootDer = der('root');
   const issuingCaDer = der('issuing');
   let count = 0;
@@ -209,7 +268,9 @@ export async function createTestPki(): Promise<TestPki> {
     const keyType = opts.keyType ?? 'rsa';
     const name = `signer-${serial}`;
     const ext = `${name}.cnf`;
-    writeFileSync(p(ext), `
+    writeFileSync(
+      p(ext),
+      `
 [ v3_signer ]
 basicConstraints = critical, CA:FALSE
 keyUsage = critical, digitalSignature, nonRepudiation
@@ -217,14 +278,22 @@ extendedKeyUsage = emailProtection
 subjectAltName = email:${opts.email}
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
-`);
+`,
+    );
     await issue(name, `/O=Sello Test/CN=${opts.cn}`, 'issuing', 'v3_signer', ext, keyType);
     await openssl(dir, ['pkcs8', '-topk8', '-nocrypt', '-in', `${name}.key`, '-outform', 'DER', '-out', `${name}.p8`]);
     const pkcs8 = readFileSync(p(`${name}.p8`));
     const algorithm = keyType === 'rsa' ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } : { name: 'ECDSA', namedCurve: 'P-256' };
     const privateKey = (await webcrypto.subtle.importKey('pkcs8', pkcs8, algorithm, false, ['sign'])) as CryptoKey;
     const certificateDer = der(name);
-    return { cn: opts.cn, email: opts.email, certificateDer, privateKey, chainDer: [certificateDer, issuingCaDer, rootDer], certPath: p(`${name}.pem`) };
+    return {
+      cn: opts.cn,
+      email: opts.email,
+      certificateDer,
+      privateKey,
+      chainDer: [certificateDer, issuingCaDer, rootDer],
+      certPath: p(`${name}.pem`),
+    };
   }
 
   return {

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString, type FormField, type PDFPage } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef, PdfString, type FormField, type PDFPage } from '@libpdf/core';
 
 export const RADIO_OPTIONS = ['basic', 'pro', 'enterprise'];
 export const COUNTRY_OPTIONS = ['France', 'Germany', 'Spain'];
@@ -51,7 +51,9 @@ export async function makeFormPdf(opts: { readOnly?: string[]; labels?: boolean 
   // Without labels the page has no content stream at all, only the fields' widgets.
   const labels = opts.labels ?? true;
   const label = (text: string, y: number) => labels && page.drawText(text, { x: 50, y: y + 6, size: 11 });
-  if (labels) page.drawText('Sello form test', { x: 50, y: 790, size: 18 });
+  if (labels) {
+    page.drawText('Sello form test', { x: 50, y: 790, size: 18 });
+  }
 
   // Hierarchical text field: created as "name", then moved under a parent field "person".
   label('Name', 700);
@@ -70,14 +72,20 @@ export async function makeFormPdf(opts: { readOnly?: string[]; labels?: boolean 
 
   label('Plan', 580);
   const plan = form.createRadioGroup('plan', { options: RADIO_OPTIONS });
-  RADIO_OPTIONS.forEach((option, i) => page.drawField(plan, { x: 150 + 40 * i, y: 580, width: 16, height: 16, option }));
+  RADIO_OPTIONS.forEach((option, i) => {
+    page.drawField(plan, { x: 150 + 40 * i, y: 580, width: 16, height: 16, option });
+  });
 
   // Export values in /Opt, appearance states named by position ("0", "1", "2"), as Acrobat does
   // for radio buttons whose export values are not plain names (ISO 32000-1 12.7.4.2.4).
   label('Size', 500);
   const size = form.createRadioGroup('size', { options: SIZE_OPTIONS });
-  SIZE_OPTIONS.forEach((option, i) => page.drawField(size, { x: SIZE_WIDGET_X[i], y: 500, width: 16, height: 16, option }));
-  size.getWidgets().forEach((widget, i) => renameOnState(pdf, { getWidgets: () => [widget] }, SIZE_OPTIONS[i], String(i)));
+  SIZE_OPTIONS.forEach((option, i) => {
+    page.drawField(size, { x: SIZE_WIDGET_X[i], y: 500, width: 16, height: 16, option });
+  });
+  size.getWidgets().forEach((widget, i) => {
+    renameOnState(pdf, { getWidgets: () => [widget] }, SIZE_OPTIONS[i], String(i));
+  });
 
   label('Country', 540);
   const country = form.createDropdown('country', { options: COUNTRY_OPTIONS, fontSize: 12 });
@@ -117,7 +125,9 @@ function renameOnState(pdf: PDF, field: Pick<FormField, 'getWidgets'>, from: str
   const resolve = (ref: PdfRef) => pdf.getObject(ref);
   for (const widget of field.getWidgets()) {
     const ap = widget.dict.getDict('AP', resolve);
-    if (!ap) continue;
+    if (!ap) {
+      continue;
+    }
     for (const kind of ['N', 'D', 'R']) {
       const states = ap.getDict(kind, resolve);
       if (states?.has(from)) {
@@ -177,8 +187,22 @@ function withTempFile<T>(bytes: Uint8Array, run: (path: string) => T): T {
  */
 export function pdfToText(bytes: Uint8Array, area?: { x: number; y: number; width: number; height: number; pageHeight: number }): string {
   const crop = area
-    ? ['-f', '1', '-l', '1', '-r', '72', '-x', String(Math.floor(area.x)), '-y', String(Math.floor(area.pageHeight - area.y - area.height)),
-       '-W', String(Math.ceil(area.width)), '-H', String(Math.ceil(area.height))]
+    ? [
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-r',
+        '72',
+        '-x',
+        String(Math.floor(area.x)),
+        '-y',
+        String(Math.floor(area.pageHeight - area.y - area.height)),
+        '-W',
+        String(Math.ceil(area.width)),
+        '-H',
+        String(Math.ceil(area.height)),
+      ]
     : [];
   return withTempFile(bytes, (path) => execFileSync('pdftotext', ['-enc', 'UTF-8', ...crop, path, '-'], { encoding: 'utf8' }));
 }
@@ -200,15 +224,16 @@ export function qpdfAcroForm(bytes: Uint8Array): { hasAcroForm: boolean; fields:
       qpdf: [unknown, Record<string, { value?: Value }>];
     };
     const objects = json.qpdf[1];
-    const resolve = (v: Value | undefined): Value | undefined =>
-      typeof v === 'string' && / R$/.test(v) ? objects[`obj:${v}`]?.value : v;
+    const resolve = (v: Value | undefined): Value | undefined => (typeof v === 'string' && / R$/.test(v) ? objects[`obj:${v}`]?.value : v);
     let widgets = 0;
     for (const page of json.pages) {
       const dict = resolve(page.object) as Record<string, Value>;
       const annots = resolve(dict['/Annots']);
       for (const a of Array.isArray(annots) ? annots : []) {
         const annot = resolve(a as Value) as Record<string, Value> | undefined;
-        if (annot?.['/Subtype'] === '/Widget') widgets++;
+        if (annot?.['/Subtype'] === '/Widget') {
+          widgets++;
+        }
       }
     }
     return { hasAcroForm: json.acroform.hasacroform, fields: json.acroform.fields.map((f) => f.fullname), widgets };

@@ -17,7 +17,19 @@ export async function renderPage(pdf: Uint8Array, page = 0): Promise<{ width: nu
   try {
     writeFileSync(join(dir, 'doc.pdf'), pdf);
     const n = String(page + 1);
-    await promisify(execFile)('pdftoppm', ['-r', String(RENDER_DPI), '-png', '-cropbox', '-f', n, '-l', n, '-singlefile', join(dir, 'doc.pdf'), join(dir, 'page')]);
+    await promisify(execFile)('pdftoppm', [
+      '-r',
+      String(RENDER_DPI),
+      '-png',
+      '-cropbox',
+      '-f',
+      n,
+      '-l',
+      n,
+      '-singlefile',
+      join(dir, 'doc.pdf'),
+      join(dir, 'page'),
+    ]);
     const png = PNG.sync.read(readFileSync(join(dir, 'page.png')));
     return { width: png.width, height: png.height, data: new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.length) };
   } finally {

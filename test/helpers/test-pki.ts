@@ -17,7 +17,10 @@ export async function testPki(
 ): Promise<PkiResponder> {
   // The certificates name http://127.0.0.1 URLs; tests that fetch them use the server's real port.
   const generate = () => generateServicePki({ organization: 'Sello Test', baseUrl: 'http://127.0.0.1', now: new Date() });
-  const own = opts.fresh ? generate() : (material ??= generate());
+  if (!opts.fresh) {
+    material ??= generate();
+  }
+  const own = opts.fresh ? generate() : material!;
   await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(await own, deps.secrets));
   const pki = await loadPki(deps, { organization: 'Sello Test' }, 'http://127.0.0.1');
   return createPkiResponder(deps, pki, tsaPolicyOid);

@@ -14,7 +14,11 @@ afterAll(() => s?.close());
 
 const sign = (key: string, data: string | Buffer) => createHmac('sha256', Buffer.from(key, 'utf8')).update(data).digest('base64');
 
-async function send(method: string, path: string, opts: { body?: string; signed?: string | Buffer; webId?: string; key?: string; scheme?: string }) {
+async function send(
+  method: string,
+  path: string,
+  opts: { body?: string; signed?: string | Buffer; webId?: string; key?: string; scheme?: string },
+) {
   const key = opts.key ?? s.creds.apiKey;
   const toSign = opts.signed ?? (method === 'GET' ? path : (opts.body ?? ''));
   const headers: Record<string, string> = {
@@ -147,7 +151,13 @@ describe('multipart', () => {
   });
   it('works through the client', async () => {
     const client = new SelloClient({ baseUrl: s.baseUrl, ...s.creds });
-    const r = await client.pageData(await makePdf([{ width: 612, height: 792 }, { width: 200, height: 100 }]), 1);
+    const r = await client.pageData(
+      await makePdf([
+        { width: 612, height: 792 },
+        { width: 200, height: 100 },
+      ]),
+      1,
+    );
     expect(r).toEqual({ page: 1, pages: 2, width: 200, height: 100, rotation: 0 });
   });
 });

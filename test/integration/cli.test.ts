@@ -145,7 +145,9 @@ class ServeProcess {
         return m;
       }
       if (exited || Date.now() > deadline) {
-        throw new Error(`sello serve ${exited ? `exited (${exited.code ?? exited.signal})` : 'timed out'} before printing ${re}\n${this.output()}`);
+        throw new Error(
+          `sello serve ${exited ? `exited (${exited.code ?? exited.signal})` : 'timed out'} before printing ${re}\n${this.output()}`,
+        );
       }
       await sleep(50);
     }
@@ -278,10 +280,16 @@ describe('sello account and migrate, service stopped', { concurrent: true, timeo
   });
 
   step('account rotate-key issues new keys for the same web id; two stay active', async () => {
-    const first = parseJson(await sello(['account', 'rotate-key', '--web-id', webId, '--json'], { dataDir })) as { webId: string; apiKey: string };
+    const first = parseJson(await sello(['account', 'rotate-key', '--web-id', webId, '--json'], { dataDir })) as {
+      webId: string;
+      apiKey: string;
+    };
     expect(first.webId).toBe(webId);
     expect(first.apiKey).not.toBe(apiKey);
-    const second = parseJson(await sello(['account', 'rotate-key', '--web-id', webId, '--json'], { dataDir })) as { webId: string; apiKey: string };
+    const second = parseJson(await sello(['account', 'rotate-key', '--web-id', webId, '--json'], { dataDir })) as {
+      webId: string;
+      apiKey: string;
+    };
     expect(second.webId).toBe(webId);
     expect(new Set([apiKey, first.apiKey, second.apiKey]).size).toBe(3);
   });

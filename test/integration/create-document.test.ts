@@ -16,9 +16,11 @@ afterAll(() => s?.close());
 
 const box = { lx: 50, ly: 50, tx: 250, ty: 120 };
 
-
 async function documentCount() {
-  const r = await s.deps.db.selectFrom('documents').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const r = await s.deps.db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -77,7 +79,11 @@ describe('creating a document from b64_doc', () => {
     });
     expect(r.document_flow).toBe(true);
     expect(r.warnings).toEqual(['workflow.shout: unknown key; ignored']);
-    const row = await s.deps.db.selectFrom('documents').select('workflow').where('ticket', '=', r.document_ticket).executeTakeFirstOrThrow();
+    const row = await s.deps.db
+      .selectFrom('documents')
+      .select('workflow')
+      .where('ticket', '=', r.document_ticket)
+      .executeTakeFirstOrThrow();
     expect(row.workflow).toEqual({ ordered: true, expiration_date: '31/12/2030', remind_every: 3, attach_files: true });
   });
 
@@ -115,7 +121,12 @@ describe('sticker rules (400 naming the index and the rule, nothing stored)', ()
 
   it('measures a page by its CropBox, not its MediaBox, with coordinates from the CropBox corner', async () => {
     const cropped = (await makeCroppedPdf()).toString('base64');
-    const sticker = (tx: number, ty: number) => ({ authority: 'EMAIL_LINK' as const, data: 'a@example.com', page: 0, rect: { lx: 0, ly: 0, tx, ty } });
+    const sticker = (tx: number, ty: number) => ({
+      authority: 'EMAIL_LINK' as const,
+      data: 'a@example.com',
+      page: 0,
+      rect: { lx: 0, ly: 0, tx, ty },
+    });
     const r = await s.client.createDocument({ b64_doc: cropped, stickers: [sticker(500, 700)] });
     expect(r.sticker_count).toBe(1);
     const e = await apiError(s.client.createDocument({ b64_doc: cropped, stickers: [sticker(501, 700)] }));
@@ -196,7 +207,7 @@ describe('document sets', () => {
     expect(closed.code).toBe('DOCUMENT_SET_CLOSED');
     expect(await documentCount()).toBe(before);
   });
-  it('treats another account\'s set as not found', async () => {
+  it("treats another account's set as not found", async () => {
     const set = await s.client.createDocumentSet();
     const other = await s.newAccount();
     const e = await apiError(other.client.createDocument({ b64_doc: a4, document_set: set.uuid }));

@@ -2,7 +2,7 @@
 // link emailed (caught by a real SMTP server) to a signer who gives their own address; the same
 // answer for any other address, an hourly limit per signer, and the refusals.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOUR, movableClock } from '../helpers/flow-clock.js';
+import { movableClock } from '../helpers/flow-clock.js';
 import type { JobRunner } from '../helpers/jobs.js';
 import { startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -72,7 +72,8 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 const page = (ticket: string) => call('GET', `/sign/api/document/${ticket}`);
-const askLink = (ticket: string, stickerId: string, data: unknown) => call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: stickerId, data });
+const askLink = (ticket: string, stickerId: string, data: unknown) =>
+  call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: stickerId, data });
 const mailsTo = (addr: string) => smtp.messages.filter((m) => m.to.map((t) => t.toLowerCase()).includes(addr));
 
 async function linkHistory(ticket: string) {
@@ -95,11 +96,36 @@ describe('GET /sign/api/document/{ticket}', () => {
     ]);
     expect(r.json.language).toBeNull();
     expect(r.json.boxes).toEqual([
-      { sticker_id: d.sticker(0), page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 }, signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' } },
-      { sticker_id: d.sticker(1), page: 1, rect: { lx: 60, ly: 60, tx: 260, ty: 130 }, signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' } },
-      { sticker_id: d.sticker(2), page: 0, rect: { lx: 320, ly: 60, tx: 520, ty: 130 }, signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'pending' } },
-      { sticker_id: d.sticker(3), page: 1, rect: { lx: 320, ly: 60, tx: 520, ty: 130 }, signer: { label: 'e***@example.com', authority: 'EMAIL', status: 'pending' } },
-      { sticker_id: d.sticker(4), page: 1, rect: { lx: 260, ly: 60, tx: 460, ty: 130 }, signer: { label: '+52********78', authority: 'SMS', status: 'pending' } },
+      {
+        sticker_id: d.sticker(0),
+        page: 0,
+        rect: { lx: 60, ly: 60, tx: 260, ty: 130 },
+        signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+      },
+      {
+        sticker_id: d.sticker(1),
+        page: 1,
+        rect: { lx: 60, ly: 60, tx: 260, ty: 130 },
+        signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+      },
+      {
+        sticker_id: d.sticker(2),
+        page: 0,
+        rect: { lx: 320, ly: 60, tx: 520, ty: 130 },
+        signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+      },
+      {
+        sticker_id: d.sticker(3),
+        page: 1,
+        rect: { lx: 320, ly: 60, tx: 520, ty: 130 },
+        signer: { label: 'e***@example.com', authority: 'EMAIL', status: 'pending' },
+      },
+      {
+        sticker_id: d.sticker(4),
+        page: 1,
+        rect: { lx: 260, ly: 60, tx: 460, ty: 130 },
+        signer: { label: '+52********78', authority: 'SMS', status: 'pending' },
+      },
     ]);
     for (const secret of [d.ana, d.juan, d.eva, '5512345678', 'García', d.url(0).split('/').pop()!]) {
       expect(r.text).not.toContain(secret);
@@ -246,11 +272,18 @@ describe('POST /sign/api/document/{ticket}/link', () => {
   });
 
   it('a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE, and the page shows its state', async () => {
-    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'EMAIL_LINK', data: 'solo@example.com', ...box(0) }] });
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'EMAIL_LINK', data: 'solo@example.com', ...box(0) }],
+    });
     expect((await sign(doc.stickers[0].signer_url)).status).toBe(200);
     const r = await askLink(doc.document_ticket, doc.stickers[0].sticker_id, 'solo@example.com');
     expect(r.status).toBe(409);
-    expect(r.json.error).toMatchObject({ code: 'DOCUMENT_NOT_SIGNABLE', message: 'the document is already signed by everyone', details: { status: 'completed' } });
+    expect(r.json.error).toMatchObject({
+      code: 'DOCUMENT_NOT_SIGNABLE',
+      message: 'the document is already signed by everyone',
+      details: { status: 'completed' },
+    });
     const p = await page(doc.document_ticket);
     expect(p.json.document.status).toBe('completed');
     expect(p.json.boxes[0].signer.status).toBe('signed');
@@ -292,7 +325,10 @@ describe('reads of one document', () => {
   it('are bounded per minute (the ticket is public): 429 with Retry-After beyond the limit', async () => {
     const small = await startTestServer({ env: { SELLO_RATE_LIMIT_PER_MINUTE: '3' } });
     try {
-      const doc = await small.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'EMAIL_LINK', data: 'a@example.com', ...box(0) }] });
+      const doc = await small.client.createDocument({
+        b64_doc: pdf,
+        stickers: [{ authority: 'EMAIL_LINK', data: 'a@example.com', ...box(0) }],
+      });
       const read = () => fetch(`${small.baseUrl}/sign/api/document/${doc.document_ticket}`);
       for (let i = 0; i < 3; i++) {
         expect((await read()).status).toBe(200);

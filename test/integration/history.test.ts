@@ -64,7 +64,16 @@ function expectLinked(h: DocumentHistory) {
     expect(e.seq).toBe(i + 1);
     expect(e.prev_hash).toBe(i === 0 ? GENESIS_HASH : h.entries[i - 1].hash);
     expect(e.hash).toBe(
-      entryHash({ document: h.document_ticket, seq: e.seq, at: new Date(e.at), action: e.action, actor: e.actor, ip: e.ip, details: e.details, prev_hash: e.prev_hash }),
+      entryHash({
+        document: h.document_ticket,
+        seq: e.seq,
+        at: new Date(e.at),
+        action: e.action,
+        actor: e.actor,
+        ip: e.ip,
+        details: e.details,
+        prev_hash: e.prev_hash,
+      }),
     );
   });
   expect(h.chain).toEqual({ valid: true, entries: h.entries.length, first_broken_seq: null });
@@ -72,7 +81,11 @@ function expectLinked(h: DocumentHistory) {
 
 /** A document whose history is created, deleted, restored, deleted, restored: five entries. */
 async function fiveEntries(): Promise<string> {
-  const doc = await s.client.createDocument({ b64_doc: pdf, name: 'five', stickers: [{ authority: 'EMAIL_LINK', data: 'five@example.com', ...box }] });
+  const doc = await s.client.createDocument({
+    b64_doc: pdf,
+    name: 'five',
+    stickers: [{ authority: 'EMAIL_LINK', data: 'five@example.com', ...box }],
+  });
   for (let i = 0; i < 2; i++) {
     await s.client.deleteDocument(doc.document_ticket);
     await s.client.restoreDocument(doc.document_ticket);
@@ -177,7 +190,11 @@ describe('what the history records', () => {
 
   it('a document created into a set names the set', async () => {
     const set = await s.client.createDocumentSet({ name: 'Lote' });
-    const doc = await s.client.createDocument({ b64_doc: pdf, document_set: set.uuid, stickers: [{ authority: 'EMAIL_LINK', data: 'eva@example.com', ...box }] });
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      document_set: set.uuid,
+      stickers: [{ authority: 'EMAIL_LINK', data: 'eva@example.com', ...box }],
+    });
     const h = await s.client.documentHistory(doc.document_ticket);
     expect(h.entries[0]).toMatchObject({ seq: 1, action: 'created', actor: 'account', details: { document_set: set.uuid, signers: 1 } });
     expectLinked(h);
@@ -231,7 +248,13 @@ describe('GET /api/v1/document/{documentId}/history/json', () => {
 describe('tampering', () => {
   it('a changed, a removed middle and a removed last entry break the chain; the API and the CLI say where', async () => {
     now = T0 + 4 * 3600_000;
-    const [intact, altered, rehashed, middle, last] = await Promise.all([fiveEntries(), fiveEntries(), fiveEntries(), fiveEntries(), fiveEntries()]);
+    const [intact, altered, rehashed, middle, last] = await Promise.all([
+      fiveEntries(),
+      fiveEntries(),
+      fiveEntries(),
+      fiveEntries(),
+      fiveEntries(),
+    ]);
     const db = s.deps.db;
 
     // Entry 3's details changed: its own hash no longer matches.
@@ -240,7 +263,9 @@ describe('tampering', () => {
     const e3 = (await s.client.documentHistory(rehashed)).entries[2];
     const forged = { ...e3, details: { to: 'completed' } };
     const forgedHash = entryHash({ document: rehashed, ...forged, at: new Date(forged.at) });
-    await sql`update document_history set details = ${JSON.stringify(forged.details)}::jsonb, hash = ${forgedHash} where ${onEntry(rehashed, 3)}`.execute(db);
+    await sql`update document_history set details = ${JSON.stringify(forged.details)}::jsonb, hash = ${forgedHash} where ${onEntry(rehashed, 3)}`.execute(
+      db,
+    );
     // A middle entry, and the last one, removed.
     await sql`delete from document_history where ${onEntry(middle, 3)}`.execute(db);
     await sql`delete from document_history where ${onEntry(last, 5)}`.execute(db);
@@ -299,7 +324,11 @@ describe('concurrent appends', () => {
     expect(h.entries.map((e) => e.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
     expect(new Set(h.entries.slice(1).map((e) => (e.details as { n: number }).n)).size).toBe(20);
     expectLinked(h);
-    const row = await s.deps.db.selectFrom('documents').select(['history_head', 'history_count']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await s.deps.db
+      .selectFrom('documents')
+      .select(['history_head', 'history_count'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ history_head: h.entries[20].hash, history_count: 21 });
   });
 });

@@ -29,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-
 describe('GET /api/document', () => {
   it('lists newest first with signers and signed_count', async () => {
     const r = await s.client.listDocuments();
@@ -74,7 +73,7 @@ describe('GET /api/document', () => {
     expect((await apiError(s.client.listDocuments({ from: 10, to: 5 }))).status).toBe(400);
   });
 
-  it('shows only the account\'s own documents', async () => {
+  it("shows only the account's own documents", async () => {
     const other = await s.newAccount();
     expect((await other.client.listDocuments()).documents).toEqual([]);
   });
@@ -104,7 +103,7 @@ describe('GET /api/document/{type}/{ticket}', () => {
     expect(t.status).toBe(400);
     expect((await apiError(s.client.downloadDocument('source', 'no-such-ticket'))).status).toBe(404);
   });
-  it('treats another account\'s document as not found', async () => {
+  it("treats another account's document as not found", async () => {
     const other = await s.newAccount();
     expect((await apiError(other.client.downloadDocument('source', tickets[0]))).status).toBe(404);
     expect((await apiError(other.client.deleteDocument(tickets[0]))).status).toBe(404);
@@ -127,7 +126,9 @@ describe('POST /developers/docs', () => {
     expect((await apiError(s.client.restoreDocument(t))).status).toBe(409);
   });
   it('refuses an unknown action or a missing ticket, naming the field', async () => {
-    expect((await apiError(s.client.request('POST', '/developers/docs', { ticket: tickets[2], action: 'purge' }))).message).toMatch(/^action:/);
+    expect((await apiError(s.client.request('POST', '/developers/docs', { ticket: tickets[2], action: 'purge' }))).message).toMatch(
+      /^action:/,
+    );
     expect((await apiError(s.client.request('POST', '/developers/docs', { action: 'delete' }))).message).toMatch(/^ticket:/);
   });
 });

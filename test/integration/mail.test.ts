@@ -23,7 +23,11 @@ beforeAll(async () => {
   s = await startTestServer();
   jobs = jobRunner(s.connectionString, s.deps);
   const doc = await s.client.createDocument({ b64_doc: (await makePdf()).toString('base64'), name: 'Contrato' });
-  const row = await s.deps.db.selectFrom('documents').select(['id', 'account_id']).where('ticket', '=', doc.document_ticket).executeTakeFirstOrThrow();
+  const row = await s.deps.db
+    .selectFrom('documents')
+    .select(['id', 'account_id'])
+    .where('ticket', '=', doc.document_ticket)
+    .executeTakeFirstOrThrow();
   accountId = row.account_id;
   documentId = row.id;
 });
@@ -33,7 +37,13 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const mail = invitationMail({ language: 'es', signerName: 'Ana', documentName: 'Contrato', signUrl: 'https://s.example/sign/t', senderName: 'Acme' });
+const mail = invitationMail({
+  language: 'es',
+  signerName: 'Ana',
+  documentName: 'Contrato',
+  signUrl: 'https://s.example/sign/t',
+  senderName: 'Acme',
+});
 
 async function queue(to: string, attach = false) {
   const sha = attach ? await s.deps.blobs.put(Buffer.from('%PDF-1.7 attached')) : undefined;
@@ -105,7 +115,11 @@ describe('SMTP delivery', () => {
       const id = await queue('gone@example.com');
       await jobs.runDue();
       expect((await findMessage(s.deps.db, id))?.status).toBe('failed');
-      const n = await s.deps.db.selectFrom('notifications').select(['kind', 'meta']).where('kind', '=', 'email_error').executeTakeFirstOrThrow();
+      const n = await s.deps.db
+        .selectFrom('notifications')
+        .select(['kind', 'meta'])
+        .where('kind', '=', 'email_error')
+        .executeTakeFirstOrThrow();
       expect(n.meta).toMatchObject({ channel: 'email', recipient: 'gone@example.com', code: '550' });
       expect((n.meta as { reply: string }).reply).toMatch(/550/);
     } finally {
@@ -149,7 +163,8 @@ describe('SMTP delivery', () => {
   });
 
   // graphile-worker waits exp(n) seconds after the nth failure; the test makes the job due at once.
-  const makeDue = (id: string) => sql`update graphile_worker._private_jobs set run_at = now() where key = ${`mail:${id}`}`.execute(s.deps.db);
+  const makeDue = (id: string) =>
+    sql`update graphile_worker._private_jobs set run_at = now() where key = ${`mail:${id}`}`.execute(s.deps.db);
   const emailErrors = async (recipient: string) =>
     (await s.deps.db.selectFrom('notifications').select(['meta']).where('kind', '=', 'email_error').execute())
       .map((n) => n.meta as { channel: string; recipient: string; code: string; reply: string })

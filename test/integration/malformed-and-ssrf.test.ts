@@ -21,7 +21,7 @@ let outsidePort = 0;
 
 beforeAll(async () => {
   pdf = await makePdf();
-  target = createServer((req, res) => {
+  target = createServer((_req, res) => {
     targetHits++;
     res.writeHead(200, { 'content-type': 'application/pdf' });
     res.end(pdf);
@@ -51,9 +51,11 @@ afterAll(async () => {
   outside?.close();
 });
 
-
 async function stored() {
-  const r = await s.deps.db.selectFrom('documents').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const r = await s.deps.db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   let blobs = 0;
   try {
     for (const a of await readdir(join(s.dataDir, 'blobs'))) {
@@ -70,10 +72,20 @@ async function stored() {
 describe('malformed PDFs: 422 with a readable message, nothing stored, the server still answering', () => {
   const cases: [string, () => Promise<string>, string, RegExp][] = [
     ['a truncated PDF', async () => pdf.subarray(0, Math.floor(pdf.length / 2)).toString('base64'), 'PDF_INVALID', /damaged/],
-    ['random bytes', async () => Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 251)).toString('base64'), 'PDF_INVALID', /not a PDF/],
+    [
+      'random bytes',
+      async () => Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 251)).toString('base64'),
+      'PDF_INVALID',
+      /not a PDF/,
+    ],
     ['text that is not Base64', async () => 'this is %%% not base64!', 'PDF_INVALID', /not valid Base64/],
     ['an encrypted PDF (qpdf, AES-256)', async () => encryptWithQpdf(pdf).toString('base64'), 'PDF_ENCRYPTED', /encrypted/],
-    ['a PDF header with nothing after it', async () => Buffer.from('%PDF-1.7\n%%EOF\n').toString('base64'), 'PDF_INVALID', /cannot be read|damaged/],
+    [
+      'a PDF header with nothing after it',
+      async () => Buffer.from('%PDF-1.7\n%%EOF\n').toString('base64'),
+      'PDF_INVALID',
+      /cannot be read|damaged/,
+    ],
   ];
   for (const [what, make, code, message] of cases) {
     it(`refuses ${what}`, async () => {

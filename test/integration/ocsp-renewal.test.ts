@@ -114,9 +114,9 @@ describe('OCSP responder certificate renewal', () => {
     const x = new X509Certificate(renewed);
     expect(x.checkIssued(new X509Certificate(material.issuing.certificateDer))).toBe(true);
     expect(x.subject).toBe(new X509Certificate(material.ocsp.certificateDer).subject);
-    const row = await sql<{ kind: string }>`select kind from issued_certificates where serial_hex = ${normalizeSerialHex(x.serialNumber)}`.execute(
-      handle.db,
-    );
+    const row = await sql<{
+      kind: string;
+    }>`select kind from issued_certificates where serial_hex = ${normalizeSerialHex(x.serialNumber)}`.execute(handle.db);
     expect(row.rows[0]?.kind).toBe('ocsp');
     // A second load (another process starting) takes it as it is.
     const again = await loadPki(deps(), settings, BASE);
@@ -171,7 +171,18 @@ describe('OCSP responder certificate renewal', () => {
     expect(serving.pki.ocsp.certificateDer.equals(renewed)).toBe(true);
     expect(responseCertificates(response).map((c) => c.equals(renewed))).toEqual([true]);
     put('ana.resp', response);
-    const checked = openssl('ocsp', '-respin', 'ana.resp', '-issuer', 'issuing.pem', '-cert', 'ana.pem', '-CAfile', 'root.pem', '-resp_text');
+    const checked = openssl(
+      'ocsp',
+      '-respin',
+      'ana.resp',
+      '-issuer',
+      'issuing.pem',
+      '-cert',
+      'ana.pem',
+      '-CAfile',
+      'root.pem',
+      '-resp_text',
+    );
     expect(checked.out).toMatch(/Response verify OK/);
     expect(checked.out).toMatch(/ana\.pem: good/);
     // The responder certificate itself chains to the root, valid now and for a year.
@@ -182,7 +193,8 @@ describe('OCSP responder certificate renewal', () => {
   it("leaves an operator's own responder certificate alone and warns that it is about to end", async () => {
     nowMs = realNow;
     const pem = (der: Buffer) => derToPem(der, 'CERTIFICATE');
-    const keyPem = (pkcs8: Buffer) => createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }).toString();
+    const keyPem = (pkcs8: Buffer) =>
+      createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }).toString();
     const operator = await loadPkiFromPem(
       {
         rootCertificatePem: pem(material.root.certificateDer),

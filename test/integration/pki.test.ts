@@ -83,7 +83,17 @@ describe('certificates', () => {
 describe('OCSP', () => {
   it('answers good, then revoked, over POST to the URL in the certificate', async () => {
     const cert = await signer('Bruno');
-    const args = ['ocsp', '-url', `${s.baseUrl}/pki/ocsp`, '-issuer', file('issuing.pem'), '-cert', file('Bruno.pem'), '-CAfile', file('root.pem')];
+    const args = [
+      'ocsp',
+      '-url',
+      `${s.baseUrl}/pki/ocsp`,
+      '-issuer',
+      file('issuing.pem'),
+      '-cert',
+      file('Bruno.pem'),
+      '-CAfile',
+      file('root.pem'),
+    ];
     let out = await opensslAsync(...args);
     expect(out).toMatch(/Bruno\.pem: good/);
     await revokeCertificate(s.deps.db, cert.serialHex, new Date(), 1);
@@ -94,12 +104,46 @@ describe('OCSP', () => {
   });
   it('answers unknown for a serial it has no record of', async () => {
     await signer('Carla', { record: false });
-    const out = await opensslAsync('ocsp', '-url', `${s.baseUrl}/pki/ocsp`, '-issuer', file('issuing.pem'), '-cert', file('Carla.pem'), '-CAfile', file('root.pem'));
+    const out = await opensslAsync(
+      'ocsp',
+      '-url',
+      `${s.baseUrl}/pki/ocsp`,
+      '-issuer',
+      file('issuing.pem'),
+      '-cert',
+      file('Carla.pem'),
+      '-CAfile',
+      file('root.pem'),
+    );
     expect(out).toMatch(/Carla\.pem: unknown/);
   });
   it('answers unauthorized for a certificate of another issuer', async () => {
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('x.key'), '-out', file('x.pem'), '-subj', '/CN=stranger', '-days', '1');
-    const out = await opensslAsync('ocsp', '-url', `${s.baseUrl}/pki/ocsp`, '-issuer', file('x.pem'), '-cert', file('x.pem'), '-CAfile', file('root.pem'));
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      file('x.key'),
+      '-out',
+      file('x.pem'),
+      '-subj',
+      '/CN=stranger',
+      '-days',
+      '1',
+    );
+    const out = await opensslAsync(
+      'ocsp',
+      '-url',
+      `${s.baseUrl}/pki/ocsp`,
+      '-issuer',
+      file('x.pem'),
+      '-cert',
+      file('x.pem'),
+      '-CAfile',
+      file('root.pem'),
+    );
     expect(out).toMatch(/Responder Error: unauthorized/);
   });
 });
@@ -113,7 +157,9 @@ describe('CRL', () => {
     expect(text).toMatch(/Key Compromise/);
     expect(text).not.toMatch(/exit non-zero/);
     await download('/pki/root-crl', 'root.crl');
-    expect(await opensslAsync('crl', '-inform', 'DER', '-in', file('root.crl'), '-noout', '-CAfile', file('root.pem'))).toMatch(/verify OK/);
+    expect(await opensslAsync('crl', '-inform', 'DER', '-in', file('root.crl'), '-noout', '-CAfile', file('root.pem'))).toMatch(
+      /verify OK/,
+    );
   });
 });
 
@@ -130,11 +176,35 @@ describe('time-stamp authority', () => {
     expect(res.headers.get('content-type')).toBe('application/timestamp-reply');
     writeFileSync(file('r.tsr'), Buffer.from(await res.arrayBuffer()));
     expect(openssl('ts', '-reply', '-in', file('r.tsr'), '-text')).toMatch(/Status: Granted/);
-    expect(openssl('ts', '-verify', '-data', file('data.txt'), '-in', file('r.tsr'), '-CAfile', file('root.pem'), '-untrusted', file('chain.pem'))).toMatch(
-      /Verification: OK/,
-    );
+    expect(
+      openssl(
+        'ts',
+        '-verify',
+        '-data',
+        file('data.txt'),
+        '-in',
+        file('r.tsr'),
+        '-CAfile',
+        file('root.pem'),
+        '-untrusted',
+        file('chain.pem'),
+      ),
+    ).toMatch(/Verification: OK/);
     writeFileSync(file('data.txt'), 'contract bytes, changed');
-    expect(() => openssl('ts', '-verify', '-data', file('data.txt'), '-in', file('r.tsr'), '-CAfile', file('root.pem'), '-untrusted', file('chain.pem'))).toThrow();
+    expect(() =>
+      openssl(
+        'ts',
+        '-verify',
+        '-data',
+        file('data.txt'),
+        '-in',
+        file('r.tsr'),
+        '-CAfile',
+        file('root.pem'),
+        '-untrusted',
+        file('chain.pem'),
+      ),
+    ).toThrow();
   });
   it('refuses a request of the wrong media type', async () => {
     const res = await fetch(`${s.baseUrl}/tsa`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });

@@ -62,7 +62,10 @@ async function signedByTwo() {
 
 async function agreesWithPdfsig(report: SignatureReport, file: Buffer) {
   const checked = await pdfsig(file, rootPem);
-  expect(checked.signatures.map((x) => x.field), checked.output).toEqual(report.firmas.map((f) => f.campoFirma));
+  expect(
+    checked.signatures.map((x) => x.field),
+    checked.output,
+  ).toEqual(report.firmas.map((f) => f.campoFirma));
   expect(checked.signatures.map((x) => x.valid)).toEqual(report.firmas.map((f) => f.validSignature));
   expect(checked.signatures.map((x) => x.totalDocumentSigned)).toEqual(report.firmas.map((f) => f.coversDocument));
   expect(checked.signatures.map((x) => x.commonName)).toEqual(report.firmas.map((f) => f.certificados[0].commonName));
@@ -90,7 +93,9 @@ describe('signature report', () => {
     expect(b.top).toBeCloseTo(A4.height - 130, 3);
 
     const issuingCn = cn(s.deps.pki.pki.issuing.certificateDer);
-    const signers = (await sql<{ signer_id: string; certificate_serial: string }>`select signer_id, certificate_serial from signers`.execute(s.deps.db)).rows;
+    const signers = (
+      await sql<{ signer_id: string; certificate_serial: string }>`select signer_id, certificate_serial from signers`.execute(s.deps.db)
+    ).rows;
     const serialOf = (id: string) => signers.find((x) => x.signer_id === id)!.certificate_serial;
     expect(a).toMatchObject({
       signatureType: 'PAdES-B-T',
@@ -162,7 +167,10 @@ describe('signature report', () => {
   });
 
   it('answers empty arrays for an unsigned document', async () => {
-    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', ...box(0) }] });
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', ...box(0) }],
+    });
     expect(await s.client.signatureReport(doc.document_ticket)).toEqual({ InkSignatures: [], firmas: [] });
   });
 
@@ -199,7 +207,10 @@ describe('read-signatures, the pure library', () => {
     expect(revisionEnds(updated)).toEqual([linearized.length, updated.length]);
     const read = await readSignatures(updated, { trustedRootsDer: [] });
     expect(read).toMatchObject({ totalRevisions: 2, signatures: [] });
-    expect(read.pages).toEqual([{ width: A4.width, height: A4.height }, { width: A4.width, height: A4.height }]);
+    expect(read.pages).toEqual([
+      { width: A4.width, height: A4.height },
+      { width: A4.width, height: A4.height },
+    ]);
   });
 
   it('reads PDF dates with and without a time zone', () => {

@@ -48,7 +48,12 @@ async function newSet(o: { docs?: number; signers?: string[]; authority?: 'EMAIL
       b64_doc: pdf,
       name: `Doc ${tag}-${i + 1}`,
       document_set: set.uuid,
-      stickers: names.map((n, k) => ({ authority: o.authority ?? 'EMAIL_LINK', data: `${n}.${tag}@example.com`, name: n, ...box(40 + k * 170) })),
+      stickers: names.map((n, k) => ({
+        authority: o.authority ?? 'EMAIL_LINK',
+        data: `${n}.${tag}@example.com`,
+        name: n,
+        ...box(40 + k * 170),
+      })),
     });
     tickets.push(doc.document_ticket);
   }
@@ -169,7 +174,13 @@ describe('preloaded signers', () => {
   it('one per (authority, data), removable while OPEN; fixed once closed', async () => {
     const set = await newSet({ docs: 1, signers: ['ana'] });
     const carla = await s.client.addSetSigner(set.uuid, { authority: 'EMAIL_LINK', data: 'Carla@Example.com', name: 'Carla' });
-    expect(carla).toMatchObject({ authority: 'EMAIL_LINK', data: 'carla@example.com', email: 'carla@example.com', name: 'Carla', position: 0 });
+    expect(carla).toMatchObject({
+      authority: 'EMAIL_LINK',
+      data: 'carla@example.com',
+      email: 'carla@example.com',
+      name: 'Carla',
+      position: 0,
+    });
     const again = await s.client.addSetSigner(set.uuid, { authority: 'EMAIL_LINK', data: 'carla@example.com', name: 'Other' });
     expect(again).toEqual(carla);
     const ana = await s.client.addSetSigner(set.uuid, { authority: 'EMAIL_LINK', data: set.email.ana });
@@ -203,7 +214,12 @@ describe('signing a set', () => {
     expect(info.json.set).toMatchObject({ uuid: set.uuid, status: 'CLOSED' });
     expect(info.json.signer).toMatchObject({ name: 'ana', authority: 'EMAIL_LINK', status: 'viewed', due: true, verified: true });
     expect(info.json.documents.map((d: { document_ticket: string }) => d.document_ticket)).toEqual(set.tickets);
-    expect(info.json.documents[0]).toMatchObject({ status: 'pending', signer_status: 'viewed', pages: [{ page: 0 }], boxes: [{ page: 0 }] });
+    expect(info.json.documents[0]).toMatchObject({
+      status: 'pending',
+      signer_status: 'viewed',
+      pages: [{ page: 0 }],
+      boxes: [{ page: 0 }],
+    });
     const file = await fetch(s.baseUrl + info.json.documents[1].pdf_url);
     expect(file.headers.get('content-type')).toBe('application/pdf');
     expect((await fetch(`${s.baseUrl}${info.json.documents[1].pdf_url.replace(set.tickets[1], 'other')}`)).status).toBe(404);

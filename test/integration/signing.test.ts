@@ -145,7 +145,10 @@ describe('signing end to end', () => {
 
   it('refuses an image that is not a PNG and typed text that is too long', async () => {
     const { ana } = await twoSignerDocument();
-    const jpeg = await call('POST', `/sign/api/${ana}/sign`, { signature: { type: 'drawn', image: 'data:image/png;base64,/9j/4AAQSkZJRg==' }, consent: true });
+    const jpeg = await call('POST', `/sign/api/${ana}/sign`, {
+      signature: { type: 'drawn', image: 'data:image/png;base64,/9j/4AAQSkZJRg==' },
+      consent: true,
+    });
     expect([jpeg.status, jpeg.json.error.code]).toEqual([400, 'SIGNATURE_INVALID']);
     const long = await call('POST', `/sign/api/${ana}/sign`, typed('x'.repeat(101)));
     expect(long.status).toBe(400);
@@ -200,7 +203,10 @@ describe('authorities', () => {
 
 describe('EMAIL authority: one-time code', () => {
   async function emailSigner() {
-    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'EMAIL', data: 'carla@example.com', name: 'Carla', ...box(0) }] });
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'EMAIL', data: 'carla@example.com', name: 'Carla', ...box(0) }],
+    });
     return { doc, token: doc.stickers[0].signer_url.split('/').pop()! };
   }
   async function lastCode() {
@@ -242,7 +248,11 @@ describe('EMAIL authority: one-time code', () => {
     const second = await emailSigner();
     await call('POST', `/sign/api/${second.token}/otp`);
     const code2 = await lastCode();
-    await s.deps.db.updateTable('signers').set({ otp_expires_at: new Date(Date.now() - 1000) } as never).where('data', '=', 'carla@example.com').execute();
+    await s.deps.db
+      .updateTable('signers')
+      .set({ otp_expires_at: new Date(Date.now() - 1000) } as never)
+      .where('data', '=', 'carla@example.com')
+      .execute();
     const expired = await call('POST', `/sign/api/${second.token}/otp/verify`, { code: code2 });
     expect([expired.status, expired.json.error.code]).toEqual([409, 'OTP_EXPIRED']);
   });

@@ -19,7 +19,7 @@ let probePort = 0;
 let probeHits = 0;
 
 beforeAll(async () => {
-  probe = createServer((req, res) => {
+  probe = createServer((_req, res) => {
     probeHits++;
     res.end('x');
   });
@@ -42,8 +42,11 @@ function pdfText(bytes: Buffer): string {
   }
 }
 
-
-type Saved = { template_title: string; fields: { id: string; value: string; type?: string; options?: string[] }[]; tables: { id: string; rows: { id: string }[][] }[] };
+type Saved = {
+  template_title: string;
+  fields: { id: string; value: string; type?: string; options?: string[] }[];
+  tables: { id: string; rows: { id: string }[][] }[];
+};
 
 async function generate(client: SelloClient, title: string, fields: Record<string, string>, extra: Record<string, unknown> = {}) {
   const created = await client.createDocument({
@@ -76,7 +79,17 @@ describe('html', () => {
       { id: 'client', value: '' },
       { id: 'date', value: '' },
     ]);
-    expect(saved.tables).toEqual([{ id: 'items', rows: [[{ id: 'item', value: '' }, { id: 'qty', value: '' }]] }]);
+    expect(saved.tables).toEqual([
+      {
+        id: 'items',
+        rows: [
+          [
+            { id: 'item', value: '' },
+            { id: 'qty', value: '' },
+          ],
+        ],
+      },
+    ]);
     const fields = await s.client.request<Saved>('GET', '/developers/template/contrato/fields');
     expect(fields.fields.map((f) => f.id)).toEqual(['client', 'date']);
 
@@ -84,7 +97,20 @@ describe('html', () => {
       s.client,
       'contrato',
       { client: 'Ana <b>Pérez</b>', date: '22/11/2026' },
-      { tables: [{ id: 'items', rows: [{ item: 'Widget', qty: '3' }, [{ id: 'item', value: 'Gadget' }, { id: 'qty', value: '7' }]] }] },
+      {
+        tables: [
+          {
+            id: 'items',
+            rows: [
+              { item: 'Widget', qty: '3' },
+              [
+                { id: 'item', value: 'Gadget' },
+                { id: 'qty', value: '7' },
+              ],
+            ],
+          },
+        ],
+      },
     );
     expect(created.warnings).toEqual([]);
     expect(file.name).toBe('contrato generated.pdf');
@@ -97,7 +123,11 @@ describe('html', () => {
   it('refuses duplicate ids, naming them', async () => {
     const bad = '<p><span class="svc-template-field" id="a"></span><span class="svc-template-field" id="a"></span></p>';
     const e = await apiError(
-      s.client.request('POST', '/developers/template/save', { template_type: 'html', template_name: 'dup', template_data: Buffer.from(bad).toString('base64') }),
+      s.client.request('POST', '/developers/template/save', {
+        template_type: 'html',
+        template_name: 'dup',
+        template_data: Buffer.from(bad).toString('base64'),
+      }),
     );
     expect(e.status).toBe(400);
     expect(e.code).toBe('TEMPLATE_INVALID');
@@ -209,7 +239,11 @@ describe('pdfmake', () => {
   });
   it('refuses Base64 in place of the JSON definition', async () => {
     const e = await apiError(
-      s.client.request('POST', '/developers/template/save', { template_type: 'pdfmake', template_name: 'x', template_data: 'eyJjb250ZW50IjpbXX0=' }),
+      s.client.request('POST', '/developers/template/save', {
+        template_type: 'pdfmake',
+        template_name: 'x',
+        template_data: 'eyJjb250ZW50IjpbXX0=',
+      }),
     );
     expect(e.message).toMatch(/^template_data: for pdfmake/);
   });
@@ -260,7 +294,9 @@ describe('names and accounts', () => {
   });
 
   it('refuses an unknown template type, naming the field', async () => {
-    const e = await apiError(s.client.request('POST', '/developers/template/save', { template_type: 'odt', template_name: 'x', template_data: 'AAAA' }));
+    const e = await apiError(
+      s.client.request('POST', '/developers/template/save', { template_type: 'odt', template_name: 'x', template_data: 'AAAA' }),
+    );
     expect(e.message).toMatch(/^template_type:/);
   });
 });
@@ -273,11 +309,15 @@ describe('renderer pool under load', () => {
       template_data: Buffer.from(HTML).toString('base64'),
     });
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => generate(s.client, 'contrato', { client: `Cliente ${i}`, date: 'hoy' }, { tables: [{ id: 'items', rows: [] }] })),
+      Array.from({ length: 20 }, (_, i) =>
+        generate(s.client, 'contrato', { client: `Cliente ${i}`, date: 'hoy' }, { tables: [{ id: 'items', rows: [] }] }),
+      ),
     );
     const failed = results.filter((r) => r.status === 'rejected');
     expect(failed.map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
-    results.forEach((r, i) => expect((r as PromiseFulfilledResult<{ text: string }>).value.text).toContain(`Cliente ${i}`));
+    results.forEach((r, i) => {
+      expect((r as PromiseFulfilledResult<{ text: string }>).value.text).toContain(`Cliente ${i}`);
+    });
   });
 
   it('stops a render that takes too long: 503 RENDER_TIMEOUT, and the next one works', async () => {
@@ -294,7 +334,11 @@ describe('renderer pool under load', () => {
       const many = Array.from({ length: 9999 }, (_, i) => ({ c: `row ${i} `.padEnd(600, 'lorem ipsum ') }));
       const e = await apiError(slow.client.createDocument({ template: { title: 'huge' }, tables: [{ id: 't', rows: many }] }));
       expect([e.status, e.code, e.message]).toEqual([503, 'RENDER_TIMEOUT', expect.any(String)]);
-      const ok = await slow.client.createDocument({ template: { title: 'huge' }, fields: [{ id: 'n', value: 'small' }], tables: [{ id: 't', rows: [{ c: 'one' }] }] });
+      const ok = await slow.client.createDocument({
+        template: { title: 'huge' },
+        fields: [{ id: 'n', value: 'small' }],
+        tables: [{ id: 't', rows: [{ c: 'one' }] }],
+      });
       expect(ok.document_ticket).toBeTruthy();
     } finally {
       await slow.close();

@@ -26,7 +26,10 @@ const box = (page: number, x = 60) => ({ page, rect: { lx: x, ly: 60, tx: x + 20
 const qrBox = { page: 0, rect: { lx: 440, ly: 690, tx: 560, ty: 810 } };
 
 async function documentCount(): Promise<number> {
-  const r = await s.deps.db.selectFrom('documents').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const r = await s.deps.db
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -34,7 +37,10 @@ async function sign(token: string) {
   const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` }, consent: true }),
+    body: JSON.stringify({
+      signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
+      consent: true,
+    }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
 }
@@ -105,7 +111,11 @@ describe('qr in the create payload', () => {
     ['a rect outside the page', [{ page: 0, rect: { lx: 500, ly: 700, tx: 700, ty: 900 } }], /^qr\[0\]\.rect: .*must lie inside the page/],
     ['lx not below tx', [{ page: 0, rect: { lx: 100, ly: 10, tx: 100, ty: 120 } }], /^qr\[0\]\.rect: lx \(100\) must be less than tx/],
     ['a missing coordinate', [{ page: 0, rect: { lx: 1, ly: 1, tx: 100 } }], /^qr\[0\]\.rect\.ty: required/],
-    ['a box too small to scan', [{ page: 0, rect: { lx: 10, ly: 10, tx: 300, ty: 50 } }], /^qr\[0\]\.rect: the largest square in the box is 40 points wide; .* at least 48/],
+    [
+      'a box too small to scan',
+      [{ page: 0, rect: { lx: 10, ly: 10, tx: 300, ty: 50 } }],
+      /^qr\[0\]\.rect: the largest square in the box is 40 points wide; .* at least 48/,
+    ],
     ['the failing entry among several', [qrBox, qrBox, { ...qrBox, page: 7 }], /^qr\[2\]\.page: page 7 does not exist/],
   ];
   for (const [what, qr, message] of cases) {
@@ -143,7 +153,9 @@ describe('the verification page', () => {
     expect(en.text).toContain('Awaiting signatures');
     expect(en.text).toContain('Signatures (0)');
     expect(en.text).toContain('The document has no signatures yet.');
-    const sha = createHash('sha256').update((await s.client.downloadDocument('original', doc.document_ticket)).bytes).digest('hex');
+    const sha = createHash('sha256')
+      .update((await s.client.downloadDocument('original', doc.document_ticket)).bytes)
+      .digest('hex');
     expect(en.text).toContain(sha);
     expect(en.text).toMatch(/<dt>Pages<\/dt><dd>2<\/dd>/);
     expect(en.text).toContain('A*** G***');
@@ -186,7 +198,9 @@ describe('the verification page', () => {
     expect(en.text).toContain('Covers revision 3 of 4');
     expect(en.text).toContain('Covers the whole document');
     expect(en.text).not.toContain('still to sign');
-    const sha = createHash('sha256').update((await s.client.downloadDocument('original', doc.document_ticket)).bytes).digest('hex');
+    const sha = createHash('sha256')
+      .update((await s.client.downloadDocument('original', doc.document_ticket)).bytes)
+      .digest('hex');
     expect(en.text).toContain(sha);
     exposesNothing(en.text, [ana, bruno]);
   });

@@ -11,7 +11,7 @@ import type { Clock } from '../../src/domain/deps.js';
 import { emitEvent, type EventKind, type EventMeta } from '../../src/domain/events/emit-event.js';
 import { MAX_ATTEMPTS, retryDelayMs } from '../../src/domain/events/retry-schedule.js';
 import { guardedFetch, isPublicAddress, type GuardedFetchOptions } from '../../src/net/url-guard.js';
-import { SelloClient } from '../../src/client/index.js';
+import type { SelloClient } from '../../src/client/index.js';
 import { apiError } from '../helpers/api-error.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';
@@ -39,7 +39,6 @@ let accountSecret = '';
 /** What the delivery task asked of the URL guard, last time. */
 let lastFetch: GuardedFetchOptions | undefined;
 let jobs: JobRunner;
-
 
 beforeAll(async () => {
   pdf = await makePdf();
@@ -104,7 +103,11 @@ async function newDocument(client: SelloClient = s.client, extra: Record<string,
     stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
     ...extra,
   });
-  const row = await s.deps.db.selectFrom('documents').select(['id', 'set_id']).where('ticket', '=', r.document_ticket).executeTakeFirstOrThrow();
+  const row = await s.deps.db
+    .selectFrom('documents')
+    .select(['id', 'set_id'])
+    .where('ticket', '=', r.document_ticket)
+    .executeTakeFirstOrThrow();
   return { ticket: r.document_ticket, id: row.id, signerId: r.stickers[0].signer_id };
 }
 
@@ -291,7 +294,12 @@ describe('retries', () => {
   it('a network failure is retried like a bad status', async () => {
     const doc = await newDocument();
     const sub = await s.client.createSubscription('email_error', 'http://127.0.0.1:1/closed-port');
-    const id = await emit(s.creds, doc.id, 'email_error', { channel: 'email', recipient: 'ana@example.com', code: '550', reply: '550 5.1.1 no such user' });
+    const id = await emit(s.creds, doc.id, 'email_error', {
+      channel: 'email',
+      recipient: 'ana@example.com',
+      code: '550',
+      reply: '550 5.1.1 no such user',
+    });
     await runJobs();
     const [account, toSub] = await deliveriesOf(id);
     expect(account).toMatchObject({ target: 'account', state: 'delivered' });
@@ -304,7 +312,12 @@ describe('retries', () => {
   it('a receiver that does not answer in time is retried; deliveries go out with 15 s in all and no redirects', async () => {
     const doc = await newDocument();
     const sub = await s.client.createSubscription('sms_error', `http://127.0.0.1:${port}/slow`);
-    const id = await emit(s.creds, doc.id, 'sms_error', { channel: 'sms', recipient: '+525512345678', code: '30003', reply: 'unreachable' });
+    const id = await emit(s.creds, doc.id, 'sms_error', {
+      channel: 'sms',
+      recipient: '+525512345678',
+      code: '30003',
+      reply: 'unreachable',
+    });
     await runJobs();
     expect(lastFetch).toMatchObject({ method: 'POST', totalTimeoutMs: 15_000, maxRedirects: 0, maxBytes: 64 * 1024 });
     const toSub = (await deliveriesOf(id)).find((d) => d.target === `subscription:${sub.id}`)!;
@@ -313,7 +326,9 @@ describe('retries', () => {
     expect(await jobsOf(id)).toHaveLength(1);
     await s.client.deleteSubscription(sub.id);
     // Deleted: its queued attempt, when due, is dropped without sending.
-    await sql`update graphile_worker._private_jobs set run_at = now() where key = ${`deliver_webhook:${id}:subscription:${sub.id}`}`.execute(s.deps.db);
+    await sql`update graphile_worker._private_jobs set run_at = now() where key = ${`deliver_webhook:${id}:subscription:${sub.id}`}`.execute(
+      s.deps.db,
+    );
     await runJobs();
     expect((await deliveriesOf(id)).find((d) => d.target === `subscription:${sub.id}`)).toMatchObject({
       state: 'discarded',
@@ -431,13 +446,26 @@ describe('subscriptions', () => {
     const b = await s.newAccount('B');
     const url = 'https://hooks.example.com/sello?kind=signed';
     const created = await a.client.createSubscription('original_signed', url);
-    expect(created).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), event: 'original_signed', url, secret: expect.stringMatching(/^whsec_/) });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      event: 'original_signed',
+      url,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     // The same event and URL again: the same subscription.
     expect(await a.client.createSubscription('original_signed', url)).toEqual(created);
 
     const listed = await a.client.listSubscriptions();
     expect(listed.subscriptions).toEqual([
-      { id: created.id, event: 'original_signed', url, status: 'active', disabled_reason: null, disabled_at: null, created_at: expect.any(String) },
+      {
+        id: created.id,
+        event: 'original_signed',
+        url,
+        status: 'active',
+        disabled_reason: null,
+        disabled_at: null,
+        created_at: expect.any(String),
+      },
     ]);
     expect(JSON.stringify(listed)).not.toContain('whsec_');
     expect((await b.client.listSubscriptions()).subscriptions).toEqual([]);
@@ -503,7 +531,14 @@ describe('POST /developers/webhook', () => {
         name: 'Contract.pdf',
         status: 'pending',
         signers: [
-          { signer_id: doc.signerId, name: 'Ana', email: 'ana@example.com', authority: 'EMAIL_LINK', data: 'ana@example.com', status: 'pending' },
+          {
+            signer_id: doc.signerId,
+            name: 'Ana',
+            email: 'ana@example.com',
+            authority: 'EMAIL_LINK',
+            data: 'ana@example.com',
+            status: 'pending',
+          },
         ],
         original: original.bytes.toString('base64'),
         hash: original.hash,

@@ -42,7 +42,10 @@ async function newDocument(workflow?: Record<string, unknown>, signers = ['ana',
   });
   await jobs.runDue();
   const byName = Object.fromEntries(signers.map((n, i) => [n, { email: `${n}.${tag}@example.com`, url: doc.stickers[i].signer_url }]));
-  return { doc, ticket: doc.document_ticket, ...byName } as { doc: typeof doc; ticket: string } & Record<string, { email: string; url: string }>;
+  return { doc, ticket: doc.document_ticket, ...byName } as { doc: typeof doc; ticket: string } & Record<
+    string,
+    { email: string; url: string }
+  >;
 }
 
 const passTime = (ms: number) => flow.passTime(ms);
@@ -325,7 +328,12 @@ describe('editing a signer', () => {
     const d = await newDocument({}, ['ana', 'bruno']);
     const signerId = d.doc.stickers[1].signer_id;
     const r = await s.client.updateSigner(d.ticket, signerId, { data: 'bruno.new@example.com', name: 'Bruno Nuevo' });
-    expect(r.signer).toMatchObject({ signer_id: signerId, data: 'bruno.new@example.com', email: 'bruno.new@example.com', name: 'Bruno Nuevo' });
+    expect(r.signer).toMatchObject({
+      signer_id: signerId,
+      data: 'bruno.new@example.com',
+      email: 'bruno.new@example.com',
+      name: 'Bruno Nuevo',
+    });
     expect(r.invited).toBe(true);
     await jobs.runDue();
     expect((await call('GET', d.bruno.url)).status).toBe(404);

@@ -11,13 +11,27 @@ afterAll(() => smtp?.close());
 
 describe('email texts', () => {
   it('invite in Spanish by default wording and in English, escaping client values in the HTML', () => {
-    const es = invitationMail({ language: 'es', signerName: 'Ana <b>', documentName: 'Contrato', signUrl: 'https://s.example/sign/t', senderName: 'Acme' });
+    const es = invitationMail({
+      language: 'es',
+      signerName: 'Ana <b>',
+      documentName: 'Contrato',
+      signUrl: 'https://s.example/sign/t',
+      senderName: 'Acme',
+    });
     expect(es.subject).toBe('Firma solicitada: Contrato');
     expect(es.text).toContain('Acme le pide firmar «Contrato».');
     expect(es.text).toContain('https://s.example/sign/t');
     expect(es.html).toContain('Hola Ana &lt;b&gt;,');
     expect(es.html).not.toContain('<b>');
-    const en = invitationMail({ language: 'en', signerName: null, documentName: 'NDA', signUrl: 'https://x/y', senderName: 'Acme', subject: 'Please sign', documentCount: 3 });
+    const en = invitationMail({
+      language: 'en',
+      signerName: null,
+      documentName: 'NDA',
+      signUrl: 'https://x/y',
+      senderName: 'Acme',
+      subject: 'Please sign',
+      documentCount: 3,
+    });
     expect(en.subject).toBe('Please sign');
     expect(en.text).toContain('Acme asks you to sign 3 documents, including “NDA”.');
     expect(invitationMail({ language: 'en', signerName: null, documentName: 'NDA', signUrl: 'u', senderName: 'A' }, true).subject).toBe(
@@ -26,7 +40,9 @@ describe('email texts', () => {
   });
   it('conclusion says whether the PDF is attached or linked; OTP names the code and its lifetime', () => {
     expect(conclusionMail({ language: 'es', documentName: 'X', attached: true }).text).toContain('adjunto');
-    expect(conclusionMail({ language: 'en', documentName: 'X', attached: false, downloadUrls: ['https://d/x'] }).text).toContain('https://d/x');
+    expect(conclusionMail({ language: 'en', documentName: 'X', attached: false, downloadUrls: ['https://d/x'] }).text).toContain(
+      'https://d/x',
+    );
     expect(otpMail({ language: 'en', code: '482913', minutes: 10 }).text).toContain('482913');
   });
 });
@@ -34,7 +50,13 @@ describe('email texts', () => {
 describe('SMTP transport', () => {
   it('delivers text, HTML and attachments to a real SMTP server', async () => {
     const t = createSmtpTransport(smtp.url);
-    const m = invitationMail({ language: 'es', signerName: 'Ana', documentName: 'Contrato', signUrl: 'https://s/sign/t', senderName: 'Acme' });
+    const m = invitationMail({
+      language: 'es',
+      signerName: 'Ana',
+      documentName: 'Contrato',
+      signUrl: 'https://s/sign/t',
+      senderName: 'Acme',
+    });
     const sent = await t.send('Sello <no-reply@sello.test>', {
       to: 'ana@example.com',
       ...m,
@@ -52,7 +74,9 @@ describe('SMTP transport', () => {
   it('reports a refused recipient as a permanent failure with the server reply', async () => {
     smtp.refuse.add('gone@example.com');
     const t = createSmtpTransport(smtp.url);
-    const err = await t.send('no-reply@sello.test', { to: 'gone@example.com', subject: 's', text: 't', html: '<p>t</p>' }).catch((e: unknown) => e);
+    const err = await t
+      .send('no-reply@sello.test', { to: 'gone@example.com', subject: 's', text: 't', html: '<p>t</p>' })
+      .catch((e: unknown) => e);
     t.close();
     expect(err).toBeInstanceOf(MailDeliveryError);
     expect((err as MailDeliveryError).responseCode).toBe(550);

@@ -13,11 +13,15 @@ describe('canonicalJson', () => {
       "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
       "literals": [null, true, false]
     }`) as unknown;
-    expect(canonicalJson(input)).toBe(String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`);
+    expect(canonicalJson(input)).toBe(
+      String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+    );
   });
 
   it('sorts keys by UTF-16 code units (RFC 8785 §3.2.3), at every depth', () => {
-    const input = JSON.parse(String.raw`{"\u20ac": 1, "\r": 2, "\ufb33": 3, "1": 4, "\ud83d\ude00": 5, "\u0080": 6, "\u00f6": 7}`) as Record<string, number>;
+    const input = JSON.parse(
+      String.raw`{"\u20ac": 1, "\r": 2, "\ufb33": 3, "1": 4, "\ud83d\ude00": 5, "\u0080": 6, "\u00f6": 7}`,
+    ) as Record<string, number>;
     const out = canonicalJson({ z: input, a: [{ b: 1, a: 2 }] });
     expect(out.startsWith('{"a":[{"a":2,"b":1}],"z":')).toBe(true);
     expect(out.slice(out.indexOf('"z":') + 4, -1)).toBe('{"\\r":2,"1":4,"\u0080":6,"ö":7,"€":1,"😀":5,"דּ":3}');
@@ -79,12 +83,24 @@ describe('checkChain', () => {
   function chain(n: number): StoredHistoryEntry[] {
     const out: StoredHistoryEntry[] = [];
     for (let seq = 1; seq <= n; seq++) {
-      const e = { seq, at: new Date(Date.UTC(2026, 0, 1, 0, seq)), action: 'viewed', actor: 'signer:abc', ip: null, details: {}, prev_hash: out.at(-1)?.hash ?? GENESIS_HASH };
+      const e = {
+        seq,
+        at: new Date(Date.UTC(2026, 0, 1, 0, seq)),
+        action: 'viewed',
+        actor: 'signer:abc',
+        ip: null,
+        details: {},
+        prev_hash: out.at(-1)?.hash ?? GENESIS_HASH,
+      };
       out.push({ ...e, hash: entryHash({ document: ticket, ...e }) });
     }
     return out;
   }
-  const head = (entries: StoredHistoryEntry[]) => ({ ticket, history_head: entries.at(-1)?.hash ?? GENESIS_HASH, history_count: entries.length });
+  const head = (entries: StoredHistoryEntry[]) => ({
+    ticket,
+    history_head: entries.at(-1)?.hash ?? GENESIS_HASH,
+    history_count: entries.length,
+  });
 
   it('accepts an intact chain, and an empty one', () => {
     const c = chain(4);
@@ -105,7 +121,13 @@ describe('checkChain', () => {
   it('names the entry of another document moved in, and a first entry that does not start the chain', () => {
     const c = chain(3);
     expect(checkChain({ ...head(c), ticket: 'another' }, c)).toMatchObject({ valid: false, first_broken_seq: 1 });
-    const shifted = chain(3).slice(1).map((e, i) => ({ ...e, seq: i + 1 }));
-    expect(checkChain(head(shifted), shifted)).toMatchObject({ valid: false, first_broken_seq: 1, problem: 'entry 1 does not start the chain' });
+    const shifted = chain(3)
+      .slice(1)
+      .map((e, i) => ({ ...e, seq: i + 1 }));
+    expect(checkChain(head(shifted), shifted)).toMatchObject({
+      valid: false,
+      first_broken_seq: 1,
+      problem: 'entry 1 does not start the chain',
+    });
   });
 });

@@ -117,7 +117,9 @@ describe('file shapes', () => {
       execFileSync('qpdf', ['--object-streams=generate', join(dir, 'in.pdf'), join(dir, 'ostm.pdf')]);
       const compact = readFileSync(join(dir, 'ostm.pdf'));
       const { pdf: once } = await signPdf(options({ pdf: compact }));
-      const { pdf: twice } = await signPdf(options({ pdf: once, fieldName: 'Sello-bob', signer: bob, boxes: [{ page: 1, rect: { lx: 50, ly: 50, tx: 250, ty: 130 } }] }));
+      const { pdf: twice } = await signPdf(
+        options({ pdf: once, fieldName: 'Sello-bob', signer: bob, boxes: [{ page: 1, rect: { lx: 50, ly: 50, tx: 250, ty: 130 } }] }),
+      );
       expect(twice.subarray(0, once.length).equals(once)).toBe(true);
       expect(qpdfCheck(twice).ok).toBe(true);
       writeFileSync(join(dir, 'out.pdf'), twice);
@@ -164,7 +166,11 @@ describe('gap 3: every time-stamp reply is checked before it is embedded', () =>
     const token = Buffer.from(outer.valueBlock.value[1].valueBeforeDecodeView);
     expect(token.length).toBeGreaterThan(1000);
     expect(pdf.toString('latin1').includes(token.toString('hex'))).toBe(true);
-    const signedData = new pkijs.SignedData({ version: 1, encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }), signerInfos: [new pkijs.SignerInfo()] });
+    const signedData = new pkijs.SignedData({
+      version: 1,
+      encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1' }),
+      signerInfos: [new pkijs.SignerInfo()],
+    });
     for (const bad of [Buffer.concat([token, Buffer.from([0])]), token.subarray(0, -1), Buffer.from([0x30, 0x80, 0x00, 0x00])]) {
       expect(() => addSignatureTimestamp(signedData, bad)).toThrow(/not one DER element/);
     }
@@ -241,7 +247,7 @@ describe('signer', () => {
     expect(err.message).toContain('trusted root');
   });
 
-  it('refuses a key that is not the certificate\'s', async () => {
+  it("refuses a key that is not the certificate's", async () => {
     const err = await refusal(options({ signer: { ...ana, privateKey: bob.privateKey } }));
     expect(err.problem).toBe('SIGNING_FAILED');
   });
@@ -254,7 +260,9 @@ describe('signer', () => {
   });
 
   it('refuses an image that is not a PNG', async () => {
-    const err = await refusal(options({ appearance: { signerName: 'x', signedAt: T, authorityLabel: 'y', image: new Uint8Array([1, 2, 3]) } }));
+    const err = await refusal(
+      options({ appearance: { signerName: 'x', signedAt: T, authorityLabel: 'y', image: new Uint8Array([1, 2, 3]) } }),
+    );
     expect(err.problem).toBe('SIGNING_FAILED');
     expect(err.message).toContain('PNG');
   });

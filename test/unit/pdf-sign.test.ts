@@ -35,13 +35,18 @@ function file(bytes: Uint8Array, ext = 'pdf'): string {
   return path;
 }
 
-
-interface PdfsigEntry { field: string; block: string }
+interface PdfsigEntry {
+  field: string;
+  block: string;
+}
 /** pdfsig's report, one block per signature. */
 function pdfsig(bytes: Uint8Array): PdfsigEntry[] {
   const args = nssDir ? ['-nssdir', `sql:${nssDir}`, file(bytes)] : [file(bytes)];
   const { out } = run('pdfsig', args);
-  return out.split(/^Signature #\d+:$/m).slice(1).map((block) => ({ field: /Signature Field Name: (.*)$/m.exec(block)?.[1] ?? '', block }));
+  return out
+    .split(/^Signature #\d+:$/m)
+    .slice(1)
+    .map((block) => ({ field: /Signature Field Name: (.*)$/m.exec(block)?.[1] ?? '', block }));
 }
 
 /** Every /ByteRange in the file with the /Contents it brackets, read from the bytes alone. */
@@ -59,11 +64,22 @@ function signatures(bytes: Buffer): { byteRange: number[]; cms: Buffer; signed: 
   });
 }
 
-interface Annot { page: number; subtype: string; rect: number[]; ft?: string; t?: string; hasAp: boolean; flags: number }
+interface Annot {
+  page: number;
+  subtype: string;
+  rect: number[];
+  ft?: string;
+  t?: string;
+  hasAp: boolean;
+  flags: number;
+}
 /** The annotations of every page, as qpdf reads them (--json). */
 function annotations(bytes: Uint8Array): Annot[] {
   const { out } = run('qpdf', ['--json=2', '--json-key=pages', '--json-key=qpdf', file(bytes)]);
-  const json = JSON.parse(out) as { pages: { object: string }[]; qpdf: [unknown, Record<string, { value?: Record<string, unknown> | unknown[] }>] };
+  const json = JSON.parse(out) as {
+    pages: { object: string }[];
+    qpdf: [unknown, Record<string, { value?: Record<string, unknown> | unknown[] }>];
+  };
   const objects = json.qpdf[1];
   const deref = (v: unknown) => (typeof v === 'string' && / R$/.test(v) ? objects[`obj:${v}`]?.value : v);
   const result: Annot[] = [];
@@ -88,7 +104,19 @@ function annotations(bytes: Uint8Array): Annot[] {
 /** Page `page` (0-based) rendered by poppler at 72 dpi in grey, its CropBox as readers show it: 1 pixel = 1 point. */
 function render(bytes: Uint8Array, page: number): { width: number; height: number; at: (x: number, y: number) => number } {
   const out = join(dir, `r${fileNo++}`);
-  const r = run('pdftoppm', ['-r', '72', '-gray', '-cropbox', '-f', String(page + 1), '-l', String(page + 1), '-singlefile', file(bytes), out]);
+  const r = run('pdftoppm', [
+    '-r',
+    '72',
+    '-gray',
+    '-cropbox',
+    '-f',
+    String(page + 1),
+    '-l',
+    String(page + 1),
+    '-singlefile',
+    file(bytes),
+    out,
+  ]);
   expect(r.code).toBe(0);
   const pgm = readFileSync(`${out}.pgm`);
   const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 50).toString('latin1'))!;
@@ -149,17 +177,24 @@ beforeAll(async () => {
   }
   original = await makePdf([A4, A4]);
   first = (
-    await signPdf(options(ana, original, {
-      boxes: [{ page: 0, rect: BOX_A0 }, { page: 1, rect: BOX_A1 }],
-      appearance: { image: png, signerName: ana.cn, signedAt: T, authorityLabel: 'Email link: ana@example.com', locale: 'es' },
-      reason: 'Conforme',
-    }))
+    await signPdf(
+      options(ana, original, {
+        boxes: [
+          { page: 0, rect: BOX_A0 },
+          { page: 1, rect: BOX_A1 },
+        ],
+        appearance: { image: png, signerName: ana.cn, signedAt: T, authorityLabel: 'Email link: ana@example.com', locale: 'es' },
+        reason: 'Conforme',
+      }),
+    )
   ).pdf;
   second = (
-    await signPdf(options(bob, first, {
-      boxes: [{ page: 1, rect: BOX_B1 }],
-      appearance: { signerName: bob.cn, signedAt: T, authorityLabel: 'SMS code: +34 600 000 000', locale: 'en' },
-    }))
+    await signPdf(
+      options(bob, first, {
+        boxes: [{ page: 1, rect: BOX_B1 }],
+        appearance: { signerName: bob.cn, signedAt: T, authorityLabel: 'SMS code: +34 600 000 000', locale: 'en' },
+      }),
+    )
   ).pdf;
 }, 60_000);
 
@@ -195,7 +230,21 @@ describe('two signers, two revisions', () => {
     const sigs = signatures(second);
     expect(sigs).toHaveLength(2);
     for (const s of sigs) {
-      const r = run('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', file(s.cms, 'der'), '-content', file(s.signed, 'bin'), '-CAfile', pki.rootPath, '-out', '/dev/null']);
+      const r = run('openssl', [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        file(s.cms, 'der'),
+        '-content',
+        file(s.signed, 'bin'),
+        '-CAfile',
+        pki.rootPath,
+        '-out',
+        '/dev/null',
+      ]);
       expect(r.out).toContain('Verification successful');
       const printed = run('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file(s.cms, 'der')]).out;
       const signedAttrs = printed.slice(printed.indexOf('signedAttrs:'), printed.indexOf('unsignedAttrs:'));
@@ -215,7 +264,9 @@ describe('two signers, two revisions', () => {
       const parts = kids(signerInfo);
       const unsigned = parts.at(-1)!;
       expect(unsigned.idBlock).toMatchObject({ tagClass: 3, tagNumber: 1 });
-      const attr = kids(unsigned).find((a) => (kids(a)[0] as asn1js.ObjectIdentifier).valueBlock.toString() === '1.2.840.113549.1.9.16.2.14')!;
+      const attr = kids(unsigned).find(
+        (a) => (kids(a)[0] as asn1js.ObjectIdentifier).valueBlock.toString() === '1.2.840.113549.1.9.16.2.14',
+      )!;
       const token = new Uint8Array(kids(kids(attr)[1])[0].toBER(false));
       const signatureValue = (parts.at(-2) as asn1js.OctetString).valueBlock.valueHexView;
       const digest = createHash('sha256').update(signatureValue).digest('hex');
@@ -257,9 +308,13 @@ describe('two signers, two revisions', () => {
     }
   });
 
-  it('renders every box visibly, with the drawn signature in the upper part of A\'s boxes', () => {
+  it("renders every box visibly, with the drawn signature in the upper part of A's boxes", () => {
     const pages = [render(second, 0), render(second, 1)];
-    const boxes: [number, typeof BOX_A0, boolean][] = [[0, BOX_A0, true], [1, BOX_A1, true], [1, BOX_B1, false]];
+    const boxes: [number, typeof BOX_A0, boolean][] = [
+      [0, BOX_A0, true],
+      [1, BOX_A1, true],
+      [1, BOX_B1, false],
+    ];
     for (const [page, b, hasImage] of boxes) {
       const img = pages[page];
       const top = img.height - b.ty;
@@ -319,7 +374,9 @@ describe('placement', () => {
         }
       }
     }
-    expect(annotations(signed).filter((a) => a.subtype === '/Widget').length).toBe(annotations(form).filter((a) => a.subtype === '/Widget').length + 1);
+    expect(annotations(signed).filter((a) => a.subtype === '/Widget').length).toBe(
+      annotations(form).filter((a) => a.subtype === '/Widget').length + 1,
+    );
     expect(pdfsig(signed).find((s) => s.field.startsWith('Sello'))!.block).toContain('Signature is Valid.');
   });
 
@@ -327,10 +384,15 @@ describe('placement', () => {
     const form = await makeFormPdf(); // field "signature": a widget kid at [150 300 400 360]
     const templateBox = { lx: 150, ly: 300, tx: 400, ty: 360 };
     const extraBox = { lx: 300, ly: 40, tx: 520, ty: 110 };
-    const { pdf: signed } = await signPdf(options(ana, form, {
-      fieldName: 'signature',
-      boxes: [{ page: 0, rect: templateBox }, { page: 0, rect: extraBox }],
-    }));
+    const { pdf: signed } = await signPdf(
+      options(ana, form, {
+        fieldName: 'signature',
+        boxes: [
+          { page: 0, rect: templateBox },
+          { page: 0, rect: extraBox },
+        ],
+      }),
+    );
     const annots = annotations(signed);
     const field = annots.filter((a) => a.ft === '/Sig');
     expect(field).toHaveLength(1);

@@ -41,7 +41,7 @@ function drawing(width: number, height: number): PNG {
       img.data[i] = (20 + x * 7) & 0x3f;
       img.data[i + 1] = (30 + y * 3) & 0x3f;
       img.data[i + 2] = 120 + ((x * y) % 50);
-      img.data[i + 3] = d < 3 ? 255 : d < 6 ? Math.round(255 * (6 - d) / 3) : 0;
+      img.data[i + 3] = d < 3 ? 255 : d < 6 ? Math.round((255 * (6 - d)) / 3) : 0;
     }
   }
   return img;
@@ -85,7 +85,9 @@ function qpdfImages(pdf: Uint8Array, decode: 'generalized' | 'none' = 'generaliz
     maxBuffer: 256 * 1024 * 1024,
   });
   expect(r.status, r.stderr).toBe(0);
-  const objects = (JSON.parse(r.stdout) as { qpdf: [unknown, Record<string, { stream?: { dict: Record<string, unknown>; data: string } }>] }).qpdf[1];
+  const objects = (
+    JSON.parse(r.stdout) as { qpdf: [unknown, Record<string, { stream?: { dict: Record<string, unknown>; data: string } }>] }
+  ).qpdf[1];
   const streams = Object.entries(objects).flatMap(([key, o]) => (o.stream ? [{ key: key.replace(/^obj:/, ''), ...o.stream }] : []));
   const byRef = new Map(streams.map((s) => [s.key, s]));
   const masks = new Set(streams.map((s) => s.dict['/SMask']).filter(Boolean));
@@ -150,7 +152,10 @@ describe('the signature image', () => {
         expect(image.smask).toBeUndefined();
         // The PNG's own compressed rows, not a re-encoding.
         const stored = await embedded(png, 'none');
-        expect(stored.dict).toMatchObject({ '/Filter': '/FlateDecode', '/DecodeParms': { '/Predictor': 15, '/Colors': channels, '/Columns': 97 } });
+        expect(stored.dict).toMatchObject({
+          '/Filter': '/FlateDecode',
+          '/DecodeParms': { '/Predictor': 15, '/Colors': channels, '/Columns': 97 },
+        });
         const idat = png.indexOf('IDAT');
         expect(stored.data.equals(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)))).toBe(true);
       }
@@ -219,8 +224,14 @@ describe('the signature image', () => {
       ['too little data', handPng({ width: 50, height: 50, bitDepth: 8, colorType: 6 }, [['IDAT', deflateSync(rows(50, 10, 4))]])],
       ['a bomb', handPng({ width: 50, height: 50, bitDepth: 8, colorType: 6 }, [['IDAT', deflateSync(Buffer.alloc(50_000_000))]])],
       ['too large', handPng({ width: 5000, height: 4000, bitDepth: 8, colorType: 6 }, [['IDAT', deflateSync(rows(10, 1, 4))]])],
-      ['bad filter', handPng({ width: 2, height: 1, bitDepth: 8, colorType: 6 }, [['IDAT', deflateSync(Buffer.from([7, 1, 2, 3, 4, 5, 6, 7, 8]))]])],
-      ['bad filter, opaque', handPng({ width: 2, height: 1, bitDepth: 8, colorType: 2 }, [['IDAT', deflateSync(Buffer.from([9, 1, 2, 3, 4, 5, 6]))]])],
+      [
+        'bad filter',
+        handPng({ width: 2, height: 1, bitDepth: 8, colorType: 6 }, [['IDAT', deflateSync(Buffer.from([7, 1, 2, 3, 4, 5, 6, 7, 8]))]]),
+      ],
+      [
+        'bad filter, opaque',
+        handPng({ width: 2, height: 1, bitDepth: 8, colorType: 2 }, [['IDAT', deflateSync(Buffer.from([9, 1, 2, 3, 4, 5, 6]))]]),
+      ],
     ];
     const pdf = PDF.create();
     pdf.addPage();

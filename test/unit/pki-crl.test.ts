@@ -30,7 +30,14 @@ beforeAll(async () => {
   pki = await importPki(await generateServicePki({ organization: 'Sello CRL Test', baseUrl: 'https://crl.example.test', now: NOW }));
   const urls = pkiUrls('https://crl.example.test');
   const issue = (name: string) =>
-    issueSignerCertificate(pki, { name, email: 'a@example.test', serialNumber: randomSerialHex(), now: NOW, ocspUrl: urls.ocsp, crlUrl: urls.crl });
+    issueSignerCertificate(pki, {
+      name,
+      email: 'a@example.test',
+      serialNumber: randomSerialHex(),
+      now: NOW,
+      ocspUrl: urls.ocsp,
+      crlUrl: urls.crl,
+    });
   [kept, lost] = await Promise.all([issue('Kept'), issue('Lost')]);
   put('root.pem', derToPem(pki.root.certificateDer, 'CERTIFICATE'));
   put('issuing.pem', derToPem(pki.issuing.certificateDer, 'CERTIFICATE'));
@@ -57,7 +64,11 @@ describe('createCrl', () => {
     expect(text).toContain('Issuer: O = Sello CRL Test, CN = Sello CRL Test Signing CA');
     expect(text).toMatch(/X509v3 CRL Number:\s+42/);
     expect(text).toContain('X509v3 Authority Key Identifier');
-    expect(text).toMatch(new RegExp(`Serial Number: ${lost.serialHex.toUpperCase()}\\s+Revocation Date: .*GMT\\s+CRL entry extensions:\\s+X509v3 CRL Reason Code:\\s+Key Compromise`));
+    expect(text).toMatch(
+      new RegExp(
+        `Serial Number: ${lost.serialHex.toUpperCase()}\\s+Revocation Date: .*GMT\\s+CRL entry extensions:\\s+X509v3 CRL Reason Code:\\s+Key Compromise`,
+      ),
+    );
     expect(text).toMatch(/Serial Number: 0A0B0C0D0E0F1011\s+Revocation Date: .*GMT\s+(Serial|Signature)/); // no reason: unspecified is omitted
     expect(text).toContain('Signature Algorithm: sha256WithRSAEncryption');
     expect(openssl('crl', '-inform', 'DER', '-in', 'issuing.crl', '-CAfile', 'issuing.pem', '-noout').out).toContain('verify OK');
@@ -89,20 +100,37 @@ describe('createCrl', () => {
     expect(openssl(...all, 'kept.pem').out).toContain('kept.pem: OK');
 
     const issuingSerial = integerToSerialHex(pki.issuing.certificate.serialNumber);
-    put('root-revoking.crl', await createCrl(pki, { ...window, crlNumber: 8, issuer: 'root', revoked: [{ serialHex: issuingSerial, revokedAt: NOW, reason: 2 }] }));
+    put(
+      'root-revoking.crl',
+      await createCrl(pki, { ...window, crlNumber: 8, issuer: 'root', revoked: [{ serialHex: issuingSerial, revokedAt: NOW, reason: 2 }] }),
+    );
     expect(openssl('crl', '-inform', 'DER', '-in', 'root-revoking.crl', '-noout', '-text').out).toContain('CA Compromise');
     expect(openssl('crl', '-inform', 'DER', '-in', 'root-revoking.crl', '-out', 'root-revoking-crl.pem').ok).toBe(true);
     put('crls-revoking.pem', read('root-revoking-crl.pem') + read('issuing-crl.pem'));
-    const refused = openssl('verify', '-crl_check_all', '-CRLfile', 'crls-revoking.pem', '-CAfile', 'root.pem', '-untrusted', 'issuing.pem', 'kept.pem');
+    const refused = openssl(
+      'verify',
+      '-crl_check_all',
+      '-CRLfile',
+      'crls-revoking.pem',
+      '-CAfile',
+      'root.pem',
+      '-untrusted',
+      'issuing.pem',
+      'kept.pem',
+    );
     expect(refused.ok).toBe(false);
     expect(refused.out).toContain('certificate revoked');
   });
 
   it('refuses bad arguments and a root CRL without the root key', async () => {
-    await expect(createCrl(pki, { ...window, crlNumber: 1, revoked: [{ serialHex: '01', revokedAt: NOW, reason: 7 }] })).rejects.toThrow(/reason code 7/);
+    await expect(createCrl(pki, { ...window, crlNumber: 1, revoked: [{ serialHex: '01', revokedAt: NOW, reason: 7 }] })).rejects.toThrow(
+      /reason code 7/,
+    );
     await expect(createCrl(pki, { thisUpdate: NOW, nextUpdate: NOW, crlNumber: 1, revoked: [] })).rejects.toThrow(/nextUpdate/);
     await expect(createCrl(pki, { ...window, crlNumber: -1, revoked: [] })).rejects.toThrow(/crlNumber/);
     const offline: LoadedPki = { ...pki, root: { ...pki.root, privateKey: undefined } };
-    await expect(createCrl(offline, { ...window, crlNumber: 1, issuer: 'root', revoked: [] })).rejects.toMatchObject({ code: 'missing_key' });
+    await expect(createCrl(offline, { ...window, crlNumber: 1, issuer: 'root', revoked: [] })).rejects.toMatchObject({
+      code: 'missing_key',
+    });
   });
 });

@@ -181,7 +181,9 @@ describe('signer certificates from the pool', () => {
   let pki: LoadedPki;
   const urls = pkiUrls('https://sign.example.test');
   beforeAll(async () => {
-    pki = await importPki(await generateServicePki({ organization: 'Sello Pool Test', baseUrl: 'https://sign.example.test', now: new Date() }));
+    pki = await importPki(
+      await generateServicePki({ organization: 'Sello Pool Test', baseUrl: 'https://sign.example.test', now: new Date() }),
+    );
   });
   const issue = (keys: Parameters<typeof issueSignerCertificate>[1]['keys'], keyAlgorithm?: 'rsa-2048' | 'ecdsa-p256') =>
     issueSignerCertificate(pki, {
@@ -207,7 +209,9 @@ describe('signer certificates from the pool', () => {
     const data = Buffer.from('document digest');
     const signed = Buffer.from(await subtle.sign({ name: 'RSASSA-PKCS1-v1_5' }, first.privateKey, data));
     expect(verify('sha256', data, new X509Certificate(first.certificateDer).publicKey, signed)).toBe(true);
-    const keys = [first, second, third].map((c) => new X509Certificate(c.certificateDer).publicKey.export({ format: 'der', type: 'spki' }).toString('hex'));
+    const keys = [first, second, third].map((c) =>
+      new X509Certificate(c.certificateDer).publicKey.export({ format: 'der', type: 'spki' }).toString('hex'),
+    );
     expect(new Set(keys).size).toBe(3);
     expect(first.privateKey.extractable).toBe(false);
     expect(new X509Certificate(first.certificateDer).publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);

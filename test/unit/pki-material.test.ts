@@ -184,7 +184,9 @@ describe('signer certificates', () => {
     const dump = text('signer-ec.pem');
     expect(dump).toContain('ASN1 OID: prime256v1');
     expect(extension(dump, 'X509v3 Subject Alternative Name')).toMatch(/email:zoe@exemple.fr$/);
-    expect(openssl('verify', '-purpose', 'smimesign', '-CAfile', 'root.pem', '-untrusted', 'issuing.pem', 'signer-ec.pem').out).toContain(': OK');
+    expect(openssl('verify', '-purpose', 'smimesign', '-CAfile', 'root.pem', '-untrusted', 'issuing.pem', 'signer-ec.pem').out).toContain(
+      ': OK',
+    );
     const phoneOnly = await issue({ email: undefined });
     write('signer-tel.pem', phoneOnly.certificateDer);
     expect(extension(text('signer-tel.pem'), 'X509v3 Subject Alternative Name')).toMatch(/URI:tel:\+33612345678$/);
@@ -203,16 +205,97 @@ describe('operator-provided material', () => {
   beforeAll(() => {
     writeFileSync(
       join(dir, 'ca.cnf'),
-      ['[issuing]', 'basicConstraints=critical,CA:TRUE,pathlen:0', 'keyUsage=critical,keyCertSign,cRLSign', 'subjectKeyIdentifier=hash', 'authorityKeyIdentifier=keyid'].join('\n'),
+      [
+        '[issuing]',
+        'basicConstraints=critical,CA:TRUE,pathlen:0',
+        'keyUsage=critical,keyCertSign,cRLSign',
+        'subjectKeyIdentifier=hash',
+        'authorityKeyIdentifier=keyid',
+      ].join('\n'),
     );
     const steps = [
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'op-root.key', '-out', 'op-root.pem', '-subj', '/C=DE/O=Operator GmbH/CN=Operator Root', '-days', '3650',
-        '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
-      ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'op-issuing.key', '-out', 'op-issuing.csr', '-subj', '/C=DE/O=Operator GmbH/CN=Operator Issuing'],
-      ['x509', '-req', '-in', 'op-issuing.csr', '-CA', 'op-root.pem', '-CAkey', 'op-root.key', '-CAcreateserial', '-out', 'op-issuing.pem', '-days', '365', '-extfile', 'ca.cnf', '-extensions', 'issuing'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'op-root.key',
+        '-out',
+        'op-root.pem',
+        '-subj',
+        '/C=DE/O=Operator GmbH/CN=Operator Root',
+        '-days',
+        '3650',
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+      ],
+      [
+        'req',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'op-issuing.key',
+        '-out',
+        'op-issuing.csr',
+        '-subj',
+        '/C=DE/O=Operator GmbH/CN=Operator Issuing',
+      ],
+      [
+        'x509',
+        '-req',
+        '-in',
+        'op-issuing.csr',
+        '-CA',
+        'op-root.pem',
+        '-CAkey',
+        'op-root.key',
+        '-CAcreateserial',
+        '-out',
+        'op-issuing.pem',
+        '-days',
+        '365',
+        '-extfile',
+        'ca.cnf',
+        '-extensions',
+        'issuing',
+      ],
       ['pkey', '-in', 'op-issuing.key', '-aes256', '-passout', 'pass:k3y pass', '-out', 'op-issuing.enc.key'],
-      ['pkcs12', '-export', '-inkey', 'op-issuing.key', '-in', 'op-issuing.pem', '-certfile', 'op-root.pem', '-out', 'op.p12', '-passout', 'pass:p12 pässword'],
-      ['pkcs12', '-export', '-legacy', '-inkey', 'op-issuing.key', '-in', 'op-issuing.pem', '-certfile', 'op-root.pem', '-out', 'op-legacy.p12', '-passout', 'pass:x'],
+      [
+        'pkcs12',
+        '-export',
+        '-inkey',
+        'op-issuing.key',
+        '-in',
+        'op-issuing.pem',
+        '-certfile',
+        'op-root.pem',
+        '-out',
+        'op.p12',
+        '-passout',
+        'pass:p12 pässword',
+      ],
+      [
+        'pkcs12',
+        '-export',
+        '-legacy',
+        '-inkey',
+        'op-issuing.key',
+        '-in',
+        'op-issuing.pem',
+        '-certfile',
+        'op-root.pem',
+        '-out',
+        'op-legacy.p12',
+        '-passout',
+        'pass:x',
+      ],
     ];
     for (const step of steps) {
       const result = openssl(...step);
@@ -224,7 +307,12 @@ describe('operator-provided material', () => {
 
   async function expectWorking(loaded: LoadedPki, prefix: string) {
     const signer = await issueSignerCertificate(loaded, {
-      name: 'Max Mustermann', email: 'max@example.de', serialNumber: randomSerialHex(), now: NOW, ocspUrl: `${BASE}/pki/ocsp`, crlUrl: `${BASE}/pki/crl`,
+      name: 'Max Mustermann',
+      email: 'max@example.de',
+      serialNumber: randomSerialHex(),
+      now: NOW,
+      ocspUrl: `${BASE}/pki/ocsp`,
+      crlUrl: `${BASE}/pki/crl`,
     });
     write(`${prefix}-signer.pem`, signer.certificateDer);
     write(`${prefix}-tsa.pem`, loaded.tsa.certificateDer);
@@ -232,8 +320,12 @@ describe('operator-provided material', () => {
     const issuerOf = (der: Uint8Array) => Buffer.from(pkijs.Certificate.fromBER(new Uint8Array(der)).issuer.toSchema().toBER(false));
     const subjectOf = (der: Uint8Array) => Buffer.from(pkijs.Certificate.fromBER(new Uint8Array(der)).subject.toSchema().toBER(false));
     expect(issuerOf(signer.certificateDer).equals(subjectOf(loaded.issuing.certificateDer))).toBe(true);
-    expect(openssl('verify', '-purpose', 'smimesign', '-CAfile', 'op-root.pem', '-untrusted', 'op-issuing.pem', `${prefix}-signer.pem`).out).toContain(': OK');
-    expect(openssl('verify', '-purpose', 'timestampsign', '-CAfile', 'op-root.pem', '-untrusted', 'op-issuing.pem', `${prefix}-tsa.pem`).out).toContain(': OK');
+    expect(
+      openssl('verify', '-purpose', 'smimesign', '-CAfile', 'op-root.pem', '-untrusted', 'op-issuing.pem', `${prefix}-signer.pem`).out,
+    ).toContain(': OK');
+    expect(
+      openssl('verify', '-purpose', 'timestampsign', '-CAfile', 'op-root.pem', '-untrusted', 'op-issuing.pem', `${prefix}-tsa.pem`).out,
+    ).toContain(': OK');
     expect(text(`${prefix}-signer.pem`)).toContain('Signature Algorithm: ecdsa-with-SHA256');
   }
 
@@ -264,13 +356,20 @@ describe('operator-provided material', () => {
   });
 
   it('refuses a key that does not belong to the CA certificate', async () => {
-    const input = { rootCertificatePem: read('op-root.pem'), issuingCertificatePem: read('op-issuing.pem'), issuingKeyPem: read('op-root.key') };
+    const input = {
+      rootCertificatePem: read('op-root.pem'),
+      issuingCertificatePem: read('op-issuing.pem'),
+      issuingKeyPem: read('op-root.key'),
+    };
     await expect(loadPkiFromPem(input, complete)).rejects.toThrow(/issuing CA private key does not match/);
   });
 
   it('refuses material whose private key is not PKCS#8', async () => {
     await expect(
-      loadPkiFromPem({ rootCertificatePem: read('op-root.pem'), issuingCertificatePem: read('op-issuing.pem'), issuingKeyPem: 'nope' }, complete),
+      loadPkiFromPem(
+        { rootCertificatePem: read('op-root.pem'), issuingCertificatePem: read('op-issuing.pem'), issuingKeyPem: 'nope' },
+        complete,
+      ),
     ).rejects.toMatchObject({ code: 'bad_material' });
     expect(createPrivateKey(read('op-issuing.key')).asymmetricKeyType).toBe('ec');
   });

@@ -44,7 +44,14 @@ beforeAll(async () => {
   pki = await importPki(await generateServicePki({ organization: 'Sello OCSP Test', baseUrl: 'https://ocsp.example.test', now: NOW }));
   const urls = pkiUrls('https://ocsp.example.test');
   const issue = (name: string) =>
-    issueSignerCertificate(pki, { name, email: 'a@example.test', serialNumber: randomSerialHex(), now: NOW, ocspUrl: urls.ocsp, crlUrl: urls.crl });
+    issueSignerCertificate(pki, {
+      name,
+      email: 'a@example.test',
+      serialNumber: randomSerialHex(),
+      now: NOW,
+      ocspUrl: urls.ocsp,
+      crlUrl: urls.crl,
+    });
   [good, revoked, unknown] = await Promise.all([issue('Good'), issue('Revoked'), issue('Unknown')]);
   statuses.set(good.serialHex, { status: 'good' });
   statuses.set(revoked.serialHex, { status: 'revoked', revokedAt: new Date(NOW.getTime() - 60_000), reason: 1 });
@@ -85,7 +92,9 @@ describe('createOcspResponse, checked by openssl ocsp', () => {
   });
 
   it('reports revoked with time and reason, and unknown for serials the store does not know', async () => {
-    expect(openssl('ocsp', '-issuer', 'issuing.pem', '-cert', 'revoked.pem', '-cert', 'unknown.pem', '-reqout', 'two.req', '-no_nonce').ok).toBe(true);
+    expect(
+      openssl('ocsp', '-issuer', 'issuing.pem', '-cert', 'revoked.pem', '-cert', 'unknown.pem', '-reqout', 'two.req', '-no_nonce').ok,
+    ).toBe(true);
     await respond('two.req', 'two.resp');
     const result = check('two.resp', '-cert', 'revoked.pem', '-cert', 'unknown.pem', '-no_nonce');
     expect(result.out).toContain('Response verify OK');
@@ -116,7 +125,11 @@ describe('createOcspResponse, checked by openssl ocsp', () => {
   });
 
   it('refuses nonces longer than 32 octets (RFC 8954)', async () => {
-    const request = createOcspRequest({ certificateDer: good.certificateDer, issuerDer: pki.issuing.certificateDer, nonce: new Uint8Array(33).fill(7) });
+    const request = createOcspRequest({
+      certificateDer: good.certificateDer,
+      issuerDer: pki.issuing.certificateDer,
+      nonce: new Uint8Array(33).fill(7),
+    });
     put('long-nonce.resp', await createOcspResponse(pki, request, { now: NOW, lookup }));
     expect(openssl('ocsp', '-respin', 'long-nonce.resp', '-resp_text', '-noverify').out).toContain('malformedrequest');
   });
@@ -124,7 +137,12 @@ describe('createOcspResponse, checked by openssl ocsp', () => {
 
 describe('OCSP helpers', () => {
   it('builds requests openssl reads and the responder answers, SHA-256 CertIDs included', async () => {
-    const request = createOcspRequest({ certificateDer: good.certificateDer, issuerDer: pki.issuing.certificateDer, nonce: new Uint8Array(16).fill(9), hash: 'SHA-256' });
+    const request = createOcspRequest({
+      certificateDer: good.certificateDer,
+      issuerDer: pki.issuing.certificateDer,
+      nonce: new Uint8Array(16).fill(9),
+      hash: 'SHA-256',
+    });
     put('ours.req', request);
     const text = openssl('ocsp', '-reqin', 'ours.req', '-req_text').out;
     expect(text).toContain('Hash Algorithm: sha256');

@@ -62,10 +62,14 @@ describe('createTimeStampReply, checked by openssl ts', () => {
     expect(text).toContain('Nonce: unspecified');
     expect(text).toContain('Accuracy: 0x01 seconds');
     expect(text).toContain('TSA: DirName:/O=Sello TSA Test/CN=Sello TSA Test Time-Stamping Authority');
-    expect(text.replace(/\s+/g, ' ')).toContain(`Message data: 0000 - ${IMPRINT.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`);
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      `Message data: 0000 - ${IMPRINT.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`,
+    );
     const verified = openssl('ts', '-verify', '-data', 'data.bin', '-in', 'r1.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem');
     expect(verified.out).toContain('Verification: OK');
-    expect(openssl('ts', '-verify', '-queryfile', 'q1.tsq', '-in', 'r1.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem').out).toContain('Verification: OK');
+    expect(
+      openssl('ts', '-verify', '-queryfile', 'q1.tsq', '-in', 'r1.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem').out,
+    ).toContain('Verification: OK');
   });
 
   it('echoes the nonce and verifies against the query', async () => {
@@ -74,7 +78,9 @@ describe('createTimeStampReply, checked by openssl ts', () => {
     const nonce = queryNonce('q2.tsq');
     const text = must('ts', '-reply', '-in', 'r2.tsr', '-text');
     expect(BigInt(/Nonce: (0x[0-9A-F]+)/.exec(text)![1])).toBe(nonce);
-    expect(openssl('ts', '-verify', '-queryfile', 'q2.tsq', '-in', 'r2.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem').out).toContain('Verification: OK');
+    expect(
+      openssl('ts', '-verify', '-queryfile', 'q2.tsq', '-in', 'r2.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem').out,
+    ).toContain('Verification: OK');
   });
 
   it('fails verification of tampered data', () => {
@@ -87,8 +93,12 @@ describe('createTimeStampReply, checked by openssl ts', () => {
   it('leaves the certificates out when certReq is false, and SHA-512 works too', async () => {
     must('ts', '-query', '-data', 'data.bin', '-sha512', '-no_nonce', '-out', 'q3.tsq');
     await reply('q3.tsq', 'r3.tsr');
-    expect(openssl('ts', '-verify', '-data', 'data.bin', '-in', 'r3.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem').out).toContain('Verification: FAILED');
-    expect(openssl('ts', '-verify', '-data', 'data.bin', '-in', 'r3.tsr', '-CAfile', 'root.pem', '-untrusted', 'tsa-chain.pem').out).toContain('Verification: OK');
+    expect(openssl('ts', '-verify', '-data', 'data.bin', '-in', 'r3.tsr', '-CAfile', 'root.pem', '-untrusted', 'chain.pem').out).toContain(
+      'Verification: FAILED',
+    );
+    expect(
+      openssl('ts', '-verify', '-data', 'data.bin', '-in', 'r3.tsr', '-CAfile', 'root.pem', '-untrusted', 'tsa-chain.pem').out,
+    ).toContain('Verification: OK');
   });
 
   it('rejects SHA-1 with badAlg, another policy with unacceptedPolicy, garbage with badDataFormat', async () => {
@@ -115,11 +125,33 @@ describe('createTimeStampReply, checked by openssl ts', () => {
   });
 
   it('makes tokens without a request, which openssl verifies against a digest', async () => {
-    const token = await createTimeStampToken(pki, { hash: 'SHA-256', hashedMessage: IMPRINT, certReq: true }, { now: NOW, serialNumber: randomSerialHex(), policyOid: POLICY });
+    const token = await createTimeStampToken(
+      pki,
+      { hash: 'SHA-256', hashedMessage: IMPRINT, certReq: true },
+      { now: NOW, serialNumber: randomSerialHex(), policyOid: POLICY },
+    );
     put('token.der', token);
-    const verified = openssl('ts', '-verify', '-token_in', '-in', 'token.der', '-digest', IMPRINT.toString('hex'), '-CAfile', 'root.pem', '-untrusted', 'chain.pem');
+    const verified = openssl(
+      'ts',
+      '-verify',
+      '-token_in',
+      '-in',
+      'token.der',
+      '-digest',
+      IMPRINT.toString('hex'),
+      '-CAfile',
+      'root.pem',
+      '-untrusted',
+      'chain.pem',
+    );
     expect(verified.out).toContain('Verification: OK');
-    await expect(createTimeStampToken(pki, { hash: 'SHA-256', hashedMessage: IMPRINT.subarray(1) }, { now: NOW, serialNumber: '01', policyOid: POLICY })).rejects.toThrow();
+    await expect(
+      createTimeStampToken(
+        pki,
+        { hash: 'SHA-256', hashedMessage: IMPRINT.subarray(1) },
+        { now: NOW, serialNumber: '01', policyOid: POLICY },
+      ),
+    ).rejects.toThrow();
   });
 });
 
@@ -128,13 +160,20 @@ describe('verifyTimeStampToken', () => {
 
   it('accepts our token and reports what it attests', async () => {
     const replyDer = file('r2.tsr');
-    const result = await verifyTimeStampReply(replyDer, { expectedImprint: IMPRINT, expectedNonce: queryNonce('q2.tsq'), trustedRootsDer: trusted(), now: NOW });
+    const result = await verifyTimeStampReply(replyDer, {
+      expectedImprint: IMPRINT,
+      expectedNonce: queryNonce('q2.tsq'),
+      trustedRootsDer: trusted(),
+      now: NOW,
+    });
     expect(result.genTime.getTime()).toBe(Math.floor(NOW.getTime() / 1000) * 1000);
     expect(result.tsaSubject).toBe('O=Sello TSA Test, CN=Sello TSA Test Time-Stamping Authority');
     expect(result.policyOid).toBe(POLICY);
     expect(result.tsaCertificateDer.equals(pki.tsa.certificateDer)).toBe(true);
     const token = timeStampTokenFromReply(file('r1.tsr'));
-    expect((await verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: trusted() })).serialNumber).toBe('5eed0001cafe0002');
+    expect((await verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: trusted() })).serialNumber).toBe(
+      '5eed0001cafe0002',
+    );
   });
 
   it('rejects a wrong imprint, a wrong nonce, an untrusted root and a refused reply', async () => {
@@ -142,12 +181,24 @@ describe('verifyTimeStampToken', () => {
     const nonce = queryNonce('q2.tsq');
     const wrongImprint = createHash('sha256').update('other').digest();
     await expect(verifyTimeStampToken(token, { expectedImprint: wrongImprint, trustedRootsDer: trusted() })).rejects.toThrow(/imprint/);
-    await expect(verifyTimeStampToken(token, { expectedImprint: IMPRINT, expectedNonce: nonce + 1n, trustedRootsDer: trusted() })).rejects.toThrow(/nonce/);
+    await expect(
+      verifyTimeStampToken(token, { expectedImprint: IMPRINT, expectedNonce: nonce + 1n, trustedRootsDer: trusted() }),
+    ).rejects.toThrow(/nonce/);
     const other = await generateServicePki({ organization: 'Someone Else', baseUrl: 'https://else.example.test', now: NOW });
-    await expect(verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: [other.root.certificateDer] })).rejects.toThrow(/trusted root/);
-    await expect(verifyTimeStampReply(file('r4.tsr'), { expectedImprint: IMPRINT, trustedRootsDer: trusted() })).rejects.toThrow(/did not grant/);
+    await expect(verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: [other.root.certificateDer] })).rejects.toThrow(
+      /trusted root/,
+    );
+    await expect(verifyTimeStampReply(file('r4.tsr'), { expectedImprint: IMPRINT, trustedRootsDer: trusted() })).rejects.toThrow(
+      /did not grant/,
+    );
     // The chain must be valid at genTime and, when asked, now.
-    await expect(verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: trusted(), now: new Date(NOW.getTime() + 40 * 365 * 86_400_000) })).rejects.toThrow(/not valid/);
+    await expect(
+      verifyTimeStampToken(token, {
+        expectedImprint: IMPRINT,
+        trustedRootsDer: trusted(),
+        now: new Date(NOW.getTime() + 40 * 365 * 86_400_000),
+      }),
+    ).rejects.toThrow(/not valid/);
   });
 
   it('rejects a token whose signature or content was altered', async () => {
@@ -171,40 +222,150 @@ describe('verifyTimeStampToken', () => {
 
   describe('tokens from an OpenSSL TSA', () => {
     beforeAll(() => {
-      put('ts.cnf', [
-        '[ tsa ]', 'default_tsa = tsa1', '[ tsa1 ]', 'serial = ./tsaserial', 'crypto_device = builtin', 'signer_digest = sha256',
-        'default_policy = 1.2.3.4.1', 'digests = sha256, sha384, sha512', 'accuracy = secs:1, millisecs:500', 'ordering = yes', 'tsa_name = yes',
-        'ess_cert_id_chain = no', '[ tsa_ext ]', 'basicConstraints = CA:FALSE', 'keyUsage = critical, digitalSignature',
-        'extendedKeyUsage = critical, timeStamping', '[ plain_ext ]', 'basicConstraints = CA:FALSE', 'extendedKeyUsage = timeStamping',
-      ].join('\n'));
+      put(
+        'ts.cnf',
+        [
+          '[ tsa ]',
+          'default_tsa = tsa1',
+          '[ tsa1 ]',
+          'serial = ./tsaserial',
+          'crypto_device = builtin',
+          'signer_digest = sha256',
+          'default_policy = 1.2.3.4.1',
+          'digests = sha256, sha384, sha512',
+          'accuracy = secs:1, millisecs:500',
+          'ordering = yes',
+          'tsa_name = yes',
+          'ess_cert_id_chain = no',
+          '[ tsa_ext ]',
+          'basicConstraints = CA:FALSE',
+          'keyUsage = critical, digitalSignature',
+          'extendedKeyUsage = critical, timeStamping',
+          '[ plain_ext ]',
+          'basicConstraints = CA:FALSE',
+          'extendedKeyUsage = timeStamping',
+        ].join('\n'),
+      );
       put('tsaserial', '01\n');
-      must('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other-root.key', '-out', 'other-root.pem', '-subj', '/O=Other/CN=Other Root', '-days', '30',
-        '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
-      must('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'other-tsa.key', '-out', 'other-tsa.csr', '-subj', '/O=Other/CN=Other TSA');
-      must('x509', '-req', '-in', 'other-tsa.csr', '-CA', 'other-root.pem', '-CAkey', 'other-root.key', '-CAcreateserial', '-days', '30', '-out', 'other-tsa.pem', '-extfile', 'ts.cnf', '-extensions', 'tsa_ext');
+      must(
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        'other-root.key',
+        '-out',
+        'other-root.pem',
+        '-subj',
+        '/O=Other/CN=Other Root',
+        '-days',
+        '30',
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+        '-addext',
+        'keyUsage=critical,keyCertSign,cRLSign',
+      );
+      must(
+        'req',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'other-tsa.key',
+        '-out',
+        'other-tsa.csr',
+        '-subj',
+        '/O=Other/CN=Other TSA',
+      );
+      must(
+        'x509',
+        '-req',
+        '-in',
+        'other-tsa.csr',
+        '-CA',
+        'other-root.pem',
+        '-CAkey',
+        'other-root.key',
+        '-CAcreateserial',
+        '-days',
+        '30',
+        '-out',
+        'other-tsa.pem',
+        '-extfile',
+        'ts.cnf',
+        '-extensions',
+        'tsa_ext',
+      );
       // A certificate OpenSSL itself refuses to sign time-stamps with: its EKU is not critical.
-      must('x509', '-req', '-in', 'other-tsa.csr', '-CA', 'other-root.pem', '-CAkey', 'other-root.key', '-days', '30', '-out', 'plain-tsa.pem', '-extfile', 'ts.cnf', '-extensions', 'plain_ext');
-      must('ts', '-reply', '-config', 'ts.cnf', '-queryfile', 'q2.tsq', '-signer', 'other-tsa.pem', '-inkey', 'other-tsa.key', '-out', 'other.tsr');
+      must(
+        'x509',
+        '-req',
+        '-in',
+        'other-tsa.csr',
+        '-CA',
+        'other-root.pem',
+        '-CAkey',
+        'other-root.key',
+        '-days',
+        '30',
+        '-out',
+        'plain-tsa.pem',
+        '-extfile',
+        'ts.cnf',
+        '-extensions',
+        'plain_ext',
+      );
+      must(
+        'ts',
+        '-reply',
+        '-config',
+        'ts.cnf',
+        '-queryfile',
+        'q2.tsq',
+        '-signer',
+        'other-tsa.pem',
+        '-inkey',
+        'other-tsa.key',
+        '-out',
+        'other.tsr',
+      );
     });
     const otherRoot = () => pemToDer(readFileSync(join(dir, 'other-root.pem'), 'utf8'), 'CERTIFICATE');
 
     it('accepts an ECDSA token with ESS signing-certificate v1 when its root is trusted', async () => {
       expect(must('ts', '-reply', '-in', 'other.tsr', '-text')).toContain('Status: Granted.');
       const result = await verifyTimeStampReply(file('other.tsr'), {
-        expectedImprint: IMPRINT, expectedNonce: queryNonce('q2.tsq'), trustedRootsDer: [pki.root.certificateDer, otherRoot()],
+        expectedImprint: IMPRINT,
+        expectedNonce: queryNonce('q2.tsq'),
+        trustedRootsDer: [pki.root.certificateDer, otherRoot()],
       }); // no `now`: OpenSSL made its certificate after NOW was read; genTime is its own clock
       expect(result.tsaSubject).toBe('O=Other, CN=Other TSA');
       expect(result.policyOid).toBe('1.2.3.4.1');
     });
 
     it('rejects it when only our root is trusted, and a TSA certificate without the critical EKU', async () => {
-      await expect(verifyTimeStampReply(file('other.tsr'), { expectedImprint: IMPRINT, trustedRootsDer: [pki.root.certificateDer] })).rejects.toThrow(/trusted root/);
+      await expect(
+        verifyTimeStampReply(file('other.tsr'), { expectedImprint: IMPRINT, trustedRootsDer: [pki.root.certificateDer] }),
+      ).rejects.toThrow(/trusted root/);
       // Signed by our code (openssl ts -reply refuses this certificate), bypassing importPki's checks.
       const plainDer = pemToDer(readFileSync(join(dir, 'plain-tsa.pem'), 'utf8'), 'CERTIFICATE');
       const key = await importPrivateKey(pemToDer(readFileSync(join(dir, 'other-tsa.key'), 'utf8'), 'PRIVATE KEY'));
-      const impostor: LoadedPki = { ...pki, tsa: { certificateDer: plainDer, certificate: parseCertificate(plainDer), privateKey: key }, chainDer: [otherRoot()] };
-      const token = await createTimeStampToken(impostor, { hash: 'SHA-256', hashedMessage: IMPRINT, certReq: true }, { now: NOW, serialNumber: randomSerialHex(), policyOid: POLICY });
-      await expect(verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: [otherRoot()] })).rejects.toThrow(/critical EKU/);
+      const impostor: LoadedPki = {
+        ...pki,
+        tsa: { certificateDer: plainDer, certificate: parseCertificate(plainDer), privateKey: key },
+        chainDer: [otherRoot()],
+      };
+      const token = await createTimeStampToken(
+        impostor,
+        { hash: 'SHA-256', hashedMessage: IMPRINT, certReq: true },
+        { now: NOW, serialNumber: randomSerialHex(), policyOid: POLICY },
+      );
+      await expect(verifyTimeStampToken(token, { expectedImprint: IMPRINT, trustedRootsDer: [otherRoot()] })).rejects.toThrow(
+        /critical EKU/,
+      );
     });
   });
 });

@@ -1,7 +1,7 @@
 // The QR stamp, checked from the outside: pages rendered by pdftoppm and decoded by jsQR (position
 // and orientation as a reader shows them, /Rotate and CropBox applied), qpdf --check, and the
 // bytes (an incremental update of the input).
-import { PDF, PdfArray, PdfDict, PdfNumber } from '@libpdf/core';
+import { PDF, PdfArray, type PdfDict, PdfNumber } from '@libpdf/core';
 import { describe, expect, it } from 'vitest';
 import { QUIET_ZONE, qrModules, stampQrCodes, type QrPlacement } from '../../src/pdf/qr-stamp.js';
 import { decodeQr, px } from '../helpers/qr.js';
@@ -77,7 +77,10 @@ describe('qr-stamp', () => {
     const res = doc.getPage(0)!.dict.getDict('Resources', (r) => doc.getObject(r));
     expect(res?.getDict('XObject', (r) => doc.getObject(r))).toBeUndefined();
     // A link annotation over the code opens the same address.
-    const annots = doc.getPage(0)!.dict.getArray('Annots', (r) => doc.getObject(r))!.toArray();
+    const annots = doc
+      .getPage(0)!
+      .dict.getArray('Annots', (r) => doc.getObject(r))!
+      .toArray();
     const link = doc.getObject(annots[annots.length - 1] as never) as PdfDict;
     expect(link.getName('Subtype')?.value).toBe('Link');
     const action = link.getDict('A', (r) => doc.getObject(r))!;
@@ -121,7 +124,9 @@ describe('qr-stamp', () => {
     );
     expect((await decodeQr(out, 0))?.data).toBe(URL_);
     expect((await decodeQr(out, 1))?.data).toBe(URL_);
-    await expect(stampQrCodes(await makePdf([A4]), [{ page: 1, rect: { lx: 0, ly: 0, tx: 50, ty: 50 } }], URL_)).rejects.toThrow(/page 1 does not exist/);
+    await expect(stampQrCodes(await makePdf([A4]), [{ page: 1, rect: { lx: 0, ly: 0, tx: 50, ty: 50 } }], URL_)).rejects.toThrow(
+      /page 1 does not exist/,
+    );
   });
 
   it('keeps a page whose /Annots is an indirect array', async () => {

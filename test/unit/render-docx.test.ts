@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocxConverter } from '../../src/render/docx-converter.js';
 import { detectDocxTemplate, fillDocxTemplate } from '../../src/render/docx-template.js';
 import { TemplateError, type FillValues } from '../../src/render/types.js';
-import { ALL_FIELD_IDS, buildAllFieldsDocx, buildDocx, complexMergeField, paragraph, run, simpleMergeField } from '../helpers/docx.js';
+import { ALL_FIELD_IDS, buildAllFieldsDocx, buildDocx, complexMergeField, paragraph } from '../helpers/docx.js';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -202,12 +202,16 @@ describe('docx converter (LibreOffice)', () => {
 
   it('runs 4 conversions with at most 2 at once, all succeeding', async () => {
     const template = await buildAllFieldsDocx();
-    const docs = await Promise.all([1, 2, 3, 4].map((n) => fillDocxTemplate(template, values({ ...VALUES, Customer: `Customer number ${n}` }))));
+    const docs = await Promise.all(
+      [1, 2, 3, 4].map((n) => fillDocxTemplate(template, values({ ...VALUES, Customer: `Customer number ${n}` }))),
+    );
     const pending = docs.map((d) => converter.convert(d));
     expect(converter.running).toBe(2);
     expect(converter.queued).toBe(2);
     const pdfs = await Promise.all(pending);
-    pdfs.forEach((pdf, i) => expect(pdfText(pdf)).toContain(`Customer number ${i + 1}`));
+    pdfs.forEach((pdf, i) => {
+      expect(pdfText(pdf)).toContain(`Customer number ${i + 1}`);
+    });
     expect(converter.running).toBe(0);
   }, 120_000);
 
@@ -248,7 +252,10 @@ describe('docx converter (process handling)', () => {
   const zipLike = (tag: string) => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(`${tag}\n`)]);
 
   it('reports a missing LibreOffice as RENDERER_UNAVAILABLE with the package to install', async () => {
-    const err = await expectProblem(new DocxConverter({ binary: join(dir, 'no-such-soffice') }).convert(zipLike('x')), 'RENDERER_UNAVAILABLE');
+    const err = await expectProblem(
+      new DocxConverter({ binary: join(dir, 'no-such-soffice') }).convert(zipLike('x')),
+      'RENDERER_UNAVAILABLE',
+    );
     expect(err.message).toBe('LibreOffice is not installed; install the Debian package libreoffice-writer-nogui');
   });
 

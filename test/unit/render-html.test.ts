@@ -25,7 +25,9 @@ function templateError(fn: () => unknown): TemplateError {
   try {
     fn();
   } catch (error) {
-    if (error instanceof TemplateError) return error;
+    if (error instanceof TemplateError) {
+      return error;
+    }
     throw error;
   }
   throw new Error('expected a TemplateError');
@@ -61,7 +63,16 @@ describe('detectHtmlTemplate', () => {
   it('reports a table with its row template columns, which are not top-level fields', () => {
     const detected = detectHtmlTemplate(INVOICE);
     expect(detected.tables).toEqual([
-      { id: 'items', rows: [[{ id: 'item', value: '' }, { id: 'qty', value: '' }, { id: 'price', value: '' }]] },
+      {
+        id: 'items',
+        rows: [
+          [
+            { id: 'item', value: '' },
+            { id: 'qty', value: '' },
+            { id: 'price', value: '' },
+          ],
+        ],
+      },
     ]);
     expect(detected.fields.map((f) => f.id)).not.toContain('item');
   });
@@ -79,7 +90,7 @@ describe('detectHtmlTemplate', () => {
     expect(detected.tables).toEqual([{ id: 't', rows: [[{ id: 'a', value: '' }]] }]);
   });
 
-  it('rejects duplicate ids among fields, tables and one table\'s columns, naming them', () => {
+  it("rejects duplicate ids among fields, tables and one table's columns, naming them", () => {
     const error = templateError(() =>
       detectHtmlTemplate(`<p class="svc-template-field" id="a"></p><p class="svc-template-field" id="a"></p>
         <table class="svc-template-table" id="b"><tbody><tr>
@@ -99,12 +110,12 @@ describe('detectHtmlTemplate', () => {
   });
 
   it('rejects a table without a row template, naming it', () => {
-    const error = templateError(() =>
-      detectHtmlTemplate('<table class="svc-template-table" id="lines"><tr><td>static</td></tr></table>'),
-    );
+    const error = templateError(() => detectHtmlTemplate('<table class="svc-template-table" id="lines"><tr><td>static</td></tr></table>'));
     expect(error.problem).toBe('INVALID_TEMPLATE');
     expect(error.message).toContain('"lines"');
-    expect(templateError(() => detectHtmlTemplate('<table class="svc-template-table" id="e"><tbody></tbody></table>')).message).toContain('"e"');
+    expect(templateError(() => detectHtmlTemplate('<table class="svc-template-table" id="e"><tbody></tbody></table>')).message).toContain(
+      '"e"',
+    );
   });
 
   it('rejects fields that cannot show text or that hide other template elements', () => {
@@ -176,7 +187,11 @@ describe('fillHtmlTemplate', () => {
   });
 
   it('rejects an invalid template', () => {
-    expect(templateError(() => fillHtmlTemplate('<b class="svc-template-field" id="x"></b><i class="svc-template-field" id="x"></i>', values({}))).problem).toBe('INVALID_TEMPLATE');
+    expect(
+      templateError(() =>
+        fillHtmlTemplate('<b class="svc-template-field" id="x"></b><i class="svc-template-field" id="x"></i>', values({})),
+      ).problem,
+    ).toBe('INVALID_TEMPLATE');
   });
 });
 
@@ -212,7 +227,9 @@ describe('HtmlRenderer (real Chromium)', () => {
   // Every test below fails (none is skipped) when the browser is missing, each saying why.
   beforeEach(() => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM}: install the Debian package chromium (apt-get install chromium); these tests render with the real browser and are not skipped`);
+      throw new Error(
+        `Chromium is not installed at ${CHROMIUM}: install the Debian package chromium (apt-get install chromium); these tests render with the real browser and are not skipped`,
+      );
     }
   });
 
@@ -223,7 +240,9 @@ describe('HtmlRenderer (real Chromium)', () => {
 
   afterAll(async () => {
     await renderer?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (dir) {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   async function save(pdf: Buffer): Promise<string> {
@@ -243,7 +262,13 @@ describe('HtmlRenderer (real Chromium)', () => {
       template,
       values(
         { number: 'F-2024-0042', customer: '<script>x</script><b>bold</b>', currency: 'EUR', notes: 'Payable in 30 days' },
-        { items: [{ item: 'Apples', qty: '3', price: '1.20' }, { item: 'Pears', qty: '7', price: '2.50' }, { item: 'Plums', qty: '12', price: '0.40' }] },
+        {
+          items: [
+            { item: 'Apples', qty: '3', price: '1.20' },
+            { item: 'Pears', qty: '7', price: '2.50' },
+            { item: 'Plums', qty: '12', price: '0.40' },
+          ],
+        },
       ),
     );
     const started = performance.now();
@@ -251,7 +276,19 @@ describe('HtmlRenderer (real Chromium)', () => {
     console.log(`first render (including Chromium launch): ${Math.round(performance.now() - started)} ms`);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = await pdftotext(pdf);
-    for (const shown of ['F-2024-0042', '<script>x</script><b>bold</b>', 'EUR', 'Payable in 30 days', 'Apples', 'Pears', 'Plums', '1.20', '2.50', '0.40', 'SCRIPTS OFF']) {
+    for (const shown of [
+      'F-2024-0042',
+      '<script>x</script><b>bold</b>',
+      'EUR',
+      'Payable in 30 days',
+      'Apples',
+      'Pears',
+      'Plums',
+      '1.20',
+      '2.50',
+      '0.40',
+      'SCRIPTS OFF',
+    ]) {
       expect(text).toContain(shown);
     }
     for (const placeholder of ['[NUMBER]', '[CUSTOMER]', '[CUR]', '[ITEM]', '[QTY]', '[PRICE]', '[NOTES]', 'SCRIPTS RAN']) {
@@ -396,7 +433,9 @@ describe('HtmlRenderer (real Chromium)', () => {
     const error = await missing.render('<p>x</p>').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TemplateError);
     expect((error as TemplateError).problem).toBe('RENDERER_UNAVAILABLE');
-    expect((error as TemplateError).message).toBe('Chromium is not installed at /nonexistent/chromium; install the Debian package chromium');
+    expect((error as TemplateError).message).toBe(
+      'Chromium is not installed at /nonexistent/chromium; install the Debian package chromium',
+    );
     await missing.close();
   });
 

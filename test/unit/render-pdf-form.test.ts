@@ -30,7 +30,9 @@ describe('the test form', () => {
     expect(qpdfCheck(form).ok).toBe(true);
     const acro = qpdfAcroForm(form);
     expect(acro.hasAcroForm).toBe(true);
-    expect(new Set(acro.fields)).toEqual(new Set(['person.name', 'city', 'agree', 'plan', 'size', 'country', 'color', 'signature', 'reset']));
+    expect(new Set(acro.fields)).toEqual(
+      new Set(['person.name', 'city', 'agree', 'plan', 'size', 'country', 'color', 'signature', 'reset']),
+    );
   });
 });
 

@@ -75,7 +75,10 @@ describe('detectPdfmake', () => {
     expect(err.problem).toBe('INVALID_TEMPLATE');
     expect(err.message).toContain('/etc/passwd');
     // An image a placeholder fills is checked when the value is known.
-    expect(detectPdfmake({ content: [{ image: '{{logo}}' }], images: { sig: '{{sig}}' } }).fields.map((f) => f.id)).toEqual(['logo', 'sig']);
+    expect(detectPdfmake({ content: [{ image: '{{logo}}' }], images: { sig: '{{sig}}' } }).fields.map((f) => f.id)).toEqual([
+      'logo',
+      'sig',
+    ]);
   });
 });
 

@@ -3,15 +3,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { guardedFetch, isPublicAddress, UrlGuardError, type GuardedFetchOptions } from '../../src/net/url-guard.js';
 
-interface TestServer { server: http.Server; port: number; hits: string[]; url: (path?: string) => string }
+interface TestServer {
+  server: http.Server;
+  port: number;
+  hits: string[];
+  url: (path?: string) => string;
+}
 const servers: http.Server[] = [];
 const cleanups: (() => void)[] = [];
 
-async function startServer(
-  host: string,
-  handler: http.RequestListener = (_req, res) => res.end('ok'),
-  port = 0,
-): Promise<TestServer> {
+async function startServer(host: string, handler: http.RequestListener = (_req, res) => res.end('ok'), port = 0): Promise<TestServer> {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -27,13 +28,16 @@ async function startServer(
 }
 
 afterEach(async () => {
-  cleanups.splice(0).forEach((fn) => fn());
+  for (const fn of cleanups.splice(0)) {
+    fn();
+  }
   await Promise.all(
     servers.splice(0).map(
-      (s) => new Promise<void>((resolve) => {
-        s.closeAllConnections();
-        s.close(() => resolve());
-      }),
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
     ),
   );
 });
@@ -53,10 +57,29 @@ const base: GuardedFetchOptions = { maxBytes: 1024 * 1024, isAllowedAddress: all
 
 describe('isPublicAddress', () => {
   const refused = [
-    '127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0',
-    '224.0.0.1', '255.255.255.255', '::1', '::', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1',
-    '::ffff:10.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1', '2001:db8::1', '198.18.0.1', 'not-an-ip', '',
-    '0177.0.0.1', '2130706433',
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+    '2001:db8::1',
+    '198.18.0.1',
+    'not-an-ip',
+    '',
+    '0177.0.0.1',
+    '2130706433',
   ];
   it.each(refused)('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])('allows %s', (ip) => expect(isPublicAddress(ip)).toBe(true));
@@ -81,7 +104,10 @@ describe('guardedFetch address rule', () => {
 
   it('refuses a hostname when any resolved address is not allowed', async () => {
     const srv = await startServer('127.0.0.1');
-    const lookup = async () => [{ address: '8.8.8.8', family: 4 as const }, { address: '127.0.0.1', family: 4 as const }];
+    const lookup = async () => [
+      { address: '8.8.8.8', family: 4 as const },
+      { address: '127.0.0.1', family: 4 as const },
+    ];
     expect(await reason(guardedFetch(`http://mixed.test:${srv.port}/`, { maxBytes: 100, lookup }))).toBe('ADDRESS_NOT_ALLOWED');
     expect(srv.hits).toHaveLength(0);
   });
@@ -100,9 +126,13 @@ describe('guardedFetch address rule', () => {
 
   it('re-checks a rebound name on a redirect hop', async () => {
     const loop = await startServer('127.0.0.1');
-    await startServer('127.0.0.2', (_req, res) => {
-      res.writeHead(302, { location: '/second' }).end();
-    }, loop.port);
+    await startServer(
+      '127.0.0.2',
+      (_req, res) => {
+        res.writeHead(302, { location: '/second' }).end();
+      },
+      loop.port,
+    );
     let calls = 0;
     const lookup = async () => [{ address: calls++ === 0 ? '127.0.0.2' : '127.0.0.1', family: 4 as const }];
     expect(await reason(guardedFetch(`http://rebind.test:${loop.port}/`, { ...base, lookup }))).toBe('ADDRESS_NOT_ALLOWED');
@@ -124,7 +154,9 @@ describe('guardedFetch address rule', () => {
     let calls = 0; // first check (DNS answer) passes, second (socket peer) fails
     const isAllowedAddress = () => calls++ === 0;
     const lookup = async () => [{ address: '127.0.0.2', family: 4 as const }];
-    expect(await reason(guardedFetch(`http://peer.test:${srv.port}/`, { maxBytes: 100, lookup, isAllowedAddress }))).toBe('ADDRESS_NOT_ALLOWED');
+    expect(await reason(guardedFetch(`http://peer.test:${srv.port}/`, { maxBytes: 100, lookup, isAllowedAddress }))).toBe(
+      'ADDRESS_NOT_ALLOWED',
+    );
     expect(calls).toBe(2);
     await new Promise((r) => setTimeout(r, 50));
     expect(srv.hits).toHaveLength(0);
@@ -177,8 +209,11 @@ describe('guardedFetch behaviour', () => {
   async function chainServer(): Promise<TestServer> {
     return startServer('127.0.0.2', (req, res) => {
       const n = Number((req.url ?? '/0').slice(1));
-      if (n > 0) res.writeHead(302, { location: `/${n - 1}` }).end();
-      else res.end('end of chain');
+      if (n > 0) {
+        res.writeHead(302, { location: `/${n - 1}` }).end();
+      } else {
+        res.end('end of chain');
+      }
     });
   }
 
@@ -197,7 +232,9 @@ describe('guardedFetch behaviour', () => {
 
   it('posts a body and refuses to follow a redirect of a POST', async () => {
     const srv = await startServer('127.0.0.2', (req, res) => {
-      if (req.url === '/moved') return void res.writeHead(307, { location: '/' }).end();
+      if (req.url === '/moved') {
+        return void res.writeHead(307, { location: '/' }).end();
+      }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => res.end(`${req.method}:${Buffer.concat(chunks).toString()}`));
@@ -230,7 +267,9 @@ describe('guardedFetch behaviour', () => {
   });
 
   it('times out on a server that never answers', async () => {
-    const srv = await startServer('127.0.0.2', () => { /* never responds */ });
+    const srv = await startServer('127.0.0.2', () => {
+      /* never responds */
+    });
     const started = Date.now();
     expect(await reason(guardedFetch(srv.url(), { ...base, totalTimeoutMs: 200 }))).toBe('TIMEOUT');
     expect(Date.now() - started).toBeLessThan(1500);
@@ -242,7 +281,9 @@ describe('guardedFetch behaviour', () => {
   });
 
   it('reports DNS failures as NETWORK', async () => {
-    const lookup = async () => { throw new Error('ENOTFOUND'); };
+    const lookup = async () => {
+      throw new Error('ENOTFOUND');
+    };
     expect(await reason(guardedFetch('http://nx.test/', { ...base, lookup }))).toBe('NETWORK');
   });
 });

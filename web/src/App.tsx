@@ -44,12 +44,13 @@ function DocumentApp({ token }: { token: string }) {
     }
     await run('sign', t.signing, async () => {
       const result = await sign(token, signature);
-      setInfo((prev) =>
-        prev && {
-          ...prev,
-          document: { ...prev.document, status: result.document_status },
-          signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
-        },
+      setInfo(
+        (prev) =>
+          prev && {
+            ...prev,
+            document: { ...prev.document, status: result.document_status },
+            signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
+          },
       );
       setStatus(`${t.signedTitle}. ${result.document_status === 'completed' ? t.completedAll : t.waitingOthers}`);
       setPdfVersion((v) => v + 1);
@@ -60,13 +61,27 @@ function DocumentApp({ token }: { token: string }) {
   const doReject = (reason: string) =>
     run('reject', t.rejecting, async () => {
       const result = await reject(token, reason);
-      setInfo((prev) => prev && { ...prev, document: { ...prev.document, status: result.document_status }, signer: { ...prev.signer, status: 'rejected' } });
+      setInfo(
+        (prev) =>
+          prev && {
+            ...prev,
+            document: { ...prev.document, status: result.document_status },
+            signer: { ...prev.signer, status: 'rejected' },
+          },
+      );
       setStatus(t.rejectedByYou);
     });
 
   let body: React.ReactNode;
   if (!info) {
-    body = <PageLoading error={loadError} invalid={(e) => e.code === 'SIGNING_LINK_INVALID'} onRetry={() => void load()} texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }} />;
+    body = (
+      <PageLoading
+        error={loadError}
+        invalid={(e) => e.code === 'SIGNING_LINK_INVALID'}
+        onRetry={() => void load()}
+        texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }}
+      />
+    );
   } else {
     body = signerPage();
   }

@@ -24,7 +24,7 @@ type Box = DocumentPage['boxes'][number];
 const unavailable = (b: Box) => !BY_EMAIL.has(b.signer.authority) || b.signer.status === 'signed' || b.signer.status === 'rejected';
 
 export function IdentifyPage({ ticket }: { ticket: string }) {
-  const { info, setInfo, loadError, load } = usePageData(() => getDocumentPage(ticket), ticket);
+  const { info, loadError, load } = usePageData(() => getDocumentPage(ticket), ticket);
   const [error, setError] = useState<ApiError | null>(null);
   const [chosen, setChosen] = useState<string | null>(null);
   const [email, setEmail] = useState('');
@@ -90,7 +90,14 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
 
   let body: React.ReactNode;
   if (!info) {
-    body = <PageLoading error={loadError} invalid={(e) => e.status === 404} onRetry={() => void load()} texts={{ loading: t.loading, retry: t.retry, invalidTitle: ti.notFoundTitle, invalidText: ti.notFound }} />;
+    body = (
+      <PageLoading
+        error={loadError}
+        invalid={(e) => e.status === 404}
+        onRetry={() => void load()}
+        texts={{ loading: t.loading, retry: t.retry, invalidTitle: ti.notFoundTitle, invalidText: ti.notFound }}
+      />
+    );
   } else if (CLOSED.has(info.document.status)) {
     const [title, text] = t.state[info.document.status];
     body = <StateView title={title} text={text} state={info.document.status} />;

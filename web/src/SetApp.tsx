@@ -33,7 +33,9 @@ export function SetApp({ token }: { token: string }) {
     document.title = info?.set.name ? `${info.set.name} · ${t.title}` : t.title;
   }, [lang, info, t]);
 
-  const toSign = info ? info.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected') : [];
+  const toSign = info
+    ? info.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected')
+    : [];
 
   const doSign = async () => {
     if (!signature || !consent || busy) {
@@ -56,7 +58,14 @@ export function SetApp({ token }: { token: string }) {
 
   let body: React.ReactNode;
   if (!info) {
-    body = <PageLoading error={loadError} invalid={(e) => e.code === 'SIGNING_LINK_INVALID'} onRetry={() => void load()} texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }} />;
+    body = (
+      <PageLoading
+        error={loadError}
+        invalid={(e) => e.code === 'SIGNING_LINK_INVALID'}
+        onRetry={() => void load()}
+        texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }}
+      />
+    );
   } else {
     body = setPage(info);
   }
@@ -123,7 +132,8 @@ export function SetApp({ token }: { token: string }) {
     );
   }
 
-  const signable = info && info.set.status === 'CLOSED' && info.signer.due && info.signer.status !== 'signed' && info.signer.status !== 'rejected';
+  const signable =
+    info && info.set.status === 'CLOSED' && info.signer.due && info.signer.status !== 'signed' && info.signer.status !== 'rejected';
   return (
     <I18n.Provider value={i18n}>
       {signable && (

@@ -94,8 +94,7 @@ export async function call<T>(method: 'GET' | 'POST', url: string, body?: unknow
 
 export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
 
-export const sign = (token: string, signature: Signature) =>
-  call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
+export const sign = (token: string, signature: Signature) => call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
 
 export const sendCode = (token: string) => call<{ status: 'sent'; to: string; expires_at: string }>('POST', `${base(token)}/otp`);
 

@@ -29,7 +29,6 @@ export function ticketFromLocation(pathname = window.location.pathname): string 
 
 const base = (ticket: string) => `/sign/api/document/${encodeURIComponent(ticket)}`;
 
-
 async function failure(res: Response): Promise<ApiError> {
   const json = (await res.json().catch(() => undefined)) as
     | { error?: { code?: string; message?: string; details?: Record<string, unknown> } }

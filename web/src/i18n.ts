@@ -85,7 +85,8 @@ const es = {
   // The page behind document_url: the signer chooses their box and asks for their personal link.
   identify: {
     title: 'Identifícate para firmar',
-    intro: 'Elige tu recuadro de firma y escribe tu correo electrónico. Si es el del firmante de ese recuadro, te enviaremos tu enlace personal para firmar.',
+    intro:
+      'Elige tu recuadro de firma y escribe tu correo electrónico. Si es el del firmante de ese recuadro, te enviaremos tu enlace personal para firmar.',
     chooseLegend: 'Tu recuadro de firma',
     chooseHint: 'También puedes tocar tu recuadro en el esquema de las páginas.',
     outlineNote: 'Aquí ves solo dónde va cada firma: el documento se abre con tu enlace personal.',
@@ -191,7 +192,8 @@ const en: Dict = {
   serverSays: 'Server detail',
   identify: {
     title: 'Identify yourself to sign',
-    intro: 'Choose your signature box and type your email address. If it is the address of that box’s signer, we will send you your personal signing link.',
+    intro:
+      'Choose your signature box and type your email address. If it is the address of that box’s signer, we will send you your personal signing link.',
     chooseLegend: 'Your signature box',
     chooseHint: 'You can also tap your box on the outline of the pages.',
     outlineNote: 'This shows only where each signature goes: the document opens with your personal link.',
@@ -205,7 +207,8 @@ const en: Dict = {
     chooseFirst: 'Choose your box first.',
     emailRequired: 'Type your email address.',
     sentTitle: 'Check your email',
-    sent: (label) => `If this address belongs to the signer of the box “${label}”, we sent you a personal signing link. Open it from your email.`,
+    sent: (label) =>
+      `If this address belongs to the signer of the box “${label}”, we sent you a personal signing link. Open it from your email.`,
     again: 'Ask for another link',
     rateLimited: 'Several links were already sent to this signer in the last hour. Try again later.',
     notFoundTitle: 'Link not valid',

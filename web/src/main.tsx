@@ -8,6 +8,10 @@ import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    {window.location.pathname.startsWith('/document/') ? <IdentifyPage ticket={ticketFromLocation()} /> : <App token={tokenFromLocation()} />}
+    {window.location.pathname.startsWith('/document/') ? (
+      <IdentifyPage ticket={ticketFromLocation()} />
+    ) : (
+      <App token={tokenFromLocation()} />
+    )}
   </StrictMode>,
 );

@@ -48,11 +48,13 @@ const base = (token: string) => `/sign/api/set/${encodeURIComponent(token)}`;
 
 export const getSetInfo = (token: string) => call<SetSigningInfo>('GET', base(token));
 
-export const signSet = (token: string, signature: Signature) => call<SetSignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
+export const signSet = (token: string, signature: Signature) =>
+  call<SetSignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
 
 export const rejectSet = (token: string, reason: string) =>
   call<{ status: 'rejected'; rejected_at: string; set_status: string }>('POST', `${base(token)}/reject`, { reason });
 
 export const sendSetCode = (token: string) => call<{ status: 'sent'; to: string; expires_at: string }>('POST', `${base(token)}/otp`);
 
-export const verifySetCode = (token: string, code: string) => call<{ status: 'verified'; verified_at: string }>('POST', `${base(token)}/otp/verify`, { code });
+export const verifySetCode = (token: string, code: string) =>
+  call<{ status: 'verified'; verified_at: string }>('POST', `${base(token)}/otp/verify`, { code });

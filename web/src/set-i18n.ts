@@ -5,7 +5,8 @@ import { dictionaries, type Dict } from './i18n';
 
 const es = {
   setTitle: 'Firmar documentos',
-  intro: (n: number) => (n === 1 ? 'Te piden firmar 1 documento.' : `Te piden firmar ${n} documentos. Revísalos y fírmalos todos de una vez.`),
+  intro: (n: number) =>
+    n === 1 ? 'Te piden firmar 1 documento.' : `Te piden firmar ${n} documentos. Revísalos y fírmalos todos de una vez.`,
   documentsHeading: 'Documentos',
   pages: (n: number) => (n === 1 ? '1 página' : `${n} páginas`),
   boxes: (n: number) => (n === 1 ? '1 firma tuya' : `${n} firmas tuyas`),
@@ -28,7 +29,8 @@ type SetDict = typeof es;
 
 const en: SetDict = {
   setTitle: 'Sign documents',
-  intro: (n) => (n === 1 ? 'You are asked to sign 1 document.' : `You are asked to sign ${n} documents. Review them and sign them all at once.`),
+  intro: (n) =>
+    n === 1 ? 'You are asked to sign 1 document.' : `You are asked to sign ${n} documents. Review them and sign them all at once.`,
   documentsHeading: 'Documents',
   pages: (n) => (n === 1 ? '1 page' : `${n} pages`),
   boxes: (n) => (n === 1 ? '1 signature of yours' : `${n} signatures of yours`),

@@ -13,6 +13,7 @@ export function usePageData<T>(fetch: () => Promise<T>, key: string) {
   const [info, setInfo] = useState<T | null>(null);
   const [loadError, setLoadError] = useState<ApiError | null>(null);
   // `key` (the token or ticket) is what the data depends on; `fetch` is a fresh closure each render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is the dependency; `fetch` is a new closure each render
   const load = useCallback(async () => {
     try {
       setInfo(await fetch());

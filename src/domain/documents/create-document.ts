@@ -88,7 +88,7 @@ export async function createDocument(
   }
   const inSet = typeof setUuid === 'string';
   if (inSet && p.workflow !== undefined && p.workflow !== null) {
-    throw invalid('workflow', 'must not be sent with document_set: the set\'s flow is defined when the set is closed');
+    throw invalid('workflow', "must not be sent with document_set: the set's flow is defined when the set is closed");
   }
   let workflow: WorkflowSettings | undefined;
   if (p.workflow !== undefined && p.workflow !== null) {

@@ -50,7 +50,14 @@ export async function deleteOrRestoreDocument(
       });
       if (moved) {
         await discardPendingNotifications(trx, doc.id, 'the document was deleted', at);
-        await appendHistory(trx, { documentId: doc.id, at, action: 'deleted', actor: 'account', ip: opts.ip ?? null, details: { from: doc.status } });
+        await appendHistory(trx, {
+          documentId: doc.id,
+          at,
+          action: 'deleted',
+          actor: 'account',
+          ip: opts.ip ?? null,
+          details: { from: doc.status },
+        });
         await pauseDocumentFlow(trx, doc.id);
       }
       return moved;
@@ -65,14 +72,25 @@ export async function deleteOrRestoreDocument(
   }
   const back = doc.status_before_delete && LIVE.includes(doc.status_before_delete) ? doc.status_before_delete : 'pending';
   if (setStatus && setStatus !== 'OPEN' && (back === 'draft' || back === 'pending')) {
-    throw new AppError('INVALID_STATE', `document ${doc.ticket} was deleted from a document set that is ${setStatus} now; it cannot rejoin its flow`, {
-      set_status: setStatus,
-    });
+    throw new AppError(
+      'INVALID_STATE',
+      `document ${doc.ticket} was deleted from a document set that is ${setStatus} now; it cannot rejoin its flow`,
+      {
+        set_status: setStatus,
+      },
+    );
   }
   const ok = await deps.db.transaction().execute(async (trx) => {
     const moved = await transitionDocument(trx, doc.id, ['deleted'], { status: back, statusBeforeDelete: null, deletedAt: null, at });
     if (moved) {
-      await appendHistory(trx, { documentId: doc.id, at, action: 'restored', actor: 'account', ip: opts.ip ?? null, details: { to: back } });
+      await appendHistory(trx, {
+        documentId: doc.id,
+        at,
+        action: 'restored',
+        actor: 'account',
+        ip: opts.ip ?? null,
+        details: { to: back },
+      });
       await resumeDocumentFlow(trx, deps, doc.id);
     }
     return moved;

@@ -26,7 +26,7 @@ export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: 
     throw invalid('url_doc.name', 'expected a string');
   }
   const limit = deps.config.limits.documentBytes;
-  let res;
+  let res: Awaited<ReturnType<typeof deps.fetchUrl>>;
   try {
     res = await deps.fetchUrl(url, {
       maxBytes: limit,
@@ -64,6 +64,7 @@ export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: 
 
 /** A download name: the given one, else the last path segment of the URL, else document.pdf. */
 export function fileName(given: string | undefined, path = ''): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
   const base = (given?.trim() || safeDecode(path.split('/').pop() ?? '') || 'document').replace(/[\\/\u0000-\u001f]/g, '_');
   const clipped = base.slice(0, 200);
   return /\.pdf$/i.test(clipped) ? clipped : `${clipped}.pdf`;

@@ -139,7 +139,10 @@ export async function checkDocumentSignatures(deps: Deps, doc: { id: string; ori
   try {
     const root = deps.pki.pki.root.certificateDer;
     // Signers chain to the service root; time-stamps may come from the operator's TSA (SELLO_TSA_URL).
-    read = await readSignatures(bytes, { trustedRootsDer: [root], timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])] });
+    read = await readSignatures(bytes, {
+      trustedRootsDer: [root],
+      timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
+    });
   } catch (err) {
     if (err instanceof PdfReadError) {
       throw new AppError('PDF_INVALID', err.message);

@@ -29,11 +29,7 @@ function fail(index: number, field: string, rule: string): never {
   throw new AppError('INVALID_STICKER', `stickers[${index}].${field}: ${rule}`, { sticker_index: index, field, rule });
 }
 
-export function validateStickers(
-  input: unknown,
-  pdf: PdfInfo,
-  limits: Limits,
-): { signers: PlannedSigner[]; stickers: PlannedSticker[] } {
+export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): { signers: PlannedSigner[]; stickers: PlannedSticker[] } {
   if (input === undefined || input === null) {
     return { signers: [], stickers: [] };
   }

@@ -72,12 +72,7 @@ export function maskEmail(email: string): string {
 
 /** Ana García → A*** G***. */
 export function maskName(name: string): string {
-  return name
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(maskWord)
-    .join(' ');
+  return name.trim().split(/\s+/).filter(Boolean).map(maskWord).join(' ');
 }
 
 function maskWord(word: string): string {
@@ -125,7 +120,11 @@ export async function verifyDocument(deps: Deps, q: { ticket: string }): Promise
   });
   const pending = signers
     .filter((s) => s.status !== 'signed' && s.status !== 'rejected')
-    .map((s) => ({ name: s.name ? maskName(s.name) : '', identifier: maskIdentifier(s.authority, s.email ?? s.data), authority: s.authority }));
+    .map((s) => ({
+      name: s.name ? maskName(s.name) : '',
+      identifier: maskIdentifier(s.authority, s.email ?? s.data),
+      authority: s.authority,
+    }));
   return {
     ticket: doc.ticket,
     name: doc.name,

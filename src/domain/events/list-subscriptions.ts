@@ -14,7 +14,10 @@ export interface ListedSubscription {
   created_at: string;
 }
 
-export async function listSubscriptions(deps: Pick<Deps, 'db'>, opts: { accountId: string }): Promise<{ subscriptions: ListedSubscription[] }> {
+export async function listSubscriptions(
+  deps: Pick<Deps, 'db'>,
+  opts: { accountId: string },
+): Promise<{ subscriptions: ListedSubscription[] }> {
   const rows = await list(deps.db, opts.accountId);
   return {
     subscriptions: rows.map((r) => ({

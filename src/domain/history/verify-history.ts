@@ -52,7 +52,10 @@ export function checkChain(doc: HistoryHead, entries: StoredHistoryEntry[]): Cha
   const recorded = doc.history_count;
   if (entries.length < recorded) {
     const first = entries.length + 1;
-    return broken(first, `${first === recorded ? `entry ${first} is` : `entries ${first} to ${recorded} are`} missing (the document records ${recorded})`);
+    return broken(
+      first,
+      `${first === recorded ? `entry ${first} is` : `entries ${first} to ${recorded} are`} missing (the document records ${recorded})`,
+    );
   }
   if (entries.length > recorded) {
     return broken(recorded + 1, `entry ${recorded + 1} is not part of the chain the document records (${recorded} entries)`);

@@ -17,7 +17,14 @@ export interface QueuedAttachment {
 export async function queueEmail(
   trx: Transaction<Database>,
   deps: Pick<Deps, 'clock'>,
-  m: { accountId: string | null; documentId: string | null; kind: MailKind; to: string; mail: RenderedMail; attachments?: QueuedAttachment[] },
+  m: {
+    accountId: string | null;
+    documentId: string | null;
+    kind: MailKind;
+    to: string;
+    mail: RenderedMail;
+    attachments?: QueuedAttachment[];
+  },
 ): Promise<string> {
   const messageId = newPublicId();
   await insertMessage(trx, {

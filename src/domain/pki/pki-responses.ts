@@ -86,7 +86,9 @@ export function createPkiResponder(
     const now = deps.clock.now();
     if (renewal && ocspRenewalDue(responder.pki.ocsp.certificate.notAfter.value, now) && now.getTime() - lastCheck >= RECHECK_MS) {
       lastCheck = now.getTime();
-      await checkOnce({ warn: false }).catch((err: unknown) => warn(`the OCSP responder certificate check failed: ${(err as Error).message}`));
+      await checkOnce({ warn: false }).catch((err: unknown) =>
+        warn(`the OCSP responder certificate check failed: ${(err as Error).message}`),
+      );
     }
     return responder.pki;
   };
@@ -110,7 +112,10 @@ export function createPkiResponder(
     crl: async (issuer) => {
       if (issuer === 'root' && !responder.pki.root.privateKey) {
         // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
-        throw new AppError('NOT_YET_AVAILABLE', "this service does not hold the root's key; the root CRL is published by the CA's operator");
+        throw new AppError(
+          'NOT_YET_AVAILABLE',
+          "this service does not hold the root's key; the root CRL is published by the CA's operator",
+        );
       }
       const now = deps.clock.now();
       // The issuing CA's CRL lists revoked signer, TSA and OCSP certificates; the root's lists

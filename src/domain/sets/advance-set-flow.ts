@@ -8,13 +8,7 @@ import { effectiveWorkflow } from '../workflows/effective-workflow.js';
 import { expirationJobKey } from '../workflows/start-document-flow.js';
 import type { Database } from '../../store/schema.js';
 import { countPendingDocuments, documentTicket, endSet, findFlowSet, scheduleJobNow } from '../../store/set-flow-repo.js';
-import {
-  listSetSigners,
-  rejectingSetSigner,
-  setSetSignerStatus,
-  setSignerIdOfRow,
-  unsignedRowsOf,
-} from '../../store/set-signers-repo.js';
+import { listSetSigners, rejectingSetSigner, setSetSignerStatus, setSignerIdOfRow, unsignedRowsOf } from '../../store/set-signers-repo.js';
 import { EXPIRE_TASK, REMIND_TASK, unscheduleJob, type FlowDocument } from '../../store/workflow-repo.js';
 import { concludeSet, endOpenDocuments, stopSetJobs } from './end-set-flow.js';
 import { dueSetSigners, setReminderJobKey } from './invite-set-signer.js';
@@ -30,7 +24,7 @@ export async function advanceSetAfterSignature(
   o: { setId: string; document: FlowDocument; signerRowId: string },
 ): Promise<void> {
   const set = await findFlowSet(trx, { id: o.setId }, true);
-  if (!set || set.status !== 'CLOSED') {
+  if (set?.status !== 'CLOSED') {
     // The set ended while this signature was being made (a rejection at the same instant): the
     // job that ending scheduled settles its documents.
     return;
@@ -72,7 +66,7 @@ export async function stopSetAfterRejection(
   o: { setId: string; documentId: string },
 ): Promise<void> {
   const set = await findFlowSet(trx, { id: o.setId }, true);
-  if (!set || set.status !== 'CLOSED') {
+  if (set?.status !== 'CLOSED') {
     return;
   }
   const now = deps.clock.now();
@@ -83,7 +77,13 @@ export async function stopSetAfterRejection(
   }
   await stopSetJobs(trx, set.id);
   const ticket = await documentTicket(trx, o.documentId);
-  await appendHistory(trx, { documentId: o.documentId, at: now, action: 'set_rejected', actor: 'system', details: { document_set: set.uuid } });
+  await appendHistory(trx, {
+    documentId: o.documentId,
+    at: now,
+    action: 'set_rejected',
+    actor: 'system',
+    details: { document_set: set.uuid },
+  });
   await endOpenDocuments(trx, deps, {
     set,
     to: 'cancelled',

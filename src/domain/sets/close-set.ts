@@ -11,7 +11,15 @@ import { appendHistory } from '../history/append-history.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { expirationInstant, requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { scheduleExpiration } from '../workflows/start-document-flow.js';
-import { closeSetRow, findFlowSet, setDocumentSigners, setFlowDocuments, startSetDocuments, type SetDocumentSigner, lockDocuments } from '../../store/set-flow-repo.js';
+import {
+  closeSetRow,
+  findFlowSet,
+  setDocumentSigners,
+  setFlowDocuments,
+  startSetDocuments,
+  type SetDocumentSigner,
+  lockDocuments,
+} from '../../store/set-flow-repo.js';
 import { insertSetSigner, linkSignerRows, listSetSigners, sealSetSigner } from '../../store/set-signers-repo.js';
 import { inviteDueSetSigners } from './invite-set-signer.js';
 
@@ -24,14 +32,20 @@ export interface ClosedSet {
   ignored_keys: string[];
 }
 
-export async function closeDocumentSet(deps: Deps, o: { accountId: string; body: Record<string, unknown>; ip?: string }): Promise<ClosedSet> {
+export async function closeDocumentSet(
+  deps: Deps,
+  o: { accountId: string; body: Record<string, unknown>; ip?: string },
+): Promise<ClosedSet> {
   const uuid = o.body.documentSet ?? o.body.document_set;
   if (typeof uuid !== 'string' || uuid === '') {
     throw invalid('documentSet', 'required: the uuid of an OPEN document set');
   }
   const { settings, ignoredKeys } = parseWorkflowSettings(o.body.workflow ?? {}, { field: 'workflow', allowCamelCase: false });
   if (settings.cancel === true) {
-    throw invalid('workflow.cancel', 'a set that is being closed cannot be cancelled; cancel a running set with POST /api/{uuid}/workflowSet');
+    throw invalid(
+      'workflow.cancel',
+      'a set that is being closed cannot be cancelled; cancel a running set with POST /api/{uuid}/workflowSet',
+    );
   }
   delete settings.cancel;
 
@@ -49,7 +63,10 @@ export async function closeDocumentSet(deps: Deps, o: { accountId: string; body:
 
     const docs = (await setFlowDocuments(trx, set.id)).filter((d) => d.status === 'draft');
     // The documents before their signer rows: the lock order of viewing and signing.
-    await lockDocuments(trx, docs.map((d) => d.id));
+    await lockDocuments(
+      trx,
+      docs.map((d) => d.id),
+    );
     if (docs.length === 0) {
       throw new AppError('SET_NOT_READY', 'the set has no document: add documents with POST /developers/json and document_set first');
     }
@@ -58,9 +75,13 @@ export async function closeDocumentSet(deps: Deps, o: { accountId: string; body:
     const draftRows = rows.filter((r) => draftIds.has(r.document_id));
     const bare = docs.filter((d) => !draftRows.some((r) => r.document_id === d.id));
     if (bare.length > 0) {
-      throw new AppError('SET_NOT_READY', `every document needs at least one signer; without signers: ${bare.map((d) => d.ticket).join(', ')}`, {
-        documents: bare.map((d) => d.ticket),
-      });
+      throw new AppError(
+        'SET_NOT_READY',
+        `every document needs at least one signer; without signers: ${bare.map((d) => d.ticket).join(', ')}`,
+        {
+          documents: bare.map((d) => d.ticket),
+        },
+      );
     }
     const key = (s: { authority: string; data: string }) => `${s.authority}\u0000${s.data}`;
     const rowsOf = new Map<string, SetDocumentSigner[]>();
@@ -114,7 +135,11 @@ export async function closeDocumentSet(deps: Deps, o: { accountId: string; body:
       }
       const token = newSigningToken();
       await sealSetSigner(trx, { id, position, tokenHash: token.hash, tokenSealed: deps.secrets.seal(token.token), name, email });
-      await linkSignerRows(trx, id, s.rows.map((r) => r.id));
+      await linkSignerRows(
+        trx,
+        id,
+        s.rows.map((r) => r.id),
+      );
       const preload = preloaded.find((p) => p.id === id);
       signers.push({
         signer_id: signerId!,
@@ -135,7 +160,13 @@ export async function closeDocumentSet(deps: Deps, o: { accountId: string; body:
         action: 'flow_started',
         actor: 'account',
         ip: o.ip ?? null,
-        details: { document_set: set.uuid, documents: started.length, signers: signers.length, expires_at: expiresAt.toISOString(), workflow: settings },
+        details: {
+          document_set: set.uuid,
+          documents: started.length,
+          signers: signers.length,
+          expires_at: expiresAt.toISOString(),
+          workflow: settings,
+        },
       });
     }
     await scheduleExpiration(trx, { scope: 'set', id: set.id, at: expiresAt });
@@ -153,6 +184,13 @@ export async function closeDocumentSet(deps: Deps, o: { accountId: string; body:
       },
       { resend: false },
     );
-    return { status: 'success', uuid: set.uuid, set_status: 'CLOSED', expires_at: expiresAt.toISOString(), signers, ignored_keys: ignoredKeys };
+    return {
+      status: 'success',
+      uuid: set.uuid,
+      set_status: 'CLOSED',
+      expires_at: expiresAt.toISOString(),
+      signers,
+      ignored_keys: ignoredKeys,
+    };
   });
 }

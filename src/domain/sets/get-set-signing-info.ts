@@ -22,7 +22,8 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string) 
   }
   const open = openRows(s);
   const proven =
-    s.signer.authority === 'EMAIL_LINK' || (s.signer.authority === 'EMAIL' && open.length > 0 && (await isProven(deps, await rowSession(deps, open[0]))));
+    s.signer.authority === 'EMAIL_LINK' ||
+    (s.signer.authority === 'EMAIL' && open.length > 0 && (await isProven(deps, await rowSession(deps, open[0]))));
   // One document at a time: a set may hold many large PDFs, and only their page sizes are needed.
   const documents = [];
   for (const r of s.rows) {

@@ -23,7 +23,7 @@ export async function runSetReminder(deps: Deps, o: { setId: string; setSignerId
   return deps.db.transaction().execute(async (trx) => {
     await lockPendingDocuments(trx, o.setId);
     const set = await findFlowSet(trx, { id: o.setId }, true);
-    if (!set || set.status !== 'CLOSED') {
+    if (set?.status !== 'CLOSED') {
       return 'skipped';
     }
     const signers = await listSetSigners(trx, set.id);
@@ -87,7 +87,13 @@ export async function runSetExpiration(deps: Deps, o: { setId: string }): Promis
       kind: 'workflow_expired',
       meta: {
         expired_at: set.expires_at.toISOString(),
-        pending_signers: pending.map((s) => ({ signer_id: s.signer_id, name: s.name, email: s.email, authority: s.authority, data: s.data })),
+        pending_signers: pending.map((s) => ({
+          signer_id: s.signer_id,
+          name: s.name,
+          email: s.email,
+          authority: s.authority,
+          data: s.data,
+        })),
       },
       dedupeKey: `expired:set:${set.uuid}`,
     });

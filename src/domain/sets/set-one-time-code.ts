@@ -22,7 +22,10 @@ export async function verifySetCode(deps: Deps, token: string, body: Record<stri
   const verified = await verifyOneTimeCode(deps, rowToken(deps, anchor), body, ip);
   const at = new Date(verified.verified_at);
   await deps.db.transaction().execute(async (trx) => {
-    await lockDocuments(trx, open.map((r) => r.document_id));
+    await lockDocuments(
+      trx,
+      open.map((r) => r.document_id),
+    );
     await copyVerification(trx, s.signer.id, anchor.id);
     for (const row of open.slice(1)) {
       await appendHistory(trx, {

@@ -8,7 +8,13 @@ import { hashToken } from '../ids.js';
 import { openSession, type SigningSession } from '../signing/signing-session.js';
 import { isOpen } from '../workflows/invite-due.js';
 import type { Db } from '../../store/db.js';
-import { findSetSignerByToken, listSetSigners, signerRowsOf, type SetSignerBehindToken, type SignerRowOfSet } from '../../store/set-signers-repo.js';
+import {
+  findSetSignerByToken,
+  listSetSigners,
+  signerRowsOf,
+  type SetSignerBehindToken,
+  type SignerRowOfSet,
+} from '../../store/set-signers-repo.js';
 import { dueSetSigners } from './invite-set-signer.js';
 
 export interface SetSigningSession extends SetSignerBehindToken {

@@ -48,8 +48,20 @@ export async function updateSetWorkflow(
     if (settings.cancel) {
       await endSet(trx, set.id, 'CANCELLED', now);
       await stopSetJobs(trx, set.id);
-      await endOpenDocuments(trx, deps, { set, to: 'cancelled', actor: 'account', ip: o.ip, details: { reason: 'set_cancelled', ...details } });
-      return { status: 'success', set_status: 'CANCELLED', expires_at: set.expires_at?.toISOString() ?? null, invitations_sent: 0, ignored_keys: ignoredKeys };
+      await endOpenDocuments(trx, deps, {
+        set,
+        to: 'cancelled',
+        actor: 'account',
+        ip: o.ip,
+        details: { reason: 'set_cancelled', ...details },
+      });
+      return {
+        status: 'success',
+        set_status: 'CANCELLED',
+        expires_at: set.expires_at?.toISOString() ?? null,
+        invitations_sent: 0,
+        ignored_keys: ignoredKeys,
+      };
     }
 
     const expiresAt = settings.expiration_date ? expirationInstant(merged, set.flow_started_at ?? now, set.time_zone) : set.expires_at!;
@@ -62,16 +74,31 @@ export async function updateSetWorkflow(
       await unscheduleJob(trx, setReminderJobKey(s.id));
     }
     for (const documentId of await lockPendingDocuments(trx, set.id)) {
-      await appendHistory(trx, { documentId, at: now, action: 'flow_restarted', actor: 'account', ip: o.ip ?? null, details: { document_set: set.uuid, ...details } });
+      await appendHistory(trx, {
+        documentId,
+        at: now,
+        action: 'flow_restarted',
+        actor: 'account',
+        ip: o.ip ?? null,
+        details: { document_set: set.uuid, ...details },
+      });
     }
     const sent = await inviteDueSetSigners(trx, deps, restarted, { resend: true });
-    return { status: 'success', set_status: set.status, expires_at: expiresAt.toISOString(), invitations_sent: sent, ignored_keys: ignoredKeys };
+    return {
+      status: 'success',
+      set_status: set.status,
+      expires_at: expiresAt.toISOString(),
+      invitations_sent: sent,
+      ignored_keys: ignoredKeys,
+    };
   });
 }
 
 function requireRunning(set: FlowSet): void {
   if (set.status === 'OPEN') {
-    throw new AppError('WORKFLOW_NOT_CHANGEABLE', 'the set is OPEN: its flow starts when it is closed (POST /api/documentset/close)', { status: set.status });
+    throw new AppError('WORKFLOW_NOT_CHANGEABLE', 'the set is OPEN: its flow starts when it is closed (POST /api/documentset/close)', {
+      status: set.status,
+    });
   }
   if (set.status !== 'CLOSED') {
     throw new AppError('WORKFLOW_NOT_CHANGEABLE', `the set is ${set.status}: its flow has ended`, { status: set.status });

@@ -71,7 +71,11 @@ const PHONE_AUTHORITIES = new Set(['SMS', 'WHATSAPP']);
  * printed in the verification QR code, so this page is as public as /verify, which masks the same.
  */
 export function signerLabel(s: { name: string | null; authority: string; data: string }): string {
-  const data = PHONE_AUTHORITIES.has(s.authority) ? maskPhone(s.data) : s.data.includes('@') ? maskEmail(s.data) : maskIdentifier(s.authority, s.data);
+  const data = PHONE_AUTHORITIES.has(s.authority)
+    ? maskPhone(s.data)
+    : s.data.includes('@')
+      ? maskEmail(s.data)
+      : maskIdentifier(s.authority, s.data);
   const name = s.name?.trim();
   return name ? `${maskName(name)} · ${data}` : data;
 }

@@ -66,30 +66,39 @@ export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<
   if (!/^\d{6}$/.test(code)) {
     throw invalid('code', 'expected the six digits sent by email');
   }
-  return deps.db.transaction().execute(async (trx) => {
-    const s = await openSession(trx, token, true);
-    requireSignable(s);
-    requireEmailAuthority(s);
-    const now = deps.clock.now();
-    const state = await otpStateOf(trx, s.signer.id);
-    if (!state.otp_hash || !state.otp_expires_at || new Date(state.otp_expires_at) <= now || state.otp_attempts >= MAX_ATTEMPTS) {
-      throw new AppError('OTP_EXPIRED', 'this code is no longer valid; ask for a new one');
-    }
-    if (!timingSafeEqual(codeHash(s.signer.signer_id, code), state.otp_hash)) {
-      await countOtpAttempt(trx, s.signer.id);
-      const left = MAX_ATTEMPTS - state.otp_attempts - 1;
-      // The attempt must count even though the request fails: commit it, then answer.
-      return { failed: true as const, left };
-    }
-    await markVerified(trx, s.signer.id, now);
-    await appendHistory(trx, { documentId: s.document.id, at: now, action: 'otp_verified', actor: `signer:${s.signer.signer_id}`, ip: ip ?? null });
-    return { status: 'verified' as const, verified_at: now.toISOString() };
-  }).then((r) => {
-    if ('failed' in r) {
-      throw new AppError('OTP_INVALID', `wrong code; ${r.left} attempt(s) left`, { attempts_left: r.left });
-    }
-    return r;
-  });
+  return deps.db
+    .transaction()
+    .execute(async (trx) => {
+      const s = await openSession(trx, token, true);
+      requireSignable(s);
+      requireEmailAuthority(s);
+      const now = deps.clock.now();
+      const state = await otpStateOf(trx, s.signer.id);
+      if (!state.otp_hash || !state.otp_expires_at || new Date(state.otp_expires_at) <= now || state.otp_attempts >= MAX_ATTEMPTS) {
+        throw new AppError('OTP_EXPIRED', 'this code is no longer valid; ask for a new one');
+      }
+      if (!timingSafeEqual(codeHash(s.signer.signer_id, code), state.otp_hash)) {
+        await countOtpAttempt(trx, s.signer.id);
+        const left = MAX_ATTEMPTS - state.otp_attempts - 1;
+        // The attempt must count even though the request fails: commit it, then answer.
+        return { failed: true as const, left };
+      }
+      await markVerified(trx, s.signer.id, now);
+      await appendHistory(trx, {
+        documentId: s.document.id,
+        at: now,
+        action: 'otp_verified',
+        actor: `signer:${s.signer.signer_id}`,
+        ip: ip ?? null,
+      });
+      return { status: 'verified' as const, verified_at: now.toISOString() };
+    })
+    .then((r) => {
+      if ('failed' in r) {
+        throw new AppError('OTP_INVALID', `wrong code; ${r.left} attempt(s) left`, { attempts_left: r.left });
+      }
+      return r;
+    });
 }
 
 /** For an EMAIL signer: proven by a code verified recently. EMAIL_LINK: the link is the proof. */
@@ -108,7 +117,11 @@ export async function requireProof(deps: Pick<Deps, 'clock'>, q: Parameters<type
 }
 
 /** Whether an EMAIL signer verified a code within VERIFIED_MINUTES. */
-export async function isProven(deps: Pick<Deps, 'clock' | 'db'> | Pick<Deps, 'clock'>, s: SigningSession, q?: Parameters<typeof otpStateOf>[0]) {
+export async function isProven(
+  deps: Pick<Deps, 'clock' | 'db'> | Pick<Deps, 'clock'>,
+  s: SigningSession,
+  q?: Parameters<typeof otpStateOf>[0],
+) {
   const db = q ?? (deps as Pick<Deps, 'db'>).db;
   const state = await otpStateOf(db, s.signer.id);
   return Boolean(state.verified_at && deps.clock.now().getTime() - new Date(state.verified_at).getTime() < VERIFIED_MINUTES * 60_000);

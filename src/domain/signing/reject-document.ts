@@ -47,7 +47,13 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
       documentId: s.document.id,
       kind: 'document_rejected',
       meta: {
-        signer: { signer_id: s.signer.signer_id, name: s.signer.name, email: s.signer.email, authority: s.signer.authority, data: s.signer.data },
+        signer: {
+          signer_id: s.signer.signer_id,
+          name: s.signer.name,
+          email: s.signer.email,
+          authority: s.signer.authority,
+          data: s.signer.data,
+        },
         reason: opts.reason,
       },
       dedupeKey: `rejected:${s.signer.signer_id}`,

@@ -69,9 +69,13 @@ export async function sendPersonalLink(
     }
     requireDocumentSignable(doc.status);
     if (!EMAIL_AUTHORITIES.has(box.authority)) {
-      throw new AppError('AUTHORITY_NOT_AVAILABLE', `identifying as a signer of authority ${box.authority} is not available on this server yet`, {
-        authority: box.authority,
-      });
+      throw new AppError(
+        'AUTHORITY_NOT_AVAILABLE',
+        `identifying as a signer of authority ${box.authority} is not available on this server yet`,
+        {
+          authority: box.authority,
+        },
+      );
     }
     const now = deps.clock.now();
     // Requests are counted, matching or not, before the address is compared: the refusal then says
@@ -81,9 +85,13 @@ export async function sendPersonalLink(
     if (asked.length >= LINK_REQUESTS_PER_HOUR) {
       const frees = asked[asked.length - LINK_REQUESTS_PER_HOUR].getTime() + HOUR_MS;
       const retryAfter = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
-      throw new AppError('RATE_LIMITED', `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`, {
-        retry_after: retryAfter,
-      });
+      throw new AppError(
+        'RATE_LIMITED',
+        `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`,
+        {
+          retry_after: retryAfter,
+        },
+      );
     }
     const matches = o.request.data.toLowerCase() === box.data.trim().toLowerCase();
     const canAct = box.status !== 'signed' && box.status !== 'rejected';

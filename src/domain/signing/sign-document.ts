@@ -87,7 +87,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
     const language = languageOf(s.document.workflow);
     const tsa = timestampSource(deps);
     const current = await deps.blobs.get(s.document.original_sha256);
-    let signed;
+    let signed: Awaited<ReturnType<typeof signPdf>>;
     try {
       signed = await signPdf({
         pdf: current,
@@ -140,7 +140,12 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
       action: 'signed',
       actor: `signer:${s.signer.signer_id}`,
       ip: opts.ip ?? null,
-      details: { signature_type: opts.signature.type, certificate_serial: cert.serialHex, revision_sha256: sha256, authority: s.signer.authority },
+      details: {
+        signature_type: opts.signature.type,
+        certificate_serial: cert.serialHex,
+        revision_sha256: sha256,
+        authority: s.signer.authority,
+      },
     });
     const everyone = await signersOf(trx, s.document.id);
     const completed = everyone.every((x) => x.status === 'signed' || x.id === s.signer.id);

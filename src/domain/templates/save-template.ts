@@ -18,6 +18,7 @@ export interface SavedTemplate {
 }
 
 export function checkTemplateName(v: unknown, field = 'template_name'): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
   if (typeof v !== 'string' || v.trim() === '' || v.length > 200 || /[\u0000-\u001f]/.test(v)) {
     throw invalid(field, 'required: a name of 1 to 200 characters, without control characters');
   }

@@ -38,7 +38,14 @@ export async function concludeDocument(trx: Transaction<Database>, deps: Deps, d
 export async function sendConclusion(
   trx: Transaction<Database>,
   deps: Deps,
-  c: { accountId: string; historyDocumentIds: string[]; workflow: unknown; title: string; files: ConcludedFile[]; signerEmails: (string | null)[] },
+  c: {
+    accountId: string;
+    historyDocumentIds: string[];
+    workflow: unknown;
+    title: string;
+    files: ConcludedFile[];
+    signerEmails: (string | null)[];
+  },
 ): Promise<void> {
   const now = deps.clock.now();
   const wf = effectiveWorkflow(c.workflow as Record<string, unknown> | null);
@@ -55,7 +62,12 @@ export async function sendConclusion(
         attachments.push({ filename: pdfName(f.name), sha256: f.sha256, contentType: 'application/pdf' });
       } else {
         const link = newSigningToken();
-        await insertDownloadLink(trx, { tokenHash: link.hash, documentId: f.documentId, expiresAt: new Date(now.getTime() + daysMs(DOWNLOAD_LINK_DAYS)), at: now });
+        await insertDownloadLink(trx, {
+          tokenHash: link.hash,
+          documentId: f.documentId,
+          expiresAt: new Date(now.getTime() + daysMs(DOWNLOAD_LINK_DAYS)),
+          at: now,
+        });
         links.push(`${deps.config.publicUrl}/download/${link.token}`);
       }
     }

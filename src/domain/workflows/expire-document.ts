@@ -13,7 +13,7 @@ export async function runDocumentExpiration(deps: Deps, o: { documentId: string 
   return deps.db.transaction().execute(async (trx) => {
     const doc = await findFlowDocument(trx, { id: o.documentId }, true);
     const now = deps.clock.now();
-    if (!doc || doc.status !== 'pending' || doc.set_id || !doc.expires_at) {
+    if (doc?.status !== 'pending' || doc.set_id || !doc.expires_at) {
       return 'skipped';
     }
     if (now.getTime() < doc.expires_at.getTime()) {
@@ -24,7 +24,13 @@ export async function runDocumentExpiration(deps: Deps, o: { documentId: string 
     await setDocumentStatus(trx, doc.id, 'expired', now);
     await stopDocumentJobs(trx, doc.id);
     const pending = (await flowSigners(trx, doc.id)).filter((s) => isOpen(s.status));
-    const pendingSigners = pending.map((s) => ({ signer_id: s.signer_id, name: s.name, email: s.email, authority: s.authority, data: s.data }));
+    const pendingSigners = pending.map((s) => ({
+      signer_id: s.signer_id,
+      name: s.name,
+      email: s.email,
+      authority: s.authority,
+      data: s.data,
+    }));
     await appendHistory(trx, {
       documentId: doc.id,
       at: now,

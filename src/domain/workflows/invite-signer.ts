@@ -69,7 +69,10 @@ export async function scheduleReminder(
 }
 
 /** The signer's next reminder at `at`, replacing the one scheduled. */
-export async function rescheduleReminder(trx: Transaction<Database>, r: { signerRowId: string; documentId: string; at: Date }): Promise<void> {
+export async function rescheduleReminder(
+  trx: Transaction<Database>,
+  r: { signerRowId: string; documentId: string; at: Date },
+): Promise<void> {
   await scheduleJob(trx, {
     task: REMIND_TASK,
     payload: { scope: 'document', documentId: r.documentId, signerRowId: r.signerRowId, dueAt: r.at.toISOString() },

@@ -17,7 +17,7 @@ export async function pauseDocumentFlow(trx: Transaction<Database>, documentId: 
 
 export async function resumeDocumentFlow(trx: Transaction<Database>, deps: Pick<Deps, 'clock'>, documentId: string): Promise<void> {
   const doc = await findFlowDocument(trx, { id: documentId });
-  if (!doc || doc.status !== 'pending' || doc.set_id || !doc.flow_started_at || !doc.expires_at) {
+  if (doc?.status !== 'pending' || doc.set_id || !doc.flow_started_at || !doc.expires_at) {
     return;
   }
   const now = deps.clock.now();

@@ -7,10 +7,13 @@ import { effectiveWorkflow } from './effective-workflow.js';
 import { isOpen } from './invite-due.js';
 import { inviteSigner, rescheduleReminder, scheduleReminder } from './invite-signer.js';
 
-export async function runDocumentReminder(deps: Deps, o: { documentId: string; signerRowId: string; dueAt?: string }): Promise<'sent' | 'skipped'> {
+export async function runDocumentReminder(
+  deps: Deps,
+  o: { documentId: string; signerRowId: string; dueAt?: string },
+): Promise<'sent' | 'skipped'> {
   return deps.db.transaction().execute(async (trx) => {
     const doc = await findFlowDocument(trx, { id: o.documentId }, true);
-    if (!doc || doc.status !== 'pending' || !doc.flow_started_at || doc.set_id) {
+    if (doc?.status !== 'pending' || !doc.flow_started_at || doc.set_id) {
       return 'skipped';
     }
     const signer = (await flowSigners(trx, doc.id)).find((s) => s.id === o.signerRowId);

@@ -39,8 +39,14 @@ export async function updateDocumentWorkflow(
     const merged: WorkflowSettings = { ...((doc.workflow as WorkflowSettings | null) ?? {}), ...settings };
     delete merged.cancel; // an order, not a setting
     const signers = await flowSigners(trx, doc.id);
-    if (settings.ordered !== undefined && settings.ordered !== effectiveWorkflow(doc.workflow).ordered && signers.some((s) => s.status === 'signed')) {
-      throw new AppError('WORKFLOW_ORDER_LOCKED', 'workflow.ordered: cannot change once a signer has signed', { ordered: effectiveWorkflow(doc.workflow).ordered });
+    if (
+      settings.ordered !== undefined &&
+      settings.ordered !== effectiveWorkflow(doc.workflow).ordered &&
+      signers.some((s) => s.status === 'signed')
+    ) {
+      throw new AppError('WORKFLOW_ORDER_LOCKED', 'workflow.ordered: cannot change once a signer has signed', {
+        ordered: effectiveWorkflow(doc.workflow).ordered,
+      });
     }
     requireFutureExpiration(settings, now, doc.time_zone, 'workflow');
     await appendHistory(trx, {
@@ -88,7 +94,7 @@ function requireChangeable(doc: FlowDocument): void {
   if (doc.set_id) {
     throw new AppError(
       'WORKFLOW_NOT_CHANGEABLE',
-      'the document belongs to a document set: its flow is the set\'s (POST /api/documentset/close, POST /api/{uuid}/workflowSet)',
+      "the document belongs to a document set: its flow is the set's (POST /api/documentset/close, POST /api/{uuid}/workflowSet)",
     );
   }
   if (doc.status === 'deleted') {

@@ -35,9 +35,13 @@ export async function updateSigner(
       throw new AppError('SIGNER_NOT_FOUND', `no signer ${o.signerId} on document ${o.ticket}`);
     }
     if (signer.status === 'signed' || signer.status === 'rejected') {
-      throw new AppError('SIGNER_NOT_EDITABLE', `the signer has already ${signer.status === 'signed' ? 'signed' : 'rejected'} the document`, {
-        status: signer.status,
-      });
+      throw new AppError(
+        'SIGNER_NOT_EDITABLE',
+        `the signer has already ${signer.status === 'signed' ? 'signed' : 'rejected'} the document`,
+        {
+          status: signer.status,
+        },
+      );
     }
     if (doc.status !== 'pending' && doc.status !== 'draft') {
       throw new AppError('SIGNER_NOT_EDITABLE', `the document is ${doc.status}`, { status: doc.status });
@@ -131,7 +135,12 @@ function parseChanges(body: Record<string, unknown>) {
   return out;
 }
 
-async function signerOfSticker(trx: Parameters<typeof flowSigners>[0], documentId: string, stickerId: string, signers: Awaited<ReturnType<typeof flowSigners>>) {
+async function signerOfSticker(
+  trx: Parameters<typeof flowSigners>[0],
+  documentId: string,
+  stickerId: string,
+  signers: Awaited<ReturnType<typeof flowSigners>>,
+) {
   // decisions.md: paths naming a {signerId} accept a sticker_id of that signer too.
   const rowId = await signerRowOfSticker(trx, documentId, stickerId);
   return signers.find((s) => s.id === rowId);

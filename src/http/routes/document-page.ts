@@ -26,7 +26,9 @@ const DocumentPage = Type.Object({
       page: Type.Integer({ description: '0-based' }),
       rect: Rect,
       signer: Type.Object({
-        label: Type.String({ description: "The signer's data masked (j***@example.com, +52********78), after their name masked (A*** G***) when given" }),
+        label: Type.String({
+          description: "The signer's data masked (j***@example.com, +52********78), after their name masked (A*** G***) when given",
+        }),
         authority: Type.String(),
         status: Type.String(),
       }),
@@ -93,7 +95,9 @@ export function documentPageRoutes(deps: Deps) {
         try {
           return await sendPersonalLink(deps, { ticket: ticketOf(req.params), request: parseLinkRequest(asObject(req.body)), ip: req.ip });
         } catch (err) {
-          const retryAfter = (err instanceof AppError && err.code === 'RATE_LIMITED' ? err.details : undefined) as { retry_after?: number } | undefined;
+          const retryAfter = (err instanceof AppError && err.code === 'RATE_LIMITED' ? err.details : undefined) as
+            | { retry_after?: number }
+            | undefined;
           if (retryAfter?.retry_after) {
             reply.header('retry-after', String(retryAfter.retry_after));
           }

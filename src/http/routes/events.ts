@@ -71,8 +71,7 @@ export function eventRoutes(deps: Deps) {
         },
         validatorCompiler: useCaseValidates,
       },
-      async (req) =>
-        getNotificationDocument(deps, { accountId: req.account!.id, notificationId: asObject(req.body).notification_id }),
+      async (req) => getNotificationDocument(deps, { accountId: req.account!.id, notificationId: asObject(req.body).notification_id }),
     );
 
     app.post(
@@ -84,7 +83,12 @@ export function eventRoutes(deps: Deps) {
           security: [{ hmac: [] }],
           body: Type.Object({ event: EventKind, url: Type.String({ format: 'uri', maxLength: 2048 }) }),
           response: {
-            200: Type.Object({ id: Type.String(), event: EventKind, url: Type.String(), secret: Type.String({ description: 'whsec_...' }) }),
+            200: Type.Object({
+              id: Type.String(),
+              event: EventKind,
+              url: Type.String(),
+              secret: Type.String({ description: 'whsec_...' }),
+            }),
             '4xx': ErrorResponse,
           },
         },

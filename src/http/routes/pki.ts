@@ -16,20 +16,30 @@ export function pkiRoutes(responder: PkiResponder) {
     }
     const tags = ['pki'];
 
-    app.get('/pki/ca.pem', { schema: { summary: 'The root certificate (PEM): the trust anchor of signatures', tags } }, async (_req, reply) =>
-      reply.type('application/x-pem-file').send(derToPem(pki.root.certificateDer, 'CERTIFICATE')),
+    app.get(
+      '/pki/ca.pem',
+      { schema: { summary: 'The root certificate (PEM): the trust anchor of signatures', tags } },
+      async (_req, reply) => reply.type('application/x-pem-file').send(derToPem(pki.root.certificateDer, 'CERTIFICATE')),
     );
     app.get('/pki/chain.pem', { schema: { summary: 'The issuing CA and the root (PEM)', tags } }, async (_req, reply) =>
       reply.type('application/x-pem-file').send(certificatesToPem(pki.chainDer)),
     );
-    app.get('/pki/issuing.cer', { schema: { summary: 'The issuing CA certificate (DER): the caIssuers target', tags } }, async (_req, reply) =>
-      reply.type('application/pkix-cert').send(pki.issuing.certificateDer),
+    app.get(
+      '/pki/issuing.cer',
+      { schema: { summary: 'The issuing CA certificate (DER): the caIssuers target', tags } },
+      async (_req, reply) => reply.type('application/pkix-cert').send(pki.issuing.certificateDer),
     );
     app.get('/pki/crl', { schema: { summary: "The issuing CA's certificate revocation list (DER)", tags } }, async (_req, reply) =>
-      reply.type('application/pkix-crl').header('cache-control', 'max-age=300').send(await responder.crl('issuing')),
+      reply
+        .type('application/pkix-crl')
+        .header('cache-control', 'max-age=300')
+        .send(await responder.crl('issuing')),
     );
     app.get('/pki/root-crl', { schema: { summary: "The root's certificate revocation list (DER)", tags } }, async (_req, reply) =>
-      reply.type('application/pkix-crl').header('cache-control', 'max-age=300').send(await responder.crl('root')),
+      reply
+        .type('application/pkix-crl')
+        .header('cache-control', 'max-age=300')
+        .send(await responder.crl('root')),
     );
     app.post('/pki/ocsp', { schema: { summary: 'OCSP responder (RFC 6960), application/ocsp-request', tags } }, async (req, reply) => {
       if (!Buffer.isBuffer(req.body)) {

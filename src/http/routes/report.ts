@@ -11,7 +11,8 @@ export function reportRoutes(deps: Deps) {
       '/api/report/:ticket',
       {
         schema: {
-          summary: 'Signature report: each signature with position, certificate chain, revocation status, time-stamp authority and validity',
+          summary:
+            'Signature report: each signature with position, certificate chain, revocation status, time-stamp authority and validity',
           description:
             'Checked from the current original (every signature applied so far). Boxes are in PDF points from the ' +
             "top-left corner of the page's CropBox; a deleted document answers 409 DOCUMENT_DELETED.",

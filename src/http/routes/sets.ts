@@ -27,7 +27,10 @@ const SetWorkflow = Type.Object(
     conclusion_emails: Type.Optional(Type.Array(Type.String(), { maxItems: 50 })),
     cancel: Type.Optional(Type.Boolean({ description: 'workflowSet only: cancels the set' })),
   },
-  { additionalProperties: true, description: 'snake_case keys only; any other key (camelCase included) is ignored and listed in ignored_keys' },
+  {
+    additionalProperties: true,
+    description: 'snake_case keys only; any other key (camelCase included) is ignored and listed in ignored_keys',
+  },
 );
 
 const SetSigner = Type.Object({
@@ -53,7 +56,10 @@ export function setRoutes(deps: Deps) {
           security: [{ hmac: [] }],
           body: Type.Optional(
             Type.Object(
-              { name: Type.Optional(Type.String({ maxLength: 200 })), metadata: Type.Optional(Type.Object({}, { additionalProperties: true })) },
+              {
+                name: Type.Optional(Type.String({ maxLength: 200 })),
+                metadata: Type.Optional(Type.Object({}, { additionalProperties: true })),
+              },
               { additionalProperties: true },
             ),
           ),
@@ -100,7 +106,8 @@ export function setRoutes(deps: Deps) {
         },
         validatorCompiler: documentOnly,
       },
-      async (req) => addSetSigner(deps, { accountId: req.account!.id, uuid: (req.params as { uuid: string }).uuid, body: asObject(req.body) }),
+      async (req) =>
+        addSetSigner(deps, { accountId: req.account!.id, uuid: (req.params as { uuid: string }).uuid, body: asObject(req.body) }),
     );
 
     app.delete(
@@ -176,7 +183,12 @@ export function setRoutes(deps: Deps) {
         validatorCompiler: documentOnly,
       },
       async (req) =>
-        updateSetWorkflow(deps, { accountId: req.account!.id, uuid: (req.params as { uuid: string }).uuid, body: req.body ?? {}, ip: req.ip }),
+        updateSetWorkflow(deps, {
+          accountId: req.account!.id,
+          uuid: (req.params as { uuid: string }).uuid,
+          body: req.body ?? {},
+          ip: req.ip,
+        }),
     );
   };
 }

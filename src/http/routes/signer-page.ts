@@ -50,7 +50,12 @@ export function signerPageRoutes(opts: { distDir?: string } = {}) {
         return reply
           .code(503)
           .header('cache-control', 'no-store')
-          .send(errorBody('SERVICE_UNAVAILABLE', 'the signer page is not built: run `npm run build:web` (npm start and npm test build it when missing)'));
+          .send(
+            errorBody(
+              'SERVICE_UNAVAILABLE',
+              'the signer page is not built: run `npm run build:web` (npm start and npm test build it when missing)',
+            ),
+          );
       }
       return reply.headers(PAGE_HEADERS).send(await readFile(index));
     }

@@ -70,7 +70,14 @@ export function signingRoutes(deps: Deps) {
 
     app.post(
       '/sign/api/:token/otp',
-      { schema: { summary: 'EMAIL authority: send a one-time code to the signer\'s address', tags, params: Token, response: { '4xx': ErrorResponse } } },
+      {
+        schema: {
+          summary: "EMAIL authority: send a one-time code to the signer's address",
+          tags,
+          params: Token,
+          response: { '4xx': ErrorResponse },
+        },
+      },
       async (req) => sendOneTimeCode(deps, (req.params as { token: string }).token, req.ip),
     );
 
@@ -105,7 +112,11 @@ export function signingRoutes(deps: Deps) {
         validatorCompiler: documentOnly,
       },
       async (req) =>
-        rejectDocument(deps, { token: (req.params as { token: string }).token, reason: parseRejectionReason(asObject(req.body)), ip: req.ip }),
+        rejectDocument(deps, {
+          token: (req.params as { token: string }).token,
+          reason: parseRejectionReason(asObject(req.body)),
+          ip: req.ip,
+        }),
     );
   };
 }

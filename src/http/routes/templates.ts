@@ -38,9 +38,14 @@ export function templateRoutes(deps: Deps) {
             template_type: Type.String({ enum: [...TEMPLATE_TYPES] }),
             template_name: Type.String(),
             template_data: Type.Optional(
-              Type.Union([Type.String({ description: 'Base64 (html, docx, pdf)' }), Type.Object({}, { additionalProperties: true, description: 'pdfmake definition' })]),
+              Type.Union([
+                Type.String({ description: 'Base64 (html, docx, pdf)' }),
+                Type.Object({}, { additionalProperties: true, description: 'pdfmake definition' }),
+              ]),
             ),
-            url_doc: Type.Optional(Type.Union([Type.String(), Type.Object({ url: Type.String() })], { description: 'pdf: URL of a PDF form' })),
+            url_doc: Type.Optional(
+              Type.Union([Type.String(), Type.Object({ url: Type.String() })], { description: 'pdf: URL of a PDF form' }),
+            ),
           }),
           response: { 200: SavedTemplate, '4xx': ErrorResponse },
         },

@@ -91,7 +91,13 @@ export function workflowRoutes(deps: Deps) {
       },
       async (req) => {
         const p = req.params as { documentId: string; signerId: string };
-        return updateSigner(deps, { accountId: req.account!.id, ticket: p.documentId, signerId: p.signerId, body: asObject(req.body), ip: req.ip });
+        return updateSigner(deps, {
+          accountId: req.account!.id,
+          ticket: p.documentId,
+          signerId: p.signerId,
+          body: asObject(req.body),
+          ip: req.ip,
+        });
       },
     );
   };

@@ -37,7 +37,12 @@ export function CodeStep(props: {
       {sentTo === null ? (
         <>
           <p>{t.codeIntro(props.email)}</p>
-          <button type="button" className="button button-primary" disabled={busy} onClick={() => void run(async () => setSentTo((await send()).to))}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() => void run(async () => setSentTo((await send()).to))}
+          >
             {t.codeSend}
           </button>
         </>

@@ -1,6 +1,6 @@
 // An error from the API (or the network), in the page's language, with the server's own words
 // underneath for whoever has to help.
-import { ApiError } from '../api';
+import type { ApiError } from '../api';
 import { useI18n, type Dict } from '../i18n';
 
 export function describeError(err: ApiError, t: Dict): string {

@@ -15,15 +15,35 @@ function FocusHeading({ children, id }: { children: React.ReactNode; id: string 
   );
 }
 
-export function SignedView({ token, name, signedAt, documentStatus }: { token: string; name: string; signedAt: string | null; documentStatus: string }) {
+export function SignedView({
+  token,
+  name,
+  signedAt,
+  documentStatus,
+}: {
+  token: string;
+  name: string;
+  signedAt: string | null;
+  documentStatus: string;
+}) {
   const { t, lang } = useI18n();
   const completed = documentStatus === 'completed';
   return (
-    <section className="outcome outcome-signed" aria-labelledby="outcome-title" data-testid="signed-state" data-document-status={documentStatus}>
+    <section
+      className="outcome outcome-signed"
+      aria-labelledby="outcome-title"
+      data-testid="signed-state"
+      data-document-status={documentStatus}
+    >
       <FocusHeading id="outcome-title">{t.signedTitle}</FocusHeading>
       {signedAt && <p>{t.signedAt(formatDate(signedAt, lang))}</p>}
       <p data-testid="document-status">{completed ? t.completedAll : t.waitingOthers}</p>
-      <a className="button button-primary" href={pdfUrl(token)} download={name.toLowerCase().endsWith('.pdf') ? name : `${name}.pdf`} data-testid="download-link">
+      <a
+        className="button button-primary"
+        href={pdfUrl(token)}
+        download={name.toLowerCase().endsWith('.pdf') ? name : `${name}.pdf`}
+        data-testid="download-link"
+      >
         {t.download}
       </a>
     </section>

@@ -11,7 +11,12 @@ export interface PageLoadingTexts {
   invalidText: string;
 }
 
-export function PageLoading(p: { error: ApiError | null; invalid: (e: ApiError) => boolean; onRetry: () => void; texts: PageLoadingTexts }) {
+export function PageLoading(p: {
+  error: ApiError | null;
+  invalid: (e: ApiError) => boolean;
+  onRetry: () => void;
+  texts: PageLoadingTexts;
+}) {
   if (!p.error) {
     return (
       <p className="loading" role="status">

@@ -51,6 +51,7 @@ export function PdfViewer({ token, pdfUrl, pages, boxes, version, signed = false
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [failed, setFailed] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` changes when the PDF gained a signature and must be fetched again
   useEffect(() => {
     let cancelled = false;
     let loaded: PDFDocumentProxy | undefined;
@@ -147,7 +148,9 @@ function PdfPage({ doc, index, total, width, height, boxes, signed, geometry, ou
     if (!el) {
       return;
     }
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setVisible(true), { rootMargin: '400px 0px' });
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setVisible(true), {
+      rootMargin: '400px 0px',
+    });
     io.observe(el);
     const ro = new ResizeObserver(() => setCssWidth(Math.round(el.clientWidth)));
     ro.observe(el);
@@ -214,27 +217,34 @@ function PdfPage({ doc, index, total, width, height, boxes, signed, geometry, ou
 
   const label = t.pageLabel(index + 1, total);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a page is a labelled group of its canvas and boxes, not a form fieldset
     <div ref={wrap} className="page" role="group" aria-label={label} style={{ aspectRatio: `${width} / ${height}` }} data-page={index}>
-      {!outlineOnly && <canvas ref={canvas} className="page-canvas" role="img" aria-label={label} data-rendered={rendered ? 'true' : 'false'} />}
+      {!outlineOnly && (
+        <canvas ref={canvas} className="page-canvas" role="img" aria-label={label} data-rendered={rendered ? 'true' : 'false'} />
+      )}
       {!rendered && !outlineOnly && (
         <span className="page-loading" aria-hidden="true">
           {t.pageLoading}
         </span>
       )}
-      {overlays.filter((o) => !o.box.onSelect).map((o, i) => (
-        <div
-          key={i}
-          className={signed ? 'box-highlight box-signed' : 'box-highlight'}
-          style={{ left: `${o.left}%`, top: `${o.top}%`, width: `${o.width}%`, height: `${o.height}%` }}
-          role="note"
-          aria-label={signed ? t.boxSigned : t.boxLabel}
-        >
-          {!signed && <span aria-hidden="true">{t.boxLabel}</span>}
-        </div>
-      ))}
-      {overlays.filter((o) => o.box.onSelect).map((o, i) => (
-        <ChoiceBox key={i} overlay={o} />
-      ))}
+      {overlays
+        .filter((o) => !o.box.onSelect)
+        .map((o) => (
+          <div
+            key={`${o.left}:${o.top}:${o.width}:${o.height}`}
+            className={signed ? 'box-highlight box-signed' : 'box-highlight'}
+            style={{ left: `${o.left}%`, top: `${o.top}%`, width: `${o.width}%`, height: `${o.height}%` }}
+            role="note"
+            aria-label={signed ? t.boxSigned : t.boxLabel}
+          >
+            {!signed && <span aria-hidden="true">{t.boxLabel}</span>}
+          </div>
+        ))}
+      {overlays
+        .filter((o) => o.box.onSelect)
+        .map((o) => (
+          <ChoiceBox key={`${o.left}:${o.top}:${o.width}:${o.height}`} overlay={o} />
+        ))}
     </div>
   );
 }

@@ -41,9 +41,9 @@ export function RejectDialog({ open, busy, onClose, onReject }: Props) {
     if (e.key !== 'Tab') {
       return;
     }
-    const focusable = [...e.currentTarget.querySelectorAll<HTMLElement>('button, textarea, input, [href], [tabindex]:not([tabindex="-1"])')].filter(
-      (el) => !el.hasAttribute('disabled'),
-    );
+    const focusable = [
+      ...e.currentTarget.querySelectorAll<HTMLElement>('button, textarea, input, [href], [tabindex]:not([tabindex="-1"])'),
+    ].filter((el) => !el.hasAttribute('disabled'));
     if (focusable.length === 0) {
       return;
     }

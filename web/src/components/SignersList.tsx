@@ -10,6 +10,7 @@ export function SignersList({ signers }: { signers: { name: string | null; statu
       </h2>
       <ul>
         {signers.map((s, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is in signing order and never reordered; names may repeat or be absent
           <li key={i} className="signer">
             <span className="signer-name">{s.name ?? `${t.unnamed} ${i + 1}`}</span>
             <span className={`badge badge-${s.status}`}>{t.signerStatus[s.status] ?? s.status}</span>

@@ -39,7 +39,14 @@ export function SigningSection(p: SigningSectionProps) {
         {!p.available ? (
           <StateView title={t.authorityTitle} text={t.authority(p.signer.authority)} state="authority-not-available" />
         ) : p.needsCode ? (
-          <CodeStep token={p.token} email={p.signer.email ?? ''} send={p.code?.send} verify={p.code?.verify} onError={p.onCodeError} onVerified={p.onVerified} />
+          <CodeStep
+            token={p.token}
+            email={p.signer.email ?? ''}
+            send={p.code?.send}
+            verify={p.code?.verify}
+            onError={p.onCodeError}
+            onVerified={p.onVerified}
+          />
         ) : (
           <form
             onSubmit={(e) => {
@@ -49,7 +56,13 @@ export function SigningSection(p: SigningSectionProps) {
           >
             <SignatureField onChange={p.onSignature} disabled={p.busy !== null} />
             <div className="consent">
-              <input id="consent" type="checkbox" checked={p.consent} onChange={(e) => p.onConsent(e.target.checked)} disabled={p.busy !== null} />
+              <input
+                id="consent"
+                type="checkbox"
+                checked={p.consent}
+                onChange={(e) => p.onConsent(e.target.checked)}
+                disabled={p.busy !== null}
+              />
               <label htmlFor="consent">{t.consent}</label>
             </div>
             {!p.canSign && p.busy === null && (
@@ -58,10 +71,20 @@ export function SigningSection(p: SigningSectionProps) {
               </p>
             )}
             <div className="actions">
-              <button type="submit" className="button button-primary" disabled={!p.canSign} aria-describedby={p.canSign ? undefined : 'sign-needs'}>
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={!p.canSign}
+                aria-describedby={p.canSign ? undefined : 'sign-needs'}
+              >
                 {p.signLabel}
               </button>
-              <button type="button" className="button button-danger-outline" onClick={() => p.onRejectOpen(true)} disabled={p.busy !== null}>
+              <button
+                type="button"
+                className="button button-danger-outline"
+                onClick={() => p.onRejectOpen(true)}
+                disabled={p.busy !== null}
+              >
                 {t.reject}
               </button>
             </div>
