@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A4, LETTER, makeCroppedPdf, makePdf } from '../helpers/pdfs.js';
 import { apiError } from '../helpers/api-error.js';
+import { DAY, ddmmyyyy } from '../helpers/dates.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -72,10 +73,11 @@ describe('creating a document from b64_doc', () => {
   });
 
   it('stores the workflow and sets document_flow; unknown workflow keys become warnings', async () => {
+    const later = ddmmyyyy(Date.now() + 400 * DAY);
     const r = await s.client.createDocument({
       b64_doc: a4,
       stickers: [{ authority: 'EMAIL_LINK', data: 'x@example.com', page: 0, rect: box }],
-      workflow: { ordered: true, expirationDate: '31/12/2030', remind_every: 3, attachFiles: true, shout: 1 },
+      workflow: { ordered: true, expirationDate: later, remind_every: 3, attachFiles: true, shout: 1 },
     });
     expect(r.document_flow).toBe(true);
     expect(r.warnings).toEqual(['workflow.shout: unknown key; ignored']);
@@ -84,7 +86,7 @@ describe('creating a document from b64_doc', () => {
       .select('workflow')
       .where('ticket', '=', r.document_ticket)
       .executeTakeFirstOrThrow();
-    expect(row.workflow).toEqual({ ordered: true, expiration_date: '31/12/2030', remind_every: 3, attach_files: true });
+    expect(row.workflow).toEqual({ ordered: true, expiration_date: later, remind_every: 3, attach_files: true });
   });
 
   it('refuses a workflow value of the wrong type, naming the key', async () => {

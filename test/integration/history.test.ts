@@ -15,6 +15,7 @@ import { GENESIS_HASH, entryHash } from '../../src/domain/history/history-hash.j
 import { openDb } from '../../src/store/db.js';
 import { listMessages } from '../../src/store/mail-repo.js';
 import { apiError } from '../helpers/api-error.js';
+import { nextWholeHour } from '../helpers/dates.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -22,7 +23,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'sello.js');
 
 // A clock the test moves: views an hour apart, entries with known times.
-const T0 = Date.parse('2026-03-02T09:00:00Z');
+const T0 = nextWholeHour();
 let now = T0;
 const clock: Clock = { now: () => new Date(now) };
 let s: TestServer;

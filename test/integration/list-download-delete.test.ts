@@ -2,12 +2,14 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/deps.js';
+import { MINUTE, nextWholeHour } from '../helpers/dates.js';
 import { makePdf, qpdfCheck } from '../helpers/pdfs.js';
 import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // A clock the test moves: documents get creation times a minute apart.
-let now = Date.parse('2026-01-01T00:00:00Z');
+const T = nextWholeHour();
+let now = T;
 const clock: Clock = { now: () => new Date(now) };
 let s: TestServer;
 const tickets: string[] = [];
@@ -37,7 +39,7 @@ describe('GET /api/document', () => {
     expect(r.documents[0]).toMatchObject({
       name: 'doc-6.pdf',
       status: 'pending',
-      created_at: new Date(Date.parse('2026-01-01T00:07:00Z')).toISOString(),
+      created_at: new Date(T + 7 * MINUTE).toISOString(),
       signed_count: 0,
     });
     expect(r.documents[0].signers).toEqual([
@@ -60,8 +62,8 @@ describe('GET /api/document', () => {
   });
 
   it('keeps to the time window, both ends inclusive', async () => {
-    const from = Date.parse('2026-01-01T00:02:00Z');
-    const to = Date.parse('2026-01-01T00:04:00Z');
+    const from = T + 2 * MINUTE;
+    const to = T + 4 * MINUTE;
     const r = await s.client.listDocuments({ from, to });
     expect(r.documents.map((d) => d.name)).toEqual(['doc-3.pdf', 'doc-2.pdf', 'doc-1.pdf']);
   });

@@ -5,10 +5,13 @@ import { Writable } from 'node:stream';
 import type { Clock } from '../../src/domain/deps.js';
 import { buildApp } from '../../src/http/app.js';
 import { openDb } from '../../src/store/db.js';
+import { HOUR, MINUTE, nextWholeHour } from '../helpers/dates.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-let now = Date.parse('2026-03-01T10:00:10Z');
+// Whole hours from the next one after the run starts: the rate limit counts per clock minute.
+const T = nextWholeHour();
+let now = T + 10_000;
 const clock: Clock = { now: () => new Date(now) };
 let s: TestServer;
 beforeAll(async () => {
@@ -86,7 +89,7 @@ describe('errors', () => {
 describe('rate limit', () => {
   it('answers 429 with Retry-After past the limit a minute, per account, and recovers in the next minute', async () => {
     const other = await s.newAccount();
-    now = Date.parse('2026-03-01T10:01:10Z');
+    now = T + MINUTE + 10_000;
     let limited: { status: number; headers: Headers; text: string } | undefined;
     for (let i = 0; i < 25 && !limited; i++) {
       const r = await s.client.raw('GET', '/api/document?limit=1');
@@ -98,7 +101,7 @@ describe('rate limit', () => {
     expect(limited?.headers.get('retry-after')).toBe('50');
     expect(JSON.parse(limited!.text).error.code).toBe('RATE_LIMITED');
     expect((await other.client.raw('GET', '/api/document?limit=1')).status).toBe(200);
-    now = Date.parse('2026-03-01T10:02:00Z');
+    now = T + 2 * MINUTE;
     expect((await s.client.raw('GET', '/api/document?limit=1')).status).toBe(200);
   });
 });
@@ -107,7 +110,7 @@ describe('logs', () => {
   it('carry request ids and never keys, signatures, bodies or document bytes', async () => {
     const pdf = await makePdf();
     const b64 = pdf.toString('base64');
-    now = Date.parse('2026-03-01T11:00:00Z');
+    now = T + HOUR;
     const r = await s.client.createDocument({
       b64_doc: b64,
       stickers: [{ authority: 'EMAIL_LINK', data: 'secret.person@example.com', page: 0, rect: { lx: 1, ly: 1, tx: 50, ty: 50 } }],

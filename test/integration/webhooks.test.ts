@@ -169,7 +169,7 @@ describe('delivery to the account webhook', () => {
     const meta = {
       signer: { signer_id: doc.signerId, name: 'Ana', email: 'ana@example.com', authority: 'EMAIL_LINK', data: 'ana@example.com' },
       authority: 'EMAIL_LINK',
-      signed_at: '2026-01-02T03:04:05.000Z',
+      signed_at: new Date().toISOString(),
     };
     const id = await emit(s.creds, doc.id, 'original_signed', meta);
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -224,7 +224,7 @@ describe('delivery to the account webhook', () => {
   it('names the set of a document in a set', async () => {
     const set = await s.client.createDocumentSet({ name: 'Onboarding' });
     const doc = await newDocument(s.client, { document_set: set.uuid });
-    const meta = { expired_at: '2026-12-01T05:59:59.999Z', pending_signers: [] };
+    const meta = { expired_at: new Date().toISOString(), pending_signers: [] };
     const id = await emit(s.creds, doc.id, 'workflow_expired', meta);
     await runJobs();
     const [got] = receivedFor(id);

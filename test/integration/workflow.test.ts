@@ -3,6 +3,7 @@
 // counts of every email, the links they carry, and the states and events the flow leaves.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError } from '../helpers/api-error.js';
+import { ddmmyyyy } from '../helpers/dates.js';
 import { DAY, HOUR, movableClock, releaseScheduledJobs, scheduledJobs } from '../helpers/flow-clock.js';
 import type { JobRunner } from '../helpers/jobs.js';
 import { mailKind, startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
@@ -210,11 +211,16 @@ describe('reminders', () => {
 
 describe('expiration', () => {
   it('at the end of the dd/mm/yyyy day in the account time zone: expired, workflow_expired, links refused', async () => {
-    // The account's zone is America/Mexico_City (UTC-6, no daylight saving since 2022).
-    clock.set(new Date('2026-11-22T12:00:00Z'));
-    const d = await newDocument({ expiration_date: '24/11/2026', remind_every: 0 }, ['ana', 'bruno']);
+    // The account's zone is America/Mexico_City (UTC-6, no daylight saving since 2022). The flow
+    // starts at the next noon UTC (never before now: the service's certificates were made now) and
+    // expires at the end of the day after the next, Mexico City time.
+    const noon = Math.ceil((clock.now().getTime() - 12 * HOUR) / DAY) * DAY + 12 * HOUR;
+    const lastDay = noon + 2 * DAY;
+    const endUtc = Math.floor(lastDay / DAY) * DAY + DAY + 6 * HOUR - 1; // 23:59:59.999 in Mexico City
+    clock.set(new Date(noon));
+    const d = await newDocument({ expiration_date: ddmmyyyy(lastDay, 'America/Mexico_City'), remind_every: 0 }, ['ana', 'bruno']);
     await sign(d.ana.url);
-    clock.set(new Date('2026-11-25T05:59:00Z')); // 23:59 on the 24th in Mexico City
+    clock.set(new Date(endUtc - 59_999)); // 23:59 of that day in Mexico City
     await releaseScheduledJobs(s.deps.db, clock);
     await jobs.runDue();
     expect(await statusOf(d.ticket)).toBe('pending');
@@ -222,7 +228,7 @@ describe('expiration', () => {
     expect(await statusOf(d.ticket)).toBe('expired');
     const events = await eventsOf(d.ticket);
     expect(events.map((e) => e.kind)).toEqual(['original_signed', 'workflow_expired']);
-    expect(events[1].meta).toMatchObject({ expired_at: '2026-11-25T05:59:59.999Z', pending_signers: [{ email: d.bruno.email }] });
+    expect(events[1].meta).toMatchObject({ expired_at: new Date(endUtc).toISOString(), pending_signers: [{ email: d.bruno.email }] });
     const refused = await sign(d.bruno.url);
     expect(refused.status).toBe(409);
     expect(refused.json.error.message).toContain('ended');
