@@ -82,6 +82,8 @@ export const ERROR_CODES = {
   PDF_NOT_SIGNABLE: 'PDF not signable',
   /** The signature could not be made (time-stamp authority down or its answer refused). */
   SIGNING_FAILED: 'signing failed',
+  /** The service clock is earlier than the start of validity of a certificate of its own CA: no signature can be made until the clock is right. */
+  CLOCK_BEHIND: 'clock behind',
   /** The workflow cannot change in the document's state (finished, deleted, or a set's document). */
   WORKFLOW_NOT_CHANGEABLE: 'workflow fixed',
   /** `ordered` cannot change once a signer has signed. */

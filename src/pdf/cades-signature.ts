@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { derElement } from '../pki/index.js';
-import { certificateDer, chainProblem, parseCertificate } from './cert-chain.js';
+import { cachedCertificate, derElement, encodedCertificate as certificateDer, validateChain } from '../pki/index.js';
 import { PdfSignError } from './sign-errors.js';
 
 const OID_DATA = '1.2.840.113549.1.7.1';
@@ -92,16 +91,30 @@ export async function createCadesSignature(opts: {
   let leaf: pkijs.Certificate;
   let chain: pkijs.Certificate[];
   try {
-    leaf = parseCertificate(opts.signer.certificateDer);
-    chain = opts.signer.chainDer.map(parseCertificate);
+    leaf = cachedCertificate(opts.signer.certificateDer).pkijs;
+    chain = opts.signer.chainDer.map((der) => cachedCertificate(der).pkijs);
   } catch (err) {
     return failed(`a signer certificate cannot be parsed: ${(err as Error).message}`);
   }
   checkKey(opts.signer.privateKey);
   checkKeyUsage(leaf);
-  const problem = await chainProblem(leaf, chain, opts.trustedRootsDer.map(parseCertificate), opts.at);
-  if (problem) {
-    failed(`the signer certificate does not chain to a trusted root: ${problem}`);
+  const path = validateChain(opts.signer.certificateDer, {
+    trustedRootsDer: opts.trustedRootsDer,
+    untrustedDer: opts.signer.chainDer,
+    at: [opts.at],
+  });
+  if (!path.ok) {
+    const { problem } = path;
+    // A certificate not yet valid at the signing time means the clock is behind the one that made
+    // the PKI (a backup restored on a machine whose clock is wrong): say so, not "untrusted chain".
+    if (problem.kind === 'not_yet_valid') {
+      throw new PdfSignError(
+        'CLOCK_BEHIND',
+        `the clock says ${problem.at.toISOString()}, earlier than the start of validity of ${problem.subject} ` +
+          `(${problem.notBefore.toISOString()}): set the machine's clock right`,
+      );
+    }
+    failed(`the signer certificate does not chain to a trusted root: ${problem.message}`);
   }
   const leafDer = certificateDer(leaf);
   const others = chain.filter((c) => !certificateDer(c).equals(leafDer));

@@ -8,6 +8,8 @@ export type PdfSignProblem =
   | 'NOT_INCREMENTAL'
   /** The time-stamp authority's reply failed a check (status, imprint, nonce, signature, chain). */
   | 'TIMESTAMP_INVALID'
+  /** The signing time is before a certificate of the signer's chain becomes valid: the clock is behind. */
+  | 'CLOCK_BEHIND'
   /** A signature box is off its page, empty, too small or on a page that does not exist. */
   | 'BOX_INVALID'
   /** Anything else: bad key or certificate, untrusted signer chain, unreadable image, a bug. */

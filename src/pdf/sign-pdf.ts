@@ -9,7 +9,7 @@
 //     (the first box is the field's widget, further boxes locked stamps: see layoutSignature()).
 //  2. sign() rewrites the whole file when canSaveIncrementally() reports a blocker: we refuse
 //     first, and check afterwards that the previous bytes are an exact prefix of the new ones.
-//  3. sign() embeds time-stamp tokens unchecked: timestamp-check.ts checks each before embedding.
+//  3. sign() embeds time-stamp tokens unchecked: pki/'s verifyTimeStampReply checks each before embedding.
 //  4. sign()'s default revocation fetch hits the network and degrades silently: B-T needs no
 //     revocation data and nothing here asks the library for any (see revocation-source.ts for LTV).
 // Because sign() also always adds the CMS signing-time attribute (forbidden in PAdES baseline),
@@ -22,7 +22,7 @@ import { createAppearanceStream, formatSignedAt, registerAppearanceFonts } from 
 import { embedSignaturePng, type EmbeddedImage } from './signature-image.js';
 import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type WidgetPlacement } from './signature-widgets.js';
 import { PdfSignError } from './sign-errors.js';
-import { checkTimestampReply } from './timestamp-check.js';
+import { PkiError, verifyTimeStampReply } from '../pki/index.js';
 
 export { PdfSignError, type PdfSignProblem } from './sign-errors.js';
 
@@ -240,14 +240,23 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   } catch (err) {
     throw new PdfSignError('SIGNING_FAILED', `the time-stamp authority did not answer: ${(err as Error).message}`);
   }
-  const checked = await checkTimestampReply({
-    replyDer: reply,
-    timestampedData: signatureValue,
-    nonce: new Uint8Array(nonce),
-    trustedRootsDer: opts.trustedRootsDer,
-    extraCertsDer: opts.signer.chainDer,
-  });
-  addSignatureTimestamp(signedData, checked.tokenDer);
+  // Only a token about *this* signature (imprint, nonce), from a TSA we trust, valid at its own
+  // time, is worth embedding (RFC 3161 §2.4.2, §2.3; RFC 5035/5816).
+  let tokenDer: Uint8Array;
+  try {
+    ({ tokenDer } = await verifyTimeStampReply(reply, {
+      expectedImprint: imprint,
+      expectedNonce: new Uint8Array(nonce),
+      trustedRootsDer: opts.trustedRootsDer,
+      untrustedDer: opts.signer.chainDer,
+    }));
+  } catch (err) {
+    if (err instanceof PkiError) {
+      throw new PdfSignError('TIMESTAMP_INVALID', `time-stamp reply refused: ${err.message}`);
+    }
+    throw err;
+  }
+  addSignatureTimestamp(signedData, tokenDer);
   const cms = encodeCms(signedData);
   const hex = Buffer.from(cms).toString('hex');
   const room = at.cClose - at.cOpen - 1;

@@ -6,8 +6,13 @@
 import { X509Certificate, constants, createHash, verify, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { normalizeSerialHex, verifyTimeStampToken, type VerifyTimeStampOptions } from '../pki/index.js';
-import { chainProblem, own } from './cert-chain.js';
+import {
+  normalizeSerialHex,
+  toArrayBuffer as own,
+  validateChain,
+  verifyTimeStampToken,
+  type VerifyTimeStampOptions,
+} from '../pki/index.js';
 
 /** One certificate as the report shows it. */
 export interface CertificateSummary {
@@ -210,12 +215,7 @@ export async function analyzeCms(opts: {
     token && stamped ? await checkTimestamp(token, stamped, certDers, opts.timestampRootsDer ?? opts.trustedRootsDer) : null;
   const at = report.timestamp?.genTime ?? opts.claimedTime;
   report.trusted = at
-    ? (await chainProblem(
-        signerCert,
-        certs,
-        opts.trustedRootsDer.map((d) => pkijs.Certificate.fromBER(own(d))),
-        at,
-      )) === null
+    ? validateChain(report.signer!.der, { trustedRootsDer: opts.trustedRootsDer, untrustedDer: certDers, at: [at] }).ok
     : false;
 
   const problem = checkSignature(signed, info, signerCert, opts.signedBytes, opts.subFilter);

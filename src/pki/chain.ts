@@ -1,12 +1,13 @@
-// Certification path building and the checks of RFC 5280 §6.1 that matter for a time-stamp or
-// signer certificate: signatures, names, validity at the given instants, cA and pathLenConstraint
-// of every issuer (keyCertSign is checked by OpenSSL's X509_check_issued under checkIssued).
-// Revocation is not checked here: that needs the network or stored CRL/OCSP, the caller's part.
-import { X509Certificate } from 'node:crypto';
+// Certification path building and the checks of RFC 5280 §6.1 that matter for a signer or
+// time-stamp certificate: signatures, names, validity at the given instants, cA and
+// pathLenConstraint of every issuer (keyCertSign is checked by OpenSSL's X509_check_issued under
+// checkIssued). The one path validator of the service: signing, time-stamp checks and reports all
+// call it. Revocation is not checked here: that needs the network or stored CRL/OCSP, the caller's
+// part (a PAdES B-T signature carries none, EN 319 142-1 §6.3).
 import * as asn1js from 'asn1js';
-import { PkiError } from './errors.js';
+import { type CachedCertificate, cachedCertificateOrUndefined } from './certificate-cache.js';
 import { isIssuedBy } from './material-checks.js';
-import { OID, parseCertificate } from './primitives.js';
+import { OID } from './primitives.js';
 
 export interface ChainOptions {
   /** Trust anchors; a path must end at one of these (compared byte for byte). */
@@ -17,55 +18,61 @@ export interface ChainOptions {
   at: readonly Date[];
 }
 
+/** Why there is no trusted path; `kind` lets callers word the cause for their users. */
+export type ChainProblem =
+  | { kind: 'not_yet_valid' | 'expired'; message: string; subject: string; notBefore: Date; notAfter: Date; at: Date }
+  | { kind: 'unparsable' | 'no_roots' | 'not_a_ca' | 'path_too_long' | 'no_path'; message: string };
+
+export type ChainResult = { ok: true; path: Buffer[] } | { ok: false; problem: ChainProblem };
+
 const MAX_DEPTH = 8;
 
-interface Node {
-  der: Buffer;
-  x509: X509Certificate;
-}
-
-function node(der: Uint8Array): Node | undefined {
-  try {
-    return { der: Buffer.from(der), x509: new X509Certificate(Buffer.from(der)) };
-  } catch {
-    return undefined; // an unparsable extra certificate is simply not a candidate
-  }
-}
-
-function validAt(der: Buffer, instants: readonly Date[]): boolean {
-  const certificate = parseCertificate(der);
-  const from = certificate.notBefore.value.getTime();
-  const to = certificate.notAfter.value.getTime();
-  return instants.every((t) => t.getTime() >= from && t.getTime() <= to);
-}
-
 /** pathLenConstraint of a CA certificate, or undefined when unlimited. */
-function pathLen(der: Buffer): number | undefined {
-  const extension = parseCertificate(der).extensions?.find((e) => e.extnID === OID.basicConstraints);
+function pathLen(cert: CachedCertificate): number | undefined {
+  const extension = cert.pkijs.extensions?.find((e) => e.extnID === OID.basicConstraints);
   const parsed = extension ? asn1js.fromBER(extension.extnValue.valueBlock.valueHexView) : undefined;
   const integer =
     parsed?.result instanceof asn1js.Sequence ? parsed.result.valueBlock.value.find((b) => b instanceof asn1js.Integer) : undefined;
   return integer instanceof asn1js.Integer ? integer.valueBlock.valueDec : undefined;
 }
 
-/**
- * The path [leaf, ..., trusted root] for `leafDer`, or a PkiError('timestamp_invalid') saying
- * why there is none. Depth-first over candidate issuers, so a cross-signed or renewed CA with the
- * same name does not stop the search at the first candidate.
- */
-export function buildTrustedChain(leafDer: Uint8Array, options: ChainOptions): Buffer[] {
-  const leaf = node(leafDer);
-  if (!leaf) {
-    throw new PkiError('timestamp_invalid', 'the signer certificate does not parse');
+function validity(cert: CachedCertificate, instants: readonly Date[]): ChainProblem | null {
+  for (const at of instants) {
+    const base = { subject: cert.subject, notBefore: cert.notBefore, notAfter: cert.notAfter, at };
+    if (at.getTime() < cert.notBefore.getTime()) {
+      const message = `${cert.subject} is not valid before ${cert.notBefore.toISOString()} (checked at ${at.toISOString()})`;
+      return { kind: 'not_yet_valid', message, ...base };
+    }
+    if (at.getTime() > cert.notAfter.getTime()) {
+      const message = `${cert.subject} is not valid after ${cert.notAfter.toISOString()} (checked at ${at.toISOString()})`;
+      return { kind: 'expired', message, ...base };
+    }
   }
-  const trusted = options.trustedRootsDer.map(node).filter((n): n is Node => n !== undefined);
-  const pool = options.untrustedDer.map(node).filter((n): n is Node => n !== undefined);
-  let reason = 'no path to a trusted root';
+  return null;
+}
 
-  const extend = (path: Node[]): Node[] | undefined => {
+/**
+ * The path [leaf, ..., trusted root] for `leafDer`, or the reason there is none. Depth-first over
+ * candidate issuers, so a cross-signed or renewed CA with the same name does not stop the search at
+ * the first candidate; the reason reported is the last dead end met.
+ */
+export function validateChain(leafDer: Uint8Array, options: ChainOptions): ChainResult {
+  const leaf = cachedCertificateOrUndefined(leafDer);
+  if (!leaf) {
+    return { ok: false, problem: { kind: 'unparsable', message: 'the certificate does not parse' } };
+  }
+  const trusted = options.trustedRootsDer.map(cachedCertificateOrUndefined).filter((c): c is CachedCertificate => c !== undefined);
+  if (trusted.length === 0) {
+    return { ok: false, problem: { kind: 'no_roots', message: 'no trusted roots were given' } };
+  }
+  const pool = options.untrustedDer.map(cachedCertificateOrUndefined).filter((c): c is CachedCertificate => c !== undefined);
+  let problem: ChainProblem = { kind: 'no_path', message: 'no path to a trusted root' };
+
+  const extend = (path: CachedCertificate[]): CachedCertificate[] | undefined => {
     const current = path[path.length - 1];
-    if (!validAt(current.der, options.at)) {
-      reason = `${current.x509.subject.replace(/\n/g, ', ')} is not valid at the time checked`;
+    const invalid = validity(current, options.at);
+    if (invalid) {
+      problem = invalid;
       return undefined;
     }
     if (trusted.some((t) => t.der.equals(current.der))) {
@@ -79,13 +86,13 @@ export function buildTrustedChain(leafDer: Uint8Array, options: ChainOptions): B
         continue;
       }
       if (!candidate.x509.ca) {
-        reason = `${candidate.x509.subject.replace(/\n/g, ', ')} is not a CA`;
+        problem = { kind: 'not_a_ca', message: `${candidate.subject} is not a CA` };
         continue;
       }
       // RFC 5280 §4.2.1.9: at most pathLen non-self-issued intermediates may follow this CA.
-      const limit = pathLen(candidate.der);
+      const limit = pathLen(candidate);
       if (limit !== undefined && path.length - 1 > limit) {
-        reason = `the path exceeds the pathLenConstraint of ${candidate.x509.subject.replace(/\n/g, ', ')}`;
+        problem = { kind: 'path_too_long', message: `the path exceeds the pathLenConstraint of ${candidate.subject}` };
         continue;
       }
       const found = extend([...path, candidate]);
@@ -97,8 +104,5 @@ export function buildTrustedChain(leafDer: Uint8Array, options: ChainOptions): B
   };
 
   const path = extend([leaf]);
-  if (!path) {
-    throw new PkiError('timestamp_invalid', reason);
-  }
-  return path.map((n) => n.der);
+  return path ? { ok: true, path: path.map((c) => c.der) } : { ok: false, problem };
 }

@@ -1,10 +1,12 @@
 // Verification of RFC 3161 time-stamp tokens and replies, from this TSA or any other: the checks a
 // relying party makes (RFC 3161 §2.4.2, RFC 5816, RFC 5652 §5.4-5.6) without the network: the
-// trusted roots, the clock and the expected imprint are parameters.
-import { X509Certificate, verify as verifySignature } from 'node:crypto';
+// trusted roots, the clock and the expected imprint are parameters. The one time-stamp check of the
+// service: a reply is checked here before signing embeds it, and tokens in PDFs when reports read them.
+import { verify as verifySignature } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { buildTrustedChain } from './chain.js';
+import { type CachedCertificate, cachedCertificateOrUndefined } from './certificate-cache.js';
+import { validateChain } from './chain.js';
 import { PkiError } from './errors.js';
 import { isTimeStampingCertificate } from './material-checks.js';
 import { OID, digest, hashByOid, integerToSerialHex, toArrayBuffer, type HashName } from './primitives.js';
@@ -34,6 +36,8 @@ export interface VerifiedTimeStamp {
   policyOid: string;
   nonce?: bigint;
   tsaCertificateDer: Buffer;
+  /** The token's bytes as the TSA encoded them (what a signature or a DSS embeds). */
+  tokenDer: Buffer;
 }
 
 function fail(message: string): never {
@@ -90,13 +94,13 @@ function checkSigningCertificate(signerInfo: pkijs.SignerInfo, certificateDer: B
   }
 }
 
-function findSigner(signerInfo: pkijs.SignerInfo, candidates: Buffer[]): Buffer {
+function findSigner(signerInfo: pkijs.SignerInfo, candidates: CachedCertificate[]): CachedCertificate {
   const sid = signerInfo.sid as unknown;
-  for (const der of candidates) {
-    const certificate = pkijs.Certificate.fromBER(toArrayBuffer(der));
+  for (const candidate of candidates) {
+    const certificate = candidate.pkijs;
     if (sid instanceof pkijs.IssuerAndSerialNumber) {
       if (certificate.issuer.isEqual(sid.issuer) && certificate.serialNumber.isEqual(sid.serialNumber)) {
-        return der;
+        return candidate;
       }
     } else if (sid instanceof asn1js.Primitive) {
       const ski = certificate.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
@@ -105,22 +109,44 @@ function findSigner(signerInfo: pkijs.SignerInfo, candidates: Buffer[]): Buffer 
         value instanceof asn1js.OctetString &&
         Buffer.from(value.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView))
       ) {
-        return der;
+        return candidate;
       }
     }
   }
   return fail('the TSA certificate is neither in the token nor among the given certificates');
 }
 
+/**
+ * The SignedData of a token, and its certificates' own bytes. pkijs reads certificates through a
+ * generic schema match that costs over a millisecond each and keeps no bytes, so plain
+ * certificates are taken from the DER as sent (cached by cachedCertificate, for a TSA whose
+ * certificates recur) and only the rest of the SignedData is left to pkijs.
+ */
+function readSignedData(content: asn1js.Sequence): { signedData: pkijs.SignedData; certificatesDer: Buffer[] } {
+  const fields = content.valueBlock.value;
+  const set = fields.find((b) => b.idBlock.tagClass === 3 && b.idBlock.tagNumber === 0) as asn1js.Constructed | undefined;
+  const blocks = set?.valueBlock.value ?? [];
+  if (!set || !blocks.every((b) => b instanceof asn1js.Sequence)) {
+    const signedData = new pkijs.SignedData({ schema: content });
+    const certificatesDer = (signedData.certificates ?? [])
+      .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
+      .map((c) => Buffer.from(c.toSchema().toBER(false)));
+    return { signedData, certificatesDer };
+  }
+  const signedData = new pkijs.SignedData({ schema: new asn1js.Sequence({ value: fields.filter((b) => b !== set) }) });
+  return { signedData, certificatesDer: blocks.map((b) => Buffer.from(b.valueBeforeDecodeView)) };
+}
+
 /** Verifies a TimeStampToken (DER ContentInfo). Throws PkiError('timestamp_invalid') with the failed check. */
 export async function verifyTimeStampToken(tokenDer: Uint8Array, options: VerifyTimeStampOptions): Promise<VerifiedTimeStamp> {
   let signedData: pkijs.SignedData;
+  let tokenCerts: Buffer[];
   try {
     const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(tokenDer));
     if (contentInfo.contentType !== OID.signedData) {
       fail('the token is not CMS SignedData');
     }
-    signedData = new pkijs.SignedData({ schema: contentInfo.content });
+    ({ signedData, certificatesDer: tokenCerts } = readSignedData(contentInfo.content as asn1js.Sequence));
   } catch (error) {
     throw error instanceof PkiError ? error : new PkiError('timestamp_invalid', 'the token does not parse as CMS SignedData');
   }
@@ -135,11 +161,12 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, options: Verify
   const signerInfo = signerInfos[0];
   const eContent = new Uint8Array(encapContentInfo.eContent!.getValue());
 
-  const tokenCerts = (signedData.certificates ?? [])
-    .filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate)
-    .map((c) => Buffer.from(c.toSchema().toBER(false)));
-  const untrusted = [...tokenCerts, ...(options.untrustedDer ?? []).map((d) => Buffer.from(d))];
-  const signerDer = findSigner(signerInfo, untrusted);
+  const untrusted = [...tokenCerts, ...(options.untrustedDer ?? [])];
+  const signer = findSigner(
+    signerInfo,
+    untrusted.map(cachedCertificateOrUndefined).filter((c): c is CachedCertificate => c !== undefined),
+  );
+  const signerDer = signer.der;
 
   // RFC 5652 §5.4: the signature covers the DER of the signed attributes as a SET OF (tag 0x31),
   // and messageDigest must be the digest of the content.
@@ -161,7 +188,7 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, options: Verify
   }
   const signedBytes = new Uint8Array(signerInfo.signedAttrs!.encodedValue);
   signedBytes[0] = 0x31;
-  const publicKey = new X509Certificate(signerDer).publicKey;
+  const publicKey = signer.x509.publicKey;
   const signature = Buffer.from(signerInfo.signature.valueBlock.valueHexView);
   if (!verifySignature(hash, signedBytes, publicKey, signature)) {
     fail('the CMS signature does not verify');
@@ -190,15 +217,19 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, options: Verify
     fail('the signer certificate is not a time-stamping certificate (critical EKU timeStamping)');
   }
   const at = options.now ? [tstInfo.genTime, options.now] : [tstInfo.genTime];
-  buildTrustedChain(signerDer, { trustedRootsDer: options.trustedRootsDer, untrustedDer: untrusted, at });
+  const chain = validateChain(signerDer, { trustedRootsDer: options.trustedRootsDer, untrustedDer: untrusted, at });
+  if (!chain.ok) {
+    fail(`the TSA certificate does not chain to a trusted root: ${chain.problem.message}`);
+  }
 
   return {
     genTime: tstInfo.genTime,
-    tsaSubject: new X509Certificate(signerDer).subject.split('\n').join(', '),
+    tsaSubject: signer.subject,
     serialNumber: integerToSerialHex(tstInfo.serialNumber),
     policyOid: tstInfo.policy,
     nonce,
     tsaCertificateDer: signerDer,
+    tokenDer: Buffer.from(tokenDer),
   };
 }
 
@@ -213,7 +244,7 @@ export function timeStampTokenFromReply(replyDer: Uint8Array): Buffer {
   const status = reply.status.status as number;
   if ((status !== 0 && status !== 1) || !reply.timeStampToken) {
     const text = reply.status.statusStrings?.map((s) => s.valueBlock.value).join('; ');
-    return fail(`the TSA did not grant the request (status ${status}${text ? `: ${text}` : ''})`);
+    return fail(`the TSA did not grant the request: status ${status}${text ? ` (${text})` : ''}`);
   }
   // The token's own bytes, not a re-encoding: its signature must be checked on what the TSA sent.
   const outer = asn1js.fromBER(toArrayBuffer(replyDer)).result as asn1js.Sequence;

@@ -285,3 +285,38 @@ describe('external time-stamp authority (SELLO_TSA_URL)', () => {
     }
   });
 });
+
+describe('a clock behind the service PKI', () => {
+  it('refuses to sign with 503 CLOCK_BEHIND naming the clock, records nothing, and signs once the clock is right', async () => {
+    // A restored backup on a machine whose clock is wrong: the service's CA was made "later".
+    let now = Date.now() - 3 * 86_400_000;
+    const behind = await startTestServer({ clock: { now: () => new Date(now) } });
+    try {
+      const doc = await behind.client.createDocument({
+        b64_doc: pdf,
+        stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', ...box(0) }],
+      });
+      const link = new URL(doc.stickers[0].signer_url).pathname.replace('/sign/', '/sign/api/');
+      const res = await fetch(`${behind.baseUrl}${link}/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(drawn()),
+      });
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, body.error.code]).toEqual([503, 'CLOCK_BEHIND']);
+      expect(body.error.message).toContain(`the clock says ${new Date(now).toISOString()}`);
+      expect(body.error.message).toContain("set the machine's clock right");
+      const listed = await behind.client.listDocuments();
+      expect(listed.documents[0]).toMatchObject({ status: 'pending', signed_count: 0 });
+      now = Date.now();
+      const again = await fetch(`${behind.baseUrl}${link}/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(drawn()),
+      });
+      expect(again.status).toBe(200);
+    } finally {
+      await behind.close();
+    }
+  });
+});

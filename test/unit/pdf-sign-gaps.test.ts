@@ -247,6 +247,14 @@ describe('signer', () => {
     expect(err.message).toContain('trusted root');
   });
 
+  it('refuses to sign while the clock is behind the start of validity of a certificate, naming the clock', async () => {
+    const behind = new Date(Date.now() - 3 * 86_400_000); // before the test PKI's certificates were made
+    const err = await refusal(options({ now: () => behind }));
+    expect(err.problem).toBe('CLOCK_BEHIND');
+    expect(err.message).toContain(`the clock says ${behind.toISOString()}`);
+    expect(err.message).toMatch(/earlier than the start of validity of .*CN=/);
+  });
+
   it("refuses a key that is not the certificate's", async () => {
     const err = await refusal(options({ signer: { ...ana, privateKey: bob.privateKey } }));
     expect(err.problem).toBe('SIGNING_FAILED');

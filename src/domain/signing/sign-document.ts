@@ -175,6 +175,8 @@ function signingError(err: unknown): Error {
       return new AppError('PDF_NOT_SIGNABLE', `the PDF cannot take a signature without being rewritten: ${err.message}`);
     case 'BOX_INVALID':
       return new AppError('DOCUMENT_NOT_SIGNABLE', `a signature box cannot hold a signature: ${err.message}`);
+    case 'CLOCK_BEHIND':
+      return new AppError('CLOCK_BEHIND', `the signature could not be made: ${err.message}`, undefined, err);
     default:
       return new AppError('SIGNING_FAILED', `the signature could not be made: ${err.message}`, undefined, err);
   }
