@@ -10,6 +10,7 @@ import { AppError } from '../domain/errors.js';
 import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
 import { errorBody, handleError } from './errors.js';
 import { registerMetrics } from './metrics.js';
+import { validatorCompiler } from './validation.js';
 import { createRateLimiter } from './rate-limit.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
@@ -56,8 +57,9 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     },
     bodyLimit: config.limits.jsonBodyBytes,
     trustProxy: false,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
+  // Every route's params, querystring and body are checked against its schema (validation.ts).
+  app.setValidatorCompiler(validatorCompiler);
 
   app.decorateRequest('account', null);
   app.decorateRequest('rawBody', undefined);

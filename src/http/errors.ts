@@ -80,9 +80,8 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
   if (fe.validation) {
     const first = fe.validation[0];
     const where = fe.validationContext ?? 'body';
-    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
     const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const field = [where === 'body' ? '' : where, path, missing].filter(Boolean).join('.') || where;
+    const field = fieldName(where === 'body' ? '' : where, first?.instancePath ?? '', missing) || where;
     return reply.code(400).send(errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'invalid'}`, { field, errors: fe.validation }));
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.code === 'FST_REQ_FILE_TOO_LARGE') {
@@ -111,6 +110,19 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
   return reply
     .code(500)
     .send(errorBody('INTERNAL', `internal error; quote request id ${req.id} when reporting it`, { request_id: req.id }));
+}
+
+/** A JSON pointer as the use cases name fields: stickers[0].rect.ty (the body's own fields unprefixed). */
+function fieldName(part: string, pointer: string, missing: string | undefined): string {
+  let name = part;
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
+  for (const seg of [...segments, ...(missing ? [missing] : [])]) {
+    name = /^\d+$/.test(seg) ? `${name}[${seg}]` : name ? `${name}.${seg}` : seg;
+  }
+  return name;
 }
 
 /** Connection-level failures of PostgreSQL (refused, reset, shutting down), not query errors. */

@@ -1,47 +1,16 @@
 // The signing API the page talks to (src/http/routes/signing.ts). The token in the page's URL is
 // the credential; every call is same-origin.
+// The answers' shapes are the API's own schemas (src/schemas/), imported as types only: nothing of
+// them reaches the bundle.
+import type { Static } from '@sinclair/typebox';
+import type { Rect as RectSchema } from '../../src/schemas/common.js';
+import type { CodeSent, CodeVerified, RejectResult, SignBody, SignResult, SigningInfo } from '../../src/schemas/signing.js';
+
+export type { CodeSent, CodeVerified, RejectResult, SignResult, SigningInfo };
 
 export type Lang = 'es' | 'en';
-
-export interface Rect {
-  lx: number;
-  ly: number;
-  tx: number;
-  ty: number;
-}
-
-export interface SigningInfo {
-  document: { ticket: string; name: string; status: string };
-  pages: { page: number; width: number; height: number; rotation: number }[];
-  signer: {
-    signer_id: string;
-    name: string | null;
-    email: string | null;
-    authority: string;
-    status: string;
-    signed_at: string | null;
-    /** How identity is proven: the link itself, or a code sent by email. */
-    proof?: 'link' | 'email_code' | 'not_available';
-    verified?: boolean;
-  };
-  boxes: { sticker_id: string; page: number; rect: Rect }[];
-  signers: { name: string | null; status: string }[];
-  language?: Lang;
-}
-
-export type Signature = { type: 'drawn'; image: string } | { type: 'typed'; text: string };
-
-export interface SignResult {
-  status: 'signed';
-  signed_at: string;
-  document_status: string;
-}
-
-export interface RejectResult {
-  status: 'rejected';
-  rejected_at: string;
-  document_status: string;
-}
+export type Rect = Static<typeof RectSchema>;
+export type Signature = SignBody['signature'];
 
 /** An error answered by the API (`{error: {code, message, details}}`), or a network failure. */
 export class ApiError extends Error {
@@ -96,10 +65,9 @@ export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
 
 export const sign = (token: string, signature: Signature) => call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
 
-export const sendCode = (token: string) => call<{ status: 'sent'; to: string; expires_at: string }>('POST', `${base(token)}/otp`);
+export const sendCode = (token: string) => call<CodeSent>('POST', `${base(token)}/otp`);
 
-export const verifyCode = (token: string, code: string) =>
-  call<{ status: 'verified'; verified_at: string }>('POST', `${base(token)}/otp/verify`, { code });
+export const verifyCode = (token: string, code: string) => call<CodeVerified>('POST', `${base(token)}/otp/verify`, { code });
 
 export const reject = (token: string, reason: string) => call<RejectResult>('POST', `${base(token)}/reject`, { reason });
 

@@ -1,25 +1,11 @@
 // The API behind document_url (src/http/routes/document-page.ts): the document with every box, its
 // PDF, and asking for a personal link. The ticket in the page's URL is what gives access; every call
 // is same-origin.
-import { ApiError, type Lang, type Rect } from './api';
+import { ApiError } from './api';
+import type { DocumentPage, LinkAnswer } from '../../src/schemas/signing.js';
 
-export interface DocumentPage {
-  document: { ticket: string; name: string; status: string };
-  pages: { page: number; width: number; height: number; rotation: number }[];
-  boxes: {
-    sticker_id: string;
-    page: number;
-    rect: Rect;
-    /** `label`: the signer's name, or their address masked; never the full address. */
-    signer: { label: string; authority: string; status: string };
-  }[];
-  language: Lang | null;
-}
-
-export interface LinkAnswer {
-  status: 'sent_if_matching';
-  message: string;
-}
+// The answers' shapes are the API's own schemas (src/schemas/signing.ts), as types only.
+export type { DocumentPage, LinkAnswer };
 
 /** The ticket is the last path segment of /document/{ticket}. */
 export function ticketFromLocation(pathname = window.location.pathname): string {

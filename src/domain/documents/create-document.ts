@@ -16,32 +16,15 @@ import { parseWorkflowSettings, type WorkflowSettings } from './workflow-setting
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
 import { accountTimeZone } from '../../store/workflow-repo.js';
+import type { CreatedDocument, CreatedSticker } from '../../schemas/documents.js';
 
 /** Top-level keys of the create payload this server reads. */
 const KNOWN_KEYS = new Set(['b64_doc', 'url_doc', 'template', 'fields', 'tables', 'stickers', 'document_set', 'workflow', 'name', 'qr']);
 /** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
 const NOT_YET_SUPPORTED = new Set(['certified_email', 'requireIdentityVerification', 'manager']);
 
-export interface CreatedSticker {
-  sticker_id: string;
-  signer_id: string;
-  sticker_index: number;
-  sticker_authority: string;
-  sticker_data: string;
-  sticker_email: string | null;
-  sticker_page: number;
-  sticker_coordinates: { lx: number; ly: number; tx: number; ty: number };
-  signer_url: string;
-}
-
-export interface CreatedDocument {
-  document_ticket: string;
-  document_url: string;
-  document_flow: boolean;
-  sticker_count: number;
-  stickers: CreatedSticker[];
-  warnings: string[];
-}
+// The answer's shape is defined once, in src/schemas/documents.ts.
+export type { CreatedDocument, CreatedSticker };
 
 export async function createDocument(
   deps: Deps,

@@ -7,13 +7,14 @@ import { findDocument, setStatusOf, transitionDocument } from '../../store/docum
 import { discardPendingNotifications } from '../../store/events-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
 import { pauseDocumentFlow, resumeDocumentFlow } from '../workflows/resume-document-flow.js';
+import type { DeleteOrRestoreResult } from '../../schemas/documents.js';
 
 const LIVE: DocumentStatus[] = ['draft', 'pending', 'completed', 'rejected', 'expired', 'cancelled'];
 
 export async function deleteOrRestoreDocument(
   deps: Pick<Deps, 'db' | 'clock'>,
   opts: { accountId: string; ticket: unknown; action: unknown; ip?: string },
-): Promise<{ document_ticket: string; status: DocumentStatus }> {
+): Promise<DeleteOrRestoreResult> {
   if (typeof opts.ticket !== 'string' || opts.ticket === '') {
     throw invalid('ticket', 'required: the document_ticket');
   }

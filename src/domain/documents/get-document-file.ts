@@ -4,7 +4,9 @@ import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { findDocument } from '../../store/documents-repo.js';
 
-export const FILE_TYPES = ['original', 'universal', 'source'] as const;
+import { FILE_TYPES } from '../../schemas/documents.js';
+
+export { FILE_TYPES };
 export type FileType = (typeof FILE_TYPES)[number];
 
 export async function getDocumentFile(

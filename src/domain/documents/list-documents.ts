@@ -3,18 +3,9 @@
 import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { listDocuments as listRows } from '../../store/documents-repo.js';
+import type { DocumentListing } from '../../schemas/documents.js';
 
-export interface DocumentListing {
-  documents: {
-    document_ticket: string;
-    name: string;
-    status: string;
-    created_at: string;
-    signers: { signer_id: string; name: string | null; email: string | null; authority: string; data: string; status: string }[];
-    signed_count: number;
-  }[];
-  nextToken?: string;
-}
+export type { DocumentListing } from '../../schemas/documents.js';
 
 export async function listDocuments(
   deps: Pick<Deps, 'db' | 'clock'>,

@@ -3,8 +3,9 @@
 import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { readPdf } from './read-pdf.js';
+import type { PageDataResult } from '../../schemas/documents.js';
 
-export async function pageData(deps: Pick<Deps, 'config'>, opts: { bytes: Buffer; page?: string }) {
+export async function pageData(deps: Pick<Deps, 'config'>, opts: { bytes: Buffer; page?: string }): Promise<PageDataResult> {
   const page = opts.page === undefined || opts.page === '' ? 0 : Number(opts.page);
   if (!Number.isInteger(page) || page < 0) {
     throw invalid('page', 'expected a whole number, 0 for the first page');

@@ -26,41 +26,11 @@ import { PdfReadError, readSignatures, type PdfSignature, type PdfSignatures } f
 import { findDocument } from '../../store/documents-repo.js';
 import { certificateStatus } from '../../store/pki-repo.js';
 import { reportSigners, type ReportSigner } from '../../store/report-repo.js';
+import type { Firma, InkSignature, SignatureReport } from '../../schemas/report.js';
 
 type Box = { left: number; top: number; width: number; height: number };
 
-export interface InkSignature extends Box {
-  campoFirma: string;
-  box: number;
-  page: number;
-}
-
-export interface Firma extends Box {
-  page: number;
-  downstream: boolean;
-  campoFirma: string;
-  signatureType: string;
-  validSignature: boolean;
-  coversDocument: boolean;
-  totalRevisions: number;
-  /** Which revision (1-based) the signature closes; not in the original interface, added. */
-  revision: number;
-  signDate: string;
-  certType: 'service-issued' | 'external';
-  signCertificateSerial: string;
-  box: number;
-  email: string;
-  ipAddress: string;
-  timestampAuthority: string;
-  downstreamData: { authority: string; dataType: string; subject: string };
-  ocsp: { signatureValid: boolean; certStatus: 'good' | 'revoked' | 'unknown'; signer: string };
-  certificados: { commonName: string; email: string; serial: string; signatureAlgorithm: string; issuerCommonName: string }[];
-}
-
-export interface SignatureReport {
-  InkSignatures: InkSignature[];
-  firmas: Firma[];
-}
+export type { Firma, InkSignature, SignatureReport } from '../../schemas/report.js';
 
 const DATA_TYPES: Record<string, string> = { EMAIL_LINK: 'email', EMAIL: 'email', SMS: 'phone', WHATSAPP: 'phone', SAT: 'rfc' };
 

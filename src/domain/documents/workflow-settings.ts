@@ -3,18 +3,11 @@
 // only). This validates and normalizes; what the settings do belongs to the workflow use cases.
 import { invalid } from '../errors.js';
 import { isEmail } from './authorities.js';
+import type { WorkflowSettings } from '../../schemas/workflows.js';
 
-export interface WorkflowSettings {
-  ordered?: boolean;
-  expiration_date?: string;
-  remind_every?: number;
-  language?: 'es' | 'en';
-  subject?: string;
-  message?: string;
-  attach_files?: boolean;
-  conclusion_emails?: string[];
-  cancel?: boolean;
-}
+// The settings' shape is defined once, in src/schemas/workflows.ts; this checks the values.
+
+export type { WorkflowSettings };
 
 const KEYS = [
   'ordered',

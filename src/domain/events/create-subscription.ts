@@ -5,18 +5,13 @@ import { newPublicId } from '../ids.js';
 import { EVENT_KINDS, isEventKind, type EventKind } from './event-types.js';
 import { newWebhookSecret } from './webhook-signature.js';
 import { countActiveSubscriptions, insertOrFindSubscription } from '../../store/subscriptions-repo.js';
+import type { CreatedSubscription } from '../../schemas/events.js';
 
 /** Most active subscriptions an account may hold: each one is a delivery for every event of its kind. */
 export const MAX_SUBSCRIPTIONS = 100;
 export const MAX_URL_LENGTH = 2048;
 
-export interface CreatedSubscription {
-  id: string;
-  event: EventKind;
-  url: string;
-  /** "whsec_..." : the key of this subscription's webhook-signature headers. */
-  secret: string;
-}
+export type { CreatedSubscription };
 
 /**
  * Subscribes a URL to an event kind. Subscribing again with the same event and URL returns the

@@ -2,11 +2,12 @@
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { deleteSubscription as remove } from '../../store/subscriptions-repo.js';
+import type { DeletedSubscription } from '../../schemas/events.js';
 
 export async function deleteSubscription(
   deps: Pick<Deps, 'db' | 'clock'>,
   opts: { accountId: string; id: string },
-): Promise<{ id: string; status: 'deleted' }> {
+): Promise<DeletedSubscription> {
   if (!(await remove(deps.db, opts.accountId, opts.id, deps.clock.now()))) {
     throw new AppError('SUBSCRIPTION_NOT_FOUND', `no subscription ${opts.id}`);
   }

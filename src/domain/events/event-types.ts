@@ -1,20 +1,9 @@
 // The event kinds and the shape of each one's `meta` (decisions.md "Events"). The database checks
 // the same twelve identifiers (store/migrations/0003_events.sql).
 
-export const EVENT_KINDS = [
-  'original_signed',
-  'universal_signed',
-  'document_completed',
-  'document_rejected',
-  'workflow_expired',
-  'whatsapp_error',
-  'sms_error',
-  'email_error',
-  'original_nom151_stamped',
-  'universal_nom151_stamped',
-  'identity_verification_failed',
-  'identity_verification_passed',
-] as const;
+import { EVENT_KINDS } from '../../schemas/events.js';
+
+export { EVENT_KINDS };
 
 /** One of the twelve event identifiers. */
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -4,28 +4,9 @@ import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { EventKind } from './event-types.js';
 import { documentSigners, findNotification } from '../../store/events-repo.js';
+import type { NotificationDocument } from '../../schemas/events.js';
 
-export interface NotificationDocument {
-  notification: {
-    notification_id: string;
-    notification_type: EventKind;
-    document_ticket: string | null;
-    document_set: string | null;
-    created_at: string;
-    meta: unknown;
-  };
-  /** Null for an event about a set alone. */
-  document: {
-    document_ticket: string;
-    name: string;
-    status: string;
-    signers: { signer_id: string; name: string | null; email: string | null; authority: string; data: string; status: string }[];
-    /** Base64 of the current original: the PDF with every signature applied so far. */
-    original: string;
-    /** SHA-256 of those bytes, lower-case hex. */
-    hash: string;
-  } | null;
-}
+export type { NotificationDocument };
 
 export async function getNotificationDocument(
   deps: Pick<Deps, 'db' | 'blobs'>,

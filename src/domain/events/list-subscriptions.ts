@@ -2,22 +2,11 @@
 import type { Deps } from '../deps.js';
 import type { EventKind } from './event-types.js';
 import { listSubscriptions as list } from '../../store/subscriptions-repo.js';
+import type { ListedSubscription, SubscriptionList } from '../../schemas/events.js';
 
-export interface ListedSubscription {
-  id: string;
-  event: EventKind;
-  url: string;
-  /** `disabled` once the receiver answered 410 Gone. */
-  status: 'active' | 'disabled';
-  disabled_reason: string | null;
-  disabled_at: string | null;
-  created_at: string;
-}
+export type { ListedSubscription };
 
-export async function listSubscriptions(
-  deps: Pick<Deps, 'db'>,
-  opts: { accountId: string },
-): Promise<{ subscriptions: ListedSubscription[] }> {
+export async function listSubscriptions(deps: Pick<Deps, 'db'>, opts: { accountId: string }): Promise<SubscriptionList> {
   const rows = await list(deps.db, opts.accountId);
   return {
     subscriptions: rows.map((r) => ({

@@ -5,23 +5,9 @@ import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { readHistory } from '../../store/history-repo.js';
 import { checkChain } from './verify-history.js';
+import type { DocumentHistory, HistoryEntry } from '../../schemas/report.js';
 
-export interface HistoryEntry {
-  seq: number;
-  at: string;
-  action: string;
-  actor: string;
-  ip: string | null;
-  details: unknown;
-  prev_hash: string;
-  hash: string;
-}
-
-export interface DocumentHistory {
-  document_ticket: string;
-  entries: HistoryEntry[];
-  chain: { valid: boolean; entries: number; first_broken_seq: number | null };
-}
+export type { DocumentHistory, HistoryEntry };
 
 export async function getHistory(deps: Pick<Deps, 'db'>, opts: { accountId: string; ticket: string }): Promise<DocumentHistory> {
   const found = await readHistory(deps.db, opts.ticket, opts.accountId);
@@ -38,7 +24,7 @@ export async function getHistory(deps: Pick<Deps, 'db'>, opts: { accountId: stri
       action: e.action,
       actor: e.actor,
       ip: e.ip,
-      details: e.details,
+      details: e.details as Record<string, unknown>,
       prev_hash: e.prev_hash,
       hash: e.hash,
     })),

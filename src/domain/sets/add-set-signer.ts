@@ -7,15 +7,9 @@ import { AUTHORITIES, isAuthority, isEmail, normalizeSignerData } from '../docum
 import { newPublicId } from '../ids.js';
 import { findSet, type SetRow } from '../../store/documents-repo.js';
 import { countSetSigners, insertSetSigner, type SetSignerRow } from '../../store/set-signers-repo.js';
+import type { SetSignerView } from '../../schemas/sets.js';
 
-export interface SetSignerView {
-  signer_id: string;
-  authority: string;
-  data: string;
-  name: string | null;
-  email: string | null;
-  position: number;
-}
+export type { SetSignerView };
 
 export async function addSetSigner(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,

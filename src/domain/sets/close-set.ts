@@ -22,15 +22,9 @@ import {
 } from '../../store/set-flow-repo.js';
 import { insertSetSigner, linkSignerRows, listSetSigners, sealSetSigner } from '../../store/set-signers-repo.js';
 import { inviteDueSetSigners } from './invite-set-signer.js';
+import type { ClosedSet } from '../../schemas/sets.js';
 
-export interface ClosedSet {
-  status: 'success';
-  uuid: string;
-  set_status: 'CLOSED';
-  expires_at: string;
-  signers: { signer_id: string; authority: string; data: string; name: string | null; signer_url: string }[];
-  ignored_keys: string[];
-}
+export type { ClosedSet };
 
 export async function closeDocumentSet(
   deps: Deps,

@@ -3,11 +3,12 @@ import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId } from '../ids.js';
 import { insertSet } from '../../store/documents-repo.js';
+import type { CreatedSet } from '../../schemas/sets.js';
 
 export async function createDocumentSet(
   deps: Pick<Deps, 'db' | 'clock'>,
   opts: { accountId: string; name?: unknown; metadata?: unknown },
-): Promise<{ uuid: string; status: string; name: string }> {
+): Promise<CreatedSet> {
   if (opts.name !== undefined && (typeof opts.name !== 'string' || opts.name.length > 200)) {
     throw invalid('name', 'expected a string of at most 200 characters');
   }

@@ -9,8 +9,9 @@ import { recordView } from '../signing/record-view.js';
 import { listSetSigners, markSetSignerViewed } from '../../store/set-signers-repo.js';
 import { stickersOf } from '../../store/signing-repo.js';
 import { isDue, openRows, openSetSession, rowSession } from './set-signing-session.js';
+import type { SetSigningInfo } from '../../schemas/signing.js';
 
-export async function getSetSigningInfo(deps: Deps, token: string, ip?: string) {
+export async function getSetSigningInfo(deps: Deps, token: string, ip?: string): Promise<SetSigningInfo> {
   let s = await openSetSession(deps.db, token);
   const running = s.set.status === 'CLOSED';
   if (running && openRows(s).length > 0) {

@@ -5,8 +5,9 @@ import type { Deps } from '../deps.js';
 import { findSet, setDocuments } from '../../store/documents-repo.js';
 import { findFlowSet } from '../../store/set-flow-repo.js';
 import { listSetSigners } from '../../store/set-signers-repo.js';
+import type { DocumentSet } from '../../schemas/sets.js';
 
-export async function getDocumentSet(deps: Pick<Deps, 'db'>, q: { accountId: string; uuid: string }) {
+export async function getDocumentSet(deps: Pick<Deps, 'db'>, q: { accountId: string; uuid: string }): Promise<DocumentSet> {
   const row = await findSet(deps.db, q.accountId, q.uuid);
   if (!row) {
     throw new AppError('DOCUMENT_SET_NOT_FOUND', `no document set ${q.uuid}`);

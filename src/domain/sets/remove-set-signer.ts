@@ -5,8 +5,12 @@ import type { Deps } from '../deps.js';
 import { findSet } from '../../store/documents-repo.js';
 import { deleteSetSigner } from '../../store/set-signers-repo.js';
 import { requireOpenSet } from './add-set-signer.js';
+import type { RemovedSetSigner } from '../../schemas/sets.js';
 
-export async function removeSetSigner(deps: Pick<Deps, 'db'>, o: { accountId: string; uuid: string; signerId: string }) {
+export async function removeSetSigner(
+  deps: Pick<Deps, 'db'>,
+  o: { accountId: string; uuid: string; signerId: string },
+): Promise<RemovedSetSigner> {
   return deps.db.transaction().execute(async (trx) => {
     const set = requireOpenSet(await findSet(trx, o.accountId, o.uuid, true), o.uuid);
     if (!(await deleteSetSigner(trx, set.id, o.signerId))) {

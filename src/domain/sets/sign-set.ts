@@ -9,13 +9,10 @@ import { isProven } from '../signing/one-time-code.js';
 import { rejectDocument } from '../signing/reject-document.js';
 import { signDocument, type SignatureInput } from '../signing/sign-document.js';
 import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
+import type { SetSignResult } from '../../schemas/signing.js';
+import type { SetRejectResult } from '../../schemas/signing.js';
 
-export interface SetSignResult {
-  status: 'signed';
-  signed_at: string;
-  set_status: string;
-  documents: { document_ticket: string; status: string; signer_status: string }[];
-}
+export type { SetSignResult };
 
 export async function signSet(deps: Deps, o: { token: string; signature: SignatureInput; ip?: string }): Promise<SetSignResult> {
   const s = await openSetSession(deps.db, o.token);
@@ -42,7 +39,7 @@ export async function signSet(deps: Deps, o: { token: string; signature: Signatu
   };
 }
 
-export async function rejectSet(deps: Deps, o: { token: string; reason: string; ip?: string }) {
+export async function rejectSet(deps: Deps, o: { token: string; reason: string; ip?: string }): Promise<SetRejectResult> {
   const s = await openSetSession(deps.db, o.token);
   const open = await requireSetActionable(deps.db, s);
   const r = await rejectDocument(deps, { token: rowToken(deps, open[0]), reason: o.reason, ip: o.ip });

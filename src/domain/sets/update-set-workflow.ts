@@ -15,14 +15,9 @@ import { listSetSigners } from '../../store/set-signers-repo.js';
 import { unscheduleJob } from '../../store/workflow-repo.js';
 import { endOpenDocuments, stopSetJobs } from './end-set-flow.js';
 import { inviteDueSetSigners, setReminderJobKey } from './invite-set-signer.js';
+import type { SetWorkflowResult } from '../../schemas/sets.js';
 
-export interface SetWorkflowResult {
-  status: 'success';
-  set_status: string;
-  expires_at: string | null;
-  invitations_sent: number;
-  ignored_keys: string[];
-}
+export type { SetWorkflowResult };
 
 export async function updateSetWorkflow(
   deps: Deps,

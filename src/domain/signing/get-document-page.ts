@@ -13,23 +13,12 @@ import type { Db } from '../../store/db.js';
 import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../store/document-page-repo.js';
 import type { Database } from '../../store/schema.js';
 import { explicitLanguage } from './get-signing-info.js';
+import type { DocumentPage } from '../../schemas/signing.js';
 
 /** Longer than any ticket the service issues (a UUID); longer input is not looked up. */
 const MAX_TICKET_LENGTH = 100;
 
-export interface DocumentPageBox {
-  sticker_id: string;
-  page: number;
-  rect: { lx: number; ly: number; tx: number; ty: number };
-  signer: { label: string; authority: string; status: string };
-}
-
-export interface DocumentPage {
-  document: { ticket: string; name: string; status: string };
-  pages: { page: number; width: number; height: number; rotation: number }[];
-  boxes: DocumentPageBox[];
-  language: 'es' | 'en' | null;
-}
+export type { DocumentPage };
 
 /**
  * The document behind a ticket, or DOCUMENT_NOT_FOUND. A deleted document is not found either: its

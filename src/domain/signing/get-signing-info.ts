@@ -7,8 +7,9 @@ import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven } from './one-time-code.js';
 import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
+import type { SigningInfo } from '../../schemas/signing.js';
 
-export async function getSigningInfo(deps: Deps, token: string, ip?: string) {
+export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
   await recordView(deps, s, ip);
   const [boxes, signers, pdf] = await Promise.all([

@@ -12,6 +12,7 @@ import { otpMail } from '../../notify/email-templates.js';
 import { countOtpAttempt, markVerified, otpStateOf, storeOtp } from '../../store/signing-repo.js';
 import { languageOf } from './get-signing-info.js';
 import { openSession, requireSignable, type SigningSession } from './signing-session.js';
+import type { CodeSent, CodeVerified } from '../../schemas/signing.js';
 
 export const OTP_MINUTES = 10;
 const RESEND_SECONDS = 60;
@@ -29,7 +30,7 @@ function requireEmailAuthority(s: SigningSession) {
   }
 }
 
-export async function sendOneTimeCode(deps: Deps, token: string, ip?: string) {
+export async function sendOneTimeCode(deps: Deps, token: string, ip?: string): Promise<CodeSent> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, token, true);
     requireSignable(s);
@@ -61,7 +62,7 @@ export async function sendOneTimeCode(deps: Deps, token: string, ip?: string) {
   });
 }
 
-export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<string, unknown>, ip?: string) {
+export async function verifyOneTimeCode(deps: Deps, token: string, body: Record<string, unknown>, ip?: string): Promise<CodeVerified> {
   const code = typeof body.code === 'string' ? body.code.trim() : '';
   if (!/^\d{6}$/.test(code)) {
     throw invalid('code', 'expected the six digits sent by email');

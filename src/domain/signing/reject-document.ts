@@ -10,6 +10,7 @@ import { recordRejection } from '../../store/signing-repo.js';
 import { stopFlowAfterRejection } from '../workflows/advance-flow.js';
 import { requireProof } from './one-time-code.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
+import type { RejectResult } from '../../schemas/signing.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -25,7 +26,7 @@ export function parseRejectionReason(body: Record<string, unknown>): string {
   return reason;
 }
 
-export async function rejectDocument(deps: Deps, opts: { token: string; reason: string; ip?: string }) {
+export async function rejectDocument(deps: Deps, opts: { token: string; reason: string; ip?: string }): Promise<RejectResult> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);

@@ -17,6 +17,7 @@ import { findBox, recentLinkRequests } from '../../store/document-page-repo.js';
 import { requirePageDocument } from './get-document-page.js';
 import { languageOf } from './get-signing-info.js';
 import { requireDocumentSignable } from './signing-session.js';
+import type { LinkAnswer } from '../../schemas/signing.js';
 
 /** Invitations one signer of one document may receive in an hour, those sent by a workflow included. */
 export const LINK_REQUESTS_PER_HOUR = 3;
@@ -58,7 +59,7 @@ export function parseLinkRequest(body: Record<string, unknown>): LinkRequest {
 export async function sendPersonalLink(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>,
   o: { ticket: string; request: LinkRequest; ip?: string },
-): Promise<typeof LINK_ANSWER> {
+): Promise<LinkAnswer> {
   return deps.db.transaction().execute(async (trx) => {
     // The document row is locked first (as appendHistory would): two requests for one signer are
     // counted one after the other, so the hourly limit holds under concurrency.

@@ -16,6 +16,7 @@ import { languageOf } from './get-signing-info.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
+import type { SignResult } from '../../schemas/signing.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -51,7 +52,7 @@ export function parseSignatureBody(body: Record<string, unknown>): SignatureInpu
   throw invalid('signature.type', 'expected "drawn" or "typed"');
 }
 
-export async function signDocument(deps: Deps, opts: { token: string; signature: SignatureInput; ip?: string }) {
+export async function signDocument(deps: Deps, opts: { token: string; signature: SignatureInput; ip?: string }): Promise<SignResult> {
   const { db, pki } = deps;
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);

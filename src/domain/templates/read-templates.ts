@@ -3,8 +3,9 @@
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { findTemplate, listTemplates as listRows } from '../../store/templates-repo.js';
+import type { TemplateFields, TemplateList } from '../../schemas/templates.js';
 
-export async function listTemplates(deps: Pick<Deps, 'db'>, q: { accountId: string }) {
+export async function listTemplates(deps: Pick<Deps, 'db'>, q: { accountId: string }): Promise<TemplateList> {
   const rows = await listRows(deps.db, q.accountId);
   return {
     templates: rows.map((t) => ({
@@ -18,7 +19,7 @@ export async function listTemplates(deps: Pick<Deps, 'db'>, q: { accountId: stri
   };
 }
 
-export async function getTemplateFields(deps: Pick<Deps, 'db'>, q: { accountId: string; name: string }) {
+export async function getTemplateFields(deps: Pick<Deps, 'db'>, q: { accountId: string; name: string }): Promise<TemplateFields> {
   const t = await findTemplate(deps.db, q.accountId, q.name);
   if (!t) {
     throw new AppError('TEMPLATE_NOT_FOUND', `no template named ${JSON.stringify(q.name)}`);

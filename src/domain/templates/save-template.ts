@@ -6,16 +6,13 @@ import type { Deps } from '../deps.js';
 import { fetchPdf } from '../documents/resolve-pdf-origin.js';
 import { upsertTemplate } from '../../store/templates-repo.js';
 import type { TemplateType } from '../../store/schema.js';
-import type { TemplateField, TemplateTable } from '../../render/types.js';
 import { engineCall } from './template-errors.js';
+import { TEMPLATE_TYPES } from '../../schemas/templates.js';
+import type { SavedTemplate } from '../../schemas/templates.js';
 
-export const TEMPLATE_TYPES = ['html', 'pdf', 'pdfmake', 'docx'] as const;
+export { TEMPLATE_TYPES };
 
-export interface SavedTemplate {
-  template_title: string;
-  fields: TemplateField[];
-  tables: TemplateTable[];
-}
+export type { SavedTemplate };
 
 export function checkTemplateName(v: unknown, field = 'template_name'): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes

@@ -14,15 +14,9 @@ import { effectiveWorkflow, expirationInstant, requireFutureExpiration } from '.
 import { inviteDue, isOpen } from './invite-due.js';
 import { scheduleReminder } from './invite-signer.js';
 import { scheduleExpiration, startDocumentFlow } from './start-document-flow.js';
+import type { WorkflowUpdateResult } from '../../schemas/workflows.js';
 
-export interface WorkflowUpdateResult {
-  status: 'success';
-  document_ticket: string;
-  document_status: string;
-  workflow: WorkflowSettings;
-  expires_at: string | null;
-  ignored_keys: string[];
-}
+export type { WorkflowUpdateResult };
 
 export async function updateDocumentWorkflow(
   deps: Deps,

@@ -10,13 +10,14 @@ import { newSigningToken } from '../ids.js';
 import { findFlowDocument, flowSigners, replaceSigner, signerRowOfSticker, unscheduleJob } from '../../store/workflow-repo.js';
 import { findFlowSet } from '../../store/set-flow-repo.js';
 import { inviteSigner, reminderJobKey } from './invite-signer.js';
+import type { SignerUpdateResult } from '../../schemas/workflows.js';
 
 const EDITABLE = ['authority', 'data', 'name', 'email'] as const;
 
 export async function updateSigner(
   deps: Deps,
   o: { accountId: string; ticket: string; signerId: string; body: Record<string, unknown>; ip?: string },
-) {
+): Promise<SignerUpdateResult> {
   const changes = parseChanges(o.body);
   return deps.db.transaction().execute(async (trx) => {
     const found = await findFlowDocument(trx, { accountId: o.accountId, ticket: o.ticket });

@@ -3,39 +3,14 @@
 // address. No HMAC and no PDF: the ticket is also printed in the verification QR code, so it opens
 // nothing a stranger should not see (get-document-page.ts, send-personal-link.ts).
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { AppError } from '../../domain/errors.js';
 import { getDocumentPage } from '../../domain/signing/get-document-page.js';
-import { LINK_ANSWER, LINK_REQUESTS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../../domain/signing/send-personal-link.js';
+import { LINK_REQUESTS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../../domain/signing/send-personal-link.js';
 import { createRateLimiter } from '../rate-limit.js';
-import { ErrorResponse } from '../schemas.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { DocumentPage, LinkAnswer, LinkRequestBody, PageTicketParams as Ticket } from '../../schemas/signing.js';
 import { asObject } from './documents.js';
-
-const Ticket = Type.Object({ ticket: Type.String({ description: 'The document_ticket (last path segment of document_url)' }) });
-const Rect = Type.Object({ lx: Type.Number(), ly: Type.Number(), tx: Type.Number(), ty: Type.Number() });
-// Bodies are checked by the use case, whose messages name the field; the schema documents them.
-const documentOnly = () => () => true;
-
-const DocumentPage = Type.Object({
-  document: Type.Object({ ticket: Type.String(), name: Type.String(), status: Type.String() }),
-  pages: Type.Array(Type.Object({ page: Type.Integer(), width: Type.Number(), height: Type.Number(), rotation: Type.Integer() })),
-  boxes: Type.Array(
-    Type.Object({
-      sticker_id: Type.String(),
-      page: Type.Integer({ description: '0-based' }),
-      rect: Rect,
-      signer: Type.Object({
-        label: Type.String({
-          description: "The signer's data masked (j***@example.com, +52********78), after their name masked (A*** G***) when given",
-        }),
-        authority: Type.String(),
-        status: Type.String(),
-      }),
-    }),
-  ),
-  language: Type.Union([Type.Literal('es'), Type.Literal('en'), Type.Null()], { description: "The workflow's language, or null" }),
-});
 
 export function documentPageRoutes(deps: Deps) {
   // Each read parses the whole file for its page sizes, and the ticket is public (the QR code):
@@ -80,16 +55,9 @@ export function documentPageRoutes(deps: Deps) {
             'and SAT boxes: 409 AUTHORITY_NOT_AVAILABLE; a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE.',
           tags,
           params: Ticket,
-          body: Type.Object({
-            sticker_id: Type.String({ description: 'The box chosen' }),
-            data: Type.String({ description: "The signer's email address (compared trimmed, ignoring case)" }),
-          }),
-          response: {
-            200: Type.Object({ status: Type.Literal(LINK_ANSWER.status), message: Type.String() }),
-            '4xx': ErrorResponse,
-          },
+          body: LinkRequestBody,
+          response: { 200: LinkAnswer, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req, reply) => {
         try {

@@ -1,17 +1,22 @@
 // Documents: create, list, download, delete and restore.
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { AppError } from '../../domain/errors.js';
 import { createDocument } from '../../domain/documents/create-document.js';
 import { deleteOrRestoreDocument } from '../../domain/documents/delete-or-restore.js';
-import { FILE_TYPES, getDocumentFile } from '../../domain/documents/get-document-file.js';
+import { getDocumentFile } from '../../domain/documents/get-document-file.js';
 import { listDocuments } from '../../domain/documents/list-documents.js';
-import { CreateDocumentBody, CreateDocumentResponse, DocumentListResponse, ErrorResponse } from '../schemas.js';
-
-// The create payload is validated by the use case (its messages name the sticker index and rule);
-// the schema here documents it in the OpenAPI description.
-const documentOnly = () => () => true;
+import { ErrorResponse } from '../../schemas/common.js';
+import {
+  CreateDocumentBody,
+  CreatedDocument,
+  DeleteOrRestoreBody,
+  DeleteOrRestoreResult,
+  DocumentListQuery,
+  DocumentListing,
+  DownloadParams,
+  DownloadResponse,
+} from '../../schemas/documents.js';
 
 export function documentRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -23,9 +28,8 @@ export function documentRoutes(deps: Deps) {
           tags: ['documents'],
           security: [{ hmac: [] }],
           body: CreateDocumentBody,
-          response: { 200: CreateDocumentResponse, '4xx': ErrorResponse },
+          response: { 200: CreatedDocument, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req) => createDocument(deps, { accountId: req.account!.id, payload: asObject(req.body), ip: req.ip }),
     );
@@ -37,13 +41,8 @@ export function documentRoutes(deps: Deps) {
           summary: 'List documents created in a time window, newest first',
           tags: ['documents'],
           security: [{ hmac: [] }],
-          querystring: Type.Object({
-            from: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default 0)' })),
-            to: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default now)' })),
-            limit: Type.Optional(Type.String({ description: '1..500, default 100' })),
-            nextToken: Type.Optional(Type.String({ description: 'from the previous page' })),
-          }),
-          response: { 200: DocumentListResponse, '4xx': ErrorResponse },
+          querystring: DocumentListQuery,
+          response: { 200: DocumentListing, '4xx': ErrorResponse },
         },
       },
       async (req) => {
@@ -62,16 +61,9 @@ export function documentRoutes(deps: Deps) {
             'long-term-validation rendition (409 until the document is completed).',
           tags: ['documents'],
           security: [{ hmac: [] }],
-          params: Type.Object({ type: Type.String({ enum: [...FILE_TYPES] }), ticket: Type.String() }),
-          response: {
-            200: Type.Object(
-              { hash: Type.String(), name: Type.String() },
-              { additionalProperties: Type.String(), description: '{"<type>": base64, "hash", "name"}' },
-            ),
-            '4xx': ErrorResponse,
-          },
+          params: DownloadParams,
+          response: { 200: DownloadResponse, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req) => {
         const { type, ticket } = req.params as { type: string; ticket: string };
@@ -87,10 +79,9 @@ export function documentRoutes(deps: Deps) {
           summary: 'Delete a document (soft) or restore it to the state it had',
           tags: ['documents'],
           security: [{ hmac: [] }],
-          body: Type.Object({ ticket: Type.String(), action: Type.Union([Type.Literal('delete'), Type.Literal('restore')]) }),
-          response: { 200: Type.Object({ document_ticket: Type.String(), status: Type.String() }), '4xx': ErrorResponse },
+          body: DeleteOrRestoreBody,
+          response: { 200: DeleteOrRestoreResult, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req) => {
         const b = asObject(req.body);

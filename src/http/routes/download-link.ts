@@ -1,9 +1,9 @@
 // Public download links of conclusion emails (no HMAC: the link's token is the credential).
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { openDownloadLink } from '../../domain/workflows/open-download-link.js';
-import { ErrorResponse } from '../schemas.js';
+import { ErrorResponse, PdfFile } from '../../schemas/common.js';
+import { DownloadLinkParams } from '../../schemas/workflows.js';
 
 export function downloadLinkRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -13,8 +13,8 @@ export function downloadLinkRoutes(deps: Deps) {
         schema: {
           summary: 'The signed PDF of a conclusion email whose attachment was over the size limit',
           tags: ['workflows'],
-          params: Type.Object({ token: Type.String() }),
-          response: { '4xx': ErrorResponse },
+          params: DownloadLinkParams,
+          response: { 200: PdfFile, '4xx': ErrorResponse },
         },
       },
       async (req, reply) => {

@@ -2,12 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Deps } from '../../domain/deps.js';
 import { errorBody } from '../errors.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { Health } from '../../schemas/service.js';
 
 export function healthRoutes(deps: Deps, ready?: () => Promise<boolean>) {
   return async function routes(app: FastifyInstance) {
     app.get(
       '/healthz',
-      { schema: { summary: 'Liveness and readiness: 200 once the database answers and migrations ran', tags: ['service'] } },
+      {
+        schema: {
+          summary: 'Liveness and readiness: 200 once the database answers and migrations ran',
+          tags: ['service'],
+          response: { 200: Health, 503: ErrorResponse },
+        },
+      },
       async (_req, reply) => {
         try {
           await sql`select 1`.execute(deps.db);

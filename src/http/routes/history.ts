@@ -1,9 +1,9 @@
 // GET /api/v1/document/{documentId}/history/json: a document's history and the check of its chain.
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { getHistory } from '../../domain/history/get-history.js';
-import { DocumentHistoryResponse, ErrorResponse } from '../schemas.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { DocumentHistory, HistoryParams } from '../../schemas/report.js';
 
 export function historyRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -17,8 +17,8 @@ export function historyRoutes(deps: Deps) {
             'written (a changed, removed or added entry makes it invalid and names the first broken seq).',
           tags: ['documents'],
           security: [{ hmac: [] }],
-          params: Type.Object({ documentId: Type.String({ description: 'the document_ticket' }) }),
-          response: { 200: DocumentHistoryResponse, '4xx': ErrorResponse },
+          params: HistoryParams,
+          response: { 200: DocumentHistory, '4xx': ErrorResponse },
         },
       },
       async (req) => getHistory(deps, { accountId: req.account!.id, ticket: (req.params as { documentId: string }).documentId }),

@@ -1,10 +1,10 @@
 // PDF utilities on uploaded files (multipart, signed through Content-SHA256).
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { pageData } from '../../domain/documents/page-data.js';
 import { readSignedUpload } from '../multipart.js';
-import { ErrorResponse } from '../schemas.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { PageDataResult, PageDataUpload } from '../../schemas/documents.js';
 
 export function pdfToolRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -19,16 +19,8 @@ export function pdfToolRoutes(deps: Deps) {
           tags: ['pdf'],
           security: [{ hmac: [] }],
           consumes: ['multipart/form-data'],
-          response: {
-            200: Type.Object({
-              page: Type.Integer(),
-              pages: Type.Integer(),
-              width: Type.Number(),
-              height: Type.Number(),
-              rotation: Type.Integer(),
-            }),
-            '4xx': ErrorResponse,
-          },
+          body: PageDataUpload,
+          response: { 200: PageDataResult, '4xx': ErrorResponse },
         },
       },
       async (req) => {

@@ -1,9 +1,9 @@
 // GET /api/report/{ticket}: the signature report, for external verification of a document.
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { signatureReport } from '../../domain/documents/signature-report.js';
-import { ErrorResponse, SignatureReportResponse } from '../schemas.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { ReportParams, SignatureReport } from '../../schemas/report.js';
 
 export function reportRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -18,8 +18,8 @@ export function reportRoutes(deps: Deps) {
             "top-left corner of the page's CropBox; a deleted document answers 409 DOCUMENT_DELETED.",
           tags: ['documents'],
           security: [{ hmac: [] }],
-          params: Type.Object({ ticket: Type.String() }),
-          response: { 200: SignatureReportResponse, '4xx': ErrorResponse },
+          params: ReportParams,
+          response: { 200: SignatureReport, '4xx': ErrorResponse },
         },
       },
       async (req) => {

@@ -1,19 +1,25 @@
 // The signing API used by the signer page and by applications that embed signing. No HMAC: the
 // personal link's token is the credential (long, random, stored hashed, bound to one signer).
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { getSigningInfo } from '../../domain/signing/get-signing-info.js';
 import { parseRejectionReason, rejectDocument } from '../../domain/signing/reject-document.js';
 import { parseSignatureBody, signDocument } from '../../domain/signing/sign-document.js';
 import { openSession } from '../../domain/signing/signing-session.js';
 import { sendOneTimeCode, verifyOneTimeCode } from '../../domain/signing/one-time-code.js';
-import { ErrorResponse, SignBody } from '../schemas.js';
+import { ErrorResponse, NoBody, PdfFile } from '../../schemas/common.js';
+import {
+  CodeBody,
+  CodeSent,
+  CodeVerified,
+  RejectBody,
+  RejectResult,
+  SignBody,
+  SignResult,
+  SigningInfo,
+  TokenParams as Token,
+} from '../../schemas/signing.js';
 import { asObject } from './documents.js';
-
-const Token = Type.Object({ token: Type.String() });
-// Bodies are checked by the use cases, whose messages name the field; schemas document them.
-const documentOnly = () => () => true;
 
 export function signingRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -25,7 +31,7 @@ export function signingRoutes(deps: Deps) {
           summary: 'The document, its pages, this signer, the boxes to sign and the state',
           tags,
           params: Token,
-          response: { '4xx': ErrorResponse },
+          response: { 200: SigningInfo, '4xx': ErrorResponse },
         },
       },
       async (req) => getSigningInfo(deps, (req.params as { token: string }).token, req.ip),
@@ -33,7 +39,14 @@ export function signingRoutes(deps: Deps) {
 
     app.get(
       '/sign/api/:token/pdf',
-      { schema: { summary: 'The PDF as it stands (every signature so far)', tags, params: Token } },
+      {
+        schema: {
+          summary: 'The PDF as it stands (every signature so far)',
+          tags,
+          params: Token,
+          response: { 200: PdfFile, '4xx': ErrorResponse },
+        },
+      },
       async (req, reply) => {
         const s = await openSession(deps.db, (req.params as { token: string }).token);
         const pdf = await deps.blobs.get(s.document.original_sha256);
@@ -53,12 +66,8 @@ export function signingRoutes(deps: Deps) {
           tags,
           params: Token,
           body: SignBody,
-          response: {
-            200: Type.Object({ status: Type.Literal('signed'), signed_at: Type.String(), document_status: Type.String() }),
-            '4xx': ErrorResponse,
-          },
+          response: { 200: SignResult, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req) =>
         signDocument(deps, {
@@ -75,7 +84,8 @@ export function signingRoutes(deps: Deps) {
           summary: "EMAIL authority: send a one-time code to the signer's address",
           tags,
           params: Token,
-          response: { '4xx': ErrorResponse },
+          body: NoBody,
+          response: { 200: CodeSent, '4xx': ErrorResponse },
         },
       },
       async (req) => sendOneTimeCode(deps, (req.params as { token: string }).token, req.ip),
@@ -88,10 +98,9 @@ export function signingRoutes(deps: Deps) {
           summary: 'EMAIL authority: prove the one-time code',
           tags,
           params: Token,
-          body: Type.Object({ code: Type.String({ pattern: '^[0-9]{6}$' }) }),
-          response: { '4xx': ErrorResponse },
+          body: CodeBody,
+          response: { 200: CodeVerified, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req) => verifyOneTimeCode(deps, (req.params as { token: string }).token, asObject(req.body), req.ip),
     );
@@ -103,13 +112,9 @@ export function signingRoutes(deps: Deps) {
           summary: 'Reject the document, with a reason of at most 300 characters',
           tags,
           params: Token,
-          body: Type.Object({ reason: Type.String() }),
-          response: {
-            200: Type.Object({ status: Type.Literal('rejected'), rejected_at: Type.String(), document_status: Type.String() }),
-            '4xx': ErrorResponse,
-          },
+          body: RejectBody,
+          response: { 200: RejectResult, '4xx': ErrorResponse },
         },
-        validatorCompiler: documentOnly,
       },
       async (req) =>
         rejectDocument(deps, {

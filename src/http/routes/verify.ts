@@ -2,12 +2,13 @@
 // random ticket is the key), and GET /verify/{ticket}.json, the same data for programs. Neither
 // serves the file nor anything that leads to it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../domain/deps.js';
 import { verifyDocument } from '../../domain/documents/verify-document.js';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
 import { errorBody, statusOf } from '../errors.js';
 import { createRateLimiter } from '../rate-limit.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { VerifyPage, VerifyParams } from '../../schemas/service.js';
 import { pickLocale, renderVerifyPage, renderVerifyProblem, type VerifyProblem } from '../verify-html.js';
 
 // The page loads nothing (no script, image or font) and may not be framed; it is personal enough
@@ -49,7 +50,8 @@ export function verifyRoutes(deps: Deps) {
             'current PDF and each signature as the signature report checks it, with email addresses and the names of ' +
             'signers who have not signed yet masked; never the file. 404 for an unknown ticket, 409 for a deleted document.',
           tags: ['verification'],
-          params: Type.Object({ ticket: Type.String({ maxLength: 200 }) }),
+          params: VerifyParams,
+          response: { 200: VerifyPage, '4xx': ErrorResponse },
         },
       },
       async (req, reply) => {

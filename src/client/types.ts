@@ -1,0 +1,45 @@
+// The client's types: the API's own schemas (src/schemas/), read as TypeScript types, so the
+// client cannot drift from what the server validates and answers.
+import type { Static } from '@sinclair/typebox';
+import type { Rect as RectSchema } from '../schemas/common.js';
+import type { CreateDocumentBody } from '../schemas/documents.js';
+import type { ListedSubscription } from '../schemas/events.js';
+import type { SetSignerView } from '../schemas/sets.js';
+import type { SetWorkflowResult } from '../schemas/sets.js';
+import type { SignerUpdateResult, WorkflowUpdateResult } from '../schemas/workflows.js';
+
+export type { CreatedDocument, DeleteOrRestoreResult, DocumentListing as DocumentList, PageDataResult } from '../schemas/documents.js';
+export type { CreatedSubscription, DeletedSubscription, NotificationDocument } from '../schemas/events.js';
+export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
+export type { ClosedSet, CreatedSet, DocumentSet, RemovedSetSigner } from '../schemas/sets.js';
+export type { WorkflowSettings } from '../schemas/workflows.js';
+
+export type Rect = Static<typeof RectSchema>;
+type CreatePayload = Static<typeof CreateDocumentBody>;
+export type StickerInput = NonNullable<CreatePayload['stickers']>[number];
+/**
+ * The create payload. Unknown keys are sent as given (the server lists them in `warnings`), a
+ * document's workflow takes camelCase keys too, and `qr` is passed through for the server to check
+ * (its answer names the entry and the rule).
+ */
+export type CreateDocumentInput = Omit<CreatePayload, 'workflow' | 'qr'> & {
+  workflow?: Record<string, unknown>;
+  qr?: CreatePayload['qr'] | unknown;
+  [key: string]: unknown;
+};
+
+/** One of the twelve event identifiers a subscription may name. */
+export type EventKind = ListedSubscription['event'];
+export type Subscription = ListedSubscription;
+/** A signer of a document set (preloaded, or found on its documents when it closed). */
+export type SetSigner = SetSignerView;
+export type WorkflowUpdate = WorkflowUpdateResult;
+export type SignerUpdate = SignerUpdateResult;
+export type SetWorkflowUpdate = SetWorkflowResult;
+
+/** A downloaded rendition: the bytes decoded from the JSON envelope, with its SHA-256 and name. */
+export interface DocumentFile {
+  bytes: Buffer;
+  hash: string;
+  name: string;
+}

@@ -1,0 +1,148 @@
+// Documents: create, list, download, delete and restore (routes/documents.ts).
+import { type Static, Type } from '@sinclair/typebox';
+import { AuthorityName, DateTime, Nullable, Rect, StringEnum, checkedByUseCase } from './common.js';
+import { DocumentWorkflowSettings } from './workflows.js';
+
+const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+
+const Sticker = Type.Object(
+  {
+    authority: AuthorityName,
+    data: Type.String({ description: 'email (EMAIL_LINK, EMAIL), E.164 phone (SMS, WHATSAPP) or RFC (SAT)' }),
+    page: Type.Integer({ minimum: 0, description: '0-based' }),
+    rect: Rect,
+    name: Type.Optional(Type.String()),
+    email: Type.Optional(Type.String()),
+    stickerType: Type.Optional(Type.Unknown()),
+    dataType: Type.Optional(Type.Unknown()),
+    imageType: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
+
+const QrBox = Type.Object(
+  { page: Type.Integer({ minimum: 0, description: '0-based' }), rect: Rect },
+  { description: 'the QR code is the largest square centred in rect, at least 48 × 48 points' },
+);
+
+export const CreateDocumentBody = Type.Object(
+  {
+    b64_doc: Type.Optional(Type.String({ description: 'Base64 of the PDF' })),
+    url_doc: Type.Optional(Type.Object({ url: Type.String(), name: Type.Optional(Type.String()) })),
+    template: Type.Optional(Type.Object({ title: Type.String(), name: Type.Optional(Type.String()) })),
+    fields: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String(), value: FieldValue }), {
+        description: 'values for the template fields; used with template',
+      }),
+    ),
+    tables: Type.Optional(
+      Type.Array(
+        Type.Object({
+          id: Type.String(),
+          rows: Type.Array(
+            Type.Union([Type.Array(Type.Object({ id: Type.String(), value: FieldValue })), Type.Record(Type.String(), FieldValue)]),
+          ),
+        }),
+        { description: 'rows for the tables of an html template; used with template' },
+      ),
+    ),
+    name: Type.Optional(Type.String({ description: 'file name of the document' })),
+    // Page numbers and boxes are checked against the PDF; the messages name the sticker index.
+    stickers: Type.Optional(Type.Array(Sticker, { ...checkedByUseCase, description: 'the boxes to sign; rules: decisions.md' })),
+    qr: Type.Optional(
+      Type.Array(QrBox, {
+        ...checkedByUseCase,
+        maxItems: 10,
+        description: "where to draw a QR code linking to the document's public verification page, /verify/{document_ticket}",
+      }),
+    ),
+    document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),
+    workflow: Type.Optional(DocumentWorkflowSettings),
+  },
+  { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template; unknown keys are listed in warnings' },
+);
+export type CreateDocumentInput = Static<typeof CreateDocumentBody>;
+
+export const CreatedSticker = Type.Object({
+  sticker_id: Type.String(),
+  signer_id: Type.String({ description: 'the same for every sticker of one signer' }),
+  sticker_index: Type.Integer(),
+  sticker_authority: Type.String(),
+  sticker_data: Type.String(),
+  sticker_email: Nullable(Type.String()),
+  sticker_page: Type.Integer(),
+  sticker_coordinates: Rect,
+  signer_url: Type.String({ description: "the personal signing link of this sticker's signer" }),
+});
+export type CreatedSticker = Static<typeof CreatedSticker>;
+
+export const CreatedDocument = Type.Object({
+  document_ticket: Type.String(),
+  document_url: Type.String(),
+  document_flow: Type.Boolean({ description: 'a workflow (own or set) sends the invitations' }),
+  sticker_count: Type.Integer(),
+  stickers: Type.Array(CreatedSticker),
+  warnings: Type.Array(Type.String()),
+});
+export type CreatedDocument = Static<typeof CreatedDocument>;
+
+/** A signer as listings show it (document list, notification document). */
+export const ListedSigner = Type.Object({
+  signer_id: Type.String(),
+  name: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  authority: Type.String(),
+  data: Type.String(),
+  status: Type.String(),
+});
+
+export const DocumentListQuery = Type.Object({
+  from: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default 0)' })),
+  to: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default now)' })),
+  limit: Type.Optional(Type.String({ description: '1..500, default 100' })),
+  nextToken: Type.Optional(Type.String({ description: 'from the previous page' })),
+});
+
+export const DocumentListing = Type.Object({
+  documents: Type.Array(
+    Type.Object({
+      document_ticket: Type.String(),
+      name: Type.String(),
+      status: Type.String(),
+      created_at: DateTime(),
+      signers: Type.Array(ListedSigner),
+      signed_count: Type.Integer(),
+    }),
+  ),
+  nextToken: Type.Optional(Type.String({ description: 'absent on the last page' })),
+});
+export type DocumentListing = Static<typeof DocumentListing>;
+
+export const FILE_TYPES = ['original', 'universal', 'source'] as const;
+export const DownloadParams = Type.Object({ type: StringEnum(FILE_TYPES), ticket: Type.String() });
+export const DownloadResponse = Type.Object(
+  { hash: Type.String({ description: 'SHA-256, lower-case hex' }), name: Type.String() },
+  { additionalProperties: Type.String(), description: '{"<type>": base64, "hash", "name"}' },
+);
+
+export const DeleteOrRestoreBody = Type.Object({ ticket: Type.String(), action: StringEnum(['delete', 'restore']) });
+export const DeleteOrRestoreResult = Type.Object({ document_ticket: Type.String(), status: Type.String() });
+export type DeleteOrRestoreResult = Static<typeof DeleteOrRestoreResult>;
+
+export const PageDataResult = Type.Object({
+  page: Type.Integer(),
+  pages: Type.Integer(),
+  width: Type.Number(),
+  height: Type.Number(),
+  rotation: Type.Integer(),
+});
+export type PageDataResult = Static<typeof PageDataResult>;
+
+/** multipart/form-data: the PDF in part `file`, `page` a form field (read by http/multipart.ts). */
+export const PageDataUpload = Type.Object(
+  {
+    file: Type.String({ format: 'binary', description: 'the PDF' }),
+    page: Type.Optional(Type.String({ description: '0-based, default 0' })),
+  },
+  { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },
+);

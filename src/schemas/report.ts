@@ -1,0 +1,97 @@
+// The signature report (GET /api/report/{ticket}) and the document history
+// (GET /api/v1/document/{documentId}/history/json): what external verification reads.
+import { type Static, Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, TicketParam } from './common.js';
+
+export const ReportParams = Type.Object({ ticket: TicketParam() });
+export const HistoryParams = Type.Object({ documentId: TicketParam() });
+
+/** A box in PDF points from the top-left corner of the page's CropBox (unrotated). */
+export const ReportBox = Type.Object({
+  page: Type.Number({ description: '0-based page of the signature field; -1 when it is on no page' }),
+  left: Type.Number({ description: 'points from the left edge of the CropBox (unrotated user space)' }),
+  top: Type.Number({ description: "points from the top edge of the CropBox down to the box's upper edge" }),
+  width: Type.Number(),
+  height: Type.Number(),
+});
+export type ReportBox = Static<typeof ReportBox>;
+
+export const InkSignature = Type.Composite([ReportBox, Type.Object({ campoFirma: Type.String(), box: Type.Integer() })]);
+export type InkSignature = Static<typeof InkSignature>;
+
+export const Firma = Type.Composite([
+  ReportBox,
+  Type.Object({
+    downstream: Type.Boolean({ description: 'a later revision was appended after this signature' }),
+    campoFirma: Type.String({ description: 'signature field name (Sello-<signer_id> for signatures made here)' }),
+    signatureType: Type.String({ description: 'PAdES-B-T or PAdES-B-B; the /SubFilter for other signature kinds' }),
+    validSignature: Type.Boolean({ description: 'the CMS signature verifies over the bytes its /ByteRange covers' }),
+    coversDocument: Type.Boolean({ description: 'the /ByteRange covers the whole file except this /Contents' }),
+    totalRevisions: Type.Integer(),
+    revision: Type.Integer({ description: '1-based revision this signature closes' }),
+    signDate: Type.String({ description: "ISO 8601: the time-stamp's genTime, else the claimed /M" }),
+    certType: StringEnum(['service-issued', 'external']),
+    signCertificateSerial: Type.String({ description: 'lowercase hex' }),
+    box: Type.Integer({ description: 'sticker_index of the box holding the signature field; -1 for a signature not made here' }),
+    email: Type.String(),
+    ipAddress: Type.String({ description: 'the address the signer signed from; empty for a signature not made here' }),
+    timestampAuthority: Type.String({ description: "DN of the verified time-stamp's authority; empty without one" }),
+    downstreamData: Type.Object({
+      authority: Type.String(),
+      dataType: Type.String({ description: 'email, phone or rfc' }),
+      subject: Type.String(),
+    }),
+    ocsp: Type.Object({
+      signatureValid: Type.Boolean(),
+      certStatus: StringEnum(['good', 'revoked', 'unknown']),
+      signer: Type.String({ description: 'DN of the OCSP responder; empty when the service is not authoritative' }),
+    }),
+    certificados: Type.Array(
+      Type.Object({
+        commonName: Type.String(),
+        email: Type.String(),
+        serial: Type.String(),
+        signatureAlgorithm: Type.String(),
+        issuerCommonName: Type.String(),
+      }),
+    ),
+  }),
+]);
+export type Firma = Static<typeof Firma>;
+
+export const SignatureReport = Type.Object(
+  {
+    InkSignatures: Type.Array(InkSignature, { description: 'every box where a signer drew a signature by hand (signature type "drawn")' }),
+    firmas: Type.Array(Firma),
+  },
+  { description: 'Every signature of the current original, checked from the file' },
+);
+export type SignatureReport = Static<typeof SignatureReport>;
+
+export const HistoryEntry = Type.Object({
+  seq: Type.Integer({ minimum: 1, description: '1, 2, 3… in the order the changes committed' }),
+  at: DateTime(),
+  action: Type.String({ description: 'created, invited, reminded, viewed, signed, rejected, completed, deleted, restored, …' }),
+  actor: Type.String({ description: "'account' (the API caller), 'signer:<signer_id>' or 'system'" }),
+  ip: Nullable(Type.String(), { description: 'the address the request came from; null for the system' }),
+  details: Type.Unsafe<Record<string, unknown>>(
+    Type.Object({}, { additionalProperties: true, description: 'what changed; its keys depend on the action' }),
+  ),
+  prev_hash: Type.String({ description: 'hash of the previous entry; 64 zeros for the first' }),
+  hash: Type.String({ description: 'SHA-256 hex of the canonical JSON of the entry (docs/api.md)' }),
+});
+export type HistoryEntry = Static<typeof HistoryEntry>;
+
+export const DocumentHistory = Type.Object(
+  {
+    document_ticket: Type.String(),
+    entries: Type.Array(HistoryEntry),
+    chain: Type.Object({
+      valid: Type.Boolean({ description: 'every hash, link and seq checks, and the last entry is the head the document records' }),
+      entries: Type.Integer(),
+      first_broken_seq: Nullable(Type.Integer(), { description: 'where the chain first breaks; null when valid' }),
+    }),
+  },
+  { description: 'The history of a document, oldest first, with the check of its hash chain' },
+);
+export type DocumentHistory = Static<typeof DocumentHistory>;

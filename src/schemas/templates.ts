@@ -1,0 +1,63 @@
+// Templates: save (JSON or raw PDF bytes), list, and the fields of one (routes/templates.ts).
+import { type Static, Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, checkedByUseCase } from './common.js';
+
+export const TEMPLATE_TYPES = ['html', 'pdf', 'pdfmake', 'docx'] as const;
+
+const Field = Type.Object(
+  {
+    id: Type.String(),
+    value: Type.String(),
+    type: Type.Optional(StringEnum(['text', 'checkbox', 'radio', 'choice'], { description: 'pdf templates only' })),
+    options: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+export const SavedTemplate = Type.Object({
+  template_title: Type.String(),
+  fields: Type.Array(Field),
+  tables: Type.Array(Type.Object({ id: Type.String(), rows: Type.Array(Type.Array(Field)) })),
+});
+export type SavedTemplate = Static<typeof SavedTemplate>;
+
+export const SaveTemplateBody = Type.Object({
+  template_type: StringEnum(TEMPLATE_TYPES),
+  template_name: Type.String({ description: '1 to 200 characters, without control characters' }),
+  template_data: Type.Optional(
+    Type.Union([
+      Type.String({ description: 'Base64 (html, docx, pdf)' }),
+      Type.Object({}, { additionalProperties: true, description: 'pdfmake definition' }),
+    ]),
+  ),
+  url_doc: Type.Optional(
+    Nullable(Type.Union([Type.String(), Type.Object({ url: Type.String() })]), { description: 'pdf: URL of a PDF form' }),
+  ),
+});
+
+export const TemplateNameQuery = Type.Object({ name: Type.String({ description: 'template name' }) });
+
+/** multipart/form-data: the PDF in part `file` (read by http/multipart.ts). */
+export const TemplateUpload = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'the PDF form' }) },
+  { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },
+);
+
+export const TemplateList = Type.Object({
+  templates: Type.Array(
+    Type.Object({
+      template_title: Type.String(),
+      template_type: StringEnum(TEMPLATE_TYPES),
+      fields: Type.Integer({ description: 'how many fields' }),
+      tables: Type.Integer({ description: 'how many tables' }),
+      created_at: DateTime(),
+      updated_at: DateTime(),
+    }),
+  ),
+});
+export type TemplateList = Static<typeof TemplateList>;
+
+export const TemplateParams = Type.Object({ name: Type.String() });
+
+export const TemplateFields = Type.Composite([SavedTemplate, Type.Object({ template_type: StringEnum(TEMPLATE_TYPES) })]);
+export type TemplateFields = Static<typeof TemplateFields>;
