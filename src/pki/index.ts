@@ -3,24 +3,17 @@
 export { PkiError, type PkiErrorCode } from './errors.js';
 export { certificatesToPem, derToPem, pemBlocks, pemCertificates, pemToDer, type PemBlock } from './pem.js';
 export { derElement, normalizeSerialHex, randomSerialHex } from './primitives.js';
+export { generateServicePki, importPki, importPkiIdentity, type GenerateServicePkiOptions } from './material.js';
+export type { KeyedCertificate, LoadedPki, PkiIdentity, PkiMaterial } from './material-types.js';
+export { pkiUrls, type PkiUrls } from './pki-urls.js';
 export {
   OCSP_RENEWAL_DAYS,
   certificateNotAfter,
-  generateServicePki,
-  importPki,
-  importPkiIdentity,
   issueOcspResponderCertificate,
   issueTsaCertificate,
   ocspRenewalDue,
-  pkiUrls,
   renewOcspResponder,
-  type GenerateServicePkiOptions,
-  type KeyedCertificate,
-  type LoadedPki,
-  type PkiIdentity,
-  type PkiMaterial,
-  type PkiUrls,
-} from './material.js';
+} from './service-certificates.js';
 export { checkMaterial } from './material-checks.js';
 export {
   loadPkiFromPem,
