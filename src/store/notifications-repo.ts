@@ -3,7 +3,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import type { Database } from './schema.js';
-import type { DeliveryTarget } from './webhook-deliveries-repo.js';
 
 type Trx = Transaction<Database>;
 
@@ -103,7 +102,7 @@ export async function discardPendingNotifications(
   documentId: string,
   reason: string,
   at: Date,
-): Promise<{ notificationId: string; target: DeliveryTarget }[]> {
+): Promise<{ notificationId: string; target: string }[]> {
   const rows = await sql<{ row_id: string; notification_id: string; target: string }>`
     update notification_deliveries d
     set state = 'discarded', last_error = ${reason}, next_attempt_at = null, updated_at = ${at}

@@ -7,6 +7,7 @@ import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven } from './one-time-code.js';
 import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
+import { explicitLanguage } from './workflow-language.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string) {
   const s = await openSession(deps.db, token);
@@ -36,15 +37,4 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string) {
     // The workflow's language when it sets one; else null, and the page follows the browser's.
     language: explicitLanguage(s.document.workflow),
   };
-}
-
-/** The workflow's language when it sets one, else null (the page then follows the browser's). */
-export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
-  const l = (workflow as { language?: string } | null)?.language;
-  return l === 'es' || l === 'en' ? l : null;
-}
-
-/** The language of emails and of the signature's legend: the workflow's, Spanish by default. */
-export function languageOf(workflow: unknown): 'es' | 'en' {
-  return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
 }
