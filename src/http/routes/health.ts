@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Deps } from '../../domain/deps.js';
+import { pingDatabase } from '../../store/db.js';
 import { errorBody } from '../errors.js';
 
 export function healthRoutes(deps: Deps, ready?: () => Promise<boolean>) {
@@ -10,7 +10,7 @@ export function healthRoutes(deps: Deps, ready?: () => Promise<boolean>) {
       { schema: { summary: 'Liveness and readiness: 200 once the database answers and migrations ran', tags: ['service'] } },
       async (_req, reply) => {
         try {
-          await sql`select 1`.execute(deps.db);
+          await pingDatabase(deps.db);
           if (ready && !(await ready())) {
             throw new Error('not ready');
           }
