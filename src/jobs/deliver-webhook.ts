@@ -1,4 +1,4 @@
-// Task `deliver_webhook` {notificationId, target}: one delivery attempt of one notification to one
+// Task `deliver_webhook` (payload: jobs/payloads/deliver-webhook.ts): one delivery attempt of one notification to one
 // target (the account's webhook URL, or a subscription), per decisions.md "Events":
 //   - POST of {notification_id, notification_type, document_ticket, document_title, document_set,
 //     created_at, meta}, signed per Standard Webhooks, through the SSRF guard, 15 s in all;
@@ -16,16 +16,10 @@ import type { NotificationBody } from '../domain/events/event-types.js';
 import { retryDelayMs } from '../domain/events/retry-schedule.js';
 import { webhookHeaders } from '../domain/events/webhook-signature.js';
 import { UrlGuardError } from '../net/url-guard.js';
-import {
-  ACCOUNT_TARGET,
-  addDeliveryJob,
-  claimAttempt,
-  loadDelivery,
-  settleDelivery,
-  type DeliveryContext,
-  type DeliveryJobPayload,
-} from '../store/events-repo.js';
 import { disableSubscription } from '../store/subscriptions-repo.js';
+import { ACCOUNT_TARGET, claimAttempt, loadDelivery, settleDelivery, type DeliveryContext } from '../store/webhook-deliveries-repo.js';
+import { payloadTask } from './job-payload.js';
+import { DELIVER_WEBHOOK, addDeliverWebhookJob, type DeliverWebhookPayload } from './payloads/deliver-webhook.js';
 
 /** Success is any 2xx within this time (decisions.md). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -44,31 +38,14 @@ type TaskDeps = Pick<Deps, 'db' | 'secrets' | 'clock' | 'fetchUrl' | 'config'>;
 type Log = Pick<JobHelpers['logger'], 'info' | 'warn' | 'error'>;
 
 export function deliverWebhookTask(deps: TaskDeps, opts: DeliverWebhookOptions = {}): Task {
-  return async (payload, helpers) => {
-    const job = parsePayload(payload);
-    if (!job) {
-      // Retrying cannot make a malformed payload valid.
-      helpers.logger.error(`deliver_webhook: malformed payload; job ${helpers.job.id} dropped`);
-      return;
-    }
+  return payloadTask(DELIVER_WEBHOOK, async (job, helpers) => {
     await deliverNotification(deps, job, { ...opts, log: helpers.logger });
-  };
-}
-
-export function parsePayload(payload: unknown): DeliveryJobPayload | undefined {
-  if (typeof payload !== 'object' || payload === null) {
-    return undefined;
-  }
-  const { notificationId, target } = payload as Record<string, unknown>;
-  if (typeof notificationId !== 'string' || typeof target !== 'string' || !notificationId || !target) {
-    return undefined;
-  }
-  return { notificationId, target };
+  });
 }
 
 export async function deliverNotification(
   deps: TaskDeps,
-  job: DeliveryJobPayload,
+  job: DeliverWebhookPayload,
   opts: DeliverWebhookOptions & { log?: Log } = {},
 ): Promise<DeliveryOutcome> {
   const ctx = await loadDelivery(deps.db, job.notificationId, job.target);
@@ -150,7 +127,7 @@ export async function deliverNotification(
   await deps.db.transaction().execute(async (trx) => {
     // Still pending (not discarded meanwhile by a deletion): queue the next attempt with it.
     if (await settleDelivery(trx, ctx, { state: 'pending', status, error: failure, nextAttemptAt: next, at: done })) {
-      await addDeliveryJob(trx, { notificationId: ctx.notificationId, target: job.target, runAt: next });
+      await addDeliverWebhookJob(trx, { notificationId: ctx.notificationId, target: job.target }, next);
     }
   });
   opts.log?.warn(`webhook attempt failed: ${where}: ${failure}; next at ${next.toISOString()}`);

@@ -1,25 +1,29 @@
 // The job runner (graphile-worker on the service's own PostgreSQL). Jobs are added inside the
-// transaction that causes them, so none is lost or phantom. Each task lives in its own file of
-// this folder and is registered in taskList() below.
+// transaction that causes them, so none is lost or phantom. Each task has its handler in a file of
+// this folder, registered in taskList() below, and its payload schema with its typed add in
+// payloads/ (apart from the handler, which imports domain/: the code that adds a job imports only
+// the payload file, so domain/ and jobs/ do not import each other in a circle).
 import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import type { Deps } from '../domain/deps.js';
-import { DELIVER_WEBHOOK_TASK } from '../store/events-repo.js';
-import { SEND_EMAIL_TASK } from '../store/mail-repo.js';
-import { CHECK_OCSP_RESPONDER_TASK, checkOcspResponderTask } from './check-ocsp-responder.js';
+import { checkOcspResponderTask } from './check-ocsp-responder.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
+import { CHECK_OCSP_RESPONDER } from './payloads/check-ocsp-responder.js';
+import { DELIVER_WEBHOOK } from './payloads/deliver-webhook.js';
+import { SEND_EMAIL } from './payloads/send-email.js';
+import { WORKFLOW_EXPIRE } from './payloads/workflow-expire.js';
+import { WORKFLOW_REMIND } from './payloads/workflow-remind.js';
 import { sendEmailTask } from './send-email.js';
-import { EXPIRE_TASK, REMIND_TASK } from '../store/workflow-repo.js';
 import { workflowExpireTask } from './workflow-expire.js';
 import { workflowRemindTask } from './workflow-remind.js';
 
 export function taskList(deps: Deps): TaskList {
   return {
-    [DELIVER_WEBHOOK_TASK]: deliverWebhookTask(deps),
-    [SEND_EMAIL_TASK]: sendEmailTask(deps),
-    [CHECK_OCSP_RESPONDER_TASK]: checkOcspResponderTask(deps),
-    [REMIND_TASK]: workflowRemindTask(deps),
-    [EXPIRE_TASK]: workflowExpireTask(deps),
+    [DELIVER_WEBHOOK.task]: deliverWebhookTask(deps),
+    [SEND_EMAIL.task]: sendEmailTask(deps),
+    [CHECK_OCSP_RESPONDER.task]: checkOcspResponderTask(deps),
+    [WORKFLOW_REMIND.task]: workflowRemindTask(deps),
+    [WORKFLOW_EXPIRE.task]: workflowExpireTask(deps),
   };
 }
 
@@ -27,10 +31,10 @@ export function taskList(deps: Deps): TaskList {
 // of the database. No backfill: a missed daily check is simply the next day's.
 const CRON_ITEMS = parseCronItems([
   {
-    task: CHECK_OCSP_RESPONDER_TASK,
+    task: CHECK_OCSP_RESPONDER.task,
     match: '17 3 * * *', // every day at 03:17 UTC
-    identifier: CHECK_OCSP_RESPONDER_TASK,
-    options: { backfillPeriod: 0, maxAttempts: 3, jobKey: CHECK_OCSP_RESPONDER_TASK },
+    identifier: CHECK_OCSP_RESPONDER.task,
+    options: { backfillPeriod: 0, maxAttempts: 3, jobKey: CHECK_OCSP_RESPONDER.task },
   },
 ]);
 

@@ -1,4 +1,4 @@
-// Task `send_email` {messageId}: delivers one queued message. With no SMTP server configured the
+// Task `send_email` (payload: jobs/payloads/send-email.ts): delivers one queued message. With no SMTP server configured the
 // message stays in the outbox (status outbox), readable with `sello mail list` and /dev/outbox.
 // A temporary failure (the server unreachable or timing out, a 4xx reply) is counted on the row and
 // thrown, so graphile-worker retries with backoff; a permanent one (5xx about the message or
@@ -14,11 +14,12 @@ import type { Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
 import { emitEvent } from '../domain/events/emit-event.js';
 import { MailDeliveryError } from '../notify/email-transport.js';
-import { MAIL_MAX_ATTEMPTS, countAttempt, findMessage, settleMessage, type OutboxMessage } from '../store/mail-repo.js';
+import { countAttempt, findMessage, settleMessage, type OutboxMessage } from '../store/mail-repo.js';
+import { payloadTask } from './job-payload.js';
+import { MAIL_MAX_ATTEMPTS, SEND_EMAIL } from './payloads/send-email.js';
 
 export function sendEmailTask(deps: Deps): Task {
-  return async (payload, helpers) => {
-    const { messageId } = payload as { messageId: string };
+  return payloadTask(SEND_EMAIL, async ({ messageId }, helpers) => {
     // graphile-worker counts this attempt already; a job added elsewhere may lack the field.
     const jobAttempt = helpers?.job?.attempts ?? 0;
     const m = await findMessage(deps.db, messageId);
@@ -63,7 +64,7 @@ export function sendEmailTask(deps: Deps): Task {
       }
       await fail(deps, m, { reply: err.reply, code: String(err.responseCode ?? '') });
     }
-  };
+  });
 }
 
 /** The message is failed for good: settled and email_error emitted, together. */

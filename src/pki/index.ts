@@ -5,24 +5,17 @@ export { certificatesToPem, derToPem, pemBlocks, pemCertificates, pemToDer, type
 export { derElement, normalizeSerialHex, randomSerialHex, toArrayBuffer } from './primitives.js';
 export { cachedCertificate, encodedCertificate, type CachedCertificate } from './certificate-cache.js';
 export { validateChain, type ChainOptions, type ChainProblem, type ChainResult } from './chain.js';
+export { generateServicePki, importPki, importPkiIdentity, type GenerateServicePkiOptions } from './material.js';
+export type { KeyedCertificate, LoadedPki, PkiIdentity, PkiMaterial } from './material-types.js';
+export { pkiUrls, type PkiUrls } from './pki-urls.js';
 export {
   OCSP_RENEWAL_DAYS,
   certificateNotAfter,
-  generateServicePki,
-  importPki,
-  importPkiIdentity,
   issueOcspResponderCertificate,
   issueTsaCertificate,
   ocspRenewalDue,
-  pkiUrls,
   renewOcspResponder,
-  type GenerateServicePkiOptions,
-  type KeyedCertificate,
-  type LoadedPki,
-  type PkiIdentity,
-  type PkiMaterial,
-  type PkiUrls,
-} from './material.js';
+} from './service-certificates.js';
 export { checkMaterial } from './material-checks.js';
 export {
   loadPkiFromPem,

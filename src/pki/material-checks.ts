@@ -4,7 +4,7 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import { PkiError } from './errors.js';
-import type { KeyedCertificate, PkiMaterial } from './material.js';
+import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import { OID, parseCertificate } from './primitives.js';
 
 function x509(der: Buffer, what: string): X509Certificate {

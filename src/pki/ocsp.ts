@@ -4,7 +4,7 @@
 // The certificate database is a parameter (lookup), so is the clock (DESIGN 6).
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import type { LoadedPki } from './material.js';
+import type { LoadedPki } from './material-types.js';
 import {
   OID,
   assertSingleStructure,

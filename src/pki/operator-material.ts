@@ -6,7 +6,8 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { PkiError } from './errors.js';
 import { isIssuedBy } from './material-checks.js';
-import { issueOcspResponderCertificate, issueTsaCertificate, type KeyedCertificate, type PkiMaterial } from './material.js';
+import type { KeyedCertificate, PkiMaterial } from './material-types.js';
+import { issueOcspResponderCertificate, issueTsaCertificate } from './service-certificates.js';
 import { pemCertificates } from './pem.js';
 import { engine, importPrivateKey, parseCertificate, toArrayBuffer } from './primitives.js';
 

@@ -2,7 +2,7 @@
 // (secret-box.ts, AES-256-GCM): the database never holds a CA key in the clear (DESIGN, security
 // stance). Certificates are public and stay readable, so /pki/ca.pem needs no master key.
 import { PkiError } from './errors.js';
-import type { KeyedCertificate, PkiMaterial } from './material.js';
+import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import type { SecretBox } from './secret-box.js';
 
 /** Base64 DER certificates; keys are base64 of box.seal(base64 PKCS#8). */

@@ -29,7 +29,7 @@ import {
 } from './certificate-builder.js';
 import { PkiError } from './errors.js';
 import type { SignerKeySource } from './key-pool.js';
-import type { LoadedPki } from './material.js';
+import type { LoadedPki } from './material-types.js';
 import { OID, generateKeyPair, normalizeSerialHex } from './primitives.js';
 
 export interface IssueSignerCertificateOptions {

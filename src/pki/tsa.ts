@@ -9,7 +9,7 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { PkiError } from './errors.js';
-import type { LoadedPki } from './material.js';
+import type { LoadedPki } from './material-types.js';
 import {
   OID,
   assertSingleStructure,

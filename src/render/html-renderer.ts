@@ -1,17 +1,15 @@
 // html → PDF with Chromium (playwright-core driving Debian's /usr/bin/chromium).
 //
-// A template is markup written by an account and filled with values from API callers, so the
-// browser treats it as hostile: JavaScript is off and nothing may leave the machine. A template
-// that could fetch would be an SSRF probe (http://169.254.169.254/, http://10.0.0.1/admin,
-// services on loopback) and a tracking beacon (an <img> that tells a third party when and where a
-// document was generated). Only data: URLs load; everything a template needs must be inlined.
+// Templates are hostile: html-sandbox.ts keeps JavaScript off and everything but the template
+// and data: URLs out.
 //
 // One Chromium serves every render (launched on first use, relaunched if it died); each render
 // gets a fresh browser context (no cookies, cache or storage shared between documents), and at
 // most `pages` renders run at once, the rest wait in FIFO order.
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { chromium, type Browser, type BrowserContext, type Route } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { DOCUMENT_URL, LAUNCH_ARGS, SANDBOX_CONTEXT, serveTemplateOnly } from './html-sandbox.js';
 import { TemplateError } from './types.js';
 
 export interface HtmlRendererOptions {
@@ -30,42 +28,6 @@ export interface RenderOptions {
   /** Overrides the renderer's timeoutMs for this render. */
   timeoutMs?: number;
 }
-
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  // Request interception (context.route below) does not see everything the browser connects
-  // for: measured on Chromium 156, <link rel=prefetch> is fetched and <link rel=preconnect> /
-  // dns-prefetch open connections without passing through the route handler (the document's CSP
-  // stops the prefetch, nothing else stops the preconnect). Failing every host resolution (IP
-  // literals included, checked for 127.0.0.1 and [::1]) stops them; the browser needs no network
-  // at all, since Playwright talks to it over a pipe and templates arrive through the route.
-  '--host-resolver-rules=MAP * ~NOTFOUND',
-];
-
-/** Where the template's document appears to come from; `.invalid` never resolves (RFC 2606). */
-const DOCUMENT_URL = 'https://template.sello.invalid/';
-
-/**
- * Belt and braces over the route handler and the resolver rule: the document itself may load
- * only inline styles and data: URLs, so Chromium refuses other loads before attempting them.
- */
-const DOCUMENT_CSP = [
-  "default-src 'none'",
-  "style-src 'unsafe-inline' data:",
-  'img-src data:',
-  'font-src data:',
-  'media-src data:',
-  'frame-src data:',
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
 
 /** How long closing a timed-out render's context may take before the browser counts as wedged. */
 const CLEANUP_GRACE_MS = 10_000;
@@ -137,34 +99,9 @@ export class HtmlRenderer {
     let contextPromise: Promise<BrowserContext> | undefined;
     let templateGiven = false;
     const work = (async () => {
-      contextPromise = browser.newContext({
-        javaScriptEnabled: false,
-        // Service workers could serve or fetch outside the route handler; with JavaScript off
-        // none can register, this is belt and braces.
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-      });
+      contextPromise = browser.newContext(SANDBOX_CONTEXT);
       const context = await contextPromise;
-      // The template is served as the response to one navigation to a made-up https address
-      // rather than written into about:blank with page.setContent, so that it carries a
-      // Content-Security-Policy header (a <meta> policy would have to be spliced into the
-      // template). Measured on Chromium 156, the policy stops <link rel=prefetch>, which the route
-      // handler never sees. The document is served once: a <meta http-equiv=refresh> back to it
-      // is refused like any other navigation.
-      let served = false;
-      await context.route('**/*', (route) => {
-        const request = route.request();
-        if (!served && request.url() === DOCUMENT_URL && request.isNavigationRequest()) {
-          served = true;
-          return route.fulfill({
-            status: 200,
-            contentType: 'text/html; charset=utf-8',
-            headers: { 'content-security-policy': DOCUMENT_CSP },
-            body: html,
-          });
-        }
-        return blockNetwork(route);
-      });
+      await serveTemplateOnly(context, html);
       const page = await context.newPage();
       templateGiven = true;
       await page.goto(DOCUMENT_URL, { waitUntil: 'load', timeout: timeoutMs });
@@ -301,28 +238,6 @@ export class HtmlRenderer {
       this.#active--;
     }
   }
-}
-
-/**
- * Every request the page makes: data: URLs load, everything else is refused. The main frame's own
- * navigations (a <meta http-equiv=refresh>) are aborted as "aborted", which leaves the page on the
- * template instead of committing an error page that would be printed in its place.
- */
-function blockNetwork(route: Route): Promise<void> {
-  const request = route.request();
-  if (request.isNavigationRequest()) {
-    let mainFrame = true;
-    try {
-      mainFrame = request.frame().parentFrame() === null;
-    } catch {
-      // Requests without a frame (workers) count as the page's own: refused.
-    }
-    if (mainFrame || !request.url().startsWith('data:')) {
-      return route.abort('aborted');
-    }
-    return route.continue();
-  }
-  return request.url().startsWith('data:') ? route.continue() : route.abort('blockedbyclient');
 }
 
 /** Internal: the browser was found dead before the template reached it. */

@@ -1,5 +1,5 @@
 // The database handle: one pg pool wrapped by Kysely. All SQL of the service lives in store/.
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -22,4 +22,9 @@ export function openDb(connectionString: string, maxConnections = 10): DbHandle 
     // Kysely's destroy() ends the pool it was given.
     close: () => db.destroy(),
   };
+}
+
+/** Resolves once the database answers a query (the health check); rejects when it does not. */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -3,14 +3,6 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import type { Database } from './schema.js';
 
-export const SEND_EMAIL_TASK = 'send_email';
-
-/**
- * Delivery attempts of one message, the first included: the job's max_attempts, and the count at
- * which send_email settles a message that only ever failed temporarily as failed.
- */
-export const MAIL_MAX_ATTEMPTS = 8;
-
 export type MailKind = 'invitation' | 'reminder' | 'conclusion' | 'otp';
 
 export interface OutboxMessage {
@@ -30,7 +22,7 @@ export interface OutboxMessage {
   sent_at: Date | null;
 }
 
-/** Inserts the message and its delivery job in the caller's transaction. */
+/** Inserts the message; its delivery job is added by the caller, in the same transaction. */
 export async function insertMessage(
   trx: Transaction<Database>,
   m: Omit<OutboxMessage, 'status' | 'attempts' | 'reply' | 'sent_at'>,
@@ -38,11 +30,6 @@ export async function insertMessage(
   await sql`insert into mail_messages (message_id, account_id, document_id, kind, recipient, subject, body_text, body_html, attachments, created_at)
             values (${m.message_id}, ${m.account_id}, ${m.document_id}, ${m.kind}, ${m.recipient}, ${m.subject}, ${m.body_text},
                     ${m.body_html}, ${JSON.stringify(m.attachments)}::jsonb, ${m.created_at})`.execute(trx);
-  // Several attempts with graphile-worker's backoff (exp(n) seconds after the nth failure: about
-  // half an hour until the 8th) cover a mail server that is briefly away; send_email settles the
-  // row at the last one instead of throwing.
-  await sql`select graphile_worker.add_job(${SEND_EMAIL_TASK}, ${JSON.stringify({ messageId: m.message_id })}::json,
-              max_attempts := ${MAIL_MAX_ATTEMPTS}::int, job_key := ${`mail:${m.message_id}`})`.execute(trx);
 }
 
 const COLUMNS = sql`message_id, account_id::text as account_id, document_id::text as document_id, kind, recipient, subject,

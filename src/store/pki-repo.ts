@@ -4,6 +4,25 @@ import type { Db } from './db.js';
 import type { Database } from './schema.js';
 import type { SealedPkiMaterial } from '../pki/sealed-material.js';
 
+// Arbitrary constant naming this lock in pg_locks: only one process generates the PKI.
+const PKI_LOCK = 715_300_002;
+
+/**
+ * Runs `work` while this process holds the PKI's advisory lock, so that processes starting together
+ * against an empty database generate one PKI, not one each. The lock is a session lock held on a
+ * connection of its own; `work` uses the pool as usual.
+ */
+export async function withPkiLock<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${PKI_LOCK})`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${PKI_LOCK})`.execute(conn);
+    }
+  });
+}
+
 export async function loadPkiMaterial(db: Db): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
   const r = await sql<{ source: string; sealed: SealedPkiMaterial }>`select source, sealed from pki_material where id = 1`.execute(db);
   return r.rows[0];

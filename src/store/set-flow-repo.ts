@@ -156,18 +156,6 @@ export async function countPendingDocuments(q: Q, setId: string): Promise<number
   return r.rows[0].n;
 }
 
-/**
- * Adds a job to run as soon as a worker is free (the database's now, not the service clock's), by
- * key: an ordered set's next invitation, or the settling of documents an ending set could not lock.
- */
-export async function scheduleJobNow(
-  trx: Transaction<Database>,
-  job: { task: string; payload: Record<string, unknown>; key: string },
-): Promise<void> {
-  await sql`select graphile_worker.add_job(${job.task}, ${JSON.stringify(job.payload)}::json, job_key := ${job.key},
-              job_key_mode := 'replace')`.execute(trx);
-}
-
 export async function documentTicket(q: Q, documentId: string): Promise<string | undefined> {
   const r = await sql<{ ticket: string }>`select ticket from documents where id = ${documentId}`.execute(q);
   return r.rows[0]?.ticket;

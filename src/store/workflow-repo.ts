@@ -1,15 +1,11 @@
 // SQL of running flows: the document (or set) with what a flow needs, its signers with their
-// sealed link tokens, the invitation bookkeeping, and the scheduled jobs (reminders, expiration).
-// Scheduled jobs carry a job key per signer or per flow: adding one again replaces the pending one,
-// so a restart or a retried transaction never leaves two.
+// sealed link tokens, and the invitation bookkeeping. The scheduled jobs (reminders, expiration)
+// are added through jobs/payloads/.
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import type { Database } from './schema.js';
 
 type Q = Db | Transaction<Database>;
-
-export const REMIND_TASK = 'workflow_remind';
-export const EXPIRE_TASK = 'workflow_expire';
 
 export interface FlowDocument {
   id: string;
@@ -102,19 +98,6 @@ export async function markSignerInvited(trx: Transaction<Database>, signerRowId:
     await sql`update signers set invited_at = ${at}, status = case when status = 'pending' then 'invited' else status end
               where id = ${signerRowId}`.execute(trx);
   }
-}
-
-export async function scheduleJob(
-  trx: Transaction<Database>,
-  job: { task: string; payload: Record<string, unknown>; runAt: Date; key: string },
-): Promise<void> {
-  await sql`select graphile_worker.add_job(${job.task}, ${JSON.stringify(job.payload)}::json,
-              run_at := ${job.runAt}::timestamptz, job_key := ${job.key}, job_key_mode := 'replace')`.execute(trx);
-}
-
-/** Removes a scheduled job that has not started; one already running finishes and finds nothing to do. */
-export async function unscheduleJob(trx: Transaction<Database>, key: string): Promise<void> {
-  await sql`select graphile_worker.remove_job(${key})`.execute(trx);
 }
 
 export async function insertDownloadLink(

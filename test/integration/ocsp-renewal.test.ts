@@ -15,7 +15,8 @@ import type { Clock, Deps } from '../../src/domain/deps.js';
 import { loadPki } from '../../src/domain/pki/load-pki.js';
 import { createPkiResponder } from '../../src/domain/pki/pki-responses.js';
 import { renewOcspResponderIfDue } from '../../src/domain/pki/renew-ocsp-responder.js';
-import { CHECK_OCSP_RESPONDER_TASK, checkOcspResponderTask } from '../../src/jobs/check-ocsp-responder.js';
+import { checkOcspResponderTask } from '../../src/jobs/check-ocsp-responder.js';
+import { CHECK_OCSP_RESPONDER } from '../../src/jobs/payloads/check-ocsp-responder.js';
 import { taskList } from '../../src/jobs/index.js';
 import {
   certificateNotAfter,
@@ -142,7 +143,7 @@ describe('OCSP responder certificate renewal', () => {
     const daily = createPkiResponder(deps(), old, '1.2.3.4', { ...settings, baseUrl: BASE });
     const serving = createPkiResponder(deps(), { ...old }, '1.2.3.4', { ...settings, baseUrl: BASE });
     // The daily job, as the runner would start it, renews and takes it up in its process.
-    expect(Object.keys(taskList({ pki: daily } as unknown as Deps))).toContain(CHECK_OCSP_RESPONDER_TASK);
+    expect(Object.keys(taskList({ pki: daily } as unknown as Deps))).toContain(CHECK_OCSP_RESPONDER.task);
     await checkOcspResponderTask({ pki: daily } as unknown as Deps)({}, {} as JobHelpers);
     const renewed = (await stored()).ocsp.certificateDer;
     expect(renewed.equals(material.ocsp.certificateDer)).toBe(false);

@@ -6,7 +6,9 @@ import { X509Certificate, verify } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { KeyPairPool } from '../../src/pki/key-pool.js';
-import { generateServicePki, importPki, pkiUrls, type LoadedPki } from '../../src/pki/material.js';
+import { generateServicePki, importPki } from '../../src/pki/material.js';
+import type { LoadedPki } from '../../src/pki/material-types.js';
+import { pkiUrls } from '../../src/pki/pki-urls.js';
 import { generateKeyPair, randomSerialHex, subtle } from '../../src/pki/primitives.js';
 import { issueSignerCertificate } from '../../src/pki/signer-certificate.js';
 

@@ -1,16 +1,14 @@
 // The signer page: loads what the link gives access to, shows the document with the signer's
 // boxes, and lets the signer sign (drawn or typed, with consent) or reject with a reason.
-import { useEffect, useMemo, useState } from 'react';
-import { PageLoading } from './components/PageLoading';
+import { useState } from 'react';
+import { documentDict, PageShell, usePageI18n } from './components/PageShell';
 import { SigningSection } from './components/SigningSection';
 import { usePageData } from './use-page-data';
 import { useSigningActions } from './use-signing-actions';
 import { getInfo, reject, sign, type Signature } from './api';
-import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, SignedView, StateView } from './components/Outcome';
 import { PdfViewer } from './components/PdfViewer';
 import { SignersList } from './components/SignersList';
-import { browserLang, dictionaries, I18n } from './i18n';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
 
@@ -29,14 +27,8 @@ function DocumentApp({ token }: { token: string }) {
   const [consent, setConsent] = useState(false);
   const [pdfVersion, setPdfVersion] = useState(0);
 
-  const lang = info?.language ?? browserLang();
-  const i18n = useMemo(() => ({ lang, t: dictionaries[lang] }), [lang]);
+  const i18n = usePageI18n(info?.language, documentDict);
   const { t } = i18n;
-
-  useEffect(() => {
-    document.documentElement.lang = lang;
-    document.title = info ? `${info.document.name} · ${t.title}` : t.title;
-  }, [lang, info, t]);
 
   const doSign = async () => {
     if (!signature || !consent || busy) {
@@ -71,20 +63,6 @@ function DocumentApp({ token }: { token: string }) {
       );
       setStatus(t.rejectedByYou);
     });
-
-  let body: React.ReactNode;
-  if (!info) {
-    body = (
-      <PageLoading
-        error={loadError}
-        invalid={(e) => e.code === 'SIGNING_LINK_INVALID'}
-        onRetry={() => void load()}
-        texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }}
-      />
-    );
-  } else {
-    body = signerPage();
-  }
 
   // A plain function, not a component: the pad and the form keep their state across renders.
   function signerPage() {
@@ -142,25 +120,23 @@ function DocumentApp({ token }: { token: string }) {
 
   const signable = info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !CLOSED.has(info.document.status);
   return (
-    <I18n.Provider value={i18n}>
-      {signable && (
-        <a className="skip-link" href="#signing">
-          {t.skipToSign}
-        </a>
-      )}
-      <header className="header">
-        <span className="brand" aria-hidden="true">
-          Sello
-        </span>
-        <h1 className="doc-name">{info ? info.document.name : t.title}</h1>
-      </header>
-      <main className="main">
-        {error && <ErrorBanner error={error} onDismiss={() => setError(null)} />}
-        {body}
-      </main>
-      <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-status">
-        {status}
-      </div>
-    </I18n.Provider>
+    <PageShell
+      i18n={i18n}
+      heading={info ? info.document.name : t.title}
+      documentTitle={info ? `${info.document.name} · ${t.title}` : t.title}
+      skipToSign={!!signable}
+      load={{
+        loaded: info !== null,
+        error: loadError,
+        invalid: (e) => e.code === 'SIGNING_LINK_INVALID',
+        onRetry: () => void load(),
+        texts: { loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid },
+      }}
+      error={error}
+      onDismissError={() => setError(null)}
+      status={status}
+    >
+      {info && signerPage()}
+    </PageShell>
   );
 }

@@ -2,15 +2,13 @@
 // labelled; the signer chooses their box (on the page or in the list), types their email address,
 // and is told that a personal link was sent if the address is that box's signer's. The server gives
 // the same answer either way, so the page never says whether the address matched.
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { PageLoading } from './components/PageLoading';
+import { useEffect, useRef, useState } from 'react';
+import { documentDict, PageShell, usePageI18n } from './components/PageShell';
 import { asApiError, usePageData } from './use-page-data';
 import { ApiError } from './api';
-import { ErrorBanner } from './components/ErrorBanner';
 import { StateView } from './components/Outcome';
 import { PdfViewer, type ViewerBox } from './components/PdfViewer';
 import { getDocumentPage, requestLink, type DocumentPage } from './document-api';
-import { browserLang, dictionaries, I18n } from './i18n';
 import './identify.css';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
@@ -34,15 +32,9 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
   const emailRef = useRef<HTMLInputElement>(null);
   const outcomeRef = useRef<HTMLHeadingElement>(null);
 
-  const lang = info?.language ?? browserLang();
-  const i18n = useMemo(() => ({ lang, t: dictionaries[lang] }), [lang]);
+  const i18n = usePageI18n(info?.language, documentDict);
   const { t } = i18n;
   const ti = t.identify;
-
-  useEffect(() => {
-    document.documentElement.lang = lang;
-    document.title = info ? `${info.document.name} · ${ti.title}` : ti.title;
-  }, [lang, info, ti]);
 
   useEffect(() => {
     if (sentFor !== null) {
@@ -90,14 +82,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
 
   let body: React.ReactNode;
   if (!info) {
-    body = (
-      <PageLoading
-        error={loadError}
-        invalid={(e) => e.status === 404}
-        onRetry={() => void load()}
-        texts={{ loading: t.loading, retry: t.retry, invalidTitle: ti.notFoundTitle, invalidText: ti.notFound }}
-      />
-    );
+    body = null; // the shell shows the loading, failed or not-found state
   } else if (CLOSED.has(info.document.status)) {
     const [title, text] = t.state[info.document.status];
     body = <StateView title={title} text={text} state={info.document.status} />;
@@ -195,22 +180,21 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
   }
 
   return (
-    <I18n.Provider value={i18n}>
-      <header className="header">
-        <span className="brand" aria-hidden="true">
-          Sello
-        </span>
-        <h1 className="doc-name">{info ? info.document.name : ti.title}</h1>
-      </header>
-      <main className="main">
-        {error && (
-          <ErrorBanner
-            error={error.code === 'RATE_LIMITED' ? new ApiError(error.status, error.code, ti.rateLimited) : error}
-            onDismiss={() => setError(null)}
-          />
-        )}
-        {body}
-      </main>
-    </I18n.Provider>
+    <PageShell
+      i18n={i18n}
+      heading={info ? info.document.name : ti.title}
+      documentTitle={info ? `${info.document.name} · ${ti.title}` : ti.title}
+      load={{
+        loaded: info !== null,
+        error: loadError,
+        invalid: (e) => e.status === 404,
+        onRetry: () => void load(),
+        texts: { loading: t.loading, retry: t.retry, invalidTitle: ti.notFoundTitle, invalidText: ti.notFound },
+      }}
+      error={error?.code === 'RATE_LIMITED' ? new ApiError(error.status, error.code, ti.rateLimited) : error}
+      onDismissError={() => setError(null)}
+    >
+      {body}
+    </PageShell>
   );
 }

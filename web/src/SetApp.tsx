@@ -2,17 +2,15 @@
 // viewable, one consent, one signature pad, and one action that signs them all (or rejects the set);
 // afterwards each signed PDF is offered. An ordered flow that has not reached the signer shows the
 // documents but not the pad.
-import { useEffect, useMemo, useState } from 'react';
-import { PageLoading } from './components/PageLoading';
+import { useState } from 'react';
+import { PageShell, usePageI18n } from './components/PageShell';
 import { SigningSection } from './components/SigningSection';
 import { usePageData } from './use-page-data';
 import { useSigningActions } from './use-signing-actions';
 import type { Signature } from './api';
-import { ErrorBanner } from './components/ErrorBanner';
 import { RejectedView, StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SignersList } from './components/SignersList';
-import { browserLang, I18n } from './i18n';
 import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
 import { setDictionaries, setPageDict } from './set-i18n';
 
@@ -23,15 +21,9 @@ export function SetApp({ token }: { token: string }) {
   const [consent, setConsent] = useState(false);
   const [version, setVersion] = useState(0);
 
-  const lang = info?.language ?? browserLang();
-  const i18n = useMemo(() => ({ lang, t: setPageDict(lang) }), [lang]);
+  const i18n = usePageI18n(info?.language, setPageDict);
   const { t } = i18n;
-  const st = setDictionaries[lang];
-
-  useEffect(() => {
-    document.documentElement.lang = lang;
-    document.title = info?.set.name ? `${info.set.name} · ${t.title}` : t.title;
-  }, [lang, info, t]);
+  const st = setDictionaries[i18n.lang];
 
   const toSign = info
     ? info.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected')
@@ -55,20 +47,6 @@ export function SetApp({ token }: { token: string }) {
       setStatus(t.rejectedByYou);
       await load();
     });
-
-  let body: React.ReactNode;
-  if (!info) {
-    body = (
-      <PageLoading
-        error={loadError}
-        invalid={(e) => e.code === 'SIGNING_LINK_INVALID'}
-        onRetry={() => void load()}
-        texts={{ loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid }}
-      />
-    );
-  } else {
-    body = setPage(info);
-  }
 
   // A plain function, not a component: the pad and the form keep their state across renders.
   function setPage(s: SetSigningInfo) {
@@ -135,25 +113,23 @@ export function SetApp({ token }: { token: string }) {
   const signable =
     info && info.set.status === 'CLOSED' && info.signer.due && info.signer.status !== 'signed' && info.signer.status !== 'rejected';
   return (
-    <I18n.Provider value={i18n}>
-      {signable && (
-        <a className="skip-link" href="#signing">
-          {t.skipToSign}
-        </a>
-      )}
-      <header className="header">
-        <span className="brand" aria-hidden="true">
-          Sello
-        </span>
-        <h1 className="doc-name">{info?.set.name || t.title}</h1>
-      </header>
-      <main className="main">
-        {error && <ErrorBanner error={error} onDismiss={() => setError(null)} />}
-        {body}
-      </main>
-      <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-status">
-        {status}
-      </div>
-    </I18n.Provider>
+    <PageShell
+      i18n={i18n}
+      heading={info?.set.name || t.title}
+      documentTitle={info?.set.name ? `${info.set.name} · ${t.title}` : t.title}
+      skipToSign={!!signable}
+      load={{
+        loaded: info !== null,
+        error: loadError,
+        invalid: (e) => e.code === 'SIGNING_LINK_INVALID',
+        onRetry: () => void load(),
+        texts: { loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid },
+      }}
+      error={error}
+      onDismissError={() => setError(null)}
+      status={status}
+    >
+      {info && setPage(info)}
+    </PageShell>
   );
 }

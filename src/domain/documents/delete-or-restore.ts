@@ -4,7 +4,8 @@ import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { findDocument, setStatusOf, transitionDocument } from '../../store/documents-repo.js';
-import { discardPendingNotifications } from '../../store/events-repo.js';
+import { removeDeliverWebhookJob } from '../../jobs/payloads/deliver-webhook.js';
+import { discardPendingNotifications } from '../../store/notifications-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
 import { pauseDocumentFlow, resumeDocumentFlow } from '../workflows/resume-document-flow.js';
 import type { DeleteOrRestoreResult } from '../../schemas/documents.js';
@@ -50,7 +51,9 @@ export async function deleteOrRestoreDocument(
         at,
       });
       if (moved) {
-        await discardPendingNotifications(trx, doc.id, 'the document was deleted', at);
+        for (const delivery of await discardPendingNotifications(trx, doc.id, 'the document was deleted', at)) {
+          await removeDeliverWebhookJob(trx, delivery);
+        }
         await appendHistory(trx, {
           documentId: doc.id,
           at,

@@ -7,7 +7,9 @@ import { newPublicId } from '../ids.js';
 import { REJECTION_REASON_MAX, isEventKind, type EventKind, type EventMeta } from './event-types.js';
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-import { addDeliveryJob, deliveryTargets, insertDeliveries, insertNotification } from '../../store/events-repo.js';
+import { addDeliverWebhookJob } from '../../jobs/payloads/deliver-webhook.js';
+import { insertNotification } from '../../store/notifications-repo.js';
+import { deliveryTargets, insertDeliveries } from '../../store/webhook-deliveries-repo.js';
 import type { Database } from '../../store/schema.js';
 
 export * from './event-types.js';
@@ -62,7 +64,7 @@ export async function emitEvent<K extends EventKind>(
   const targets = await deliveryTargets(trx, opts.accountId, opts.kind);
   await insertDeliveries(trx, n.id, targets, at);
   for (const t of targets) {
-    await addDeliveryJob(trx, { notificationId: n.notificationId, target: t.target });
+    await addDeliverWebhookJob(trx, { notificationId: n.notificationId, target: t.target });
   }
   return n.notificationId;
 }

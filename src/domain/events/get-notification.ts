@@ -3,7 +3,7 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { EventKind } from './event-types.js';
-import { documentSigners, findNotification } from '../../store/events-repo.js';
+import { documentSigners, findNotification } from '../../store/notifications-repo.js';
 import type { NotificationDocument } from '../../schemas/events.js';
 
 export type { NotificationDocument };

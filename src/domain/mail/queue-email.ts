@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { newPublicId } from '../ids.js';
 import type { RenderedMail } from '../../notify/email-templates.js';
+import { addSendEmailJob } from '../../jobs/payloads/send-email.js';
 import { insertMessage, type MailKind } from '../../store/mail-repo.js';
 import type { Database } from '../../store/schema.js';
 
@@ -39,5 +40,6 @@ export async function queueEmail(
     attachments: (m.attachments ?? []).map((a) => ({ filename: a.filename, sha256: a.sha256, content_type: a.contentType })),
     created_at: deps.clock.now(),
   });
+  await addSendEmailJob(trx, { messageId });
   return messageId;
 }

@@ -3,7 +3,6 @@
 // in the database; in memory they are non-extractable CryptoKeys. Every load also renews the OCSP
 // responder certificate when it is due (renew-ocsp-responder.ts).
 import { readFile } from 'node:fs/promises';
-import { sql } from 'kysely';
 import type { Clock } from '../deps.js';
 import type { Db } from '../../store/db.js';
 import {
@@ -18,7 +17,7 @@ import {
   type PkiMaterial,
 } from '../../pki/index.js';
 import type { SecretBox } from '../../pki/secret-box.js';
-import { loadPkiMaterial, recordIssuedCertificate, replacePkiMaterial, storePkiMaterial } from '../../store/pki-repo.js';
+import { loadPkiMaterial, recordIssuedCertificate, replacePkiMaterial, storePkiMaterial, withPkiLock } from '../../store/pki-repo.js';
 import { operatorResponderWarning, renewOcspResponderIfDue } from './renew-ocsp-responder.js';
 
 export interface PkiSettings {
@@ -29,9 +28,6 @@ export interface PkiSettings {
   /** Operator CA from a PKCS#12 file holding the issuing CA's key and chain. */
   pkcs12?: { path: string; password: string; rootCertPath?: string };
 }
-
-// Arbitrary constant naming this lock in pg_locks: only one process generates the PKI.
-const PKI_LOCK = 715_300_002;
 
 /** Where warnings about the PKI go (an operator's responder certificate about to end). */
 export type PkiWarn = (message: string) => void;
@@ -61,19 +57,14 @@ async function storeMaterial(deps: { db: Db; secrets: SecretBox; clock: Clock },
   if (await loadPkiMaterial(deps.db)) {
     return;
   }
-  await deps.db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${PKI_LOCK})`.execute(conn);
-    try {
-      // Another process may have generated it while this one waited for the lock.
-      if (await loadPkiMaterial(deps.db)) {
-        return;
-      }
-      const material = await generateServicePki({ organization: settings.organization, baseUrl, now });
-      await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
-      await recordServiceCertificates(deps.db, material);
-    } finally {
-      await sql`select pg_advisory_unlock(${PKI_LOCK})`.execute(conn);
+  await withPkiLock(deps.db, async () => {
+    // Another process may have generated it while this one waited for the lock.
+    if (await loadPkiMaterial(deps.db)) {
+      return;
     }
+    const material = await generateServicePki({ organization: settings.organization, baseUrl, now });
+    await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
+    await recordServiceCertificates(deps.db, material);
   });
 }
 

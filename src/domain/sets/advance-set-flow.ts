@@ -5,13 +5,14 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { effectiveWorkflow } from '../workflows/effective-workflow.js';
-import { expirationJobKey } from '../workflows/start-document-flow.js';
 import type { Database } from '../../store/schema.js';
-import { countPendingDocuments, documentTicket, endSet, findFlowSet, scheduleJobNow } from '../../store/set-flow-repo.js';
+import { countPendingDocuments, documentTicket, endSet, findFlowSet } from '../../store/set-flow-repo.js';
 import { listSetSigners, rejectingSetSigner, setSetSignerStatus, setSignerIdOfRow, unsignedRowsOf } from '../../store/set-signers-repo.js';
-import { EXPIRE_TASK, REMIND_TASK, unscheduleJob, type FlowDocument } from '../../store/workflow-repo.js';
+import { addWorkflowExpireJob } from '../../jobs/payloads/workflow-expire.js';
+import { addWorkflowRemindJob, removeWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
+import type { FlowDocument } from '../../store/workflow-repo.js';
 import { concludeSet, endOpenDocuments, stopSetJobs } from './end-set-flow.js';
-import { dueSetSigners, setReminderJobKey } from './invite-set-signer.js';
+import { dueSetSigners } from './invite-set-signer.js';
 
 /**
  * After a signature on a document of the set: a set signer who has now signed every document of
@@ -33,7 +34,7 @@ export async function advanceSetAfterSignature(
   let done = false;
   if (setSignerId && (await unsignedRowsOf(trx, setSignerId)) === 0) {
     await setSetSignerStatus(trx, setSignerId, 'signed');
-    await unscheduleJob(trx, setReminderJobKey(setSignerId));
+    await removeWorkflowRemindJob(trx, { scope: 'set', setSignerId });
     done = true;
   }
   if ((await countPendingDocuments(trx, set.id)) === 0) {
@@ -45,11 +46,8 @@ export async function advanceSetAfterSignature(
     if (next && !next.invited_at) {
       // Invited by a job, not here: the invitation writes to the history of the next signer's
       // documents, which this transaction must not lock while it holds one document and the set.
-      await scheduleJobNow(trx, {
-        task: REMIND_TASK,
-        payload: { scope: 'set', setId: set.id, setSignerId: next.id },
-        key: setReminderJobKey(next.id),
-      });
+      // No run_at: due at once, by the database's clock.
+      await addWorkflowRemindJob(trx, { scope: 'set', setId: set.id, setSignerId: next.id });
     }
   }
 }
@@ -93,6 +91,6 @@ export async function stopSetAfterRejection(
     skipLocked: true,
   });
   if ((await countPendingDocuments(trx, set.id)) > 0) {
-    await scheduleJobNow(trx, { task: EXPIRE_TASK, payload: { scope: 'set', setId: set.id }, key: expirationJobKey('set', set.id) });
+    await addWorkflowExpireJob(trx, { scope: 'set', setId: set.id });
   }
 }

@@ -5,18 +5,17 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { sendConclusion } from '../workflows/conclude-document.js';
-import { expirationJobKey } from '../workflows/start-document-flow.js';
 import type { Database } from '../../store/schema.js';
 import { endPendingDocuments, endSet, setFlowDocuments, type FlowSet } from '../../store/set-flow-repo.js';
 import { listSetSigners } from '../../store/set-signers-repo.js';
-import { unscheduleJob } from '../../store/workflow-repo.js';
-import { setReminderJobKey } from './invite-set-signer.js';
+import { removeWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
+import { removeWorkflowExpireJob } from '../../jobs/payloads/workflow-expire.js';
 
 /** Removes the set's expiration and every set signer's reminder. */
 export async function stopSetJobs(trx: Transaction<Database>, setId: string): Promise<void> {
-  await unscheduleJob(trx, expirationJobKey('set', setId));
+  await removeWorkflowExpireJob(trx, { scope: 'set', setId });
   for (const s of await listSetSigners(trx, setId)) {
-    await unscheduleJob(trx, setReminderJobKey(s.id));
+    await removeWorkflowRemindJob(trx, { scope: 'set', setSignerId: s.id });
   }
 }
 

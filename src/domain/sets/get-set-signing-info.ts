@@ -5,6 +5,7 @@
 import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
 import { isProven } from '../signing/one-time-code.js';
+import { explicitLanguage } from '../signing/workflow-language.js';
 import { recordView } from '../signing/record-view.js';
 import { listSetSigners, markSetSignerViewed } from '../../store/set-signers-repo.js';
 import { stickersOf } from '../../store/signing-repo.js';
@@ -60,9 +61,4 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
     documents,
     language: explicitLanguage(s.set.workflow),
   };
-}
-
-function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
-  const l = (workflow as { language?: string } | null)?.language;
-  return l === 'es' || l === 'en' ? l : null;
 }

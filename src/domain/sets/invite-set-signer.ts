@@ -12,11 +12,8 @@ import { invitationMail } from '../../notify/email-templates.js';
 import type { Database } from '../../store/schema.js';
 import type { FlowSet } from '../../store/set-flow-repo.js';
 import { listSetSigners, markSetSignerInvited, signerRowsOf, type SetSignerRow } from '../../store/set-signers-repo.js';
-import { markSignerInvited, REMIND_TASK, scheduleJob } from '../../store/workflow-repo.js';
-
-export function setReminderJobKey(setSignerId: string): string {
-  return `remind:set-signer:${setSignerId}`;
-}
+import { addWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
+import { markSignerInvited } from '../../store/workflow-repo.js';
 
 /** The set signer's personal link, opened from its sealed token. */
 export function setSigningLink(deps: Pick<Deps, 'config' | 'secrets'>, tokenSealed: Buffer | null): string | null {
@@ -116,10 +113,5 @@ export async function scheduleSetReminder(
     return;
   }
   const runAt = new Date(r.from.getTime() + daysMs(r.days));
-  await scheduleJob(trx, {
-    task: REMIND_TASK,
-    payload: { scope: 'set', setId: r.setId, setSignerId: r.setSignerId, dueAt: runAt.toISOString() },
-    runAt,
-    key: setReminderJobKey(r.setSignerId),
-  });
+  await addWorkflowRemindJob(trx, { scope: 'set', setId: r.setId, setSignerId: r.setSignerId, dueAt: runAt.toISOString() }, runAt);
 }

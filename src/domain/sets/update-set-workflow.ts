@@ -12,9 +12,9 @@ import { expirationInstant, requireFutureExpiration } from '../workflows/effecti
 import { scheduleExpiration } from '../workflows/start-document-flow.js';
 import { endSet, findFlowSet, lockPendingDocuments, saveSetWorkflow, type FlowSet } from '../../store/set-flow-repo.js';
 import { listSetSigners } from '../../store/set-signers-repo.js';
-import { unscheduleJob } from '../../store/workflow-repo.js';
+import { removeWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
 import { endOpenDocuments, stopSetJobs } from './end-set-flow.js';
-import { inviteDueSetSigners, setReminderJobKey } from './invite-set-signer.js';
+import { inviteDueSetSigners } from './invite-set-signer.js';
 import type { SetWorkflowResult } from '../../schemas/sets.js';
 
 export type { SetWorkflowResult };
@@ -66,7 +66,7 @@ export async function updateSetWorkflow(
     }
     const restarted: FlowSet = { ...set, workflow: merged as Record<string, unknown>, expires_at: expiresAt, flow_generation: generation };
     for (const s of await listSetSigners(trx, set.id)) {
-      await unscheduleJob(trx, setReminderJobKey(s.id));
+      await removeWorkflowRemindJob(trx, { scope: 'set', setSignerId: s.id });
     }
     for (const documentId of await lockPendingDocuments(trx, set.id)) {
       await appendHistory(trx, {

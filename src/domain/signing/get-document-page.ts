@@ -12,7 +12,7 @@ import { maskEmail, maskIdentifier, maskName } from '../documents/verify-documen
 import type { Db } from '../../store/db.js';
 import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../store/document-page-repo.js';
 import type { Database } from '../../store/schema.js';
-import { explicitLanguage } from './get-signing-info.js';
+import { explicitLanguage } from './workflow-language.js';
 import type { DocumentPage } from '../../schemas/signing.js';
 
 /** Longer than any ticket the service issues (a UUID); longer input is not looked up. */

@@ -8,6 +8,7 @@ import { isProven } from './one-time-code.js';
 import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
+import { explicitLanguage } from './workflow-language.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
@@ -37,15 +38,4 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     // The workflow's language when it sets one; else null, and the page follows the browser's.
     language: explicitLanguage(s.document.workflow),
   };
-}
-
-/** The workflow's language when it sets one, else null (the page then follows the browser's). */
-export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
-  const l = (workflow as { language?: string } | null)?.language;
-  return l === 'es' || l === 'en' ? l : null;
-}
-
-/** The language of emails and of the signature's legend: the workflow's, Spanish by default. */
-export function languageOf(workflow: unknown): 'es' | 'en' {
-  return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
 }

@@ -10,9 +10,9 @@ import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
 import { otpMail } from '../../notify/email-templates.js';
 import { countOtpAttempt, markVerified, otpStateOf, storeOtp } from '../../store/signing-repo.js';
-import { languageOf } from './get-signing-info.js';
 import { openSession, requireSignable, type SigningSession } from './signing-session.js';
 import type { CodeSent, CodeVerified } from '../../schemas/signing.js';
+import { languageOf } from './workflow-language.js';
 
 export const OTP_MINUTES = 10;
 const RESEND_SECONDS = 60;

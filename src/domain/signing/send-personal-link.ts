@@ -15,7 +15,7 @@ import { signingLink } from '../workflows/signing-link.js';
 import { invitationMail } from '../../notify/email-templates.js';
 import { findBox, recentLinkRequests } from '../../store/document-page-repo.js';
 import { requirePageDocument } from './get-document-page.js';
-import { languageOf } from './get-signing-info.js';
+import { languageOf } from './workflow-language.js';
 import { requireDocumentSignable } from './signing-session.js';
 import type { LinkAnswer } from '../../schemas/signing.js';
 

@@ -12,7 +12,7 @@ import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
-import { languageOf } from './get-signing-info.js';
+import { languageOf } from './workflow-language.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';

@@ -4,12 +4,12 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Database } from '../../store/schema.js';
-import { findFlowDocument, flowSigners, unscheduleJob } from '../../store/workflow-repo.js';
+import { removeWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
+import { removeWorkflowExpireJob } from '../../jobs/payloads/workflow-expire.js';
+import { findFlowDocument, flowSigners } from '../../store/workflow-repo.js';
 import { advanceSetAfterSignature, stopSetAfterRejection } from '../sets/advance-set-flow.js';
 import { concludeDocument } from './conclude-document.js';
 import { inviteDue } from './invite-due.js';
-import { reminderJobKey } from './invite-signer.js';
-import { expirationJobKey } from './start-document-flow.js';
 
 export async function advanceAfterSignature(
   trx: Transaction<Database>,
@@ -17,7 +17,7 @@ export async function advanceAfterSignature(
   o: { documentId: string; signerRowId: string; completed: boolean },
 ): Promise<void> {
   const doc = await findFlowDocument(trx, { id: o.documentId });
-  await unscheduleJob(trx, reminderJobKey(o.signerRowId));
+  await removeWorkflowRemindJob(trx, { scope: 'document', signerRowId: o.signerRowId });
   if (doc.set_id) {
     await advanceSetAfterSignature(trx, deps, { setId: doc.set_id, document: doc, signerRowId: o.signerRowId });
     return;
@@ -26,7 +26,7 @@ export async function advanceAfterSignature(
     return; // no workflow: the client distributes the links and follows events
   }
   if (o.completed) {
-    await unscheduleJob(trx, expirationJobKey('document', doc.id));
+    await removeWorkflowExpireJob(trx, { scope: 'document', documentId: doc.id });
     await concludeDocument(trx, deps, { ...doc, status: 'completed' });
     return;
   }
@@ -35,9 +35,9 @@ export async function advanceAfterSignature(
 
 /** Stops every scheduled job of a standalone document's flow (cancelled, expired, rejected). */
 export async function stopDocumentJobs(trx: Transaction<Database>, documentId: string): Promise<void> {
-  await unscheduleJob(trx, expirationJobKey('document', documentId));
+  await removeWorkflowExpireJob(trx, { scope: 'document', documentId });
   for (const s of await flowSigners(trx, documentId)) {
-    await unscheduleJob(trx, reminderJobKey(s.id));
+    await removeWorkflowRemindJob(trx, { scope: 'document', signerRowId: s.id });
   }
 }
 

@@ -7,13 +7,10 @@ import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
 import { invitationMail } from '../../notify/email-templates.js';
 import type { Database } from '../../store/schema.js';
-import { markSignerInvited, REMIND_TASK, scheduleJob, type FlowDocument, type FlowSigner } from '../../store/workflow-repo.js';
+import { addWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
+import { markSignerInvited, type FlowDocument, type FlowSigner } from '../../store/workflow-repo.js';
 import { daysMs, effectiveWorkflow } from './effective-workflow.js';
 import { signingLink } from './signing-link.js';
-
-export function reminderJobKey(signerRowId: string): string {
-  return `remind:signer:${signerRowId}`;
-}
 
 export async function inviteSigner(
   trx: Transaction<Database>,
@@ -73,12 +70,11 @@ export async function rescheduleReminder(
   trx: Transaction<Database>,
   r: { signerRowId: string; documentId: string; at: Date },
 ): Promise<void> {
-  await scheduleJob(trx, {
-    task: REMIND_TASK,
-    payload: { scope: 'document', documentId: r.documentId, signerRowId: r.signerRowId, dueAt: r.at.toISOString() },
-    runAt: r.at,
-    key: reminderJobKey(r.signerRowId),
-  });
+  await addWorkflowRemindJob(
+    trx,
+    { scope: 'document', documentId: r.documentId, signerRowId: r.signerRowId, dueAt: r.at.toISOString() },
+    r.at,
+  );
 }
 
 /**

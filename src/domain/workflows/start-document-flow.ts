@@ -4,13 +4,10 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { WorkflowSettings } from '../documents/workflow-settings.js';
 import type { Database } from '../../store/schema.js';
-import { EXPIRE_TASK, findFlowDocument, scheduleJob, startDocumentFlowRow } from '../../store/workflow-repo.js';
+import { addWorkflowExpireJob } from '../../jobs/payloads/workflow-expire.js';
+import { findFlowDocument, startDocumentFlowRow } from '../../store/workflow-repo.js';
 import { expirationInstant } from './effective-workflow.js';
 import { inviteDue } from './invite-due.js';
-
-export function expirationJobKey(scope: 'document' | 'set', id: string): string {
-  return `expire:${scope}:${id}`;
-}
 
 export async function startDocumentFlow(
   trx: Transaction<Database>,
@@ -26,10 +23,5 @@ export async function startDocumentFlow(
 }
 
 export async function scheduleExpiration(trx: Transaction<Database>, e: { scope: 'document' | 'set'; id: string; at: Date }) {
-  await scheduleJob(trx, {
-    task: EXPIRE_TASK,
-    payload: e.scope === 'document' ? { scope: 'document', documentId: e.id } : { scope: 'set', setId: e.id },
-    runAt: e.at,
-    key: expirationJobKey(e.scope, e.id),
-  });
+  await addWorkflowExpireJob(trx, e.scope === 'document' ? { scope: 'document', documentId: e.id } : { scope: 'set', setId: e.id }, e.at);
 }

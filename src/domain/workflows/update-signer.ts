@@ -7,9 +7,10 @@ import type { Deps } from '../deps.js';
 import { AUTHORITIES, isAuthority, isEmail, normalizeSignerData } from '../documents/authorities.js';
 import { appendHistory } from '../history/append-history.js';
 import { newSigningToken } from '../ids.js';
-import { findFlowDocument, flowSigners, replaceSigner, signerRowOfSticker, unscheduleJob } from '../../store/workflow-repo.js';
+import { removeWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
+import { findFlowDocument, flowSigners, replaceSigner, signerRowOfSticker } from '../../store/workflow-repo.js';
 import { findFlowSet } from '../../store/set-flow-repo.js';
-import { inviteSigner, reminderJobKey } from './invite-signer.js';
+import { inviteSigner } from './invite-signer.js';
 import type { SignerUpdateResult } from '../../schemas/workflows.js';
 
 const EDITABLE = ['authority', 'data', 'name', 'email'] as const;
@@ -96,7 +97,7 @@ export async function updateSigner(
     let invited = false;
     if (doc.status === 'pending' && doc.flow_started_at && !doc.set_id && signer.invited_at) {
       // Invited under the old identity: the corrected person gets the invitation with the new link.
-      await unscheduleJob(trx, reminderJobKey(signer.id));
+      await removeWorkflowRemindJob(trx, { scope: 'document', signerRowId: signer.id });
       await inviteSigner(trx, deps, { document: doc, signer: updated, reminder: false });
       invited = true;
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Deps } from '../../domain/deps.js';
+import { pingDatabase } from '../../store/db.js';
 import { errorBody } from '../errors.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { Health } from '../../schemas/service.js';
@@ -18,7 +18,7 @@ export function healthRoutes(deps: Deps, ready?: () => Promise<boolean>) {
       },
       async (_req, reply) => {
         try {
-          await sql`select 1`.execute(deps.db);
+          await pingDatabase(deps.db);
           if (ready && !(await ready())) {
             throw new Error('not ready');
           }

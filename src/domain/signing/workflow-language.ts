@@ -1,0 +1,13 @@
+// The language a workflow sets for its signers: shared by the signing page's info, the emails and
+// the signature's legend (one-time-code.ts and get-signing-info.ts both need it, so it is neither's).
+
+/** The workflow's language when it sets one, else null (the page then follows the browser's). */
+export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
+  const l = (workflow as { language?: string } | null)?.language;
+  return l === 'es' || l === 'en' ? l : null;
+}
+
+/** The language of emails and of the signature's legend: the workflow's, Spanish by default. */
+export function languageOf(workflow: unknown): 'es' | 'en' {
+  return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
+}

@@ -1,0 +1,76 @@
+// What every page of the signer app shows around its own content: the page's language and title
+// on the document, the skip link to the signing form, the header with the document's (or set's)
+// name, the error banner, the loading / failed / invalid-link states until the data is there, and
+// the live region where actions announce their outcome to screen readers.
+import { type ReactNode, useEffect, useMemo } from 'react';
+import type { ApiError, Lang } from '../api';
+import { browserLang, type Dict, dictionaries, I18n } from '../i18n';
+import { ErrorBanner } from './ErrorBanner';
+import { PageLoading, type PageLoadingTexts } from './PageLoading';
+
+/** The texts of a document's pages (the set page has its own, set-i18n.ts). */
+export const documentDict = (lang: Lang): Dict => dictionaries[lang];
+
+/**
+ * The page's language (the workflow's once the data says, else the browser's) and its texts.
+ * `dict` must be a function defined once (module level), not a new closure at each render.
+ */
+export function usePageI18n(language: Lang | null | undefined, dict: (lang: Lang) => Dict): { lang: Lang; t: Dict } {
+  const lang = language ?? browserLang();
+  return useMemo(() => ({ lang, t: dict(lang) }), [lang, dict]);
+}
+
+export interface PageShellProps {
+  i18n: { lang: Lang; t: Dict };
+  /** The name in the header (h1); the page's own title until its data is loaded. */
+  heading: string;
+  /** The browser tab's title. */
+  documentTitle: string;
+  /** Whether the skip link to the signing form (#signing) is offered: only while the signer can sign. */
+  skipToSign?: boolean;
+  /** Until the data is loaded, the loading state, or the failed load with a retry, or the invalid link. */
+  load: { loaded: boolean; error: ApiError | null; invalid: (e: ApiError) => boolean; onRetry: () => void; texts: PageLoadingTexts };
+  /** An action's error, above the content, until dismissed. */
+  error?: ApiError | null;
+  onDismissError?: () => void;
+  /** The live region's text; pages that announce nothing leave it out. */
+  status?: string;
+  children?: ReactNode;
+}
+
+export function PageShell(p: PageShellProps) {
+  const { lang, t } = p.i18n;
+  useEffect(() => {
+    document.documentElement.lang = lang;
+    document.title = p.documentTitle;
+  }, [lang, p.documentTitle]);
+
+  return (
+    <I18n.Provider value={p.i18n}>
+      {p.skipToSign && (
+        <a className="skip-link" href="#signing">
+          {t.skipToSign}
+        </a>
+      )}
+      <header className="header">
+        <span className="brand" aria-hidden="true">
+          Sello
+        </span>
+        <h1 className="doc-name">{p.heading}</h1>
+      </header>
+      <main className="main">
+        {p.error && <ErrorBanner error={p.error} onDismiss={p.onDismissError} />}
+        {p.load.loaded ? (
+          p.children
+        ) : (
+          <PageLoading error={p.load.error} invalid={p.load.invalid} onRetry={p.load.onRetry} texts={p.load.texts} />
+        )}
+      </main>
+      {p.status !== undefined && (
+        <div className="visually-hidden" role="status" aria-live="polite" data-testid="live-status">
+          {p.status}
+        </div>
+      )}
+    </I18n.Provider>
+  );
+}
