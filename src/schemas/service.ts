@@ -2,6 +2,7 @@
 // CRLs, OCSP, time stamps) and the public verification page (routes/health.ts, pki.ts, verify.ts).
 import { Type } from '@sinclair/typebox';
 import { BinaryBody } from './common.js';
+import { PublicVerification } from './verification.js';
 
 export const Health = Type.Object({ status: Type.Literal('ok') });
 
@@ -21,5 +22,5 @@ export const VerifyParams = Type.Object({
 });
 export const VerifyPage = {
   description: 'the verification page (HTML), or its data as JSON for /verify/{ticket}.json (docs/api.md)',
-  content: { 'text/html': { schema: Type.String() } },
+  content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: PublicVerification } },
 };

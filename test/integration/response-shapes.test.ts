@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSchema } from '@sinclair/typebox';
 import { createDocument } from '../../src/domain/documents/create-document.js';
 import { listDocuments } from '../../src/domain/documents/list-documents.js';
+import { verifyDocument } from '../../src/domain/documents/verify-document.js';
 import { signatureReport } from '../../src/domain/documents/signature-report.js';
 import { getNotificationDocument } from '../../src/domain/events/get-notification.js';
 import { listSubscriptions } from '../../src/domain/events/list-subscriptions.js';
@@ -22,6 +23,7 @@ import { ListedSubscription, NotificationDocument, SubscriptionList } from '../.
 import { DocumentHistory, SignatureReport } from '../../src/schemas/report.js';
 import { ClosedSet, DocumentSet } from '../../src/schemas/sets.js';
 import { DocumentPage, SetSigningInfo, SigningInfo } from '../../src/schemas/signing.js';
+import { PublicVerification } from '../../src/schemas/verification.js';
 import { SignerUpdateResult, WorkflowUpdateResult } from '../../src/schemas/workflows.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { droppedKeys } from '../helpers/schema-keys.js';
@@ -57,7 +59,7 @@ function expectNothingDropped(schema: TSchema, value: unknown) {
 }
 
 describe('domain results against their response schemas', () => {
-  it('create, signing info, sign, report, history, document page, listing, notification, workflow and signer edits', async () => {
+  it('create, signing info, sign, report, history, document page, listing, public verification, notification, workflow and signer edits', async () => {
     const created = await createDocument(s.deps, {
       accountId,
       payload: {
@@ -84,6 +86,10 @@ describe('domain results against their response schemas', () => {
     expectNothingDropped(DocumentHistory, await getHistory(s.deps, { accountId, ticket: created.document_ticket }));
     expectNothingDropped(DocumentPage, await getDocumentPage(s.deps, created.document_ticket));
     expectNothingDropped(DocumentListing, await listDocuments(s.deps, { accountId, limit: '1' }));
+    const verification = await verifyDocument(s.deps, { ticket: created.document_ticket });
+    expect(verification.signatures).toHaveLength(1);
+    expect(verification.pending_signers).toHaveLength(2);
+    expectNothingDropped(PublicVerification, verification);
 
     const notification = await s.deps.db
       .selectFrom('notifications')

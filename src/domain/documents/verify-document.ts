@@ -7,56 +7,10 @@
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { findDocumentByTicket } from '../../store/verify-repo.js';
-import type { DocumentStatus } from '../../store/schema.js';
+import type { PublicSignature, PublicVerification } from '../../schemas/verification.js';
 import { checkDocumentSignatures } from './signature-report.js';
 
-/** One signature of the current original, as the public may see it. */
-export interface PublicSignature {
-  /** The signer's name as the certificate states it (the name drawn in the file). */
-  signer_name: string;
-  /** The certificate's (else the signer's) email address, masked: j***@example.com; '' without one. */
-  email: string;
-  /** How the signer proved who they are (EMAIL_LINK, EMAIL, ...); '' for a signature made elsewhere. */
-  authority: string;
-  /** The time the time-stamp proves, else the time the signature claims (ISO 8601). */
-  signed_at: string;
-  /** The signature verifies over the bytes of the revision it signed. */
-  valid: boolean;
-  /** No revision was appended after the one it signed: it covers the whole current file. */
-  covers_document: boolean;
-  /** The revision (1-based) the signature closes, of total_revisions. */
-  revision: number;
-  total_revisions: number;
-  /** The signature time-stamp, when one is embedded and verifies. */
-  timestamp: { time: string; authority: string } | null;
-  /** The signer's certificate chains to the service's root at the signing time. */
-  certificate_trusted: boolean;
-  /** From the service's register of issued certificates; unknown for a certificate it did not issue. */
-  certificate_status: 'good' | 'revoked' | 'unknown';
-  /** The verdict: valid, trusted, and the certificate good (or revoked only after the time-stamp). */
-  verified: boolean;
-}
-
-/** A signer who has not signed (nor rejected) yet. */
-export interface PublicPendingSigner {
-  /** Masked: the first letter of each word (A*** G***); '' when the sender gave no name. */
-  name: string;
-  /** The email address or phone number, masked. */
-  identifier: string;
-  authority: string;
-}
-
-export interface PublicVerification {
-  ticket: string;
-  name: string;
-  status: Exclude<DocumentStatus, 'deleted'>;
-  created_at: string;
-  page_count: number;
-  /** SHA-256 (hex) of the current original: every signature so far included. */
-  sha256: string;
-  signatures: PublicSignature[];
-  pending_signers: PublicPendingSigner[];
-}
+export type { PublicPendingSigner, PublicSignature, PublicVerification } from '../../schemas/verification.js';
 
 const MAX_TICKET_LENGTH = 100;
 const PHONE_AUTHORITIES = new Set(['SMS', 'WHATSAPP']);

@@ -1,0 +1,45 @@
+// The public verification of a document (GET /verify/{ticket}.json, and the HTML page built from
+// the same data): what anyone holding the ticket may learn, masked as verify-document.ts explains.
+import { type Static, Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum } from './common.js';
+
+/** One signature of the current original, as the public may see it. */
+export const PublicSignature = Type.Object({
+  signer_name: Type.String({ description: 'the name the certificate states (the name drawn in the file)' }),
+  email: Type.String({ description: "the certificate's (else the signer's) email address, masked: j***@example.com; '' without one" }),
+  authority: Type.String({ description: "how the signer proved who they are (EMAIL_LINK, EMAIL, ...); '' for a signature made elsewhere" }),
+  signed_at: DateTime('the time the time stamp proves, else the time the signature claims'),
+  valid: Type.Boolean({ description: 'the signature verifies over the bytes of the revision it signed' }),
+  covers_document: Type.Boolean({ description: 'no revision was appended after the one it signed' }),
+  revision: Type.Integer({ description: 'the revision (1-based) the signature closes, of total_revisions' }),
+  total_revisions: Type.Integer(),
+  timestamp: Nullable(Type.Object({ time: DateTime(), authority: Type.String() }), {
+    description: 'the signature time stamp, when one is embedded and verifies',
+  }),
+  certificate_trusted: Type.Boolean({ description: "the signer's certificate chains to the service's root at the signing time" }),
+  certificate_status: StringEnum(['good', 'revoked', 'unknown'] as const, {
+    description: "from the service's register of issued certificates; unknown for a certificate it did not issue",
+  }),
+  verified: Type.Boolean({ description: 'the verdict: valid, trusted, and the certificate good (or revoked only after the time stamp)' }),
+});
+export type PublicSignature = Static<typeof PublicSignature>;
+
+/** A signer who has not signed (nor rejected) yet. */
+export const PublicPendingSigner = Type.Object({
+  name: Type.String({ description: "masked: the first letter of each word (A*** G***); '' when the sender gave no name" }),
+  identifier: Type.String({ description: 'the email address or phone number, masked' }),
+  authority: Type.String(),
+});
+export type PublicPendingSigner = Static<typeof PublicPendingSigner>;
+
+export const PublicVerification = Type.Object({
+  ticket: Type.String(),
+  name: Type.String(),
+  status: StringEnum(['draft', 'pending', 'completed', 'rejected', 'expired', 'cancelled'] as const),
+  created_at: DateTime(),
+  page_count: Type.Integer(),
+  sha256: Type.String({ description: 'SHA-256 (hex) of the current original: every signature so far included' }),
+  signatures: Type.Array(PublicSignature),
+  pending_signers: Type.Array(PublicPendingSigner),
+});
+export type PublicVerification = Static<typeof PublicVerification>;
