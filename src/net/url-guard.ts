@@ -47,14 +47,45 @@ export class UrlGuardError extends Error {
   }
 }
 
-/** Only plain global unicast passes; every special-purpose range (loopback, private, link-local,
- *  CGNAT, unique-local, 6to4/teredo/NAT64 which can embed an internal IPv4, ...) is refused. */
+/**
+ * Whether an IPv6 address carries an IPv4 address inside it: IPv4-compatible ::a.b.c.d (RFC 4291
+ * §2.5.5.1, deprecated), NAT64 64:ff9b::/96 (RFC 6052) and 64:ff9b:1::/48 (RFC 8215), 6to4
+ * 2002::/16 (RFC 3056) and Teredo 2001::/32 (RFC 4380). IPv4-mapped ::ffff:a.b.c.d is not in the
+ * list: it is the IPv4 address itself, judged as such.
+ */
+export function embedsIpv4(v6: ipaddr.IPv6): boolean {
+  const b = v6.toByteArray();
+  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const compatible = zeros(0, 12);
+  const nat64 = b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b;
+  const sixToFour = b[0] === 0x20 && b[1] === 0x02;
+  const teredo = b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x00 && b[3] === 0x00;
+  return compatible || nat64 || sixToFour || teredo;
+}
+
+/**
+ * Only plain global unicast passes; every special-purpose range (loopback, private, link-local,
+ * CGNAT, unique-local, ...) is refused. An IPv6 address that embeds an IPv4 address is refused by
+ * rule, whatever the IPv4 inside: the host may route it (a NAT64 gateway, a 6to4 or Teredo relay,
+ * a kernel that still speaks IPv4-compatible addresses) to that IPv4 address, internal ones
+ * included, and a public IPv4 server has its own plain address.
+ */
 export function isPublicAddress(ip: string): boolean {
   if (net.isIP(ip) === 0) {
     return false; // strict syntax: no octal/hex forms the kernel might read differently
   }
   try {
-    return ipaddr.process(ip).range() === 'unicast'; // process(): ::ffff:a.b.c.d is judged as IPv4
+    const addr = ipaddr.parse(ip);
+    if (addr.kind() === 'ipv6') {
+      const v6 = addr as ipaddr.IPv6;
+      if (v6.isIPv4MappedAddress()) {
+        return v6.toIPv4Address().range() === 'unicast'; // ::ffff:a.b.c.d is a.b.c.d
+      }
+      if (embedsIpv4(v6)) {
+        return false;
+      }
+    }
+    return addr.range() === 'unicast';
   } catch {
     return false;
   }

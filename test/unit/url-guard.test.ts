@@ -82,7 +82,25 @@ describe('isPublicAddress', () => {
     '2130706433',
   ];
   it.each(refused)('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false));
-  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111'])('allows %s', (ip) => expect(isPublicAddress(ip)).toBe(true));
+  it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (ip) => expect(isPublicAddress(ip)).toBe(true));
+
+  // Every IPv6 form that embeds an IPv4 address, with loopback, private, metadata and public IPv4
+  // addresses inside: refused by rule, not because this host happens not to route them.
+  const embedded = [
+    '::127.0.0.1', // IPv4-compatible, dotted
+    '::7f00:1', // IPv4-compatible, hexadecimal
+    '::a00:1', // 10.0.0.1
+    '::a9fe:a9fe', // 169.254.169.254
+    '::808:808', // 8.8.8.8
+    '64:ff9b::a00:1', // NAT64 well-known prefix
+    '64:ff9b::808:808',
+    '64:ff9b:1::a00:1', // NAT64 local-use prefix
+    '2002:a00:1::', // 6to4 of 10.0.0.1
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f5ff:fffe', // Teredo, client 10.0.0.1
+    '2001:0:7f00:1::', // Teredo, server 127.0.0.1
+  ];
+  it.each(embedded)('refuses %s, an IPv6 address carrying an IPv4 address', (ip) => expect(isPublicAddress(ip)).toBe(false));
 });
 
 describe('guardedFetch address rule', () => {
@@ -95,6 +113,10 @@ describe('guardedFetch address rule', () => {
       'http://169.254.169.254/latest/meta-data',
       `http://[::ffff:127.0.0.1]:${srv.port}/`,
       `http://[::1]:${srv.port}/`,
+      `http://[::127.0.0.1]:${srv.port}/`,
+      `http://[::7f00:1]:${srv.port}/`,
+      `http://[::a00:1]:${srv.port}/`,
+      `http://[64:ff9b::7f00:1]:${srv.port}/`,
       `http://localhost:${srv.port}/`,
     ]) {
       expect(await reason(guardedFetch(url, opts)), url).toBe('ADDRESS_NOT_ALLOWED');
