@@ -8,8 +8,9 @@
 // the route once the file has been read).
 //
 // Every failure is the same 401 with an empty body, and the work done does not depend on which part
-// was wrong: an unknown web id is checked against dummy keys, and every candidate is compared
-// against every key slot with timingSafeEqual, with no early exit.
+// was wrong: an unknown web id (or an account with fewer keys) opens sealed dummy keys, so every
+// request decrypts MAX_ACTIVE_KEYS keys, and every candidate is compared against every key slot
+// with timingSafeEqual, with no early exit.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ACTIVE_KEYS, activeKeysOf } from '../store/accounts-repo.js';
@@ -115,8 +116,8 @@ export function candidatesFor(req: FastifyRequest, publicUrl: string): { exact: 
     exact: [raw],
     compact: () => {
       const body = jsonBodyOf(req);
-      if (!body.ok) {
-        return undefined; // not JSON: only the raw bytes can match; the route answers 400 later
+      if (!body.ok || body.value === undefined) {
+        return undefined; // no JSON body: only the raw bytes can match; the route answers 400 later
       }
       const compact = JSON.stringify(body.value);
       return raw.equals(Buffer.from(compact, 'utf8')) ? undefined : compact;
@@ -142,11 +143,15 @@ export function jsonBodyOf(req: FastifyRequest): { ok: true; value: unknown } | 
 }
 
 export function createAuthenticator(opts: AuthOptions) {
+  const sealedDummies = DUMMY_KEYS.map((k) => opts.secrets.seal(k));
   return async function authenticate(req: FastifyRequest): Promise<AuthenticatedAccount> {
     const parsed = parseAuthorization(req.headers.authorization, opts.schemes);
     // The lookup runs even without a usable header, so a missing header answers in the same time.
     const found = await activeKeysOf(opts.db, parsed?.webId ?? NO_ACCOUNT);
-    const keys = (found?.keys ?? []).map((k) => opts.secrets.open(k));
+    const sealed = (found?.keys ?? []).slice(0, MAX_ACTIVE_KEYS);
+    // Decrypting a key is the one step an unknown web id would skip: dummies fill the slots.
+    const opened = [...sealed, ...sealedDummies.slice(sealed.length)].map((k) => opts.secrets.open(k));
+    const keys = opened.slice(0, sealed.length);
     const candidates = candidatesFor(req, opts.publicUrl());
     const signature = parsed?.signature ?? ZERO;
     let ok = signatureMatches(signature, keys, candidates.exact.length ? candidates.exact : ['']);

@@ -170,3 +170,46 @@ describe('every response', () => {
     expect(res.headers.get('x-request-id')).toBe('trace-123');
   });
 });
+
+describe('the same work whatever the failure', () => {
+  it('decrypts as many keys for an unknown web id, a wrong signature and a valid request', async () => {
+    const secrets = s.deps.secrets;
+    const open = secrets.open.bind(secrets);
+    let opened = 0;
+    secrets.open = (sealed) => {
+      opened++;
+      return open(sealed);
+    };
+    try {
+      const count = async (opts: Parameters<typeof send>[2]) => {
+        opened = 0;
+        const r = await send('GET', '/api/document?limit=1', opts);
+        return { status: r.status, opened };
+      };
+      const unknown = await count({ webId: 'nobody-has-this-web-id' });
+      const wrong = await count({ key: 'not-the-key' });
+      const valid = await count({});
+      expect([unknown.status, wrong.status, valid.status]).toEqual([401, 401, 200]);
+      expect(unknown.opened).toBeGreaterThan(0);
+      expect(wrong.opened).toBe(unknown.opened);
+      expect(valid.opened).toBe(unknown.opened);
+    } finally {
+      secrets.open = open;
+    }
+  });
+});
+
+describe('media types', () => {
+  it('answers a POST with a text/plain body 415, before and after authentication, never 500', async () => {
+    const body = '{"b64_doc":"x"}';
+    const anonymous = await fetch(`${s.baseUrl}/developers/json`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
+    expect(anonymous.status).toBe(415);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const signed = await fetch(`${s.baseUrl}/developers/json`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', authorization: `svc ${s.creds.webId}:${sign(s.creds.apiKey, body)}` },
+      body,
+    });
+    expect(signed.status).toBe(415);
+  });
+});
