@@ -6,6 +6,12 @@ export const ERROR_CODES = {
   INVALID_INPUT: 'invalid input',
   /** The JSON body cannot be parsed. */
   INVALID_JSON: 'malformed JSON',
+  /** The request's headers are larger than the server accepts. */
+  HEADERS_TOO_LARGE: 'headers too large',
+  /** The request could not be read as HTTP (a NUL or another forbidden character in a header, a malformed request line). */
+  BAD_REQUEST: 'malformed request',
+  /** A path segment is longer than any identifier can be (1,000 characters). */
+  PATH_TOO_LONG: 'path too long',
   /** More than one, or none, of b64_doc, url_doc and template was sent. */
   INVALID_ORIGIN: 'document origin',
   /** A sticker breaks a rule (page, rect, authority, data); details name the index and the rule. */

@@ -8,10 +8,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
 import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
-import { errorBody, handleError } from './errors.js';
+import { answerClientError, errorBody, handleError, handleFrameworkError } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { validatorCompiler } from './validation.js';
 import { createRateLimiter } from './rate-limit.js';
+import { neutralizeUnstorableParams, refuseUnstorableInput } from './text-guard.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
@@ -31,6 +32,7 @@ import { templateRoutes } from './routes/templates.js';
 import { verifyRoutes } from './routes/verify.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const MAX_PARAM_LENGTH = 1000;
 
 export interface AppOptions {
   /** Log destination; defaults to stdout. Tests pass a stream to read what was logged. */
@@ -57,6 +59,11 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     },
     bodyLimit: config.limits.jsonBodyBytes,
     trustProxy: false,
+    // Identifiers are short: a longer path parameter is 414 PATH_TOO_LONG (handleFrameworkError).
+    maxParamLength: MAX_PARAM_LENGTH,
+    // Requests Node's HTTP parser refuses (a NUL in a header, headers too large) get the one error shape.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: handleFrameworkError,
   });
   // Every route's params, querystring and body are checked against its schema (validation.ts).
   app.setValidatorCompiler(validatorCompiler);
@@ -67,10 +74,19 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // After authentication and schema validation, before any handler: text that cannot be stored is a
+  // 400 naming the field, an identifier holding it is unknown (text-guard.ts).
+  app.addHook('preHandler', async (req) => {
+    neutralizeUnstorableParams(req);
+    refuseUnstorableInput(req);
+  });
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    // The path is the client's own, echoed to help; a long one is cut, not sent back whole.
+    const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+    return reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${req.method} ${shown}`));
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -121,6 +137,8 @@ function apiPlugin(deps: Deps) {
     // Keep the bytes as received: the signature may be over them exactly (decisions.md). The body
     // is parsed only after the signature is checked.
     app.removeContentTypeParser('application/json');
+    // The API takes JSON and multipart only: a text/plain body is 415, not parsed as text.
+    app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
       req.rawBody = body as Buffer;
       done(null, undefined);

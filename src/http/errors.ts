@@ -1,5 +1,7 @@
 // The only place where error codes become HTTP statuses, and where every error body is shaped:
 // {"error": {"code", "message", "details"}} for every status but 401 (whose body is empty).
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { Unauthorized, sendUnauthorized } from './auth.js';
@@ -35,6 +37,9 @@ const STATUS: Record<ErrorCode, number> = {
   OTP_EXPIRED: 409,
   PDF_NOT_SIGNABLE: 422,
   SIGNING_FAILED: 503,
+  HEADERS_TOO_LARGE: 431,
+  BAD_REQUEST: 400,
+  PATH_TOO_LONG: 414,
   CLOCK_BEHIND: 503,
   NOTIFICATION_NOT_FOUND: 404,
   SUBSCRIPTION_NOT_FOUND: 404,
@@ -56,6 +61,48 @@ const STATUS: Record<ErrorCode, number> = {
   RENDERER_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (a NUL in a header, headers
+ * over the size limit, a malformed request line). They get the same error shape as every other
+ * error, then the connection closes: after a parse error the stream cannot be trusted.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const timeout = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const status = tooLarge ? 431 : timeout ? 408 : 400;
+  const body = JSON.stringify(
+    tooLarge
+      ? errorBody('HEADERS_TOO_LARGE', 'the request headers are larger than the server accepts')
+      : timeout
+        ? errorBody('BAD_REQUEST', 'the request was not received in time')
+        : errorBody(
+            'BAD_REQUEST',
+            'the request is not valid HTTP (a header holds a forbidden character, or the request line is malformed)',
+          ),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Errors the router raises before any route runs: a path that is not valid percent-encoded UTF-8, a
+ * parameter over maxParamLength. Fastify's own shape would echo the whole path; ours does not.
+ */
+export function handleFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    return reply.code(400).send(errorBody('BAD_REQUEST', 'the path is not valid percent-encoded UTF-8'));
+  }
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(414).send(errorBody('PATH_TOO_LONG', 'a segment of the path is longer than any identifier can be'));
+  }
+  return handleError(err, req, reply);
+}
 
 export function statusOf(code: ErrorCode): number {
   return STATUS[code];

@@ -13,11 +13,22 @@ import { openSession, requireSignable, requireTurn } from './signing-session.js'
 import type { RejectResult } from '../../schemas/signing.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Generous for 300 characters of any script or emoji, far below what an abuse would store. */
+export const REJECTION_REASON_MAX_BYTES = 4096;
 
 export function parseRejectionReason(body: Record<string, unknown>): string {
   const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
   if (!reason) {
     throw invalid('reason', 'required: why the document is rejected');
+  }
+  // Characters bound what a person may write; bytes bound what is stored: one "character" can be a
+  // base letter with 100,000 combining marks.
+  const bytes = Buffer.byteLength(reason, 'utf8');
+  if (bytes > REJECTION_REASON_MAX_BYTES) {
+    throw invalid(
+      'reason',
+      `at most ${REJECTION_REASON_MAX} characters and ${REJECTION_REASON_MAX_BYTES} bytes of UTF-8 (got ${bytes} bytes)`,
+    );
   }
   const length = [...graphemes.segment(reason)].length;
   if (length > REJECTION_REASON_MAX) {
