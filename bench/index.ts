@@ -30,6 +30,7 @@ import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
 import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
 import { delta, snapshot, type CpuDelta } from './cpu.js';
 import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
+import { authTimingPairs } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioTemplates } from './templates.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
@@ -180,6 +181,7 @@ async function scenarioAuthEndToEnd(s: Server) {
         `p99 ${fmt(percentile(r.latencies, 99))} ms${wrong ? `  UNEXPECTED STATUS ×${wrong}: ${r.firstError}` : ''}`,
     );
   }
+  await authTimingPairs(s.baseUrl, s.webId);
   console.log('');
 }
 
