@@ -5,12 +5,14 @@
 //   migrate          apply database migrations and exit
 //   account ...      create, rotate-key, webhook, list
 //   history verify   check a document's hash-chained history
+//   auth check       what to sign for a request, and whether a signature is it
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { AppError } from './domain/errors.js';
 import { UsageError } from './cli/args.js';
 import { parseAccountCommand, runAccountCommand } from './cli/account.js';
 import { parseMailCommand, runMailCommand } from './cli/mail.js';
 import { parseHistoryCommand, runHistoryCommand } from './cli/history.js';
+import { parseAuthCheckCommand, runAuthCheck } from './cli/auth-check.js';
 import { apiRequest } from './cli/api-request.js';
 import { serve } from './cli/serve.js';
 import { openDatabase, startRuntime } from './runtime.js';
@@ -29,6 +31,8 @@ const USAGE = `usage: sello <command>
   account list [--json]
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
+  auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]
+                                the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
 Settings come from environment variables: see docs/configuration.md.`;
 
 async function main(argv: string[]): Promise<number> {
@@ -80,6 +84,15 @@ async function main(argv: string[]): Promise<number> {
         await runtime.close();
       }
       return 0;
+    }
+    case 'auth': {
+      const cmd = parseAuthCheckCommand(rest);
+      const runtime = await startRuntime(config, { migrate: true });
+      try {
+        return await runAuthCheck(runtime.deps, cmd);
+      } finally {
+        await runtime.close();
+      }
     }
     case 'history': {
       // Only the database: checking a chain needs no keys, so it works without the master key.

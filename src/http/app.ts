@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
 import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
-import { answerClientError, errorBody, handleError, handleFrameworkError } from './errors.js';
+import { answerClientError, errorBody, handleError, handleFrameworkError, logUnauthorized } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { validatorCompiler } from './validation.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -153,6 +153,7 @@ function apiPlugin(deps: Deps) {
         req.account = await authenticate(req);
       } catch (err) {
         if (err instanceof Unauthorized) {
+          logUnauthorized(req, err);
           return sendUnauthorized(reply);
         }
         throw err;

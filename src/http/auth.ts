@@ -11,7 +11,7 @@
 // was wrong: an unknown web id (or an account with fewer keys) opens sealed dummy keys, so every
 // request decrypts MAX_ACTIVE_KEYS keys, and every candidate is compared against every key slot
 // with timingSafeEqual, with no early exit.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ACTIVE_KEYS, activeKeysOf } from '../store/accounts-repo.js';
 import type { Db } from '../store/db.js';
@@ -32,8 +32,40 @@ declare module 'fastify' {
   }
 }
 
+/** Why a request was not authenticated: for the server log, never for the client. */
+export interface AuthFailure {
+  reason:
+    | 'no_authorization'
+    | 'malformed_authorization'
+    | 'unknown_web_id'
+    | 'no_active_key'
+    | 'no_content_sha256'
+    | 'content_sha256_mismatch'
+    | 'signature_mismatch';
+  webId?: string;
+  /** What the signature was compared with: strings of the request line, or sizes and digests of the body; never a key or the body. */
+  tried?: string[];
+}
+
 /** A 401 with an empty body: the only answer to any authentication failure. */
-export class Unauthorized extends Error {}
+export class Unauthorized extends Error {
+  constructor(readonly failure?: AuthFailure) {
+    super(failure ? `authentication failed: ${failure.reason}` : 'authentication failed');
+  }
+}
+
+const digestOf = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** The strings tried, as the log shows them: request targets whole, bodies by size and SHA-256 only. */
+export function describeTried(method: string, candidates: (string | Buffer)[]): string[] {
+  if (method === 'GET' || method === 'DELETE' || method === 'HEAD') {
+    return candidates.map(String);
+  }
+  return candidates.map((c, i) => {
+    const what = i === 0 ? 'the body as received' : 'the body re-serialized compactly';
+    return `${what}: ${Buffer.byteLength(c)} bytes, SHA-256 ${digestOf(c)}`;
+  });
+}
 
 export interface ParsedAuthorization {
   webId: string;
@@ -160,10 +192,41 @@ export function createAuthenticator(opts: AuthOptions) {
       ok = compact !== undefined && signatureMatches(signature, keys, [compact]);
     }
     if (!ok || !parsed || !found || candidates.exact.length === 0) {
-      throw new Unauthorized();
+      throw new Unauthorized(failureOf(req, parsed, found, candidates));
     }
     return { id: found.accountId, webId: parsed.webId };
   };
+}
+
+/** The first reason that applies, once the constant-time work is done. */
+function failureOf(
+  req: FastifyRequest,
+  parsed: ParsedAuthorization | undefined,
+  found: { keys: Buffer[] } | undefined,
+  candidates: ReturnType<typeof candidatesFor>,
+): AuthFailure {
+  if (!req.headers.authorization) {
+    return { reason: 'no_authorization' };
+  }
+  if (!parsed) {
+    return { reason: 'malformed_authorization' };
+  }
+  const webId = parsed.webId;
+  if (!found) {
+    return { reason: 'unknown_web_id', webId };
+  }
+  if (found.keys.length === 0) {
+    return { reason: 'no_active_key', webId };
+  }
+  if (candidates.exact.length === 0) {
+    return { reason: 'no_content_sha256', webId };
+  }
+  const method = req.method.toUpperCase();
+  const compact = method === 'POST' ? candidates.compact() : undefined;
+  const tried = String(req.headers['content-type'] ?? '').startsWith('multipart/')
+    ? candidates.exact.map((h) => `the Content-SHA256 header: ${String(h)}`)
+    : describeTried(method, [...candidates.exact, ...(compact === undefined ? [] : [compact])]);
+  return { reason: 'signature_mismatch', webId, tried };
 }
 
 export function sendUnauthorized(reply: FastifyReply) {

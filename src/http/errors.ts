@@ -112,9 +112,21 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
+/**
+ * The 401 stays empty (decisions.md); the reason goes to the log at info level so the operator, and
+ * through them the integrator, can see what was wrong: unknown web id, inactive key, or which
+ * strings the signature was compared with.
+ */
+export function logUnauthorized(req: FastifyRequest, err: Unauthorized): void {
+  if (err.failure) {
+    req.log.info({ auth: err.failure }, err.message);
+  }
+}
+
 /** Fastify error handler: AppError as mapped, schema failures as 400, anything else as 500. */
 export function handleError(err: FastifyError | AppError | Error, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof Unauthorized) {
+    logUnauthorized(req, err);
     return sendUnauthorized(reply);
   }
   if (err instanceof AppError) {

@@ -36,7 +36,11 @@ export async function readSignedUpload(req: FastifyRequest): Promise<SignedUploa
   const given = Buffer.from(String(req.headers['content-sha256'] ?? ''), 'utf8');
   const actual = Buffer.from(createHash('sha256').update(file).digest('base64'), 'utf8');
   if (given.length !== actual.length || !timingSafeEqual(given, actual)) {
-    throw new Unauthorized();
+    throw new Unauthorized({
+      reason: 'content_sha256_mismatch',
+      webId: req.account?.webId,
+      tried: [`Content-SHA256 of the file: ${actual.toString()}`],
+    });
   }
   return { file, filename, fields };
 }

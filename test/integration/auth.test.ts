@@ -213,3 +213,45 @@ describe('media types', () => {
     expect(signed.status).toBe(415);
   });
 });
+
+describe('the reason of a 401, in the server log only', () => {
+  const logged = (from: number) =>
+    s.logs
+      .join('')
+      .split('\n')
+      .slice(from)
+      .filter((l) => l.includes('"auth"'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; auth: { reason: string; webId?: string; tried?: string[] } });
+  const mark = () => s.logs.join('').split('\n').length - 1;
+
+  it('names an unknown web id, a malformed header and a signature mismatch with the strings tried', async () => {
+    let from = mark();
+    expectEmpty401(await send('GET', '/api/document?limit=2', { webId: 'nobody-has-this' }));
+    expect(logged(from).map((l) => [l.level, l.auth.reason, l.auth.webId])).toEqual([[30, 'unknown_web_id', 'nobody-has-this']]);
+
+    from = mark();
+    const res = await fetch(`${s.baseUrl}/api/document`, { headers: { authorization: 'Bearer nothing' } });
+    expect(res.status).toBe(401);
+    expect(logged(from).map((l) => l.auth.reason)).toEqual(['malformed_authorization']);
+
+    from = mark();
+    expectEmpty401(await send('GET', '/api/document?limit=3', { key: 'not-the-key' }));
+    expect(logged(from).map((l) => l.auth)).toEqual([
+      { reason: 'signature_mismatch', webId: s.creds.webId, tried: ['/api/document?limit=3', `${s.baseUrl}/api/document?limit=3`] },
+    ]);
+
+    from = mark();
+    const body = '{ "name": "secret-document-name" }';
+    expectEmpty401(await send('POST', '/api/documentset', { body, key: 'not-the-key' }));
+    const [post] = logged(from);
+    expect(post.auth.reason).toBe('signature_mismatch');
+    const digest = (x: string) => createHash('sha256').update(x).digest('hex');
+    expect(post.auth.tried).toEqual([
+      `the body as received: ${body.length} bytes, SHA-256 ${digest(body)}`,
+      `the body re-serialized compactly: 31 bytes, SHA-256 ${digest('{"name":"secret-document-name"}')}`,
+    ]);
+    const text = s.logs.join('');
+    expect(text).not.toContain('secret-document-name');
+    expect(text).not.toContain(s.creds.apiKey);
+  });
+});

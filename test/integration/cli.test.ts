@@ -3,6 +3,7 @@
 // the service stopped, every CLI call starts and stops the database itself (1–2 s each), so the
 // calls here are few and chained; with `sello serve` running, the CLI connects to its database.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -474,5 +475,63 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
     expect(r.stderr).toContain('PORT="abc"');
     expect(r.stderr).toMatch(/invalid configuration/);
     expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('sello auth check', { timeout: 120_000 }, () => {
+  let dataDir: string;
+  let webId: string;
+  let apiKey: string;
+  const sig = (data: string) => createHmac('sha256', Buffer.from(apiKey, 'utf8')).update(data).digest('base64');
+  beforeAll(async () => {
+    dataDir = await tempDir('sello-cli-auth-');
+    ({ webId, apiKey } = parseJson(await sello(['account', 'create', '--name', 'Acme', '--json'], { dataDir })) as {
+      webId: string;
+      apiKey: string;
+    });
+  });
+
+  step('a GET: prints the target to sign and says which string a good signature matches', async () => {
+    const target = '/api/document?limit=5&from=0';
+    const r = await sello(['auth', 'check', '--web-id', webId, 'GET', target, '--signature', sig(target)], { dataDir });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout).toContain(`the request target as sent: ${target}`);
+    expect(r.stdout).toContain(sig(target));
+    expect(r.stdout).toContain('matches string 1 with the newest key');
+    expect(r.stdout).not.toContain(apiKey);
+  });
+
+  step('a JSON POST signed over a pretty-printed body: both strings shown; a wrong signature exits 1', async () => {
+    const file = join(dataDir, 'body.json');
+    await writeFile(file, '{ "name": "Alta" }\n');
+    const good = await sello(
+      ['auth', 'check', '--web-id', webId, 'POST', '/api/documentset', '--body', file, '--signature', sig('{"name":"Alta"}')],
+      {
+        dataDir,
+      },
+    );
+    expect(good.code, show(good)).toBe(0);
+    expect(good.stdout).toContain('or the body re-serialized compactly (15 bytes): {"name":"Alta"}');
+    expect(good.stdout).toContain('matches string 2');
+    const bad = await sello(['auth', 'check', '--web-id', webId, 'POST', '/api/documentset', '--body', file, '--signature', sig('other')], {
+      dataDir,
+    });
+    expect(bad.code, show(bad)).toBe(1);
+    expect(bad.stdout).toContain('matches none of them');
+  });
+
+  step('an unknown web id exits 1 saying so; a missing PATH or file exits 2 in one line', async () => {
+    const unknown = await sello(['auth', 'check', '--web-id', 'nobody', 'GET', '/api/document'], { dataDir });
+    expect(unknown.code, show(unknown)).toBe(1);
+    expect(unknown.stdout).toContain('no account has the web id nobody');
+    const usage = await sello(['auth', 'check', '--web-id', webId, 'GET'], { dataDir });
+    expect(usage.code, show(usage)).toBe(2);
+    expect(usage.stderr).toContain('usage: sello auth check');
+    const missing = await sello(['auth', 'check', '--web-id', webId, 'POST', '/developers/json', '--body', join(dataDir, 'nope.json')], {
+      dataDir,
+    });
+    expect(missing.code, show(missing)).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toContain('cannot read the body');
   });
 });
