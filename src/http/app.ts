@@ -17,6 +17,7 @@ import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { healthRoutes } from './routes/health.js';
+import { landingRoutes } from './routes/landing.js';
 import { historyRoutes } from './routes/history.js';
 import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
@@ -108,6 +109,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerMetrics(app);
 
+  await app.register(landingRoutes(config.publicUrl));
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));

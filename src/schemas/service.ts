@@ -6,6 +6,9 @@ import { PublicVerification } from './verification.js';
 
 export const Health = Type.Object({ status: Type.Literal('ok') });
 
+/** A page for people (text/html). */
+export const HtmlPage = { description: 'an HTML page', content: { 'text/html': { schema: Type.String() } } };
+
 /** A response of raw bytes of the given media type. */
 export const BinaryFile = (mediaType: string, description: string) => ({
   description,

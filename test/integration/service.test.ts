@@ -133,3 +133,17 @@ describe('logs', () => {
     expect(text).not.toContain(token);
   });
 });
+
+describe('GET /', () => {
+  it('is a small page for people: what this is, links to the reference, OpenAPI, health; loads nothing', async () => {
+    const res = await fetch(`${s.baseUrl}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const html = await res.text();
+    for (const link of ['href="/docs"', 'href="/openapi.json"', 'href="/healthz"', 'examples/quickstart.mjs']) {
+      expect(html).toContain(link);
+    }
+    expect(html).not.toMatch(/<script|<img|<link/);
+  });
+});
