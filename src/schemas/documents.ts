@@ -126,6 +126,8 @@ export const DownloadResponse = Type.Object(
 );
 
 export const DeleteOrRestoreBody = Type.Object({ ticket: Type.String(), action: StringEnum(['delete', 'restore']) });
+/** The body of the older public clients' POST /developers/delete/ and /developers/restore/. */
+export const TicketBody = Type.Object({ ticket: Type.String() });
 export const DeleteOrRestoreResult = Type.Object({ document_ticket: Type.String(), status: Type.String() });
 export type DeleteOrRestoreResult = Static<typeof DeleteOrRestoreResult>;
 

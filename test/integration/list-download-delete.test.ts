@@ -1,5 +1,5 @@
 // Listing (time window, paging), downloads and their hashes, soft delete and restore.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/domain/deps.js';
 import { MINUTE, nextWholeHour } from '../helpers/dates.js';
@@ -132,5 +132,26 @@ describe('POST /developers/docs', () => {
       /^action:/,
     );
     expect((await apiError(s.client.request('POST', '/developers/docs', { action: 'delete' }))).message).toMatch(/^ticket:/);
+  });
+  it("takes the older clients' /developers/delete/ and /developers/restore/, signed over PHP-style JSON", async () => {
+    const t = tickets[3];
+    // json_encode with JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES, signed and sent as that string.
+    const php = (extra: string) => `{"ticket":"${t}"${extra}}`;
+    const post = async (path: string, body: string) => {
+      const sig = createHmac('sha256', s.creds.apiKey).update(body).digest('base64');
+      const res = await fetch(s.baseUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `svc ${s.creds.webId}:${sig}` },
+        body,
+      });
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await post('/developers/delete/', php(',"note":"Baja del expediente 3/2026 — señora Núñez"'))).toEqual({
+      status: 200,
+      json: { document_ticket: t, status: 'deleted' },
+    });
+    expect(await post('/developers/restore/', php(''))).toEqual({ status: 200, json: { document_ticket: t, status: 'pending' } });
+    expect((await post('/developers/delete', php(''))).json.status).toBe('deleted');
+    expect((await post('/developers/restore', php(''))).json.status).toBe('pending');
   });
 });

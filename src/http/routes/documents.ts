@@ -11,6 +11,7 @@ import {
   CreateDocumentBody,
   CreatedDocument,
   DeleteOrRestoreBody,
+  TicketBody,
   DeleteOrRestoreResult,
   DocumentListQuery,
   DocumentListing,
@@ -88,6 +89,27 @@ export function documentRoutes(deps: Deps) {
         return deleteOrRestoreDocument(deps, { accountId: req.account!.id, ticket: b.ticket, action: b.action, ip: req.ip });
       },
     );
+    // Older public clients of the original service call these, with and without the final slash
+    // (decisions.md "Paths of the operations"); they are /developers/docs with the action in the path.
+    for (const action of ['delete', 'restore'] as const) {
+      for (const path of [`/developers/${action}/`, `/developers/${action}`]) {
+        app.post(
+          path,
+          {
+            schema: {
+              summary: `${action === 'delete' ? 'Delete' : 'Restore'} a document (the form older clients use; same as /developers/docs)`,
+              tags: ['documents'],
+              security: [{ hmac: [] }],
+              hide: !path.endsWith('/'),
+              body: TicketBody,
+              response: { 200: DeleteOrRestoreResult, '4xx': ErrorResponse },
+            },
+          },
+          async (req) =>
+            deleteOrRestoreDocument(deps, { accountId: req.account!.id, ticket: asObject(req.body).ticket, action, ip: req.ip }),
+        );
+      }
+    }
   };
 }
 
