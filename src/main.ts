@@ -7,17 +7,20 @@
 //   history verify   check a document's hash-chained history
 //   auth check       what to sign for a request, and whether a signature is it
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { AppError } from './domain/errors.js';
 import { UsageError } from './cli/args.js';
-import { parseAccountCommand, runAccountCommand } from './cli/account.js';
-import { parseMailCommand, runMailCommand } from './cli/mail.js';
-import { parseHistoryCommand, runHistoryCommand } from './cli/history.js';
-import { parseAuthCheckCommand, runAuthCheck } from './cli/auth-check.js';
-import { apiRequest } from './cli/api-request.js';
-import { serve } from './cli/serve.js';
-import { openDatabase, startRuntime } from './runtime.js';
-import { migrate } from './store/migrate.js';
-import { openDb } from './store/db.js';
+import { AppError } from './domain/errors.js';
+
+// Each command loads only what it needs: the service's modules (database, PDF, PKI, HTTP) take
+// seconds to load, which `sello --help` and a usage error should not wait for.
+const cli = {
+  account: () => import('./cli/account.js'),
+  mail: () => import('./cli/mail.js'),
+  history: () => import('./cli/history.js'),
+  authCheck: () => import('./cli/auth-check.js'),
+  apiRequest: () => import('./cli/api-request.js'),
+  serve: () => import('./cli/serve.js'),
+  runtime: () => import('./runtime.js'),
+};
 
 const USAGE = `usage: sello <command>
   serve                         run API, signer pages and workers (embedded PostgreSQL unless DATABASE_URL)
@@ -44,18 +47,20 @@ async function main(argv: string[]): Promise<number> {
   const config: Config = loadConfig();
   switch (command) {
     case 'serve':
-      await serve(config, { http: true, worker: true });
+      await (await cli.serve()).serve(config, { http: true, worker: true });
       return 0;
     case 'worker':
-      await serve(config, { http: false, worker: true });
+      await (await cli.serve()).serve(config, { http: false, worker: true });
       return 0;
     case 'api':
       if (rest.length === 0) {
-        await serve(config, { http: true, worker: false });
+        await (await cli.serve()).serve(config, { http: true, worker: false });
         return 0;
       }
-      return apiRequest(config, rest);
+      return (await cli.apiRequest()).apiRequest(config, rest);
     case 'migrate': {
+      const { openDatabase } = await cli.runtime();
+      const { migrate } = await import('./store/migrate.js');
       const database = await openDatabase(config);
       try {
         const r = await migrate(database.connectionString);
@@ -66,8 +71,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'account': {
+      const { parseAccountCommand, runAccountCommand } = await cli.account();
       const cmd = parseAccountCommand(rest);
-      const runtime = await startRuntime(config, { migrate: true });
+      const runtime = await (await cli.runtime()).startRuntime(config, { migrate: true });
       try {
         await runAccountCommand(runtime.deps, cmd);
       } finally {
@@ -76,8 +82,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'mail': {
+      const { parseMailCommand, runMailCommand } = await cli.mail();
       const cmd = parseMailCommand(rest);
-      const runtime = await startRuntime(config, { migrate: true });
+      const runtime = await (await cli.runtime()).startRuntime(config, { migrate: true });
       try {
         await runMailCommand(runtime.deps, cmd);
       } finally {
@@ -86,8 +93,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'auth': {
+      const { parseAuthCheckCommand, runAuthCheck } = await cli.authCheck();
       const cmd = parseAuthCheckCommand(rest);
-      const runtime = await startRuntime(config, { migrate: true });
+      const runtime = await (await cli.runtime()).startRuntime(config, { migrate: true });
       try {
         return await runAuthCheck(runtime.deps, cmd);
       } finally {
@@ -96,7 +104,11 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'history': {
       // Only the database: checking a chain needs no keys, so it works without the master key.
+      const { parseHistoryCommand, runHistoryCommand } = await cli.history();
       const cmd = parseHistoryCommand(rest);
+      const { openDatabase } = await cli.runtime();
+      const { migrate } = await import('./store/migrate.js');
+      const { openDb } = await import('./store/db.js');
       const database = await openDatabase(config);
       try {
         await migrate(database.connectionString);

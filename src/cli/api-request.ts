@@ -1,6 +1,6 @@
 // `sello api METHOD PATH [--body FILE]`: sends a signed request as an account and prints the
 // answer. Credentials: --web-id and --api-key; with --web-id alone the key is read from the
-// database (operators on the server); with neither, the only account if there is exactly one.
+// database (operators on the server); with neither, the only account, or the first one.
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { SelloClient } from '../client/index.js';
@@ -20,11 +20,16 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
     const runtime = await startRuntime(config, { migrate: true });
     try {
       if (!webId) {
+        // The only account, else the first one (the account the first start created).
         const all = await listAccounts(runtime.deps.db);
-        if (all.length !== 1) {
-          throw new UsageError(`--web-id is required (there are ${all.length} accounts; see sello account list)`);
+        if (all.length === 0) {
+          throw new UsageError('there is no account yet: start the service once, or run sello account create --name NAME');
         }
-        webId = all[0].web_id;
+        const first = all.reduce((a, b) => (a.created_at <= b.created_at ? a : b));
+        webId = first.web_id;
+        if (all.length > 1) {
+          console.error(`as ${first.name} (${webId}), the first account; --web-id ID picks another (sello account list)`);
+        }
       }
       const found = await activeKeysOf(runtime.deps.db, webId);
       if (!found || found.keys.length === 0) {
@@ -37,7 +42,11 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
   }
   let body: string | undefined;
   if (typeof values.body === 'string') {
-    body = values.body === '-' ? await readStdin() : await readFile(values.body, 'utf8');
+    try {
+      body = values.body === '-' ? await readStdin() : await readFile(values.body, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read --body ${values.body}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
   }
   const baseUrl = (values.url as string | undefined) ?? config.publicUrl;
   const client = new SelloClient({ baseUrl, webId, apiKey, scheme: config.authSchemes[0] });

@@ -401,6 +401,22 @@ describe('sello serve with the CLI beside it', { concurrent: true, timeout: 120_
     expect(await client.getDocumentSet(set.uuid)).toMatchObject({ uuid: set.uuid, name: 'From the CLI' });
   });
 
+  step('sello api without --web-id, two accounts existing: signs as the first one and says so', async () => {
+    const r = await sello(['api', 'GET', '/api/document?limit=1'], { dataDir, port });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stderr).toContain(`(${first.webId}), the first account`);
+    expect(r.stderr).toContain('HTTP 200');
+  });
+
+  step('sello api with a --body file that does not exist: one line, exit 2', async () => {
+    const r = await sello(['api', 'POST', '/api/documentset', '--body', join(scratch, 'missing.json'), '--web-id', second.webId], {
+      dataDir,
+      port,
+    });
+    expect(r.code, show(r)).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`cannot read --body ${join(scratch, 'missing.json')}: ENOENT`]);
+  });
+
   step('SIGTERM stops the service within 15 s, and its database with it', async () => {
     const pgPid = await runningPostgres(dataDir);
     expect(pgPid).toBeDefined();
