@@ -44,12 +44,12 @@ export class WorkerTaskError extends Error {
 
 /** The worker died for another reason (it could not start, or crashed). */
 export class WorkerCrashError extends Error {
-  name = 'WorkerCrashError';
+  override name = 'WorkerCrashError';
 }
 
 /** The queue is full, or the pool is closed. */
 export class PoolBusyError extends Error {
-  name = 'PoolBusyError';
+  override name = 'PoolBusyError';
 }
 
 interface Job {
