@@ -42,6 +42,7 @@ export interface Config {
   logLevel: string;
   limits: Limits;
   render: RenderSettings;
+  pdfJail: PdfJailSettings;
   pki: PkiConfig;
   /** SMTP server URL (smtp:// or smtps://, credentials in the URL); absent: emails stay in the outbox. */
   smtpUrl: string | undefined;
@@ -75,6 +76,24 @@ export interface RenderSettings {
   docxConcurrency: number;
   /** Longest an html or pdfmake render may take (docx: twice this) before it is stopped. */
   timeoutMs: number;
+}
+
+/** The PDF jail (jail/pdf-jail.ts): worker threads that read every PDF received from a client. */
+export interface PdfJailSettings {
+  /** PDFs read at once, one worker thread each. */
+  workers: number;
+  /** Reads waiting for a worker; beyond it the request answers 503. */
+  queue: number;
+  /** Longest one read may take before its worker is stopped (422 PDF_TOO_COMPLEX). */
+  timeoutMs: number;
+  /** Heap limit of each worker, in MB; a read that needs more is stopped (422 PDF_TOO_COMPLEX). */
+  memoryMb: number;
+  inflate: {
+    /** Most bytes a file's compressed streams may inflate to, together. */
+    maxTotalBytes: number;
+    /** Most output bytes per compressed byte of one stream (judged past its first MiB). */
+    maxRatio: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -249,6 +268,16 @@ export function loadConfig(env: Env = process.env): Config {
     tsaUrl,
     tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
+    pdfJail: {
+      workers: int('SELLO_PDF_WORKERS', 2, 1, 64),
+      queue: int('SELLO_PDF_QUEUE', 32, 0, 10000),
+      timeoutMs: int('SELLO_PDF_TIMEOUT_MS', 10000, 100, 600000),
+      memoryMb: int('SELLO_PDF_MEMORY_MB', 512, 64, 16384),
+      inflate: {
+        maxTotalBytes: int('SELLO_PDF_INFLATE_MB', 256, 1, 16384) * mb,
+        maxRatio: int('SELLO_PDF_INFLATE_RATIO', 200, 2, 100000),
+      },
+    },
     pki: { organization: str('SELLO_PKI_ORGANIZATION', 'Sello'), pem, pkcs12: pem ? undefined : pkcs12, tsaPolicyOid },
     render: {
       chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),

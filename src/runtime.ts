@@ -9,6 +9,7 @@ import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
 import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, pemCertificates } from './pki/index.js';
 import { createSecretBox } from './pki/secret-box.js';
+import { PdfJail } from './jail/pdf-jail.js';
 import { createTemplateEngines } from './render/index.js';
 import { createSmtpTransport } from './notify/email-transport.js';
 import { createFsBlobStore } from './store/blobs.js';
@@ -66,6 +67,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       refillDelayMs: SIGNER_KEY_REFILL_DELAY_MS,
       onError: (err) => console.warn(`pki: generating a signer key ahead of time failed: ${(err as Error).message}`),
     });
+    const pdfJail = new PdfJail(config.pdfJail);
     const deps: Deps = {
       config,
       db: dbHandle.db,
@@ -73,7 +75,8 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       secrets,
       clock: systemClock,
       fetchUrl: guardedFetch,
-      templates: createTemplateEngines(config.render),
+      pdfJail,
+      templates: createTemplateEngines(config.render, pdfJail),
       pki: createPkiResponder({ db: dbHandle.db, clock: systemClock, secrets }, pki, config.pki.tsaPolicyOid, {
         organization: config.pki.organization,
         baseUrl: config.publicUrl,
@@ -95,6 +98,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       close: async () => {
         signerKeys.stop();
         await deps.templates.close();
+        await deps.pdfJail.close();
         deps.mail?.transport.close();
         await dbHandle.close();
         await database.close();

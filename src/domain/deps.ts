@@ -2,6 +2,7 @@
 // replaced in tests. Nothing in domain/ reaches for globals.
 import type { Config } from '../config.js';
 import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
+import type { PdfJail } from '../jail/pdf-jail.js';
 import type { SignerKeySource } from '../pki/key-pool.js';
 import type { SecretBox } from '../pki/secret-box.js';
 import type { TemplateEngines } from '../render/index.js';
@@ -26,6 +27,8 @@ export interface Deps {
   clock: Clock;
   /** The one guarded path for outbound HTTP on a client's behalf. */
   fetchUrl: UrlFetcher;
+  /** Where every PDF received from a client is read: worker threads with time and memory limits. */
+  pdfJail: PdfJail;
   /** The template engines and their renderer pools. */
   templates: TemplateEngines;
   /** The service's PKI (loaded or generated at start) and what its public endpoints answer. */

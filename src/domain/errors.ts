@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   PDF_ENCRYPTED: 'encrypted PDF',
   /** The PDF has more pages than the configured limit. */
   PDF_TOO_MANY_PAGES: 'too many pages',
+  /** Reading the PDF went past the reader's time, memory or decompression limit, and was stopped. */
+  PDF_TOO_COMPLEX: 'PDF over reading limits',
   /** The request's Content-Type is not the one the operation takes. */
   UNSUPPORTED_MEDIA_TYPE: 'wrong media type',
   /** No account with that web id (CLI and operator paths). */

@@ -139,6 +139,11 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   const input = opts.pdf;
   let pdf: PDF;
   try {
+    // Signing parses on the caller's thread, outside the PDF jail (jail/pdf-jail.ts): its signer
+    // keys are non-extractable CryptoKeys and its time-stamp and revocation sources are callbacks,
+    // none of which can cross to a worker. That is safe because the file is a stored document:
+    // when it came in, the jail read every object of it strictly (pdf/inspect-pdf.ts) and bounded
+    // what its compressed streams inflate to, and every revision since is this function's own output.
     pdf = await PDF.load(input);
   } catch (err) {
     throw new PdfSignError('SIGNING_FAILED', `the PDF cannot be read: ${(err as Error).message}`);

@@ -7,7 +7,8 @@ import { DocxConverter } from './docx-converter.js';
 import { detectDocxTemplate, fillDocxTemplate } from './docx-template.js';
 import { HtmlRenderer } from './html-renderer.js';
 import { detectHtmlTemplate, fillHtmlTemplate } from './html-template.js';
-import { detectPdfForm, fillPdfForm } from './pdf-form-template.js';
+import { PdfJailBusyError, PdfTooComplexError, type PdfJail } from '../jail/pdf-jail.js';
+import { PdfReadError } from '../pdf/read-signatures.js';
 import { PdfmakeRenderer } from './pdfmake-renderer.js';
 import { detectPdfmake } from './pdfmake-template.js';
 import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
@@ -27,7 +28,8 @@ export interface TemplateEngines {
   close(): Promise<void>;
 }
 
-export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
+/** pdf templates are read in the PDF jail (jail/pdf-jail.ts), like every PDF a client sends. */
+export function createTemplateEngines(opts: RendererOptions, pdfJail: PdfJail): TemplateEngines {
   const html = new HtmlRenderer({ executablePath: opts.chromiumPath, pages: opts.htmlPages, timeoutMs: opts.timeoutMs });
   const pdfmake = new PdfmakeRenderer({ workers: 2, timeoutMs: opts.timeoutMs });
   const docx = new DocxConverter({ binary: opts.sofficePath, concurrency: opts.docxConcurrency, timeoutMs: opts.timeoutMs * 2 });
@@ -37,7 +39,7 @@ export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
         case 'html':
           return detectHtmlTemplate(source.toString('utf8'));
         case 'pdf':
-          return detectPdfForm(source);
+          return jailed(() => pdfJail.detectPdfForm(source));
         case 'pdfmake':
           return detectPdfmake(parseJson(source));
         case 'docx':
@@ -49,7 +51,7 @@ export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
         case 'html':
           return html.render(fillHtmlTemplate(source.toString('utf8'), values));
         case 'pdf':
-          return fillPdfForm(source, values);
+          return jailed(() => pdfJail.fillPdfForm(source, values));
         case 'pdfmake':
           return pdfmake.render(parseJson(source), values);
         case 'docx':
@@ -60,6 +62,27 @@ export function createTemplateEngines(opts: RendererOptions): TemplateEngines {
       await Promise.all([html.close(), pdfmake.close()]);
     },
   };
+}
+
+/** The jail's refusals as the engines report problems. */
+async function jailed<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof TemplateError) {
+      throw err;
+    }
+    if (err instanceof PdfTooComplexError) {
+      throw new TemplateError('TOO_COMPLEX', `the template: ${err.message}`);
+    }
+    if (err instanceof PdfJailBusyError) {
+      throw new TemplateError('RENDERER_UNAVAILABLE', err.message);
+    }
+    if (err instanceof PdfReadError) {
+      throw new TemplateError('INVALID_TEMPLATE', err.message);
+    }
+    throw err;
+  }
 }
 
 function parseJson(source: Buffer): unknown {

@@ -39,9 +39,11 @@ export async function loadForm(bytes: Uint8Array): Promise<{ pdf: PDF; form: PDF
   }
   let pdf: PDF;
   try {
-    pdf = await PDF.load(bytes);
+    // Strictly, as uploads are read (pdf/inspect-pdf.ts): a template the library would have to
+    // repair is refused, rather than filled from a reading other tools may not share.
+    pdf = await PDF.load(bytes, { lenient: false });
   } catch (err) {
-    throw new TemplateError('INVALID_TEMPLATE', `the PDF cannot be read: ${(err as Error).message}`);
+    throw new TemplateError('INVALID_TEMPLATE', `the PDF cannot be read as it is: ${(err as Error).message}`);
   }
   // Refused even with owner-only protection (which opens without a password): the filled document
   // is signed afterwards, and encrypted PDFs do not take reliable signatures.

@@ -39,7 +39,9 @@ export type TemplateProblem =
   /** The renderer did not finish in time and was killed. */
   | 'RENDER_TIMEOUT'
   /** The renderer cannot run here (program missing, crashed at start). */
-  | 'RENDERER_UNAVAILABLE';
+  | 'RENDERER_UNAVAILABLE'
+  /** A pdf template could not be read within the limits of the PDF jail (time, memory, decompression). */
+  | 'TOO_COMPLEX';
 
 export class TemplateError extends Error {
   constructor(

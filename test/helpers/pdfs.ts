@@ -33,7 +33,7 @@ export function qpdfCheck(bytes: Buffer): { ok: boolean; output: string } {
   try {
     writeFileSync(join(dir, 'f.pdf'), bytes);
     try {
-      const output = execFileSync('qpdf', ['--check', join(dir, 'f.pdf')], { encoding: 'utf8' });
+      const output = execFileSync('qpdf', ['--check', join(dir, 'f.pdf')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       return { ok: true, output };
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string };

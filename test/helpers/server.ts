@@ -16,6 +16,7 @@ import { buildApp } from '../../src/http/app.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
 import { KeyPairPool } from '../../src/pki/key-pool.js';
 import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
+import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
@@ -89,6 +90,7 @@ async function boot(
   // As in the runtime, signatures take their keys from a pool filled in the background; two
   // pairs, so that a test that signs more empties it and also exercises the on-demand path.
   const signerKeys = new KeyPairPool({ size: 2 });
+  const pdfJail = new PdfJail(config.pdfJail);
   const deps: Deps = {
     config,
     db: handle.db,
@@ -96,7 +98,8 @@ async function boot(
     secrets,
     clock,
     fetchUrl: opts.fetchUrl ?? guardedFetch,
-    templates: createTemplateEngines(config.render),
+    pdfJail,
+    templates: createTemplateEngines(config.render, pdfJail),
     pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki }),
     signerKeys,
   };
@@ -134,6 +137,7 @@ async function boot(
       signerKeys.stop();
       await app.close();
       await deps.templates.close();
+      await deps.pdfJail.close();
       await handle.close();
       return boot(opts, { ...kept, creds: first.creds });
     },
@@ -141,6 +145,7 @@ async function boot(
       signerKeys.stop();
       await app.close();
       await deps.templates.close();
+      await deps.pdfJail.close();
       await handle.close();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -7,11 +7,11 @@ import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
 import { appendHistory } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
-import { readPdf } from './read-pdf.js';
+import { pdfJailError, readPdf } from './read-pdf.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
-import { QrStampError, stampQrCodes } from '../../pdf/qr-stamp.js';
+import { QrStampError } from '../../pdf/qr-stamp.js';
 import { parseWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
@@ -113,7 +113,7 @@ export async function createDocument(
     source.name = fileName(p.name);
   }
 
-  const pdf = await readPdf(source.bytes, config.limits.pages);
+  const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
   const qr = validateQr(p.qr, pdf);
 
@@ -121,7 +121,7 @@ export async function createDocument(
   if (qr.length > 0) {
     // The code links to this ticket's verification page, so it is drawn once the ticket exists and
     // before the file is stored: the stamped file is the source, and every signature covers it.
-    source.bytes = await stampVerificationQr(source.bytes, qr, `${config.publicUrl}/verify/${ticket}`);
+    source.bytes = await stampVerificationQr(deps, source.bytes, qr, `${config.publicUrl}/verify/${ticket}`);
   }
   const tokens = signers.map(() => newSigningToken());
   const signerIds = signers.map(() => newPublicId());
@@ -226,14 +226,14 @@ function requireOpen(set: SetRow | undefined, uuid: string): SetRow {
   return set;
 }
 
-async function stampVerificationQr(bytes: Buffer, qr: PlannedQr[], url: string): Promise<Buffer> {
+async function stampVerificationQr(deps: Deps, bytes: Buffer, qr: PlannedQr[], url: string): Promise<Buffer> {
   try {
-    return Buffer.from(await stampQrCodes(bytes, qr, url));
+    return await deps.pdfJail.stampQr(bytes, qr, url);
   } catch (err) {
     if (err instanceof QrStampError) {
       throw new AppError('PDF_INVALID', `qr: the code cannot be drawn on this PDF: ${err.message}`);
     }
-    throw err;
+    throw pdfJailError(err);
   }
 }
 

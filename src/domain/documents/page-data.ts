@@ -5,12 +5,12 @@ import type { Deps } from '../deps.js';
 import { readPdf } from './read-pdf.js';
 import type { PageDataResult } from '../../schemas/documents.js';
 
-export async function pageData(deps: Pick<Deps, 'config'>, opts: { bytes: Buffer; page?: string }): Promise<PageDataResult> {
+export async function pageData(deps: Pick<Deps, 'config' | 'pdfJail'>, opts: { bytes: Buffer; page?: string }): Promise<PageDataResult> {
   const page = opts.page === undefined || opts.page === '' ? 0 : Number(opts.page);
   if (!Number.isInteger(page) || page < 0) {
     throw invalid('page', 'expected a whole number, 0 for the first page');
   }
-  const info = await readPdf(opts.bytes, deps.config.limits.pages);
+  const info = await readPdf(deps.pdfJail, opts.bytes, deps.config.limits.pages);
   if (page >= info.pageCount) {
     throw invalid('page', `page ${page} does not exist; the document has ${info.pageCount} page(s), numbered from 0`);
   }

@@ -1,15 +1,32 @@
-// Reads an uploaded PDF for the use cases, turning the PDF library's findings into API errors.
+// Reads a PDF for the use cases, in the PDF jail (jail/pdf-jail.ts), turning what the reader
+// finds into API errors.
 import { AppError } from '../errors.js';
-import { PdfInputError, inspectPdf, type PdfInfo } from '../../pdf/inspect-pdf.js';
+import { PdfJailBusyError, PdfTooComplexError, type PdfJail } from '../../jail/pdf-jail.js';
+import { PdfInputError, type PdfInfo } from '../../pdf/inspect-pdf.js';
+import { PdfReadError } from '../../pdf/read-signatures.js';
 
-export async function readPdf(bytes: Uint8Array, maxPages: number): Promise<PdfInfo> {
+export async function readPdf(jail: PdfJail, bytes: Uint8Array, maxPages: number): Promise<PdfInfo> {
   try {
-    return await inspectPdf(bytes, { maxPages });
+    return await jail.inspect(bytes, maxPages);
   } catch (err) {
-    if (err instanceof PdfInputError) {
-      const code = err.problem === 'ENCRYPTED' ? 'PDF_ENCRYPTED' : err.problem === 'TOO_MANY_PAGES' ? 'PDF_TOO_MANY_PAGES' : 'PDF_INVALID';
-      throw new AppError(code, err.message);
-    }
-    throw err;
+    throw pdfJailError(err);
   }
+}
+
+/** The error a client sees for a failure of the PDF jail; anything else unchanged. */
+export function pdfJailError(err: unknown): unknown {
+  if (err instanceof PdfInputError) {
+    const code = err.problem === 'ENCRYPTED' ? 'PDF_ENCRYPTED' : err.problem === 'TOO_MANY_PAGES' ? 'PDF_TOO_MANY_PAGES' : 'PDF_INVALID';
+    return new AppError(code, err.message);
+  }
+  if (err instanceof PdfTooComplexError) {
+    return new AppError('PDF_TOO_COMPLEX', err.message);
+  }
+  if (err instanceof PdfReadError) {
+    return new AppError('PDF_INVALID', err.message);
+  }
+  if (err instanceof PdfJailBusyError) {
+    return new AppError('SERVICE_UNAVAILABLE', err.message);
+  }
+  return err;
 }

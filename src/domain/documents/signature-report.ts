@@ -22,7 +22,8 @@
 import { X509Certificate } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { PdfReadError, readSignatures, type PdfSignature, type PdfSignatures } from '../../pdf/read-signatures.js';
+import type { PdfSignature, PdfSignatures } from '../../pdf/read-signatures.js';
+import { pdfJailError } from './read-pdf.js';
 import { findDocument } from '../../store/documents-repo.js';
 import { certificateStatus } from '../../store/pki-repo.js';
 import { reportSigners, type ReportSigner } from '../../store/report-repo.js';
@@ -109,15 +110,12 @@ export async function checkDocumentSignatures(deps: Deps, doc: { id: string; ori
   try {
     const root = deps.pki.pki.root.certificateDer;
     // Signers chain to the service root; time-stamps may come from the operator's TSA (SELLO_TSA_URL).
-    read = await readSignatures(bytes, {
+    read = await deps.pdfJail.readSignatures(bytes, {
       trustedRootsDer: [root],
       timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
     });
   } catch (err) {
-    if (err instanceof PdfReadError) {
-      throw new AppError('PDF_INVALID', err.message);
-    }
-    throw err;
+    throw pdfJailError(err);
   }
   const issuing = new X509Certificate(deps.pki.pki.issuing.certificateDer);
   const responderDn = new X509Certificate(deps.pki.pki.ocsp.certificateDer).subject.split('\n').join(', ');

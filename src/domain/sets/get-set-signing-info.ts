@@ -30,7 +30,7 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
   const documents = [];
   for (const r of s.rows) {
     const boxes = await stickersOf(deps.db, r.id);
-    const pdf = await readPdf(await deps.blobs.get(r.original_sha256), deps.config.limits.pages);
+    const pdf = await readPdf(deps.pdfJail, await deps.blobs.get(r.original_sha256), deps.config.limits.pages);
     documents.push({
       document_ticket: r.ticket,
       name: r.document_name,

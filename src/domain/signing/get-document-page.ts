@@ -33,11 +33,11 @@ export async function requirePageDocument(q: Db | Transaction<Database>, ticket:
   return doc;
 }
 
-export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config'>, ticket: string): Promise<DocumentPage> {
+export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config' | 'pdfJail'>, ticket: string): Promise<DocumentPage> {
   const doc = await requirePageDocument(deps.db, ticket);
   const [boxes, pdf] = await Promise.all([
     boxesOfDocument(deps.db, doc.id),
-    deps.blobs.get(doc.original_sha256).then((b) => readPdf(b, deps.config.limits.pages)),
+    deps.blobs.get(doc.original_sha256).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
   ]);
   return {
     document: { ticket: doc.ticket, name: doc.name, status: doc.status },

@@ -16,7 +16,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
   const [boxes, signers, pdf] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
-    deps.blobs.get(s.document.original_sha256).then((b) => readPdf(b, deps.config.limits.pages)),
+    deps.blobs.get(s.document.original_sha256).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
   ]);
   return {
     document: { ticket: s.document.ticket, name: s.document.name, status: s.document.status },

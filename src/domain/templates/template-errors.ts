@@ -16,6 +16,8 @@ export async function engineCall<T>(fn: () => Promise<T>): Promise<T> {
         throw new AppError('INVALID_FIELD_VALUE', err.message, err.details);
       case 'RENDER_TIMEOUT':
         throw new AppError('RENDER_TIMEOUT', `${err.message}; try again, or simplify the template`, err.details);
+      case 'TOO_COMPLEX':
+        throw new AppError('PDF_TOO_COMPLEX', err.message, err.details);
       case 'RENDERER_UNAVAILABLE':
         // The details (a renderer's own error output) are for the operator's logs, not the client.
         throw new AppError('RENDERER_UNAVAILABLE', err.message, undefined, err);

@@ -1,0 +1,53 @@
+// The worker side of PdfJail: every PDF read on a client's behalf runs here, on its own thread
+// with a heap limit, stopped by the parent when it runs out of time. Each task first bounds what
+// the file's compressed streams inflate to (pdf/flate-budget.ts), then hands the bytes to the
+// pure library that does the work. Errors go back as data (their kind and problem) for PdfJail
+// to rebuild.
+import { checkFlateStreams, InflateLimitError, type InflateLimits } from '../pdf/flate-budget.js';
+import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
+import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
+import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
+import { detectPdfForm, fillPdfForm } from '../render/pdf-form-template.js';
+import { TemplateError, type FillValues } from '../render/types.js';
+import { serveTasks } from './serve-tasks.js';
+
+interface Common {
+  bytes: Uint8Array;
+  inflate: InflateLimits;
+}
+
+async function admitted<T>(m: Common, work: () => Promise<T>): Promise<T> {
+  await checkFlateStreams(m.bytes, m.inflate);
+  return work();
+}
+
+serveTasks(
+  {
+    inspect: (m: Common & { maxPages: number }) => admitted(m, () => inspectPdf(m.bytes, { maxPages: m.maxPages })),
+    readSignatures: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
+      admitted(m, () => readSignatures(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
+    stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
+    detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
+    fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
+  },
+  (err) => {
+    if (err instanceof InflateLimitError) {
+      return { kind: 'inflate' };
+    }
+    if (err instanceof PdfInputError) {
+      return { kind: 'input', problem: err.problem };
+    }
+    if (err instanceof TemplateError) {
+      return { kind: 'template', problem: err.problem, details: err.details };
+    }
+    if (err instanceof QrStampError) {
+      return { kind: 'qr' };
+    }
+    if (err instanceof PdfReadError) {
+      return { kind: 'read' };
+    }
+    // A RangeError from deep recursion in the library, or any other failure while reading: the
+    // file could not be read, which is the client's to know; the parent logs nothing more.
+    return { kind: 'other' };
+  },
+);

@@ -1,0 +1,136 @@
+// The PDF jail: every PDF the service reads on a client's behalf (uploads and url_doc, pdf
+// templates, page data, the signature report and the verification page, QR stamping) is parsed
+// in a worker thread with a heap limit and a time limit, never on the main thread.
+//
+// Why: the PDF library is written for cooperative files. A 600-byte file with a stray ")" in its
+// page tree made it loop while allocating ~200 MB/s; on the main thread that stopped every request
+// of every account and /healthz, and after ~90 s the process died out of memory. Here the worker
+// that meets such a file is terminated when it passes its limits (V8 stops it at its heap limit;
+// the timer here at its time), the caller gets PdfTooComplexError (422 PDF_TOO_COMPLEX), and the
+// next task gets a fresh worker. What V8's heap limit does not count (the ArrayBuffers that
+// inflated streams fill) is bounded before parsing, by pdf/flate-budget.ts, inside the worker.
+import type { InflateLimits } from '../pdf/flate-budget.js';
+import { PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
+import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
+import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
+import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../render/types.js';
+import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
+
+export interface PdfJailOptions {
+  /** PDFs read at once, one worker thread each. */
+  workers: number;
+  /** Reads waiting for a worker; beyond it PdfJailBusyError. */
+  queue: number;
+  /** Longest one read may take before its worker is terminated. */
+  timeoutMs: number;
+  /** Heap limit of each worker (V8 old generation), in MB. */
+  memoryMb: number;
+  /** Bounds on what the file's compressed streams may inflate to. */
+  inflate: InflateLimits;
+}
+
+/** Reading the PDF passed a limit (time, memory, decompression) and was stopped. */
+export class PdfTooComplexError extends Error {
+  override name = 'PdfTooComplexError';
+}
+
+/** Every worker is busy and the queue is full: the client may retry shortly. */
+export class PdfJailBusyError extends Error {
+  override name = 'PdfJailBusyError';
+}
+
+export class PdfJail {
+  private readonly pool: WorkerPool;
+
+  constructor(private readonly opts: PdfJailOptions) {
+    this.pool = new WorkerPool({
+      entry: new URL('./pdf-jail-worker.ts', import.meta.url),
+      size: opts.workers,
+      maxQueue: opts.queue,
+      timeoutMs: opts.timeoutMs,
+      // The young generation is kept small so the limit is mostly the old generation's, which is
+      // where a parser's runaway structures end up.
+      resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb, maxYoungGenerationSizeMb: Math.min(32, Math.max(4, opts.memoryMb / 8)) },
+    });
+  }
+
+  /** Pages and geometry of an upload, read strictly (pdf/inspect-pdf.ts). Throws PdfInputError. */
+  inspect(bytes: Uint8Array, maxPages: number): Promise<PdfInfo> {
+    return this.run('inspect', { bytes, maxPages });
+  }
+
+  /** Every signature of a stored document (pdf/read-signatures.ts). Throws PdfReadError. */
+  async readSignatures(
+    bytes: Uint8Array,
+    opts: { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] },
+  ): Promise<PdfSignatures> {
+    const read = await this.run<PdfSignatures>('readSignatures', { bytes, ...opts });
+    // Buffers cross the thread as plain Uint8Arrays.
+    for (const sig of read.signatures) {
+      for (const cert of sig.certificates) {
+        cert.der = Buffer.from(cert.der);
+      }
+      if (sig.signer) {
+        sig.signer.der = Buffer.from(sig.signer.der);
+      }
+    }
+    return read;
+  }
+
+  /** The file with QR codes drawn (pdf/qr-stamp.ts). Throws QrStampError. */
+  async stampQr(bytes: Uint8Array, placements: QrPlacement[], url: string): Promise<Buffer> {
+    return Buffer.from(await this.run<Uint8Array>('stampQr', { bytes, placements, url }));
+  }
+
+  /** The fields of a pdf template (render/pdf-form-template.ts). Throws TemplateError. */
+  detectPdfForm(bytes: Uint8Array): Promise<DetectedTemplate> {
+    return this.run('detectPdfForm', { bytes });
+  }
+
+  /** A pdf template filled and flattened (render/pdf-form-template.ts). Throws TemplateError. */
+  async fillPdfForm(bytes: Uint8Array, values: FillValues): Promise<Buffer> {
+    return Buffer.from(await this.run<Uint8Array>('fillPdfForm', { bytes, values }));
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  private async run<T>(task: string, input: Record<string, unknown>): Promise<T> {
+    try {
+      return await this.pool.run<T>(task, { ...input, inflate: this.opts.inflate });
+    } catch (err) {
+      throw this.rebuild(err);
+    }
+  }
+
+  /** The worker's error as the class the callers know. */
+  private rebuild(err: unknown): Error {
+    if (err instanceof WorkerLimitError) {
+      const what =
+        err.limit === 'time' ? `took longer than ${this.opts.timeoutMs / 1000} s` : `needed more than ${this.opts.memoryMb} MB of memory`;
+      return new PdfTooComplexError(`reading the PDF ${what} and was stopped; the file is malformed or too complex for this service`);
+    }
+    if (err instanceof PoolBusyError) {
+      return new PdfJailBusyError('every PDF reader is busy; retry shortly');
+    }
+    if (!(err instanceof WorkerTaskError)) {
+      return err as Error;
+    }
+    const { message, data } = err.failure;
+    switch (data?.kind) {
+      case 'inflate':
+        return new PdfTooComplexError(`the PDF was refused: ${message}`);
+      case 'input':
+        return new PdfInputError(data.problem as PdfProblem, message);
+      case 'template':
+        return new TemplateError(data.problem as TemplateProblem, message, data.details as Record<string, unknown> | undefined);
+      case 'qr':
+        return new QrStampError(message);
+      case 'read':
+        return new PdfReadError(message);
+      default:
+        return new PdfReadError(`the PDF cannot be read: ${message}`);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+// A small pool of worker threads for work that must not run on the main thread: code that is
+// synchronous for long stretches (pdfmake's layout) or that parses hostile input (a PDF parser
+// looping on a stray delimiter, allocating without end). On the main thread such work stops every
+// request of the process and can take it down; in a worker it stops that worker only, which is
+// terminated when the task runs out of time or memory, and replaced for the next task.
+//
+// Tasks are named; the worker module answers them through serveTasks (serve-tasks.ts). Work beyond
+// the pool's size waits in a bounded queue, in arrival order: a burst is refused at once rather
+// than piling up work the pool could not finish in time anyway.
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { TaskFailure } from './serve-tasks.js';
+
+export interface WorkerPoolOptions {
+  /** The worker's TypeScript module (started through worker-boot.mjs). */
+  entry: URL;
+  /** Tasks at once, one worker each. */
+  size: number;
+  /** Most tasks waiting for a worker; beyond it, run() rejects with PoolBusyError. */
+  maxQueue?: number;
+  /** Longest a task may run before its worker is terminated. */
+  timeoutMs: number;
+  /** Heap limits of each worker (V8 stops a worker that exceeds them). */
+  resourceLimits?: ResourceLimits;
+}
+
+/** The task ran out of time or memory; its worker was terminated. */
+export class WorkerLimitError extends Error {
+  constructor(
+    readonly limit: 'time' | 'memory',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkerLimitError';
+  }
+}
+
+/** The task threw in the worker: its serialized error (name, message and the data it chose to send). */
+export class WorkerTaskError extends Error {
+  constructor(readonly failure: TaskFailure) {
+    super(failure.message);
+    this.name = 'WorkerTaskError';
+  }
+}
+
+/** The worker died for another reason (it could not start, or crashed). */
+export class WorkerCrashError extends Error {
+  override name = 'WorkerCrashError';
+}
+
+/** The queue is full, or the pool is closed. */
+export class PoolBusyError extends Error {
+  override name = 'PoolBusyError';
+}
+
+interface Job {
+  task: string;
+  input: unknown;
+  resolve: (output: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+
+export class WorkerPool {
+  private readonly idle: Worker[] = [];
+  private readonly queue: Job[] = [];
+  private busy = 0;
+  private nextId = 1;
+  private closed = false;
+  private readonly size: number;
+  private readonly maxQueue: number;
+
+  constructor(private readonly opts: WorkerPoolOptions) {
+    this.size = Math.max(1, opts.size);
+    this.maxQueue = opts.maxQueue ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Runs `task` on `input` in a worker; the input and output are copied (structured clone). */
+  run<T>(task: string, input: unknown): Promise<T> {
+    if (this.closed) {
+      return Promise.reject(new PoolBusyError('the worker pool is closed'));
+    }
+    if (this.busy >= this.size && this.queue.length >= this.maxQueue) {
+      return Promise.reject(new PoolBusyError(`${this.busy} tasks running and ${this.queue.length} waiting`));
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ task, input, resolve: resolve as (o: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) {
+      job.reject(new PoolBusyError('the worker pool is closed'));
+    }
+    await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
+  }
+
+  private pump() {
+    while (this.queue.length > 0 && this.busy < this.size) {
+      const job = this.queue.shift()!;
+      this.busy++;
+      const worker =
+        this.idle.pop() ??
+        new Worker(BOOT, { workerData: { entry: this.opts.entry.href }, resourceLimits: this.opts.resourceLimits, stdout: false });
+      void this.runOn(worker, job).finally(() => {
+        this.busy--;
+        this.pump();
+      });
+    }
+  }
+
+  private runOn(worker: Worker, job: Job): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((done) => {
+      let settled = false;
+      const finish = (keep: boolean) => {
+        if (settled) {
+          return;
+        }
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (keep && !this.closed) {
+          this.idle.push(worker);
+        } else {
+          // A worker stopped mid-task is never reused: its state is unknown.
+          void worker.terminate();
+        }
+        done();
+      };
+      const onMessage = (m: { id: number; output?: unknown; failure?: TaskFailure }) => {
+        if (m.id !== id) {
+          return;
+        }
+        if (m.failure) {
+          job.reject(new WorkerTaskError(m.failure));
+        } else {
+          job.resolve(m.output);
+        }
+        finish(true);
+      };
+      const onError = (err: Error & { code?: string }) => {
+        job.reject(
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new WorkerLimitError('memory', 'the task ran out of its memory limit and was stopped')
+            : new WorkerCrashError(`the worker failed: ${err.message}`),
+        );
+        finish(false);
+      };
+      const onExit = (code: number) => {
+        job.reject(new WorkerCrashError(`the worker exited (code ${code})`));
+        finish(false);
+      };
+      const timer = setTimeout(() => {
+        job.reject(new WorkerLimitError('time', `the task did not finish within ${this.opts.timeoutMs} ms and was stopped`));
+        finish(false);
+      }, this.opts.timeoutMs);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ id, task: job.task, input: job.input });
+    });
+  }
+}

@@ -1,0 +1,185 @@
+// Hostile and damaged PDFs through the real API (create from b64_doc, page data, pdf template
+// save). The harness, not the code under test, checks that every answer comes in time, that the
+// memory of this process (which runs the server, its PDF workers included) stays bounded, that the
+// answer is a 422 (or a 200 for a file qpdf --check finds sound), never a 500, and that /healthz
+// keeps answering while a hostile parse runs in the PDF jail.
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SelloApiError } from '../../src/client/index.js';
+import { PdfTooComplexError } from '../../src/jail/pdf-jail.js';
+import { hostileCorpus, onePagePdf, type HostilePdf } from '../helpers/hostile-pdfs.js';
+import { makePdf, qpdfCheck } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+/** Longest the harness waits for any one answer. */
+const ANSWER_MS = 10_000;
+/** How far this process's resident memory may rise above where it was before the corpus. */
+const RSS_GROWTH_BYTES = 768 * 1024 * 1024;
+
+let s: TestServer;
+let corpus: HostilePdf[];
+let baselineRss = 0;
+let peakRss = 0;
+let sampler: NodeJS.Timeout | undefined;
+const figures: string[] = [];
+
+beforeAll(async () => {
+  corpus = hostileCorpus({ mutantBase: await makePdf(), bombMiB: 1024 });
+  s = await startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: '5000', SELLO_PDF_MEMORY_MB: '256' } });
+  // One valid read first, so the workers' own start is part of the baseline, not of the growth.
+  await s.client.pageData(onePagePdf());
+  baselineRss = process.memoryUsage().rss;
+  peakRss = baselineRss;
+  sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 10);
+});
+
+afterAll(async () => {
+  clearInterval(sampler);
+  if (figures.length > 0) {
+    console.log(`hostile PDFs (ms, MB of RSS above the baseline):\n${figures.join('\n')}`);
+  }
+  await s?.close();
+});
+
+type Outcome = { status: number; code?: string; ms: number; rssGrowthMb: number };
+
+/** Sends one request and measures it as the harness: elapsed time, and the RSS peak while it ran. */
+async function measured(send: () => Promise<unknown>): Promise<Outcome> {
+  peakRss = process.memoryUsage().rss;
+  const t0 = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_r, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_MS} ms`)), ANSWER_MS);
+  });
+  try {
+    let status = 200;
+    let code: string | undefined;
+    try {
+      await Promise.race([send(), deadline]);
+    } catch (err) {
+      if (!(err instanceof SelloApiError)) {
+        throw err;
+      }
+      status = err.status;
+      code = err.code;
+    }
+    return { status, code, ms: Math.round(performance.now() - t0), rssGrowthMb: Math.round((peakRss - baselineRss) / 1048576) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function expectVerdict(h: HostilePdf, o: Outcome, route: string) {
+  figures.push(
+    `${route.padEnd(10)} ${h.name.padEnd(48)} ${String(o.status)} ${(o.code ?? '').padEnd(18)} ${String(o.ms).padStart(5)} ms ${String(o.rssGrowthMb).padStart(5)} MB`,
+  );
+  expect(o.ms, `${route} ${h.name}`).toBeLessThan(ANSWER_MS);
+  expect(peakRss - baselineRss, `${route} ${h.name}: memory`).toBeLessThan(RSS_GROWTH_BYTES);
+  if (o.status === 200) {
+    expect(h.expect, `${route} ${h.name} was accepted`).toBe('either');
+    const q = qpdfCheck(h.bytes);
+    expect(q.ok, `${route} ${h.name} accepted, but qpdf --check says:\n${q.output}`).toBe(true);
+  } else {
+    expect(o.status, `${route} ${h.name}: ${o.code}`).toBe(422);
+    expect(o.code).toMatch(/^PDF_(INVALID|TOO_COMPLEX|ENCRYPTED|TOO_MANY_PAGES)$/);
+  }
+  if (h.expect === 'damaged') {
+    // What is refused as damaged is what qpdf can only open by rebuilding its cross-reference table.
+    expect(qpdfCheck(h.bytes).output).toMatch(/Attempting to reconstruct cross-reference table/);
+  }
+}
+
+describe('hostile PDFs', () => {
+  it('builds a corpus of the hostile constructions', () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(30);
+    const bombs = corpus.filter((h) => h.bomb);
+    expect(bombs).toHaveLength(2);
+    // About 1 MB each, inflating to 1 GiB.
+    for (const b of bombs) {
+      expect(b.bytes.length).toBeLessThan(1.2 * 1024 * 1024);
+    }
+  });
+
+  it('answers every one on document creation (b64_doc) in time, with bounded memory, 422 unless qpdf finds it sound', async () => {
+    for (const h of corpus) {
+      const o = await measured(() =>
+        s.client.createDocument({
+          b64_doc: h.bytes.toString('base64'),
+          stickers: [{ authority: 'EMAIL', data: 'ana@example.com', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
+        } as never),
+      );
+      expectVerdict(h, o, 'create');
+    }
+  });
+
+  it('answers every one on page data', async () => {
+    for (const h of corpus) {
+      expectVerdict(h, await measured(() => s.client.pageData(h.bytes)), 'pageData');
+    }
+  });
+
+  it('answers every one on pdf template save: 400 TEMPLATE_INVALID when unreadable, 422 past the limits', async () => {
+    for (const [i, h] of corpus.entries()) {
+      const o = await measured(() =>
+        s.client.request('POST', '/developers/template/save', {
+          template_type: 'pdf',
+          template_name: `hostile ${i}`,
+          template_data: h.bytes.toString('base64'),
+        }),
+      );
+      figures.push(
+        `template   ${h.name.padEnd(48)} ${o.status} ${(o.code ?? '').padEnd(18)} ${String(o.ms).padStart(5)} ms ${String(o.rssGrowthMb).padStart(5)} MB`,
+      );
+      expect(o.ms, h.name).toBeLessThan(ANSWER_MS);
+      expect(peakRss - baselineRss, `${h.name}: memory`).toBeLessThan(RSS_GROWTH_BYTES);
+      // None of these has a form field: at best a template without fields (400).
+      expect([400, 422], `${h.name}: ${o.code}`).toContain(o.status);
+      expect(o.code).toMatch(h.bomb ? /^PDF_TOO_COMPLEX$/ : /^TEMPLATE_INVALID$/);
+    }
+  });
+
+  it("keeps /healthz and other clients' requests answering while the library loops on a hostile file in the jail", async () => {
+    // The library's lenient reading (the one the signature report uses on stored documents) loops
+    // on a stray ")" in /Kids, allocating without end: in the jail it meets its memory or time
+    // limit, and the main thread stays free the whole time.
+    const stray = corpus.find((h) => h.name === 'stray ) in /Kids')!.bytes;
+    peakRss = process.memoryUsage().rss;
+    const t0 = performance.now();
+    const hostile = s.deps.pdfJail.readSignatures(stray, { trustedRootsDer: [] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    let settled = false;
+    void hostile.then(() => {
+      settled = true;
+    });
+    const health: number[] = [];
+    let valid = 0;
+    while (!settled && performance.now() - t0 < ANSWER_MS) {
+      const h0 = performance.now();
+      const r = await fetch(`${s.baseUrl}/healthz`);
+      expect(r.status).toBe(200);
+      health.push(performance.now() - h0);
+      if (valid < 3) {
+        await s.client.pageData(onePagePdf()); // another client's valid file still reads (the second worker)
+        valid++;
+      }
+      await new Promise((r2) => setTimeout(r2, 50));
+    }
+    const err = await hostile;
+    const elapsed = performance.now() - t0;
+    figures.push(
+      `jail       lenient read of stray ) in /Kids: stopped after ${Math.round(elapsed)} ms, RSS +${Math.round((peakRss - baselineRss) / 1048576)} MB at most (${(err as Error).message}); /healthz answered ${health.length} times, slowest ${Math.round(Math.max(...health))} ms`,
+    );
+    expect(err).toBeInstanceOf(PdfTooComplexError);
+    expect(peakRss - baselineRss).toBeLessThan(RSS_GROWTH_BYTES);
+    expect(elapsed).toBeLessThan(ANSWER_MS);
+    expect(health.length).toBeGreaterThan(3);
+    expect(Math.max(...health)).toBeLessThan(1000);
+    expect(valid).toBeGreaterThan(0);
+    // The stopped worker is replaced: the next read works.
+    expect((await s.client.pageData(onePagePdf())).pages).toBe(1);
+  });
+});
