@@ -121,7 +121,7 @@ export async function startLiveness(o: LivenessOptions): Promise<WorkerLiveness>
   }
 
   async function reap(): Promise<void> {
-    const r = await reapDeadWorkers(o.db, me.poolId);
+    const r = await reapDeadWorkers(o.db, me.poolId, (host, pid) => host === me.hostname && !processRuns(pid));
     for (const dead of r.dead) {
       report(o.log, dead);
     }
@@ -186,11 +186,30 @@ export async function startLiveness(o: LivenessOptions): Promise<WorkerLiveness>
   };
 }
 
+/**
+ * Whether a process of this host with that id still runs. Our own id counts as not running: it
+ * belonged to a runner before us (a container restarted keeps its host name and often its pid).
+ */
+function processRuns(pid: number): boolean {
+  if (pid === process.pid) {
+    return false;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // someone else's process: it runs
+  }
+}
+
+const WHY: Record<DeadWorker['reason'], string> = {
+  process_gone: 'its process no longer runs on this host',
+  session_gone: 'its database session is gone (the process ended without stopping)',
+  heartbeat_stale: 'no heartbeat for longer than its dead-after time',
+};
+
 function report(log: LivenessLog, dead: DeadWorker): void {
-  const why =
-    dead.reason === 'session_gone'
-      ? 'its database session is gone (the process ended without stopping)'
-      : 'no heartbeat for longer than its dead-after time';
+  const why = WHY[dead.reason];
   log.info(
     {
       deadWorker: dead.poolId,

@@ -75,8 +75,11 @@ export interface DeadWorker {
   hostname: string;
   pid: number;
   lastSeen: Date;
-  /** Why it counts as dead. */
-  reason: 'session_gone' | 'heartbeat_stale';
+  /**
+   * Why it counts as dead: its process is known to be gone (same host, no such process), its
+   * session is gone and it is silent for an interval, or it is silent past its dead-after time.
+   */
+  reason: 'process_gone' | 'session_gone' | 'heartbeat_stale';
   jobs: { id: string; task: string; attempts: number }[];
 }
 
@@ -98,13 +101,27 @@ export interface ReapResult {
  *  - its session no longer holds its advisory lock (the process died: its connection closed) and
  *    it has not beaten for one of its heartbeat intervals: that interval lets a live runner whose
  *    connection merely dropped open a new one and take its lock again;
+ *  - its session no longer holds its lock and `processGone` says its process no longer exists (a
+ *    runner of the caller's own host: a restart after a crash finds its predecessor's jobs free
+ *    at once, without waiting out the interval);
  *  - or it has not beaten for its dead-after time, lock or not (a host that vanished without
  *    closing its connections, a network cut off, a process frozen that long).
  * A runner merely busy with a slow job keeps beating on its own connection and is never taken.
  * Times are the database's own now(), never a process clock.
  */
-export async function reapDeadWorkers(db: Db, selfPoolId: string): Promise<ReapResult> {
+export async function reapDeadWorkers(
+  db: Db,
+  selfPoolId: string,
+  processGone: (hostname: string, pid: number) => boolean = () => false,
+): Promise<ReapResult> {
   return db.transaction().execute(async (trx) => {
+    // Runners whose session is gone but that beat less than an interval ago: the caller may know
+    // that the process itself is gone (one of its own host), which needs no further wait.
+    const recent = await sql<{ id: number; hostname: string; pid: number }>`
+      select w.id, w.hostname, w.pid from job_workers w
+      where w.pool_id <> ${selfPoolId} and not ${sessionHolds(sql.ref('w.id'))}`.execute(trx);
+    const gone = recent.rows.filter((w) => processGone(w.hostname, w.pid)).map((w) => w.id);
+
     // The conditions sit on the row itself, not on a snapshot taken before: a heartbeat committed
     // while this statement waits for the row lock is seen when the row is checked again.
     const dead = await sql<{
@@ -112,13 +129,16 @@ export async function reapDeadWorkers(db: Db, selfPoolId: string): Promise<ReapR
       hostname: string;
       pid: number;
       last_seen: Date;
+      process_gone: boolean;
       session_gone: boolean;
     }>`
       delete from job_workers w
       where w.pool_id <> ${selfPoolId}
         and (w.last_seen < now() - make_interval(secs => w.dead_after_ms / 1000.0)
-             or (w.last_seen < now() - make_interval(secs => w.heartbeat_ms / 1000.0) and not ${sessionHolds(sql.ref('w.id'))}))
-      returning w.pool_id, w.hostname, w.pid, w.last_seen, not ${sessionHolds(sql.ref('w.id'))} as session_gone`.execute(trx);
+             or ((w.last_seen < now() - make_interval(secs => w.heartbeat_ms / 1000.0) or w.id = any(${gone}::int[]))
+                 and not ${sessionHolds(sql.ref('w.id'))}))
+      returning w.pool_id, w.hostname, w.pid, w.last_seen, w.id = any(${gone}::int[]) as process_gone,
+                not ${sessionHolds(sql.ref('w.id'))} as session_gone`.execute(trx);
 
     const poolIds = dead.rows.map((d) => d.pool_id);
     let jobs: { id: string; task_identifier: string; attempts: number; locked_by: string }[] = [];
@@ -145,7 +165,7 @@ export async function reapDeadWorkers(db: Db, selfPoolId: string): Promise<ReapR
         hostname: d.hostname,
         pid: d.pid,
         lastSeen: d.last_seen,
-        reason: d.session_gone ? 'session_gone' : 'heartbeat_stale',
+        reason: d.process_gone ? 'process_gone' : d.session_gone ? 'session_gone' : 'heartbeat_stale',
         jobs: jobs.filter((j) => j.locked_by === d.pool_id).map((j) => ({ id: j.id, task: j.task_identifier, attempts: j.attempts })),
       })),
       recheckInMs: next.rows[0]?.ms ?? null,

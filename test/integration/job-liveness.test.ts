@@ -141,6 +141,21 @@ describe('a runner whose process died (its session is gone)', () => {
     expect(r.recheckInMs).toBeLessThanOrEqual(2100);
   });
 
+  it('is dead at once, without the interval, when the caller knows its process is gone', async () => {
+    const reaper = await register();
+    const dead = await register({ heartbeatMs: 5000 });
+    const job = await lockedJob(dead);
+    await kill(dead);
+    const asked: [string, number][] = [];
+    const r = await reapDeadWorkers(db, reaper.identity.poolId, (host, pid) => {
+      asked.push([host, pid]);
+      return true;
+    });
+    expect(asked).toEqual([['test-host', 4242]]);
+    expect(r.dead.map((d) => [d.poolId, d.reason])).toEqual([[dead.identity.poolId, 'process_gone']]);
+    expect(await lockOf(job)).toBeNull();
+  });
+
   it('a runner never unlocks its own jobs, whatever its row says', async () => {
     const self = await register();
     const job = await lockedJob(self);
@@ -161,6 +176,14 @@ describe('a runner whose session is alive', () => {
 
     expect((await reapDeadWorkers(db, reaper.identity.poolId)).dead).toEqual([]);
     expect(await lockOf(job)).toBe(slow.identity.poolId);
+  });
+
+  it('is never taken on the word that its process is gone (another machine may share the host name)', async () => {
+    const reaper = await register();
+    const alive = await register();
+    const job = await lockedJob(alive);
+    expect((await reapDeadWorkers(db, reaper.identity.poolId, () => true)).dead).toEqual([]);
+    expect(await lockOf(job)).toBe(alive.identity.poolId);
   });
 
   it('late with its heartbeat but within its dead-after time, is still alive', async () => {
