@@ -52,6 +52,15 @@ export interface Config {
   tsaUrl: string | undefined;
   /** PEM file with the root(s) the external TSA's certificate chains to. */
   tsaTrustPath: string | undefined;
+  workers: WorkerSettings;
+}
+
+/** How the job runners of one database tell the live from the dead (jobs/worker-liveness.ts). */
+export interface WorkerSettings {
+  /** How often a runner records that it is alive, in ms. */
+  heartbeatMs: number;
+  /** A runner silent this long is dead and its jobs are unlocked, in ms (at least two heartbeats). */
+  deadAfterMs: number;
 }
 
 export interface PkiConfig {
@@ -243,6 +252,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (tsaUrl && !env.SELLO_TSA_TRUST_PEM) {
     problems.push('SELLO_TSA_TRUST_PEM: required with SELLO_TSA_URL (a PEM file with the root the TSA chains to)');
   }
+  const workers: WorkerSettings = {
+    heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
+    deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
+  };
+  // One late heartbeat (a busy database, a pause of the process) must not make a live runner dead.
+  if (workers.deadAfterMs < 2 * workers.heartbeatMs) {
+    problems.push(
+      `SELLO_WORKER_DEAD_AFTER_MS=${workers.deadAfterMs}: must be at least twice SELLO_WORKER_HEARTBEAT_MS (${workers.heartbeatMs})`,
+    );
+  }
   let publicHost = 'localhost';
   try {
     publicHost = new URL(publicUrl).hostname;
@@ -267,6 +286,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     tsaUrl,
     tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
+    workers,
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),

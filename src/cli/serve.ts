@@ -21,6 +21,13 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
   const { deps } = runtime;
   const closers: (() => Promise<void>)[] = [];
 
+  // The job runner first: after a crash it unlocks what its predecessor had in flight, and those
+  // deliveries should not wait for the HTTP server to be built. Closed last (closers run in
+  // reverse): requests stop before the jobs drain.
+  if (parts.worker) {
+    const runner = await startWorker(deps, runtime.connectionString);
+    closers.push(() => runner.stop());
+  }
   if (parts.http) {
     await announceFirstAccount(runtime.deps);
     const app = await buildApp(deps);
@@ -28,10 +35,6 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
     closers.push(() => app.close());
     console.log(`Sello is listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`);
     console.log(`API reference: ${config.publicUrl}/docs`);
-  }
-  if (parts.worker) {
-    const runner = await startWorker(deps, runtime.connectionString);
-    closers.push(() => runner.stop());
   }
 
   await stopRequested;

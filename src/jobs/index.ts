@@ -3,8 +3,10 @@
 // this folder, registered in taskList() below, and its payload schema with its typed add in
 // payloads/ (apart from the handler, which imports domain/: the code that adds a job imports only
 // the payload file, so domain/ and jobs/ do not import each other in a circle).
-import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger, parseCronItems, run, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import pg from 'pg';
+import { pino } from 'pino';
 import type { Deps } from '../domain/deps.js';
 import { checkOcspResponderTask } from './check-ocsp-responder.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
@@ -16,6 +18,7 @@ import { WORKFLOW_REMIND } from './payloads/workflow-remind.js';
 import { sendEmailTask } from './send-email.js';
 import { workflowExpireTask } from './workflow-expire.js';
 import { workflowRemindTask } from './workflow-remind.js';
+import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
 
 export function taskList(deps: Deps): TaskList {
   return {
@@ -45,10 +48,55 @@ export async function startWorker(deps: Deps, connectionString: string, concurre
   const pgPool = new pg.Pool({ connectionString, max: concurrency + 2 });
   pgPool.on('error', () => {});
   pgPool.on('connect', (client) => client.on('error', () => {}));
+  const log = pino({ level: deps.config.logLevel, name: 'jobs' });
+
+  // graphile-worker writes its pool's id into locked_by of every job the pool takes, and makes the
+  // id up when the pool is created: the runner registers under it (worker-liveness.ts) as soon as
+  // it exists, and its workers wait for that registration before taking their first job, so no
+  // job is ever locked by a runner the others cannot judge.
+  const events: WorkerEvents = new EventEmitter();
+  // Wrapped in an object: a WorkerPool is itself a thenable (it settles when the pool ends), so a
+  // promise resolved with it would wait for the end of the pool.
+  let created!: (c: { workerPool: WorkerPool }) => void;
+  const pool = new Promise<{ workerPool: WorkerPool }>((resolve) => {
+    created = resolve;
+  });
+  events.once('pool:create', ({ workerPool }) => created({ workerPool }));
+  const registration = pool.then(({ workerPool }) =>
+    startLiveness({
+      connectionString,
+      db: deps.db,
+      poolId: workerPool.id,
+      settings: deps.config.workers,
+      log,
+      // Unlocked jobs are due already: look for them now rather than at the next poll.
+      onUnlocked: (n) => workerPool.nudge(n),
+    }),
+  );
+  registration.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  const waitForRegistration: GraphileConfig.Plugin = {
+    name: 'SelloWorkerLiveness',
+    worker: {
+      hooks: {
+        startWorker: async () => {
+          await registration;
+        },
+      },
+    },
+  };
+
   let runner: Runner;
   try {
-    runner = await startRunner(deps, pgPool, concurrency);
+    runner = await startRunner(deps, pgPool, concurrency, events, waitForRegistration);
   } catch (err) {
+    await pgPool.end();
+    throw err;
+  }
+  let liveness: WorkerLiveness;
+  try {
+    liveness = await registration;
+  } catch (err) {
+    await runner.stop().catch(() => {});
     await pgPool.end();
     throw err;
   }
@@ -56,6 +104,9 @@ export async function startWorker(deps: Deps, connectionString: string, concurre
     stop: async () => {
       try {
         await runner.stop();
+        // Only once every job of this runner has finished or been handed back: until then it
+        // keeps beating, however long its last jobs take.
+        await liveness.stop();
       } finally {
         await pgPool.end();
       }
@@ -63,7 +114,13 @@ export async function startWorker(deps: Deps, connectionString: string, concurre
   };
 }
 
-function startRunner(deps: Deps, pgPool: pg.Pool, concurrency: number): Promise<Runner> {
+function startRunner(
+  deps: Deps,
+  pgPool: pg.Pool,
+  concurrency: number,
+  events: WorkerEvents,
+  plugin: GraphileConfig.Plugin,
+): Promise<Runner> {
   return run({
     pgPool,
     taskList: taskList(deps),
@@ -73,6 +130,8 @@ function startRunner(deps: Deps, pgPool: pg.Pool, concurrency: number): Promise<
     pollInterval: 1000,
     // Recurring jobs are declared in code, never read from a crontab file in the working directory.
     parsedCronItems: CRON_ITEMS,
+    events,
+    preset: { plugins: [plugin] },
     logger: new Logger(() => (level, message) => {
       if (level === 'error' || level === 'warning') {
         console.error(`jobs: ${message}`);

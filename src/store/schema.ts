@@ -202,6 +202,18 @@ export interface NotificationDeliveriesTable {
   updated_at: Timestamp;
 }
 
+/** A live job runner (jobs/worker-liveness.ts); its SQL is in job-workers-repo.ts. */
+export interface JobWorkersTable {
+  id: Generated<number>;
+  pool_id: string;
+  hostname: string;
+  pid: number;
+  heartbeat_ms: number;
+  dead_after_ms: number;
+  started_at: Generated<Date>;
+  last_seen: Generated<Date>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -215,4 +227,5 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   notifications: NotificationsTable;
   notification_deliveries: NotificationDeliveriesTable;
+  job_workers: JobWorkersTable;
 }

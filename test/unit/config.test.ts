@@ -30,4 +30,15 @@ describe('loadConfig', () => {
   it('reads scheme words as a lower-cased list', () => {
     expect(loadConfig({ SELLO_AUTH_SCHEMES: 'svc, Firma' }).authSchemes).toEqual(['svc', 'firma']);
   });
+  it('job runners beat every 5 s and are dead after 20 s by default; dead-after must cover two heartbeats', () => {
+    expect(loadConfig({}).workers).toEqual({ heartbeatMs: 5000, deadAfterMs: 20_000 });
+    expect(loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '1000', SELLO_WORKER_DEAD_AFTER_MS: '2000' }).workers).toEqual({
+      heartbeatMs: 1000,
+      deadAfterMs: 2000,
+    });
+    expect(() => loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '5000', SELLO_WORKER_DEAD_AFTER_MS: '9999' })).toThrow(
+      /SELLO_WORKER_DEAD_AFTER_MS=9999: must be at least twice SELLO_WORKER_HEARTBEAT_MS \(5000\)/,
+    );
+    expect(() => loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '0' })).toThrow(/SELLO_WORKER_HEARTBEAT_MS="0"/);
+  });
 });
