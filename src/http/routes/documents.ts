@@ -24,6 +24,7 @@ export function documentRoutes(deps: Deps) {
       '/developers/json',
       {
         schema: {
+          operationId: 'createDocument',
           summary: 'Create a document from a PDF (b64_doc, url_doc) or a template, with signature boxes',
           tags: ['documents'],
           security: [{ hmac: [] }],
@@ -38,6 +39,7 @@ export function documentRoutes(deps: Deps) {
       '/api/document',
       {
         schema: {
+          operationId: 'listDocuments',
           summary: 'List documents created in a time window, newest first',
           tags: ['documents'],
           security: [{ hmac: [] }],
@@ -55,6 +57,7 @@ export function documentRoutes(deps: Deps) {
       '/api/document/:type/:ticket',
       {
         schema: {
+          operationId: 'getDocumentFile',
           summary: 'Download a rendition of a document, Base64 in a JSON envelope with its SHA-256',
           description:
             '`source` is the PDF as created; `original` carries every signature applied so far; `universal` is the ' +
@@ -76,6 +79,7 @@ export function documentRoutes(deps: Deps) {
       '/developers/docs',
       {
         schema: {
+          operationId: 'deleteOrRestoreDocument',
           summary: 'Delete a document (soft) or restore it to the state it had',
           tags: ['documents'],
           security: [{ hmac: [] }],
