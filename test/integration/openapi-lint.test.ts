@@ -29,7 +29,21 @@ const ACCEPTED_WARNINGS: Record<string, { paths: string[]; why: string }> = {
   },
 };
 
+interface Media {
+  schema?: { examples?: unknown[] };
+  example?: unknown;
+  examples?: Record<string, unknown>;
+}
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+}
+
 let s: TestServer;
+let doc: { paths: Record<string, Record<string, Operation>> };
 let problems: NormalizedProblem[];
 beforeAll(async () => {
   // A deployed server names its public address; the test server would otherwise name localhost,
@@ -37,8 +51,10 @@ beforeAll(async () => {
   s = await startTestServer({ env: { SELLO_PUBLIC_URL: 'https://sign.sello.test' } });
   const res = await fetch(`${s.baseUrl}/openapi.json`);
   expect(res.status).toBe(200);
+  const source = await res.text();
+  doc = JSON.parse(source);
   const config = await createConfig({ extends: ['recommended'] });
-  problems = await lintFromString({ source: await res.text(), absoluteRef: 'openapi.json', config });
+  problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
 });
 afterAll(() => s?.close());
 
@@ -68,6 +84,50 @@ describe('OpenAPI lint (Redocly recommended)', () => {
       paths.filter((path) => !reported.has(`${rule} ${path}`)).map((path) => `${rule} ${path}`),
     );
     expect(stale).toEqual([]);
+  });
+
+  it('every operation has a camelCase operationId, tags and its security stated', () => {
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const id = `${method.toUpperCase()} ${path}`;
+        if (!/^[a-z][A-Za-z0-9]*$/.test(op.operationId ?? '')) {
+          missing.push(`${id}: operationId ${op.operationId}`);
+        }
+        if (!op.tags?.length) {
+          missing.push(`${id}: tags`);
+        }
+        // Public operations say so with an empty list; the API's say which scheme (hmac).
+        const publicPath = /^\/(sign\/|document\/|download\/|verify\/|pki\/|tsa$|healthz$|$)/.test(path);
+        if (JSON.stringify(op.security) !== (publicPath ? '[]' : '[{"hmac":[]}]')) {
+          missing.push(`${id}: security ${JSON.stringify(op.security)}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every JSON request body and JSON success response carries an example', () => {
+    const hasExample = (m: Media) => m.example !== undefined || !!m.examples || !!m.schema?.examples?.length;
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const id = `${method.toUpperCase()} ${path}`;
+        const body = op.requestBody?.content?.['application/json'];
+        // A POST that carries nothing (an empty object at most) has nothing to show.
+        const empty = Object.keys((body?.schema as { properties?: object } | undefined)?.properties ?? {}).length === 0;
+        if (body && !empty && !hasExample(body)) {
+          missing.push(`${id}: request`);
+        }
+        for (const [status, r] of Object.entries(op.responses ?? {})) {
+          const json = r.content?.['application/json'];
+          if (/^2/.test(status) && json && !hasExample(json)) {
+            missing.push(`${id}: response ${status}`);
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('the linter does find problems (a document without operation ids is refused)', async () => {
