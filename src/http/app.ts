@@ -95,6 +95,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
       info: {
         title: 'Sello API',
         version: '1',
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Electronic-signature service. Every operation under /api and /developers is authenticated with ' +
           '`Authorization: svc {webId}:{Base64(HMAC-SHA256(apiKey, stringToSign))}`; see docs/api.md.',
@@ -104,6 +105,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
         securitySchemes: { hmac: { type: 'apiKey', in: 'header', name: 'Authorization' } },
       },
     },
+    transformObject: (doc) => nameWildcardParameters((doc as { openapiObject: OpenApiDocument }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -195,4 +197,36 @@ export function redactUrl(url: string) {
   return path
     .replace(/^\/sign\/(api\/)?(set\/)?[^/?]+/, (_m, api: string | undefined, set: string | undefined) => `/sign/${api ?? ''}${set ?? ''}…`)
     .replace(/^\/download\/[^/?]+/, '/download/…');
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
+}
+
+/** The name a wildcard route's rest-of-path parameter has in the OpenAPI document, by route prefix. */
+const WILDCARD_NAMES: Record<string, string> = { '/pki/ocsp/': 'request' };
+
+/**
+ * Fastify names a wildcard route's parameter `*`, which @fastify/swagger writes as the path
+ * `/pki/ocsp/{*}`; OpenAPI path templates take only names, so the parameter gets a real one.
+ */
+function nameWildcardParameters(doc: OpenApiDocument): OpenApiDocument {
+  for (const path of Object.keys(doc.paths ?? {})) {
+    if (!path.endsWith('/{*}')) {
+      continue;
+    }
+    const prefix = path.slice(0, -'{*}'.length);
+    const name = WILDCARD_NAMES[prefix] ?? 'path';
+    const item = doc.paths![path];
+    for (const op of Object.values(item)) {
+      for (const p of op.parameters ?? []) {
+        if (p.in === 'path' && p.name === '*') {
+          p.name = name;
+        }
+      }
+    }
+    delete doc.paths![path];
+    doc.paths![`${prefix}{${name}}`] = item;
+  }
+  return doc;
 }

@@ -4,10 +4,19 @@
 // Static<typeof X>. It imports nothing but TypeBox, so the domain depends on plain data shapes,
 // never on Fastify or on http/ (DESIGN.md: no HTTP in domain/), and the web app can import its
 // types without pulling in server code.
-import { type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
 
 /** `null` allowed: a value that is absent until known (a signature time, a name not given). */
 export const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([t, Type.Null()], options);
+
+/**
+ * Gives a schema its examples, typed by the schema. @fastify/swagger shows them in the OpenAPI
+ * document as the example of the request or response, and the OpenAPI lint test checks each one
+ * against the schema (no-invalid-media-type-examples).
+ */
+export function examples<T extends TSchema>(schema: T, ...values: Static<T>[]): void {
+  (schema as TSchema).examples = values;
+}
 
 /** A string from a fixed list: an `enum` in the OpenAPI document, a union of literals in TypeScript. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnsafe<T[number]> {
@@ -58,6 +67,13 @@ export const ErrorResponse = Type.Object(
   },
   { description: 'Every error but 401 (whose body is empty)' },
 );
+examples(ErrorResponse, {
+  error: {
+    code: 'INVALID_STICKER',
+    message: 'stickers[2].page: page 9 does not exist; the document has 2 page(s), numbered from 0',
+    details: { sticker_index: 2, field: 'page', rule: 'page 9 does not exist; the document has 2 page(s), numbered from 0' },
+  },
+});
 
 export const TicketParam = (description = 'the document_ticket') => Type.String({ description });
 

@@ -1,6 +1,7 @@
 // Documents: create, list, download, delete and restore (routes/documents.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import { AuthorityName, DateTime, Nullable, Rect, StringEnum, checkedByUseCase } from './common.js';
+import { examples } from './common.js';
 import { DocumentWorkflowSettings } from './workflows.js';
 
 const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
@@ -61,6 +62,39 @@ export const CreateDocumentBody = Type.Object(
   },
   { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template; unknown keys are listed in warnings' },
 );
+examples(
+  CreateDocumentBody,
+  {
+    b64_doc: 'JVBERi0xLjcK...',
+    name: 'Contract',
+    stickers: [
+      { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } },
+      { authority: 'SMS', data: '+525512345678', page: 1, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } },
+    ],
+    qr: [{ page: 0, rect: { lx: 460, ly: 30, tx: 560, ty: 130 } }],
+  },
+  {
+    template: { title: 'contrato', name: 'Contrato Ana' },
+    fields: [
+      { id: 'client', value: 'Ana Pérez' },
+      { id: 'date', value: '22/11/2026' },
+    ],
+    tables: [
+      {
+        id: 'items',
+        rows: [
+          { item: 'Widget', qty: '3' },
+          [
+            { id: 'item', value: 'Gadget' },
+            { id: 'qty', value: 7 },
+          ],
+        ],
+      },
+    ],
+    stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
+    workflow: { ordered: true, expiration_date: '31/12/2026', remind_every: 3, language: 'en' },
+  },
+);
 export type CreateDocumentInput = Static<typeof CreateDocumentBody>;
 
 export const CreatedSticker = Type.Object({
@@ -85,6 +119,37 @@ export const CreatedDocument = Type.Object({
   warnings: Type.Array(Type.String()),
 });
 export type CreatedDocument = Static<typeof CreatedDocument>;
+examples(CreatedDocument, {
+  document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+  document_url: 'https://sign.example.com/document/80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+  document_flow: false,
+  sticker_count: 2,
+  stickers: [
+    {
+      sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a',
+      signer_id: '75dd5827-0af9-48ce-bc38-bab518ec8e07',
+      sticker_index: 0,
+      sticker_authority: 'EMAIL_LINK',
+      sticker_data: 'ana@example.com',
+      sticker_email: 'ana@example.com',
+      sticker_page: 0,
+      sticker_coordinates: { lx: 50, ly: 50, tx: 250, ty: 120 },
+      signer_url: 'https://sign.example.com/sign/l4mLiqRrZZVFo3eFwK6ltQ8azMrWB7vGTMWScrAuFFo',
+    },
+    {
+      sticker_id: '38c5f8ad-d34a-4a5d-8b42-627c3e6543c1',
+      signer_id: 'e5170200-5785-4d56-a8d0-99fde182bf52',
+      sticker_index: 1,
+      sticker_authority: 'SMS',
+      sticker_data: '+525512345678',
+      sticker_email: null,
+      sticker_page: 1,
+      sticker_coordinates: { lx: 50, ly: 50, tx: 250, ty: 120 },
+      signer_url: 'https://sign.example.com/sign/YuxnKuNawWeuvm24wnjj4QcbUs9z7mWI8AiT2sF9RSI',
+    },
+  ],
+  warnings: ['colour: unknown key; ignored'],
+});
 
 /** A signer as listings show it (document list, notification document). */
 export const ListedSigner = Type.Object({
@@ -117,6 +182,36 @@ export const DocumentListing = Type.Object({
   nextToken: Type.Optional(Type.String({ description: 'absent on the last page' })),
 });
 export type DocumentListing = Static<typeof DocumentListing>;
+examples(DocumentListing, {
+  documents: [
+    {
+      document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+      name: 'Contract.pdf',
+      status: 'pending',
+      created_at: '2026-11-22T02:52:15.248Z',
+      signers: [
+        {
+          signer_id: '75dd5827-0af9-48ce-bc38-bab518ec8e07',
+          name: 'Ana',
+          email: 'ana@example.com',
+          authority: 'EMAIL_LINK',
+          data: 'ana@example.com',
+          status: 'pending',
+        },
+        {
+          signer_id: 'e5170200-5785-4d56-a8d0-99fde182bf52',
+          name: null,
+          email: null,
+          authority: 'SMS',
+          data: '+525512345678',
+          status: 'pending',
+        },
+      ],
+      signed_count: 0,
+    },
+  ],
+  nextToken: 'WzE3OTUzMTU5MzUyNDgsIjQyIl0',
+});
 
 export const FILE_TYPES = ['original', 'universal', 'source'] as const;
 export const DownloadParams = Type.Object({ type: StringEnum(FILE_TYPES), ticket: Type.String() });
@@ -124,12 +219,20 @@ export const DownloadResponse = Type.Object(
   { hash: Type.String({ description: 'SHA-256, lower-case hex' }), name: Type.String() },
   { additionalProperties: Type.String(), description: '{"<type>": base64, "hash", "name"}' },
 );
+examples(DownloadResponse, {
+  hash: '92353c918ece191a3f0747a7b8d87df5c94961b21aa699474df50ef495a84d0e',
+  name: 'Contract.pdf',
+  original: 'JVBERi0xLjcK...',
+} as Static<typeof DownloadResponse>);
 
 export const DeleteOrRestoreBody = Type.Object({ ticket: Type.String(), action: StringEnum(['delete', 'restore']) });
+examples(DeleteOrRestoreBody, { ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14', action: 'delete' });
 /** The body of the older public clients' POST /developers/delete/ and /developers/restore/. */
 export const TicketBody = Type.Object({ ticket: Type.String() });
+examples(TicketBody, { ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14' });
 export const DeleteOrRestoreResult = Type.Object({ document_ticket: Type.String(), status: Type.String() });
 export type DeleteOrRestoreResult = Static<typeof DeleteOrRestoreResult>;
+examples(DeleteOrRestoreResult, { document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14', status: 'deleted' });
 
 export const PageDataResult = Type.Object({
   page: Type.Integer(),
@@ -139,6 +242,7 @@ export const PageDataResult = Type.Object({
   rotation: Type.Integer(),
 });
 export type PageDataResult = Static<typeof PageDataResult>;
+examples(PageDataResult, { page: 1, pages: 2, width: 612, height: 792, rotation: 0 });
 
 /** multipart/form-data: the PDF in part `file`, `page` a form field (read by http/multipart.ts). */
 export const PageDataUpload = Type.Object(

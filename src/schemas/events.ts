@@ -2,6 +2,7 @@
 // subscriptions (routes/events.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from './common.js';
+import { examples } from './common.js';
 import { ListedSigner } from './documents.js';
 
 /** The twelve event identifiers (decisions.md "Events"); the database checks the same list (0003_events.sql). */
@@ -22,6 +23,7 @@ export const EVENT_KINDS = [
 export const EventKind = StringEnum(EVENT_KINDS);
 
 export const NotificationRequest = Type.Object({ notification_id: Type.String({ minLength: 1, maxLength: 200 }) });
+examples(NotificationRequest, { notification_id: '5a0c6f0e-2f55-4f0b-8a8e-0b8f6c1d2e3f' });
 
 export const NotificationDocument = Type.Object({
   notification: Type.Object({
@@ -45,8 +47,45 @@ export const NotificationDocument = Type.Object({
   ),
 });
 export type NotificationDocument = Static<typeof NotificationDocument>;
+examples(NotificationDocument, {
+  notification: {
+    notification_id: '5a0c6f0e-2f55-4f0b-8a8e-0b8f6c1d2e3f',
+    notification_type: 'document_rejected',
+    document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+    document_set: null,
+    created_at: '2026-11-22T02:52:15.248Z',
+    meta: {
+      signer: {
+        signer_id: '75dd5827-0af9-48ce-bc38-bab518ec8e07',
+        name: 'Ana',
+        email: 'ana@example.com',
+        authority: 'EMAIL_LINK',
+        data: 'ana@example.com',
+      },
+      reason: 'The amount in clause 3 is wrong.',
+    },
+  },
+  document: {
+    document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+    name: 'Contract.pdf',
+    status: 'rejected',
+    signers: [
+      {
+        signer_id: '75dd5827-0af9-48ce-bc38-bab518ec8e07',
+        name: 'Ana',
+        email: 'ana@example.com',
+        authority: 'EMAIL_LINK',
+        data: 'ana@example.com',
+        status: 'rejected',
+      },
+    ],
+    original: 'JVBERi0xLjcK...',
+    hash: '92353c918ece191a3f0747a7b8d87df5c94961b21aa699474df50ef495a84d0e',
+  },
+});
 
 export const SubscriptionRequest = Type.Object({ event: EventKind, url: Type.String({ format: 'uri', maxLength: 2048 }) });
+examples(SubscriptionRequest, { event: 'document_completed', url: 'https://erp.example.com/hooks/sello' });
 
 export const CreatedSubscription = Type.Object({
   id: Type.String(),
@@ -55,6 +94,12 @@ export const CreatedSubscription = Type.Object({
   secret: Type.String({ description: 'whsec_...: the key of its webhook-signature headers; shown only here' }),
 });
 export type CreatedSubscription = Static<typeof CreatedSubscription>;
+examples(CreatedSubscription, {
+  id: '0f4b8a7e-1c2d-4e5f-9a8b-7c6d5e4f3a2b',
+  event: 'document_completed',
+  url: 'https://erp.example.com/hooks/sello',
+  secret: 'whsec_uhlAMn1/cYDLFALxRpJjkA49LjtJu7N4kf+wnkcrD8Y=',
+});
 
 export const ListedSubscription = Type.Object({
   id: Type.String(),
@@ -69,7 +114,21 @@ export type ListedSubscription = Static<typeof ListedSubscription>;
 
 export const SubscriptionList = Type.Object({ subscriptions: Type.Array(ListedSubscription) });
 export type SubscriptionList = Static<typeof SubscriptionList>;
+examples(SubscriptionList, {
+  subscriptions: [
+    {
+      id: '0f4b8a7e-1c2d-4e5f-9a8b-7c6d5e4f3a2b',
+      event: 'document_completed',
+      url: 'https://erp.example.com/hooks/sello',
+      status: 'active',
+      disabled_reason: null,
+      disabled_at: null,
+      created_at: '2026-11-22T02:52:15.248Z',
+    },
+  ],
+});
 
 export const SubscriptionParams = Type.Object({ id: Type.String() });
 export const DeletedSubscription = Type.Object({ id: Type.String(), status: Type.Literal('deleted') });
 export type DeletedSubscription = Static<typeof DeletedSubscription>;
+examples(DeletedSubscription, { id: '0f4b8a7e-1c2d-4e5f-9a8b-7c6d5e4f3a2b', status: 'deleted' });

@@ -2,6 +2,7 @@
 // (GET /api/v1/document/{documentId}/history/json): what external verification reads.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, TicketParam } from './common.js';
+import { examples } from './common.js';
 
 export const ReportParams = Type.Object({ ticket: TicketParam() });
 export const HistoryParams = Type.Object({ documentId: TicketParam() });
@@ -67,6 +68,45 @@ export const SignatureReport = Type.Object(
   { description: 'Every signature of the current original, checked from the file' },
 );
 export type SignatureReport = Static<typeof SignatureReport>;
+examples(SignatureReport, {
+  InkSignatures: [
+    { campoFirma: 'Sello-75dd5827-0af9-48ce-bc38-bab518ec8e07', box: 0, page: 0, left: 50, top: 721.89, width: 200, height: 70 },
+  ],
+  firmas: [
+    {
+      page: 0,
+      left: 50,
+      top: 721.89,
+      width: 200,
+      height: 70,
+      downstream: false,
+      campoFirma: 'Sello-75dd5827-0af9-48ce-bc38-bab518ec8e07',
+      signatureType: 'PAdES-B-T',
+      validSignature: true,
+      coversDocument: true,
+      totalRevisions: 2,
+      revision: 2,
+      signDate: '2026-11-22T03:10:42.000Z',
+      certType: 'service-issued',
+      signCertificateSerial: '5f0c2d9e7a41b3c8d6e2f10a9b8c7d6e',
+      box: 0,
+      email: 'ana@example.com',
+      ipAddress: '203.0.113.7',
+      timestampAuthority: 'O=Sello, CN=Sello Time-Stamping Authority',
+      downstreamData: { authority: 'EMAIL_LINK', dataType: 'email', subject: 'ana@example.com' },
+      ocsp: { signatureValid: true, certStatus: 'good', signer: 'O=Sello, CN=Sello OCSP Responder' },
+      certificados: [
+        {
+          commonName: 'Ana',
+          email: 'ana@example.com',
+          serial: '5f0c2d9e7a41b3c8d6e2f10a9b8c7d6e',
+          signatureAlgorithm: 'sha256WithRSAEncryption',
+          issuerCommonName: 'Sello Signing CA',
+        },
+      ],
+    },
+  ],
+});
 
 export const HistoryEntry = Type.Object({
   seq: Type.Integer({ minimum: 1, description: '1, 2, 3… in the order the changes committed' }),
@@ -95,3 +135,29 @@ export const DocumentHistory = Type.Object(
   { description: 'The history of a document, oldest first, with the check of its hash chain' },
 );
 export type DocumentHistory = Static<typeof DocumentHistory>;
+examples(DocumentHistory, {
+  document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+  entries: [
+    {
+      seq: 1,
+      at: '2026-03-02T09:00:00.000Z',
+      action: 'created',
+      actor: 'account',
+      ip: '203.0.113.7',
+      details: { name: 'Contrato.pdf', signers: 2, origin: 'b64_doc' },
+      prev_hash: '0000000000000000000000000000000000000000000000000000000000000000',
+      hash: '7738cb53b05697cf57966f89394a232fe9b287dfc6188a03b8ca60e957d66be5',
+    },
+    {
+      seq: 2,
+      at: '2026-03-02T09:04:10.000Z',
+      action: 'viewed',
+      actor: 'signer:0b7f6c1e-3f0a-4c41-9a57-2f9d2b8f51aa',
+      ip: '198.51.100.23',
+      details: {},
+      prev_hash: '7738cb53b05697cf57966f89394a232fe9b287dfc6188a03b8ca60e957d66be5',
+      hash: '41ddd5980286d702d53391ece732c54c80f2d9dbbb7c8609fccbc06145eb3b33',
+    },
+  ],
+  chain: { valid: true, entries: 2, first_broken_seq: null },
+});

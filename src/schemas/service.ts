@@ -2,9 +2,11 @@
 // CRLs, OCSP, time stamps) and the public verification page (routes/health.ts, pki.ts, verify.ts).
 import { Type } from '@sinclair/typebox';
 import { BinaryBody } from './common.js';
+import { examples } from './common.js';
 import { PublicVerification } from './verification.js';
 
 export const Health = Type.Object({ status: Type.Literal('ok') });
+examples(Health, { status: 'ok' });
 
 /** A page for people (text/html). */
 export const HtmlPage = { description: 'an HTML page', content: { 'text/html': { schema: Type.String() } } };

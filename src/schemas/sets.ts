@@ -2,6 +2,7 @@
 // (routes/sets.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import { AuthorityName, DateTime, Nullable, StringEnum } from './common.js';
+import { examples } from './common.js';
 import { SetWorkflowSettings, WorkflowSettings } from './workflows.js';
 
 export const SET_STATUSES = ['OPEN', 'CLOSED', 'COMPLETED', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
@@ -18,8 +19,10 @@ export const CreateSetBody = Type.Optional(
     { additionalProperties: true },
   ),
 );
+examples(CreateSetBody, { name: 'Onboarding', metadata: { crm: 42 } });
 export const CreatedSet = Type.Object({ uuid: Type.String(), status: SetStatus, name: Type.String() });
 export type CreatedSet = Static<typeof CreatedSet>;
+examples(CreatedSet, { uuid: '664a6790-db83-4db0-bc94-2e313049a434', status: 'OPEN', name: 'Onboarding' });
 
 /** A signer of a set: preloaded while OPEN, or found on its documents when it closed. */
 export const SetSignerView = Type.Object({
@@ -31,6 +34,14 @@ export const SetSignerView = Type.Object({
   position: Type.Integer(),
 });
 export type SetSignerView = Static<typeof SetSignerView>;
+examples(SetSignerView, {
+  signer_id: '5b0f0b8e-2d4e-4f7c-9a51-0f3f7d1c2a10',
+  authority: 'EMAIL_LINK',
+  data: 'ana@example.com',
+  name: 'Ana García',
+  email: 'ana@example.com',
+  position: 0,
+});
 
 export const DocumentSet = Type.Object({
   uuid: Type.String(),
@@ -63,6 +74,44 @@ export const DocumentSet = Type.Object({
   ),
 });
 export type DocumentSet = Static<typeof DocumentSet>;
+examples(DocumentSet, {
+  uuid: '664a6790-db83-4db0-bc94-2e313049a434',
+  name: 'Onboarding',
+  status: 'OPEN',
+  metadata: { crm: 42 },
+  created_at: '2026-11-22T02:52:15.301Z',
+  closed_at: null,
+  expires_at: null,
+  workflow: null,
+  signers: [
+    {
+      signer_id: '5b0f0b8e-2d4e-4f7c-9a51-0f3f7d1c2a10',
+      authority: 'EMAIL_LINK',
+      data: 'ana@example.com',
+      name: 'Ana',
+      email: 'ana@example.com',
+      status: 'pending',
+      position: 0,
+    },
+  ],
+  documents: [
+    {
+      document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
+      name: 'document.pdf',
+      status: 'draft',
+      created_at: '2026-11-22T02:53:01.112Z',
+      signers: [
+        {
+          signer_id: '11ba7747-4f38-4fca-8ccd-53b7969b61fc',
+          authority: 'EMAIL_LINK',
+          data: 'ana@example.com',
+          name: null,
+          status: 'pending',
+        },
+      ],
+    },
+  ],
+});
 
 export const AddSetSignerBody = Type.Object({
   authority: AuthorityName,
@@ -71,12 +120,18 @@ export const AddSetSignerBody = Type.Object({
   email: Type.Optional(Type.String({ maxLength: 254 })),
 });
 export type AddSetSignerBody = Static<typeof AddSetSignerBody>;
+examples(AddSetSignerBody, { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García' });
 
 export const SetSignerParams = Type.Object({ uuid: Type.String(), signerId: Type.String() });
 export const RemovedSetSigner = Type.Object({ status: Type.Literal('deleted'), signer_id: Type.String() });
 export type RemovedSetSigner = Static<typeof RemovedSetSigner>;
+examples(RemovedSetSigner, { status: 'deleted', signer_id: '5b0f0b8e-2d4e-4f7c-9a51-0f3f7d1c2a10' });
 
 export const CloseSetBody = Type.Object({ documentSet: Type.String(), workflow: Type.Optional(SetWorkflowSettings) });
+examples(CloseSetBody, {
+  documentSet: '664a6790-db83-4db0-bc94-2e313049a434',
+  workflow: { ordered: true, expiration_date: '31/12/2026', attach_files: true },
+});
 
 export const ClosedSet = Type.Object({
   status: Type.Literal('success'),
@@ -95,6 +150,29 @@ export const ClosedSet = Type.Object({
   ignored_keys: Type.Array(Type.String()),
 });
 export type ClosedSet = Static<typeof ClosedSet>;
+examples(ClosedSet, {
+  status: 'success',
+  uuid: '664a6790-db83-4db0-bc94-2e313049a434',
+  set_status: 'CLOSED',
+  expires_at: '2027-01-01T05:59:59.999Z',
+  signers: [
+    {
+      signer_id: '5b0f0b8e-2d4e-4f7c-9a51-0f3f7d1c2a10',
+      authority: 'EMAIL_LINK',
+      data: 'ana@example.com',
+      name: 'Ana García',
+      signer_url: 'https://sign.example.com/sign/set/Jx3K9pQe8vT2mL5nR7sW1yB4cD6fG0hJ',
+    },
+    {
+      signer_id: 'c2d9a1f4-7e3b-4a6d-8f0c-5b9e2d7a1c34',
+      authority: 'EMAIL_LINK',
+      data: 'bruno@example.com',
+      name: 'Bruno',
+      signer_url: 'https://sign.example.com/sign/set/Qe8vT2mL5nR7sW1yB4cD6fG0hJx3K9pA',
+    },
+  ],
+  ignored_keys: [],
+});
 
 export const SetWorkflowBody = Type.Optional(SetWorkflowSettings);
 
@@ -106,3 +184,10 @@ export const SetWorkflowResult = Type.Object({
   ignored_keys: Type.Array(Type.String()),
 });
 export type SetWorkflowResult = Static<typeof SetWorkflowResult>;
+examples(SetWorkflowResult, {
+  status: 'success',
+  set_status: 'CLOSED',
+  expires_at: '2027-01-01T05:59:59.999Z',
+  invitations_sent: 2,
+  ignored_keys: [],
+});

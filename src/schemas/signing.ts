@@ -3,6 +3,7 @@
 // the ticket is what gives access (routes/signing.ts, set-signing.ts, document-page.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageLanguage, PageSize, Rect, StringEnum, TicketParam } from './common.js';
+import { examples } from './common.js';
 
 export const TokenParams = Type.Object({ token: Type.String({ description: 'the token of a personal signing link' }) });
 export const SetTokenParams = Type.Object({ token: Type.String({ description: 'the token of a set link' }) });
@@ -18,10 +19,17 @@ export const SignBody = Type.Object({
   consent: Type.Literal(true),
 });
 export type SignBody = Static<typeof SignBody>;
+examples(
+  SignBody,
+  { signature: { type: 'drawn', image: 'data:image/png;base64,iVBORw0KGgo...' }, consent: true },
+  { signature: { type: 'typed', text: 'Ana Pérez' }, consent: true },
+);
 
 export const RejectBody = Type.Object({ reason: Type.String({ description: 'at most 300 characters as people count them' }) });
+examples(RejectBody, { reason: 'The amount in clause 3 is wrong.' });
 // The code is trimmed before it is compared: the pattern allows what a pasted code carries.
 export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'the six digits sent' }) });
+examples(CodeBody, { code: '482913' });
 
 const HOW_PROVEN = ['link', 'email_code', 'not_available'] as const;
 const SignerBox = Type.Object({ sticker_id: Type.String(), page: Type.Integer({ description: '0-based' }), rect: Rect });
@@ -45,12 +53,34 @@ export const SigningInfo = Type.Object({
   language: PageLanguage,
 });
 export type SigningInfo = Static<typeof SigningInfo>;
+examples(SigningInfo, {
+  document: { ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14', name: 'Contract.pdf', status: 'pending' },
+  pages: [{ page: 0, width: 595.28, height: 841.89, rotation: 0 }],
+  signer: {
+    signer_id: '75dd5827-0af9-48ce-bc38-bab518ec8e07',
+    name: 'Ana',
+    email: 'ana@example.com',
+    authority: 'EMAIL_LINK',
+    status: 'viewed',
+    signed_at: null,
+    proof: 'link',
+    verified: true,
+  },
+  boxes: [{ sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
+  signers: [
+    { name: 'Ana', status: 'viewed' },
+    { name: null, status: 'pending' },
+  ],
+  language: null,
+});
 
 export const SignResult = Type.Object({ status: Type.Literal('signed'), signed_at: DateTime(), document_status: Type.String() });
 export type SignResult = Static<typeof SignResult>;
+examples(SignResult, { status: 'signed', signed_at: '2026-11-22T03:10:42.512Z', document_status: 'pending' });
 
 export const RejectResult = Type.Object({ status: Type.Literal('rejected'), rejected_at: DateTime(), document_status: Type.String() });
 export type RejectResult = Static<typeof RejectResult>;
+examples(RejectResult, { status: 'rejected', rejected_at: '2026-11-22T03:11:05.020Z', document_status: 'rejected' });
 
 export const CodeSent = Type.Object({
   status: Type.Literal('sent'),
@@ -58,9 +88,11 @@ export const CodeSent = Type.Object({
   expires_at: DateTime(),
 });
 export type CodeSent = Static<typeof CodeSent>;
+examples(CodeSent, { status: 'sent', to: 'a***@example.com', expires_at: '2026-11-22T03:20:42.000Z' });
 
 export const CodeVerified = Type.Object({ status: Type.Literal('verified'), verified_at: DateTime() });
 export type CodeVerified = Static<typeof CodeVerified>;
+examples(CodeVerified, { status: 'verified', verified_at: '2026-11-22T03:11:30.000Z' });
 
 export const SetDocument = Type.Object({
   document_ticket: Type.String(),
@@ -92,6 +124,37 @@ export const SetSigningInfo = Type.Object({
   language: PageLanguage,
 });
 export type SetSigningInfo = Static<typeof SetSigningInfo>;
+examples(SetSigningInfo, {
+  set: { uuid: '664a6790-db83-4db0-bc94-2e313049a434', name: 'Onboarding', status: 'CLOSED' },
+  signer: {
+    signer_id: '5b0f0b8e-2d4e-4f7c-9a51-0f3f7d1c2a10',
+    name: 'Ana García',
+    email: 'ana@example.com',
+    authority: 'EMAIL_LINK',
+    status: 'pending',
+    signed_at: null,
+    proof: 'link',
+    verified: true,
+    due: true,
+  },
+  signers: [
+    { name: 'Ana García', status: 'pending' },
+    { name: 'Bruno', status: 'pending' },
+  ],
+  documents: [
+    {
+      document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
+      name: 'document.pdf',
+      status: 'pending',
+      signer_status: 'pending',
+      signed_at: null,
+      pages: [{ page: 0, width: 612, height: 792, rotation: 0 }],
+      boxes: [{ sticker_id: 'a1f3c9e2-6b7d-4e8f-9a0b-1c2d3e4f5a6b', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
+      pdf_url: '/sign/api/set/Jx3K9pQe8/document/0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7/pdf',
+    },
+  ],
+  language: 'en',
+});
 
 export const SetSignResult = Type.Object({
   status: Type.Literal('signed'),
@@ -100,6 +163,12 @@ export const SetSignResult = Type.Object({
   documents: Type.Array(Type.Object({ document_ticket: Type.String(), status: Type.String(), signer_status: Type.String() })),
 });
 export type SetSignResult = Static<typeof SetSignResult>;
+examples(SetSignResult, {
+  status: 'signed',
+  signed_at: '2026-11-22T03:10:42.512Z',
+  set_status: 'CLOSED',
+  documents: [{ document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7', status: 'pending', signer_status: 'signed' }],
+});
 
 export const SetRejectResult = Type.Object({
   status: Type.Literal('rejected'),
@@ -108,6 +177,12 @@ export const SetRejectResult = Type.Object({
   set_status: Type.String(),
 });
 export type SetRejectResult = Static<typeof SetRejectResult>;
+examples(SetRejectResult, {
+  status: 'rejected',
+  rejected_at: '2026-11-22T03:11:05.020Z',
+  rejected_document: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
+  set_status: 'REJECTED',
+});
 
 export const DocumentPage = Type.Object({
   document: Type.Object({ ticket: Type.String(), name: Type.String(), status: Type.String() }),
@@ -129,11 +204,35 @@ export const DocumentPage = Type.Object({
   language: PageLanguage,
 });
 export type DocumentPage = Static<typeof DocumentPage>;
+examples(DocumentPage, {
+  document: { ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14', name: 'Contract.pdf', status: 'pending' },
+  pages: [{ page: 0, width: 595.28, height: 841.89, rotation: 0 }],
+  boxes: [
+    {
+      sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a',
+      page: 0,
+      rect: { lx: 50, ly: 50, tx: 250, ty: 120 },
+      signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+    },
+    {
+      sticker_id: '5b0f5d0e-2c55-4c9e-b3d4-6a1f2f0a7c11',
+      page: 0,
+      rect: { lx: 320, ly: 50, tx: 520, ty: 120 },
+      signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'signed' },
+    },
+  ],
+  language: null,
+});
 
 export const LinkRequestBody = Type.Object({
   sticker_id: Type.String({ description: 'The box chosen' }),
   data: Type.String({ description: "The signer's email address (compared trimmed, ignoring case)" }),
 });
+examples(LinkRequestBody, { sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a', data: 'ana@example.com' });
 
 export const LinkAnswer = Type.Object({ status: Type.Literal('sent_if_matching'), message: Type.String() });
 export type LinkAnswer = Static<typeof LinkAnswer>;
+examples(LinkAnswer, {
+  status: 'sent_if_matching',
+  message: 'if this address belongs to the signer of that box, a personal signing link was sent to it',
+});

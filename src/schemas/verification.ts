@@ -2,6 +2,7 @@
 // the same data): what anyone holding the ticket may learn, masked as verify-document.ts explains.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from './common.js';
+import { examples } from './common.js';
 
 /** One signature of the current original, as the public may see it. */
 export const PublicSignature = Type.Object({
@@ -43,3 +44,28 @@ export const PublicVerification = Type.Object({
   pending_signers: Type.Array(PublicPendingSigner),
 });
 export type PublicVerification = Static<typeof PublicVerification>;
+examples(PublicVerification, {
+  ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+  name: 'Contract.pdf',
+  status: 'pending',
+  created_at: '2026-11-22T03:09:58.114Z',
+  page_count: 2,
+  sha256: '4f5a0c2a9c7f3d1e8b6a5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f',
+  signatures: [
+    {
+      signer_name: 'Ana García',
+      email: 'a***@example.com',
+      authority: 'EMAIL_LINK',
+      signed_at: '2026-11-22T03:10:42.000Z',
+      valid: true,
+      covers_document: true,
+      revision: 3,
+      total_revisions: 3,
+      timestamp: { time: '2026-11-22T03:10:42.000Z', authority: 'O=Sello, CN=Sello Time-Stamping Authority' },
+      certificate_trusted: true,
+      certificate_status: 'good',
+      verified: true,
+    },
+  ],
+  pending_signers: [{ name: 'B*** D***', identifier: 'b***@example.com', authority: 'EMAIL_LINK' }],
+});

@@ -2,6 +2,7 @@
 // correction of a document's signers (routes/workflows.ts, routes/sets.ts).
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, TicketParam, checkedByUseCase } from './common.js';
+import { examples } from './common.js';
 
 const settings = {
   ordered: Type.Optional(Type.Boolean({ description: 'invite one signer at a time, in sticker (or set signer) order (default false)' })),
@@ -31,6 +32,7 @@ export const DocumentWorkflowSettings = Type.Object(valuesCheckedByUseCase(setti
   additionalProperties: true,
   description: 'snake_case or camelCase keys; unknown keys are ignored and listed in ignored_keys (warnings on create)',
 });
+examples(DocumentWorkflowSettings, { remind_every: 3, expiration_date: '31/12/2026' }, { cancel: true });
 export const DocumentWorkflowBody = Type.Optional(DocumentWorkflowSettings);
 
 /** A set's workflow: snake_case only; any other key (camelCase included) is ignored and listed in ignored_keys. */
@@ -38,6 +40,7 @@ export const SetWorkflowSettings = Type.Object(settings, {
   additionalProperties: true,
   description: 'snake_case keys only; any other key (camelCase included) is ignored and listed in ignored_keys',
 });
+examples(SetWorkflowSettings, { remind_every: 1, expiration_date: '31/12/2026' });
 
 /** The workflow settings as stored and answered: snake_case keys only, values checked. */
 export const WorkflowSettings = Type.Object(settings);
@@ -54,6 +57,14 @@ export const WorkflowUpdateResult = Type.Object({
   ignored_keys: Type.Array(Type.String()),
 });
 export type WorkflowUpdateResult = Static<typeof WorkflowUpdateResult>;
+examples(WorkflowUpdateResult, {
+  status: 'success',
+  document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14',
+  document_status: 'pending',
+  workflow: { remind_every: 3, expiration_date: '31/12/2026' },
+  expires_at: '2027-01-01T05:59:59.999Z',
+  ignored_keys: [],
+});
 
 export const SignerUpdateParams = Type.Object({
   documentId: TicketParam(),
@@ -70,6 +81,7 @@ export const SignerUpdateBody = Type.Object(
   { additionalProperties: true, description: 'at least one key; the authority and data are checked together as on create' },
 );
 export type SignerUpdateBody = Static<typeof SignerUpdateBody>;
+examples(SignerUpdateBody, { data: 'bruno@example.com', name: 'Bruno' });
 
 export const SignerUpdateResult = Type.Object({
   status: Type.Literal('success'),
@@ -85,6 +97,19 @@ export const SignerUpdateResult = Type.Object({
   invited: Type.Boolean({ description: 'whether the corrected signer was invited again now' }),
 });
 export type SignerUpdateResult = Static<typeof SignerUpdateResult>;
+examples(SignerUpdateResult, {
+  status: 'success',
+  invited: true,
+  signer: {
+    signer_id: 'e5170200-5785-4d56-a8d0-99fde182bf52',
+    authority: 'EMAIL_LINK',
+    data: 'bruno@example.com',
+    name: 'Bruno',
+    email: 'bruno@example.com',
+    status: 'invited',
+    signer_url: 'https://sign.example.com/sign/YuxnKuNawWeuvm24wnjj4QcbUs9z7mWI8AiT2sF9RSI',
+  },
+});
 
 /** The token of a conclusion email's download link. */
 export const DownloadLinkParams = Type.Object({ token: Type.String() });

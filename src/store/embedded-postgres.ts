@@ -61,7 +61,9 @@ export async function startEmbeddedPostgres(
     port,
     persistent: true,
     // As root, Postgres refuses to run: the package runs it as a `postgres` user (created if missing).
-    createPostgresUser: true,
+    // As any other user the server runs as that user; asking for the `postgres` user there makes
+    // the package try to create it (groupadd), which only root may do, so the first start failed.
+    createPostgresUser: process.getuid?.() === 0,
     // Only this machine may connect: the embedded server is private to the service.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
     onLog: () => {},

@@ -24,6 +24,8 @@ export function documentPageRoutes(deps: Deps) {
       '/sign/api/document/:ticket',
       {
         schema: {
+          operationId: 'getDocumentPage',
+          security: [],
           summary: 'The page of document_url: the document, its pages and every box with its signer, masked',
           description:
             'No authentication, and no PDF: the ticket is also printed in the verification QR code. 404 for an unknown ticket or ' +
@@ -48,6 +50,8 @@ export function documentPageRoutes(deps: Deps) {
       '/sign/api/document/:ticket/link',
       {
         schema: {
+          operationId: 'sendSignerLink',
+          security: [],
           summary: "Email a signer's personal link to the address given, when it is that box's signer's",
           description:
             'For EMAIL_LINK and EMAIL boxes. The answer is the same whether or not the address matched. At most ' +

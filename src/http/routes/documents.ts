@@ -25,6 +25,7 @@ export function documentRoutes(deps: Deps) {
       '/developers/json',
       {
         schema: {
+          operationId: 'createDocument',
           summary: 'Create a document from a PDF (b64_doc, url_doc) or a template, with signature boxes',
           tags: ['documents'],
           security: [{ hmac: [] }],
@@ -39,6 +40,7 @@ export function documentRoutes(deps: Deps) {
       '/api/document',
       {
         schema: {
+          operationId: 'listDocuments',
           summary: 'List documents created in a time window, newest first',
           tags: ['documents'],
           security: [{ hmac: [] }],
@@ -56,6 +58,7 @@ export function documentRoutes(deps: Deps) {
       '/api/document/:type/:ticket',
       {
         schema: {
+          operationId: 'getDocumentFile',
           summary: 'Download a rendition of a document, Base64 in a JSON envelope with its SHA-256',
           description:
             '`source` is the PDF as created; `original` carries every signature applied so far; `universal` is the ' +
@@ -77,6 +80,7 @@ export function documentRoutes(deps: Deps) {
       '/developers/docs',
       {
         schema: {
+          operationId: 'deleteOrRestoreDocument',
           summary: 'Delete a document (soft) or restore it to the state it had',
           tags: ['documents'],
           security: [{ hmac: [] }],
@@ -98,6 +102,7 @@ export function documentRoutes(deps: Deps) {
           {
             schema: {
               summary: `${action === 'delete' ? 'Delete' : 'Restore'} a document (the form older clients use; same as /developers/docs)`,
+              operationId: `${action}DocumentByPath${path.endsWith('/') ? '' : 'NoSlash'}`,
               tags: ['documents'],
               security: [{ hmac: [] }],
               hide: !path.endsWith('/'),

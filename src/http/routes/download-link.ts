@@ -11,6 +11,8 @@ export function downloadLinkRoutes(deps: Deps) {
       '/download/:token',
       {
         schema: {
+          operationId: 'downloadSignedPdf',
+          security: [],
           summary: 'The signed PDF of a conclusion email whose attachment was over the size limit',
           tags: ['workflows'],
           params: DownloadLinkParams,

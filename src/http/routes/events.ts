@@ -23,6 +23,7 @@ export function eventRoutes(deps: Deps) {
       '/developers/webhook',
       {
         schema: {
+          operationId: 'getWebhookNotification',
           summary: 'The notification of an event and the document it is about, with its current original',
           tags: ['events'],
           security: [{ hmac: [] }],
@@ -37,6 +38,7 @@ export function eventRoutes(deps: Deps) {
       '/api/subscriptions',
       {
         schema: {
+          operationId: 'createSubscription',
           summary: 'Subscribe a URL to one event kind; returns its id and signing secret (shown here only)',
           tags: ['events'],
           security: [{ hmac: [] }],
@@ -54,6 +56,7 @@ export function eventRoutes(deps: Deps) {
       '/api/subscriptions/:id',
       {
         schema: {
+          operationId: 'deleteSubscription',
           summary: 'Delete a subscription; deliveries still queued for it are dropped',
           tags: ['events'],
           security: [{ hmac: [] }],
@@ -68,6 +71,7 @@ export function eventRoutes(deps: Deps) {
       '/api/subscriptions',
       {
         schema: {
+          operationId: 'listSubscriptions',
           summary: "The account's subscriptions, disabled ones included (without secrets)",
           tags: ['events'],
           security: [{ hmac: [] }],

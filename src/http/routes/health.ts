@@ -11,6 +11,8 @@ export function healthRoutes(deps: Deps, ready?: () => Promise<boolean>) {
       '/healthz',
       {
         schema: {
+          operationId: 'getHealth',
+          security: [],
           summary: 'Liveness and readiness: 200 once the database answers and migrations ran',
           tags: ['service'],
           response: { 200: Health, 503: ErrorResponse },

@@ -11,6 +11,7 @@ export function historyRoutes(deps: Deps) {
       '/api/v1/document/:documentId/history/json',
       {
         schema: {
+          operationId: 'getDocumentHistory',
           summary: 'Document history: every state change, invitation, reminder, view, signature, rejection and edit',
           description:
             'Oldest first. Each entry carries the hash of the previous one; `chain` says whether every entry is as ' +

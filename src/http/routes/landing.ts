@@ -54,6 +54,7 @@ export function landingRoutes(publicUrl: string) {
       '/',
       {
         schema: {
+          operationId: 'getLandingPage',
           summary: 'A page for people who open the service address in a browser',
           description: 'What the service is, and links to the API reference, the OpenAPI document and health. No authentication.',
           tags: ['service'],

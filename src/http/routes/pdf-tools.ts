@@ -12,6 +12,7 @@ export function pdfToolRoutes(deps: Deps) {
       '/api/pdf/pageData',
       {
         schema: {
+          operationId: 'getPdfPageData',
           summary: 'Size and rotation of one page of an uploaded PDF',
           description:
             'multipart/form-data with a part `file` (the PDF) and a field `page` (0-based, default 0). ' +

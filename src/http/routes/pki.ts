@@ -22,6 +22,8 @@ export function pkiRoutes(responder: PkiResponder) {
       '/pki/ca.pem',
       {
         schema: {
+          operationId: 'getRootCertificate',
+          security: [],
           summary: 'The root certificate (PEM): the trust anchor of signatures',
           tags,
           response: { 200: PemFile('the root certificate') },
@@ -31,13 +33,23 @@ export function pkiRoutes(responder: PkiResponder) {
     );
     app.get(
       '/pki/chain.pem',
-      { schema: { summary: 'The issuing CA and the root (PEM)', tags, response: { 200: PemFile('the issuing CA, then the root') } } },
+      {
+        schema: {
+          operationId: 'getCaChain',
+          security: [],
+          summary: 'The issuing CA and the root (PEM)',
+          tags,
+          response: { 200: PemFile('the issuing CA, then the root') },
+        },
+      },
       async (_req, reply) => reply.type('application/x-pem-file').send(certificatesToPem(pki.chainDer)),
     );
     app.get(
       '/pki/issuing.cer',
       {
         schema: {
+          operationId: 'getIssuingCertificate',
+          security: [],
           summary: 'The issuing CA certificate (DER): the caIssuers target',
           tags,
           response: { 200: BinaryFile('application/pkix-cert', 'the issuing CA certificate') },
@@ -49,6 +61,8 @@ export function pkiRoutes(responder: PkiResponder) {
       '/pki/crl',
       {
         schema: {
+          operationId: 'getIssuingCrl',
+          security: [],
           summary: "The issuing CA's certificate revocation list (DER)",
           tags,
           response: { 200: BinaryFile('application/pkix-crl', 'the CRL') },
@@ -64,6 +78,8 @@ export function pkiRoutes(responder: PkiResponder) {
       '/pki/root-crl',
       {
         schema: {
+          operationId: 'getRootCrl',
+          security: [],
           summary: "The root's certificate revocation list (DER)",
           tags,
           response: { 200: BinaryFile('application/pkix-crl', 'the CRL') },
@@ -79,6 +95,8 @@ export function pkiRoutes(responder: PkiResponder) {
       '/pki/ocsp',
       {
         schema: {
+          operationId: 'postOcspRequest',
+          security: [],
           summary: 'OCSP responder (RFC 6960), application/ocsp-request',
           tags,
           consumes: ['application/ocsp-request'],
@@ -97,6 +115,8 @@ export function pkiRoutes(responder: PkiResponder) {
       '/pki/ocsp/*',
       {
         schema: {
+          operationId: 'getOcspResponse',
+          security: [],
           summary: 'OCSP responder, GET form (RFC 6960 appendix A.1)',
           tags,
           params: OcspGetParams,
@@ -114,6 +134,8 @@ export function pkiRoutes(responder: PkiResponder) {
       '/tsa',
       {
         schema: {
+          operationId: 'requestTimestamp',
+          security: [],
           summary: 'Time-stamp authority (RFC 3161), application/timestamp-query',
           tags,
           consumes: ['application/timestamp-query'],

@@ -11,6 +11,7 @@ export function reportRoutes(deps: Deps) {
       '/api/report/:ticket',
       {
         schema: {
+          operationId: 'getDocumentReport',
           summary:
             'Signature report: each signature with position, certificate chain, revocation status, time-stamp authority and validity',
           description:

@@ -33,6 +33,8 @@ export function setSigningRoutes(deps: Deps) {
       '/sign/api/set/:token',
       {
         schema: {
+          operationId: 'getSetSigningSession',
+          security: [],
           summary: 'A document set to sign in one visit: the set, this signer, and every document where they have a box',
           tags,
           params: Token,
@@ -46,6 +48,8 @@ export function setSigningRoutes(deps: Deps) {
       '/sign/api/set/:token/document/:ticket/pdf',
       {
         schema: {
+          operationId: 'getSetDocumentPdf',
+          security: [],
           summary: 'One document of the set as it stands (every signature so far)',
           tags,
           params: SetDocumentParams,
@@ -71,6 +75,8 @@ export function setSigningRoutes(deps: Deps) {
       '/sign/api/set/:token/sign',
       {
         schema: {
+          operationId: 'signSet',
+          security: [],
           summary: 'Sign every document of the set where this signer still has to sign (one PAdES signature each)',
           tags,
           params: Token,
@@ -85,6 +91,8 @@ export function setSigningRoutes(deps: Deps) {
       '/sign/api/set/:token/reject',
       {
         schema: {
+          operationId: 'rejectSet',
+          security: [],
           summary: 'Reject the set, with a reason of at most 300 characters: the set is REJECTED, its other documents cancelled',
           tags,
           params: Token,
@@ -99,6 +107,8 @@ export function setSigningRoutes(deps: Deps) {
       '/sign/api/set/:token/otp',
       {
         schema: {
+          operationId: 'sendSetSigningCode',
+          security: [],
           summary: 'EMAIL authority: send a one-time code that proves the signer for all their documents',
           tags,
           params: Token,
@@ -113,6 +123,8 @@ export function setSigningRoutes(deps: Deps) {
       '/sign/api/set/:token/otp/verify',
       {
         schema: {
+          operationId: 'verifySetSigningCode',
+          security: [],
           summary: 'EMAIL authority: prove the one-time code (valid for every document of the set)',
           tags,
           params: Token,

@@ -31,6 +31,7 @@ export function setRoutes(deps: Deps) {
       '/api/documentset',
       {
         schema: {
+          operationId: 'createDocumentSet',
           summary: 'Create an empty, OPEN document set',
           tags: ['sets'],
           security: [{ hmac: [] }],
@@ -48,6 +49,7 @@ export function setRoutes(deps: Deps) {
       '/api/documentset/:uuid',
       {
         schema: {
+          operationId: 'getDocumentSet',
           summary: 'A document set with its documents and their signers',
           tags: ['sets'],
           security: [{ hmac: [] }],
@@ -62,6 +64,7 @@ export function setRoutes(deps: Deps) {
       '/api/documentset/:uuid/signer',
       {
         schema: {
+          operationId: 'addSetSigner',
           summary: 'Preload a signer for the whole set while it is OPEN (the same authority and data again returns the existing one)',
           tags: ['sets'],
           security: [{ hmac: [] }],
@@ -78,6 +81,7 @@ export function setRoutes(deps: Deps) {
       '/api/documentset/:uuid/signer/:signerId',
       {
         schema: {
+          operationId: 'removeSetSigner',
           summary: 'Remove a preloaded signer while the set is OPEN',
           tags: ['sets'],
           security: [{ hmac: [] }],
@@ -95,6 +99,7 @@ export function setRoutes(deps: Deps) {
       '/api/documentset/close',
       {
         schema: {
+          operationId: 'closeDocumentSet',
           summary: 'Close an OPEN set: its signers are fixed, its documents become pending and the invitations go out',
           tags: ['sets'],
           security: [{ hmac: [] }],
@@ -109,6 +114,7 @@ export function setRoutes(deps: Deps) {
       '/api/:uuid/workflowSet',
       {
         schema: {
+          operationId: 'updateSetWorkflow',
           summary: "Adjust or cancel a closed set's flow; every call restarts it (the invitation is sent again at once)",
           tags: ['sets'],
           security: [{ hmac: [] }],

@@ -28,6 +28,8 @@ export function signingRoutes(deps: Deps) {
       '/sign/api/:token',
       {
         schema: {
+          operationId: 'getSigningSession',
+          security: [],
           summary: 'The document, its pages, this signer, the boxes to sign and the state',
           tags,
           params: Token,
@@ -41,6 +43,8 @@ export function signingRoutes(deps: Deps) {
       '/sign/api/:token/pdf',
       {
         schema: {
+          operationId: 'getSigningPdf',
+          security: [],
           summary: 'The PDF as it stands (every signature so far)',
           tags,
           params: Token,
@@ -62,6 +66,8 @@ export function signingRoutes(deps: Deps) {
       '/sign/api/:token/sign',
       {
         schema: {
+          operationId: 'signDocument',
+          security: [],
           summary: 'Sign: a drawn (PNG) or typed signature, with consent',
           tags,
           params: Token,
@@ -81,6 +87,8 @@ export function signingRoutes(deps: Deps) {
       '/sign/api/:token/otp',
       {
         schema: {
+          operationId: 'sendSigningCode',
+          security: [],
           summary: "EMAIL authority: send a one-time code to the signer's address",
           tags,
           params: Token,
@@ -95,6 +103,8 @@ export function signingRoutes(deps: Deps) {
       '/sign/api/:token/otp/verify',
       {
         schema: {
+          operationId: 'verifySigningCode',
+          security: [],
           summary: 'EMAIL authority: prove the one-time code',
           tags,
           params: Token,
@@ -109,6 +119,8 @@ export function signingRoutes(deps: Deps) {
       '/sign/api/:token/reject',
       {
         schema: {
+          operationId: 'rejectDocument',
+          security: [],
           summary: 'Reject the document, with a reason of at most 300 characters',
           tags,
           params: Token,

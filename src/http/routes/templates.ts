@@ -22,6 +22,7 @@ export function templateRoutes(deps: Deps) {
       '/developers/template/save',
       {
         schema: {
+          operationId: 'saveTemplate',
           summary: 'Register a template (html, pdf, pdfmake, docx) or replace the one of the same name',
           tags: ['templates'],
           security: [{ hmac: [] }],
@@ -36,6 +37,7 @@ export function templateRoutes(deps: Deps) {
       '/developers/template/pdf',
       {
         schema: {
+          operationId: 'saveTemplatePdf',
           summary: 'Register a pdf template from the raw PDF (multipart part `file`)',
           description: 'The signature is over the `Content-SHA256` header: Base64 of the SHA-256 of the file.',
           tags: ['templates'],
@@ -57,6 +59,7 @@ export function templateRoutes(deps: Deps) {
       '/developers/templates',
       {
         schema: {
+          operationId: 'listTemplates',
           summary: "The account's templates",
           tags: ['templates'],
           security: [{ hmac: [] }],
@@ -70,6 +73,7 @@ export function templateRoutes(deps: Deps) {
       '/developers/template/:name/fields',
       {
         schema: {
+          operationId: 'getTemplateFields',
           summary: 'The fields and tables a template expects',
           tags: ['templates'],
           security: [{ hmac: [] }],

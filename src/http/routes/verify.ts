@@ -43,6 +43,8 @@ export function verifyRoutes(deps: Deps) {
       '/verify/:ticket',
       {
         schema: {
+          operationId: 'verifyDocument',
+          security: [],
           summary: 'Public verification page of a document (the target of its QR code)',
           description:
             'No authentication. HTML for people (Spanish or English after Accept-Language); append `.json` to the ticket ' +

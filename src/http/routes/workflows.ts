@@ -20,6 +20,7 @@ export function workflowRoutes(deps: Deps) {
       '/api/:documentId/workflow',
       {
         schema: {
+          operationId: 'updateDocumentWorkflow',
           summary: 'Set, change or cancel the workflow of a standalone document',
           description:
             'camelCase or snake_case keys; omitted keys keep their values. A document without a flow starts one (invitations go out). ' +
@@ -44,6 +45,7 @@ export function workflowRoutes(deps: Deps) {
       '/api/:documentId/signer/:signerId/update',
       {
         schema: {
+          operationId: 'updateSigner',
           summary: 'Correct a signer who has not signed (authority, data, name, email); the signing link is replaced',
           tags: ['workflows'],
           security: [{ hmac: [] }],
