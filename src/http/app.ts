@@ -61,7 +61,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     bodyLimit: config.limits.jsonBodyBytes,
     trustProxy: false,
     // Identifiers are short: a longer path parameter is 414 PATH_TOO_LONG (handleFrameworkError).
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Requests Node's HTTP parser refuses (a NUL in a header, headers too large) get the one error shape.
     clientErrorHandler: answerClientError,
     frameworkErrors: handleFrameworkError,

@@ -102,10 +102,11 @@ export function documentRoutes(deps: Deps) {
           {
             schema: {
               summary: `${action === 'delete' ? 'Delete' : 'Restore'} a document (the form older clients use; same as /developers/docs)`,
-              operationId: `${action}DocumentByPath${path.endsWith('/') ? '' : 'NoSlash'}`,
+              operationId: `${action}DocumentByPath${path.endsWith('/') ? 'WithSlash' : ''}`,
               tags: ['documents'],
               security: [{ hmac: [] }],
-              hide: !path.endsWith('/'),
+              // Documented without the final slash (the form OpenAPI linters accept); both are served.
+              hide: path.endsWith('/'),
               body: TicketBody,
               response: { 200: DeleteOrRestoreResult, '4xx': ErrorResponse },
             },
