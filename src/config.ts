@@ -51,6 +51,10 @@ export interface Config {
   tsaUrl: string | undefined;
   /** PEM file with the root(s) the external TSA's certificate chains to. */
   tsaTrustPath: string | undefined;
+  /** Language of the signer page and of the signature's legend when neither the workflow nor the browser gives one the page speaks. */
+  defaultLanguage: 'es' | 'en';
+  /** Display name of the account created on the first start (signers see it as the sender). */
+  firstAccountName: string;
 }
 
 export interface PkiConfig {
@@ -231,6 +235,15 @@ export function loadConfig(env: Env = process.env): Config {
     // already reported above
   }
 
+  const defaultLanguage = str('SELLO_DEFAULT_LANGUAGE', 'es').toLowerCase();
+  if (defaultLanguage !== 'es' && defaultLanguage !== 'en') {
+    problems.push(`SELLO_DEFAULT_LANGUAGE=${JSON.stringify(env.SELLO_DEFAULT_LANGUAGE)}: expected es or en`);
+  }
+  const firstAccountName = str('SELLO_ACCOUNT_NAME', publicHost).trim();
+  if (firstAccountName.length === 0 || firstAccountName.length > 200) {
+    problems.push('SELLO_ACCOUNT_NAME: expected 1 to 200 characters');
+  }
+
   const config: Config = {
     env: appEnv ?? 'development',
     port,
@@ -248,6 +261,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     tsaUrl,
     tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
+    defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
+    firstAccountName: firstAccountName || 'Sello',
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pki: { organization: str('SELLO_PKI_ORGANIZATION', 'Sello'), pem, pkcs12: pem ? undefined : pkcs12, tsaPolicyOid },
     render: {
