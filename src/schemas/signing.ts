@@ -16,6 +16,11 @@ export const SignBody = Type.Object({
     Type.Object({ type: Type.Literal('typed'), text: Type.String({ description: '1 to 100 characters, trimmed' }) }),
   ]),
   consent: Type.Literal(true),
+  language: Type.Optional(
+    StringEnum(['es', 'en'], {
+      description: "the page's language: the signature's legend is drawn in it when the workflow sets none",
+    }),
+  ),
 });
 export type SignBody = Static<typeof SignBody>;
 
@@ -26,6 +31,15 @@ export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6
 const HOW_PROVEN = ['link', 'email_code', 'not_available'] as const;
 const SignerBox = Type.Object({ sticker_id: Type.String(), page: Type.Integer({ description: '0-based' }), rect: Rect });
 const OtherSigner = Type.Object({ name: Nullable(Type.String()), status: Type.String() });
+
+/** Who asks for the signature: the account's display name and logo (sello account update). */
+const Sender = Type.Object({
+  name: Type.String({ description: "the account's display name" }),
+  logo: Nullable(Type.String({ description: "the account's logo as a data:image/png;base64 URL" })),
+});
+const DefaultLanguage = StringEnum(['es', 'en'], {
+  description: "the page's language when neither the workflow nor the browser names one it speaks (SELLO_DEFAULT_LANGUAGE)",
+});
 
 export const SigningInfo = Type.Object({
   document: Type.Object({ ticket: Type.String(), name: Type.String(), status: Type.String() }),
@@ -43,6 +57,9 @@ export const SigningInfo = Type.Object({
   boxes: Type.Array(SignerBox),
   signers: Type.Array(OtherSigner),
   language: PageLanguage,
+  sender: Sender,
+  message: Nullable(Type.String({ description: "the workflow's message to the signers" })),
+  default_language: DefaultLanguage,
 });
 export type SigningInfo = Static<typeof SigningInfo>;
 
