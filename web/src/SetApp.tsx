@@ -34,7 +34,7 @@ export function SetApp({ token }: { token: string }) {
       return;
     }
     await run('sign', st.signingAll(toSign.length), async () => {
-      const result = await signSet(token, signature);
+      const result = await signSet(token, signature, i18n.lang);
       setStatus(`${st.signedAllTitle}. ${result.set_status === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
       setVersion((v) => v + 1);
       await load();
