@@ -107,6 +107,9 @@ export const SetSigningInfo = Type.Object({
   signers: Type.Array(OtherSigner),
   documents: Type.Array(SetDocument),
   language: PageLanguage,
+  sender: Sender,
+  message: Nullable(Type.String({ description: "the set workflow's message to the signers" })),
+  default_language: DefaultLanguage,
 });
 export type SetSigningInfo = Static<typeof SetSigningInfo>;
 

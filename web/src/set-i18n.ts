@@ -62,6 +62,7 @@ const shared: Record<Lang, Partial<Dict>> = {
     confirmReject: 'Rechazar documentos',
     rejectedByYou: 'Has rechazado los documentos',
     rejectedByYouText: es.rejectedByYouText,
+    senderAsks: (name: string) => `${name} te pide firmar estos documentos`,
   },
   en: {
     title: en.setTitle,
@@ -72,6 +73,7 @@ const shared: Record<Lang, Partial<Dict>> = {
     confirmReject: 'Reject documents',
     rejectedByYou: 'You rejected the documents',
     rejectedByYouText: en.rejectedByYouText,
+    senderAsks: (name: string) => `${name} asks you to sign these documents`,
   },
 };
 

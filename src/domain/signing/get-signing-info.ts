@@ -9,7 +9,7 @@ import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
 import { explicitLanguage } from './workflow-language.js';
-import { senderOf } from '../../store/accounts-repo.js';
+import { senderInfo, workflowMessage } from './sender.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
@@ -17,7 +17,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
   const [boxes, signers, sender, pdf] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
-    senderOf(deps.db, s.document.account_id),
+    senderInfo(deps, s.document.account_id),
     deps.blobs.get(s.document.original_sha256).then((b) => readPdf(b, deps.config.limits.pages)),
   ]);
   return {
@@ -40,17 +40,8 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     // The workflow's language when it sets one; else null, and the page follows the browser's.
     language: explicitLanguage(s.document.workflow),
     // Who asks: a signer should know before signing, as the invitation email says it.
-    sender: {
-      name: sender?.name ?? '',
-      logo: sender?.logo_png ? `data:image/png;base64,${sender.logo_png.toString('base64')}` : null,
-    },
+    sender,
     message: workflowMessage(s.document.workflow),
     default_language: deps.config.defaultLanguage,
   };
-}
-
-/** The workflow's message to its signers (the invitation's), when it has one. */
-function workflowMessage(workflow: unknown): string | null {
-  const m = (workflow as { message?: unknown } | null)?.message;
-  return typeof m === 'string' && m.trim() !== '' ? m : null;
 }
