@@ -95,10 +95,15 @@ async function contract(workflow?: Record<string, unknown>) {
   return { doc, ana: doc.stickers[0].signer_url };
 }
 
-async function open(url: string, size: keyof typeof SIZES, locale: string): Promise<{ page: Page; problems: string[] }> {
+async function open(
+  url: string,
+  size: keyof typeof SIZES,
+  locale: string,
+): Promise<{ page: Page; problems: string[]; fontData: string[] }> {
   const context = await browser.newContext({ ...SIZES[size], locale });
   const page = await context.newPage();
   const problems: string[] = [];
+  const fontData: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
     // pdf.js warns when it falls back from its worker, or cannot load a standard font or a CMap.
@@ -111,9 +116,12 @@ async function open(url: string, size: keyof typeof SIZES, locale: string): Prom
     if (r.url().includes('/assets/') && r.status() >= 400) {
       problems.push(`${r.status()} ${r.url()}`);
     }
+    if (r.url().includes('/standard_fonts/') && r.ok()) {
+      fontData.push(new URL(r.url()).pathname);
+    }
   });
   await page.goto(url);
-  return { page, problems };
+  return { page, problems, fontData };
 }
 
 /** Whether the element's box lies wholly inside the viewport. */
@@ -158,7 +166,7 @@ describe('signer page layout', () => {
   for (const size of ['phone', 'laptop'] as const) {
     it(`at ${SIZES[size].viewport.width} px: sender, signing as, action bar, next box, zoom and text layer`, async () => {
       const { ana } = await contract({ message: 'Please sign before Friday.\nThank you!', remind_every: 0 });
-      const { page, problems } = await open(ana, size, 'en-GB');
+      const { page, problems, fontData } = await open(ana, size, 'en-GB');
       await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
       await page.waitForSelector('.page[data-page="0"][data-text-layer="ready"]');
 
@@ -182,6 +190,11 @@ describe('signer page layout', () => {
       const words = await page.locator('.page[data-page="0"] .textLayer').textContent();
       expect(words).toContain('This Service Agreement is made between Acme Legal and the Client.');
       expect(await page.locator('canvas.page-canvas').first().getAttribute('aria-hidden')).toBe('true');
+      // Helvetica, named but not embedded, was drawn with pdf.js's standard font data (Liberation Sans) from this origin.
+      expect(
+        fontData.some((p) => /^\/assets\/pdfjs-[\d.]+\/standard_fonts\/[\w-]+\.(pfb|ttf)$/.test(p)),
+        fontData.join(', '),
+      ).toBe(true);
 
       // Next box: 1 of 3, 2 of 3, 3 of 3 (on page 2), then back to 1; each box in view and focused.
       const next = page.getByTestId('next-box');
