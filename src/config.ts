@@ -53,6 +53,10 @@ export interface Config {
   /** PEM file with the root(s) the external TSA's certificate chains to. */
   tsaTrustPath: string | undefined;
   workers: WorkerSettings;
+  /** Language of the signer page and of the signature's legend when neither the workflow nor the browser gives one the page speaks. */
+  defaultLanguage: 'es' | 'en';
+  /** Display name of the account created on the first start (signers see it as the sender). */
+  firstAccountName: string;
 }
 
 /** How the job runners of one database tell the live from the dead (jobs/worker-liveness.ts). */
@@ -269,6 +273,15 @@ export function loadConfig(env: Env = process.env): Config {
     // already reported above
   }
 
+  const defaultLanguage = str('SELLO_DEFAULT_LANGUAGE', 'es').toLowerCase();
+  if (defaultLanguage !== 'es' && defaultLanguage !== 'en') {
+    problems.push(`SELLO_DEFAULT_LANGUAGE=${JSON.stringify(env.SELLO_DEFAULT_LANGUAGE)}: expected es or en`);
+  }
+  const firstAccountName = str('SELLO_ACCOUNT_NAME', publicHost).trim();
+  if (firstAccountName.length === 0 || firstAccountName.length > 200) {
+    problems.push('SELLO_ACCOUNT_NAME: expected 1 to 200 characters');
+  }
+
   const config: Config = {
     env: appEnv ?? 'development',
     port,
@@ -287,6 +300,8 @@ export function loadConfig(env: Env = process.env): Config {
     tsaUrl,
     tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
     workers,
+    defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
+    firstAccountName: firstAccountName || 'Sello',
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),

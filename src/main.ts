@@ -3,7 +3,7 @@
 //   api              API only; `api METHOD PATH` sends a signed request instead
 //   worker           jobs only
 //   migrate          apply database migrations and exit
-//   account ...      create, rotate-key, webhook, list
+//   account ...      create, rotate-key, webhook, update, list
 //   history verify   check a document's hash-chained history
 //   auth check       what to sign for a request, and whether a signature is it
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -31,6 +31,7 @@ const USAGE = `usage: sello <command>
   account create --name NAME [--json]
   account rotate-key --web-id ID [--json]
   account webhook --web-id ID --url URL [--json]
+  account update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--json]
   account list [--json]
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)

@@ -1,19 +1,24 @@
 // `sello account create | rotate-key | list | webhook`: operator commands on the data directory's
 // database, whether or not the service is running. The arguments are checked before the database
 // is opened, so a typo answers at once.
+import { readFileSync } from 'node:fs';
 import type { Deps } from '../domain/deps.js';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { rotateKey } from '../domain/accounts/rotate-key.js';
 import { setAccountWebhook } from '../domain/accounts/set-webhook.js';
+import { updateAccount } from '../domain/accounts/update-account.js';
 import { listAccounts } from '../store/accounts-repo.js';
 import { UsageError, flags, required } from './args.js';
 
-const USAGE = 'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | list  [--json]';
+const USAGE =
+  'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] | list  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
   | { kind: 'rotate-key'; webId: string; json: boolean }
   | { kind: 'webhook'; webId: string; url: string; json: boolean }
+  | { kind: 'update'; webId: string; name?: string; logoPng?: Buffer | null; json: boolean }
   | { kind: 'list'; json: boolean };
 
 export function parseAccountCommand(argv: string[]): AccountCommand {
@@ -30,6 +35,26 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
     case 'webhook': {
       const { values } = flags(rest, { 'web-id': 'string', url: 'string', json: 'boolean' });
       return { kind: 'webhook', webId: required(values, 'web-id'), url: required(values, 'url'), json: values.json === true };
+    }
+    case 'update': {
+      const { values } = flags(rest, { 'web-id': 'string', name: 'string', logo: 'string', 'no-logo': 'boolean', json: 'boolean' });
+      const name = typeof values.name === 'string' ? values.name : undefined;
+      const logoPath = typeof values.logo === 'string' ? values.logo : undefined;
+      if (name === undefined && logoPath === undefined && values['no-logo'] !== true) {
+        throw new UsageError('sello account update: give --name NAME, --logo FILE.png or --no-logo');
+      }
+      if (logoPath !== undefined && values['no-logo'] === true) {
+        throw new UsageError('sello account update: --logo and --no-logo exclude each other');
+      }
+      let logoPng: Buffer | null | undefined = values['no-logo'] === true ? null : undefined;
+      if (logoPath !== undefined) {
+        try {
+          logoPng = readFileSync(logoPath);
+        } catch (err) {
+          throw new UsageError(`sello account update: cannot read ${logoPath}: ${(err as Error).message}`);
+        }
+      }
+      return { kind: 'update', webId: required(values, 'web-id'), name, logoPng, json: values.json === true };
     }
     case 'list': {
       const { values } = flags(rest, { json: 'boolean' });
@@ -59,6 +84,15 @@ export async function runAccountCommand(deps: Deps, cmd: AccountCommand): Promis
     case 'webhook': {
       const r = await setAccountWebhook(deps, { webId: cmd.webId, url: cmd.url });
       print(cmd.json, r, `url:    ${r.url}\nsecret: ${r.secret}`);
+      return;
+    }
+    case 'update': {
+      const r = await updateAccount(deps, { webId: cmd.webId, name: cmd.name, logoPng: cmd.logoPng });
+      print(
+        cmd.json,
+        r,
+        [`webId:  ${r.webId}`, ...(r.name ? [`name:   ${r.name}`] : []), ...(r.logo ? [`logo:   ${r.logo}`] : [])].join('\n'),
+      );
       return;
     }
     case 'list': {

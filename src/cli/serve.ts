@@ -46,15 +46,18 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
 }
 
 /** On the very first start there is no account yet: create one and print its credentials once. */
-async function announceFirstAccount(deps: Parameters<typeof createAccount>[0]) {
+async function announceFirstAccount(deps: Parameters<typeof createAccount>[0] & { config: Config }) {
   if ((await countAccounts(deps.db)) > 0) {
     return;
   }
-  const creds = await createAccount(deps, { name: 'First account' });
+  // Signers read this name ("… asks you to sign"): SELLO_ACCOUNT_NAME, else the public URL's host.
+  const name = deps.config.firstAccountName;
+  const creds = await createAccount(deps, { name });
   console.log(
     [
       '',
       'First start: an account was created. Keep these credentials; the API key is not shown again.',
+      `  name:   ${name} (signers see it; change it with sello account update --web-id ID --name NAME)`,
       `  webId:  ${creds.webId}`,
       `  apiKey: ${creds.apiKey}`,
       '',

@@ -68,6 +68,10 @@ const TEXT = {
       SAT: 'e.firma (SAT)',
       '': 'Firma hecha fuera de este servicio',
     } as Record<string, string>,
+    trustTitle: '¿Qué significa «de confianza»?',
+    trustText:
+      'Que el certificado de la firma lo emitió la autoridad de certificación (CA) de este servicio, y que este servicio confía en ella. Un lector de PDF no la conoce de antemano: para que muestre lo mismo, instala el certificado de esta CA como certificado de confianza (en Adobe Acrobat: Preferencias › Firmas › Identidades y certificados de confianza › Importar).',
+    trustLink: 'Descargar el certificado de la CA (ca.pem)',
     machine: 'Datos para programas',
     notFoundTitle: 'Documento no encontrado',
     notFound: 'No hay ningún documento con este código de verificación. Comprueba que el enlace o el código QR estén completos.',
@@ -123,6 +127,10 @@ const TEXT = {
       SAT: 'e.firma (SAT)',
       '': 'Signed outside this service',
     } as Record<string, string>,
+    trustTitle: 'What does “trusted” mean?',
+    trustText:
+      'That the signature’s certificate was issued by this service’s certificate authority (CA), which this service trusts. A PDF reader does not know this CA beforehand: to see the same there, install the CA’s certificate as a trusted certificate (in Adobe Acrobat: Preferences › Signatures › Identities & Trusted Certificates › Import).',
+    trustLink: 'Download the CA certificate (ca.pem)',
     machine: 'Data for programs',
     notFoundTitle: 'Document not found',
     notFound: 'There is no document with this verification code. Check that the link or the QR code is complete.',
@@ -258,8 +266,15 @@ ${v.signatures.length ? v.signatures.map((s) => signatureCard(s, locale)).join('
         .join('')}</ul>
 </section>`
     : '';
+  const trust = v.signatures.length
+    ? `<section class="card" id="trust">
+<h2>${esc(t.trustTitle)}</h2>
+<p>${esc(t.trustText)}</p>
+<p><a href="/pki/ca.pem" download="ca.pem">${esc(t.trustLink)}</a></p>
+</section>`
+    : '';
   const footer = `<footer><a href="${esc(jsonPath)}" rel="nofollow">${esc(t.machine)} (JSON)</a></footer>`;
-  return page(locale, t.heading, [summary, signatures, pending, footer].filter(Boolean).join('\n'));
+  return page(locale, t.heading, [summary, signatures, pending, trust, footer].filter(Boolean).join('\n'));
 }
 
 export type VerifyProblem = 'not-found' | 'gone' | 'busy' | 'failed';

@@ -17,6 +17,11 @@ export const SignBody = Type.Object({
     Type.Object({ type: Type.Literal('typed'), text: Type.String({ description: '1 to 100 characters, trimmed' }) }),
   ]),
   consent: Type.Literal(true),
+  language: Type.Optional(
+    StringEnum(['es', 'en'], {
+      description: "the page's language: the signature's legend is drawn in it when the workflow sets none",
+    }),
+  ),
 });
 export type SignBody = Static<typeof SignBody>;
 examples(
@@ -35,6 +40,15 @@ const HOW_PROVEN = ['link', 'email_code', 'not_available'] as const;
 const SignerBox = Type.Object({ sticker_id: Type.String(), page: Type.Integer({ description: '0-based' }), rect: Rect });
 const OtherSigner = Type.Object({ name: Nullable(Type.String()), status: Type.String() });
 
+/** Who asks for the signature: the account's display name and logo (sello account update). */
+const Sender = Type.Object({
+  name: Type.String({ description: "the account's display name" }),
+  logo: Nullable(Type.String({ description: "the account's logo as a data:image/png;base64 URL" })),
+});
+const DefaultLanguage = StringEnum(['es', 'en'], {
+  description: "the page's language when neither the workflow nor the browser names one it speaks (SELLO_DEFAULT_LANGUAGE)",
+});
+
 export const SigningInfo = Type.Object({
   document: Type.Object({ ticket: Type.String(), name: Type.String(), status: Type.String() }),
   pages: Type.Array(PageSize),
@@ -51,6 +65,9 @@ export const SigningInfo = Type.Object({
   boxes: Type.Array(SignerBox),
   signers: Type.Array(OtherSigner),
   language: PageLanguage,
+  sender: Sender,
+  message: Nullable(Type.String({ description: "the workflow's message to the signers" })),
+  default_language: DefaultLanguage,
 });
 export type SigningInfo = Static<typeof SigningInfo>;
 examples(SigningInfo, {
@@ -72,6 +89,9 @@ examples(SigningInfo, {
     { name: null, status: 'pending' },
   ],
   language: null,
+  sender: { name: 'Acme Legal', logo: null },
+  message: 'Please sign before Friday.',
+  default_language: 'es',
 });
 
 export const SignResult = Type.Object({ status: Type.Literal('signed'), signed_at: DateTime(), document_status: Type.String() });
@@ -122,6 +142,9 @@ export const SetSigningInfo = Type.Object({
   signers: Type.Array(OtherSigner),
   documents: Type.Array(SetDocument),
   language: PageLanguage,
+  sender: Sender,
+  message: Nullable(Type.String({ description: "the set workflow's message to the signers" })),
+  default_language: DefaultLanguage,
 });
 export type SetSigningInfo = Static<typeof SetSigningInfo>;
 examples(SetSigningInfo, {
@@ -154,6 +177,9 @@ examples(SetSigningInfo, {
     },
   ],
   language: 'en',
+  sender: { name: 'Acme Legal', logo: null },
+  message: 'Please sign before Friday.',
+  default_language: 'es',
 });
 
 export const SetSignResult = Type.Object({

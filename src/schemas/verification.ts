@@ -6,7 +6,9 @@ import { examples } from './common.js';
 
 /** One signature of the current original, as the public may see it. */
 export const PublicSignature = Type.Object({
-  signer_name: Type.String({ description: 'the name the certificate states (the name drawn in the file)' }),
+  signer_name: Type.String({
+    description: 'the name the certificate states; masked (j***@example.com) when it is an email address or phone number',
+  }),
   email: Type.String({ description: "the certificate's (else the signer's) email address, masked: j***@example.com; '' without one" }),
   authority: Type.String({ description: "how the signer proved who they are (EMAIL_LINK, EMAIL, ...); '' for a signature made elsewhere" }),
   signed_at: DateTime('the time the time stamp proves, else the time the signature claims'),

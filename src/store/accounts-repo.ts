@@ -104,3 +104,21 @@ export async function countAccounts(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Changes an account's display name and/or logo (null removes the logo); false when there is no such account. */
+export async function updateAccountProfile(db: Db, webId: string, change: { name?: string; logoPng?: Buffer | null }): Promise<boolean> {
+  const set: { name?: string; logo_png?: Buffer | null } = {};
+  if (change.name !== undefined) {
+    set.name = change.name;
+  }
+  if (change.logoPng !== undefined) {
+    set.logo_png = change.logoPng;
+  }
+  const r = await db.updateTable('accounts').set(set).where('web_id', '=', webId).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** What a signer sees of the account that asks for the signature. */
+export async function senderOf(db: Db, accountId: string): Promise<{ name: string; logo_png: Buffer | null } | undefined> {
+  return db.selectFrom('accounts').select(['name', 'logo_png']).where('id', '=', accountId).executeTakeFirst();
+}

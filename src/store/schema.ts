@@ -12,6 +12,8 @@ export interface AccountsTable {
   webhook_secret_enc: Buffer | null;
   time_zone: Generated<string>;
   created_at: Generated<Date>;
+  /** The logo signers see on the signer page (PNG), set by the operator. */
+  logo_png: Buffer | null;
 }
 
 export interface ApiKeysTable {

@@ -77,6 +77,10 @@ describe('set page', () => {
     expect(await items.nth(0).textContent()).toContain('Contrato');
     expect(await items.nth(1).textContent()).toContain('2 páginas');
     expect(await page.locator('h1').textContent()).toBe('Alta de cliente');
+    // Who asks (the account's name) and as whom Ana signs.
+    const account = await s.deps.db.selectFrom('accounts').select('name').where('web_id', '=', s.creds.webId).executeTakeFirstOrThrow();
+    expect(await page.getByTestId('sender-name').textContent()).toBe(`${account.name} te pide firmar estos documentos`);
+    expect(await page.getByTestId('signing-as').textContent()).toBe('Firmas como Ana García · ana@example.com');
     await items.nth(0).getByRole('button', { name: /Ver/ }).click();
     await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
     await expect.poll(() => page.locator('.box-highlight').first().isVisible()).toBe(true);

@@ -27,6 +27,26 @@ export function encryptWithQpdf(bytes: Buffer, userPassword = 'secret'): Buffer 
   }
 }
 
+/**
+ * The strings the PDF's content streams show with Tj (hex or literal, single-byte fonts read as
+ * Latin-1), one per line: every stream decompressed by qpdf (QDF mode), an independent reader.
+ */
+export function pdfShownText(bytes: Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-qdf-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), bytes);
+    execFileSync('qpdf', ['--qdf', '--object-streams=disable', join(dir, 'in.pdf'), join(dir, 'out.pdf')]);
+    const qdf = readFileSync(join(dir, 'out.pdf')).toString('latin1');
+    const shown: string[] = [];
+    for (const m of qdf.matchAll(/<([0-9A-Fa-f\s]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g)) {
+      shown.push(m[1] !== undefined ? Buffer.from(m[1].replace(/\s/g, ''), 'hex').toString('latin1') : m[2].replace(/\\(.)/g, '$1'));
+    }
+    return shown.join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** `qpdf --check` on the bytes: its exit status and what it printed. */
 export function qpdfCheck(bytes: Buffer): { ok: boolean; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'sello-qpdf-'));

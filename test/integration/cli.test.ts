@@ -244,6 +244,9 @@ const parseJson = (r: CliResult) => {
   return JSON.parse(lines[0]) as unknown;
 };
 
+/** A 1×1 PNG (signature, IHDR, IDAT, IEND). */
+const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
 interface Listed {
   webId: string;
   name: string;
@@ -311,6 +314,33 @@ describe('sello account and migrate, service stopped', { concurrent: true, timeo
     expect(Number.isNaN(Date.parse(list[0].createdAt))).toBe(false);
   });
 
+  step('account update renames the account and sets, then removes, its logo; bad logos are refused', async () => {
+    const dir = await tempDir('sello-cli-logo-');
+    const logo = join(dir, 'logo.png');
+    await writeFile(logo, TINY_PNG);
+    const r = parseJson(
+      await sello(['account', 'update', '--web-id', webId, '--name', 'Acme Legal', '--logo', logo, '--json'], { dataDir }),
+    ) as { webId: string; name: string; logo: string };
+    expect(r).toEqual({ webId, name: 'Acme Legal', logo: `${TINY_PNG.length} bytes` });
+    const list = parseJson(await sello(['account', 'list', '--json'], { dataDir })) as Listed[];
+    expect(list[0]).toMatchObject({ webId, name: 'Acme Legal' });
+
+    const notPng = join(dir, 'logo.txt');
+    await writeFile(notPng, 'not an image');
+    const bad = await sello(['account', 'update', '--web-id', webId, '--logo', notPng], { dataDir });
+    expect(bad.code, show(bad)).not.toBe(0);
+    expect(bad.stderr).toMatch(/logo.*PNG/);
+
+    const nothing = await sello(['account', 'update', '--web-id', webId], { dataDir });
+    expect(nothing.code, show(nothing)).toBe(2);
+    expect(nothing.stderr).toContain('--name');
+
+    const removed = parseJson(await sello(['account', 'update', '--web-id', webId, '--no-logo', '--json'], { dataDir }));
+    expect(removed).toEqual({ webId, logo: 'removed' });
+    const back = parseJson(await sello(['account', 'update', '--web-id', webId, '--name', 'Acme', '--json'], { dataDir }));
+    expect(back).toEqual({ webId, name: 'Acme' });
+  });
+
   step('account rotate-key of an unknown web id fails with a clear message', async () => {
     const r = await sello(['account', 'rotate-key', '--web-id', 'no-such-account', '--json'], { dataDir });
     expect(r.code, show(r)).not.toBe(0);
@@ -358,6 +388,8 @@ describe('sello serve with the CLI beside it', { concurrent: true, timeout: 120_
     await server.waitForStdout(new RegExp(`Sello is listening on http://127\\.0\\.0\\.1:${port}\\b`));
     await server.waitHealthy();
     expect(server.stdout.match(/First start/g)).toHaveLength(1);
+    // Named after the public URL's host (no SELLO_ACCOUNT_NAME): signers read it as the sender.
+    expect(server.stdout).toMatch(/^ {2}name: {3}127\.0\.0\.1 \(signers see it/m);
   });
 
   step('the printed credentials work with SelloClient', async () => {
@@ -435,7 +467,7 @@ describe('sello serve with the CLI beside it', { concurrent: true, timeout: 120_
   step('account list works after the service stopped and lists both accounts', async () => {
     const list = parseJson(await sello(['account', 'list', '--json'], { dataDir, port })) as Listed[];
     expect(list.map((a) => [a.webId, a.name])).toEqual([
-      [first.webId, 'First account'],
+      [first.webId, '127.0.0.1'],
       [second.webId, 'Second'],
     ]);
     expect(await runningPostgres(dataDir)).toBeUndefined();

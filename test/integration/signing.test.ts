@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pemCertificates } from '../../src/pki/index.js';
 import { listMessages } from '../../src/store/mail-repo.js';
-import { A4, makePdf } from '../helpers/pdfs.js';
+import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
 
@@ -159,6 +159,67 @@ describe('signing end to end', () => {
     const res = await fetch(`${s.baseUrl}/sign/api/${ana}/pdf`);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(pdf, 'base64'))).toBe(true);
+  });
+});
+
+describe('who asks, and the language of the legend', () => {
+  it('tells the signer the account that asks, its message, and the default language', async () => {
+    const { ana } = await twoSignerDocument({ workflow: { message: 'Firma antes del viernes.', remind_every: 0 } });
+    const info = await call('GET', `/sign/api/${ana}`);
+    expect(info.status).toBe(200);
+    const account = await s.deps.db.selectFrom('accounts').select('name').where('web_id', '=', s.creds.webId).executeTakeFirstOrThrow();
+    expect(info.json.sender).toEqual({ name: account.name, logo: null });
+    expect(info.json.message).toBe('Firma antes del viernes.');
+    expect(info.json.default_language).toBe('es');
+    const plain = await twoSignerDocument();
+    expect((await call('GET', `/sign/api/${plain.ana}`)).json.message).toBeNull();
+  });
+
+  it("draws the legend in the page's language, else the workflow's, else the default; refuses another", async () => {
+    const english = await twoSignerDocument({ workflow: { language: 'es', remind_every: 0 } });
+    expect((await call('POST', `/sign/api/${english.ana}/sign`, { ...typed('Ana'), language: 'en' })).status).toBe(200);
+    let text = pdfShownText((await s.client.downloadDocument('original', english.doc.document_ticket)).bytes);
+    expect(text).toContain('Signed: ');
+    expect(text).not.toContain('Firmado:');
+
+    const workflow = await twoSignerDocument({ workflow: { language: 'en', remind_every: 0 } });
+    expect((await call('POST', `/sign/api/${workflow.ana}/sign`, typed('Ana'))).status).toBe(200);
+    text = pdfShownText((await s.client.downloadDocument('original', workflow.doc.document_ticket)).bytes);
+    expect(text).toContain('Signed: ');
+
+    const none = await twoSignerDocument();
+    expect((await call('POST', `/sign/api/${none.ana}/sign`, typed('Ana'))).status).toBe(200);
+    text = pdfShownText((await s.client.downloadDocument('original', none.doc.document_ticket)).bytes);
+    expect(text).toContain('Firmado: ');
+    expect(text).toContain('Enlace por correo: ana@example.com');
+
+    const bad = await call('POST', `/sign/api/${none.bruno}/sign`, { ...typed('Bruno'), language: 'fr' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('follows SELLO_DEFAULT_LANGUAGE when neither the page nor the workflow names a language', async () => {
+    const en = await startTestServer({ env: { SELLO_DEFAULT_LANGUAGE: 'en' } });
+    try {
+      const doc = await en.client.createDocument({
+        b64_doc: pdf,
+        name: 'Contract',
+        stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) }],
+      });
+      const token = doc.stickers[0].signer_url.split('/').pop()!;
+      const info = await (await fetch(`${en.baseUrl}/sign/api/${token}`)).json();
+      expect([info.language, info.default_language]).toEqual([null, 'en']);
+      const res = await fetch(`${en.baseUrl}/sign/api/${token}/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(typed('Ana')),
+      });
+      expect(res.status).toBe(200);
+      const text = pdfShownText((await en.client.downloadDocument('original', doc.document_ticket)).bytes);
+      expect(text).toContain('Signed: ');
+      expect(text).toContain('Email link: ana@example.com');
+    } finally {
+      await en.close();
+    }
   });
 });
 

@@ -269,6 +269,29 @@ describe('the verification page', () => {
     expect([goneJson.status, JSON.parse(goneJson.text).error.code]).toEqual([409, 'DOCUMENT_DELETED']);
   });
 
+  it('masks a signer without a name everywhere: heading, rows and JSON; explains "trusted" with the CA to install', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Sin nombre',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'carla.nameless@example.com', ...box(0) }],
+    });
+    await sign(doc.stickers[0].signer_url.split('/').pop()!);
+    const html = await page(`/verify/${doc.document_ticket}`, 'en');
+    const json = await page(`/verify/${doc.document_ticket}.json`);
+    for (const text of [html.text, json.text]) {
+      expect(text).not.toContain('carla.nameless');
+      expect(text).toContain('c***@example.com');
+    }
+    expect(html.text).toContain('<h3>c***@example.com</h3>');
+    expect(JSON.parse(json.text).signatures[0].signer_name).toBe('c***@example.com');
+    // What "trusted" means, and the CA a PDF reader needs to say the same.
+    expect(html.text).toContain('What does “trusted” mean?');
+    expect(html.text).toContain('href="/pki/ca.pem"');
+    const ca = await fetch(`${s.baseUrl}/pki/ca.pem`);
+    expect(ca.status).toBe(200);
+    expect(await ca.text()).toBe(rootPem);
+  });
+
   it('escapes what the sender named', async () => {
     const doc = await s.client.createDocument({
       b64_doc: pdf,

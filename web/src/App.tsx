@@ -9,6 +9,8 @@ import { getInfo, reject, sign, type Signature } from './api';
 import { RejectedView, SignedView, StateView } from './components/Outcome';
 import { PdfViewer } from './components/PdfViewer';
 import { SignersList } from './components/SignersList';
+import { ActionBar } from './components/ActionBar';
+import { SenderCard } from './components/SenderCard';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
 
@@ -27,7 +29,7 @@ function DocumentApp({ token }: { token: string }) {
   const [consent, setConsent] = useState(false);
   const [pdfVersion, setPdfVersion] = useState(0);
 
-  const i18n = usePageI18n(info?.language, documentDict);
+  const i18n = usePageI18n(info?.language, documentDict, info?.default_language);
   const { t } = i18n;
 
   const doSign = async () => {
@@ -35,7 +37,7 @@ function DocumentApp({ token }: { token: string }) {
       return;
     }
     await run('sign', t.signing, async () => {
-      const result = await sign(token, signature);
+      const result = await sign(token, signature, i18n.lang);
       setInfo(
         (prev) =>
           prev && {
@@ -67,11 +69,16 @@ function DocumentApp({ token }: { token: string }) {
   // A plain function, not a component: the pad and the form keep their state across renders.
   function signerPage() {
     const s = info!;
-    const viewer = <PdfViewer token={token} pages={s.pages} boxes={s.boxes} version={pdfVersion} signed={s.signer.status === 'signed'} />;
+    const signable = s.signer.status !== 'signed';
+    const viewer = (
+      <PdfViewer token={token} pages={s.pages} boxes={s.boxes} version={pdfVersion} signed={!signable} nextBoxElsewhere={signable} />
+    );
+    const sender = <SenderCard sender={s.sender} message={s.message} signer={s.signer} />;
     if (s.signer.status === 'signed') {
       return (
         <>
           <SignedView token={token} name={s.document.name} signedAt={s.signer.signed_at} documentStatus={s.document.status} />
+          {sender}
           <SignersList signers={s.signers} />
           {viewer}
         </>
@@ -89,6 +96,7 @@ function DocumentApp({ token }: { token: string }) {
     const canSign = signature !== null && consent && busy === null;
     return (
       <>
+        {sender}
         <p className="box-hint">{t.boxHint(s.boxes.length)}</p>
         {viewer}
         <SignersList signers={s.signers} />
@@ -113,7 +121,17 @@ function DocumentApp({ token }: { token: string }) {
           rejectOpen={rejectOpen}
           onRejectOpen={setRejectOpen}
           onReject={(r) => void doReject(r)}
+          externalActions
         />
+        {available && (
+          <ActionBar
+            boxes={s.boxes.length}
+            canSign={canSign && !needsCode}
+            busy={busy !== null}
+            signLabel={busy === 'sign' ? t.signing : t.sign}
+            onReject={() => setRejectOpen(true)}
+          />
+        )}
       </>
     );
   }

@@ -10,6 +10,7 @@ import { useSigningActions } from './use-signing-actions';
 import type { Signature } from './api';
 import { RejectedView, StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
+import { SenderCard } from './components/SenderCard';
 import { SignersList } from './components/SignersList';
 import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
 import { setDictionaries, setPageDict } from './set-i18n';
@@ -21,7 +22,7 @@ export function SetApp({ token }: { token: string }) {
   const [consent, setConsent] = useState(false);
   const [version, setVersion] = useState(0);
 
-  const i18n = usePageI18n(info?.language, setPageDict);
+  const i18n = usePageI18n(info?.language, setPageDict, info?.default_language);
   const { t } = i18n;
   const st = setDictionaries[i18n.lang];
 
@@ -34,7 +35,7 @@ export function SetApp({ token }: { token: string }) {
       return;
     }
     await run('sign', st.signingAll(toSign.length), async () => {
-      const result = await signSet(token, signature);
+      const result = await signSet(token, signature, i18n.lang);
       setStatus(`${st.signedAllTitle}. ${result.set_status === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
       setVersion((v) => v + 1);
       await load();
@@ -51,10 +52,12 @@ export function SetApp({ token }: { token: string }) {
   // A plain function, not a component: the pad and the form keep their state across renders.
   function setPage(s: SetSigningInfo) {
     const list = <DocumentList token={token} documents={s.documents} version={version} />;
+    const sender = <SenderCard sender={s.sender} message={s.message} signer={s.signer} />;
     if (s.signer.status === 'signed') {
       return (
         <>
           <SignedSet documents={s.documents} signedAt={s.signer.signed_at} setStatus={s.set.status} />
+          {sender}
           <SignersList signers={s.signers} />
           {list}
         </>
@@ -71,6 +74,7 @@ export function SetApp({ token }: { token: string }) {
       return (
         <>
           <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />
+          {sender}
           {list}
         </>
       );
@@ -80,6 +84,7 @@ export function SetApp({ token }: { token: string }) {
     const canSign = signature !== null && consent && busy === null && toSign.length > 0;
     return (
       <>
+        {sender}
         <p className="box-hint">{st.intro(toSign.length)}</p>
         {list}
         <SignersList signers={s.signers} />

@@ -63,7 +63,9 @@ export async function call<T>(method: 'GET' | 'POST', url: string, body?: unknow
 
 export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
 
-export const sign = (token: string, signature: Signature) => call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
+/** `language` is the page's: the signature's legend in the PDF is drawn in it. */
+export const sign = (token: string, signature: Signature, language: Lang) =>
+  call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language });
 
 export const sendCode = (token: string) => call<CodeSent>('POST', `${base(token)}/otp`);
 

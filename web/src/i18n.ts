@@ -7,6 +7,19 @@ const es = {
   title: 'Firmar documento',
   loading: 'Cargando el documento…',
   skipToSign: 'Ir a la firma',
+  senderAsks: (name: string) => `${name} te pide firmar este documento`,
+  senderMessage: 'Mensaje del remitente',
+  signingAs: 'Firmas como',
+  toolbarLabel: 'Herramientas del documento',
+  nextBox: (i: number, n: number) => `Siguiente recuadro (${i} de ${n})`,
+  boxOf: (i: number, n: number) => `Recuadro de firma ${i} de ${n}`,
+  zoomOut: 'Alejar',
+  zoomIn: 'Acercar',
+  fitWidth: 'Al ancho',
+  zoomLevel: (p: number) => `Zoom: ${p} %`,
+  actionsLabel: 'Acciones',
+  goToSign: 'Ir a firmar',
+  languageLabel: 'Idioma',
   documentLabel: 'Documento',
   pageLabel: (n: number, total: number) => `Página ${n} de ${total}`,
   pageLoading: 'Cargando página…',
@@ -56,7 +69,8 @@ const es = {
   completedAll: 'Todos han firmado: el documento está completo.',
   download: 'Descargar el PDF firmado',
   rejectedByYou: 'Has rechazado el documento',
-  rejectedByYouText: 'Nadie más podrá firmarlo. El remitente ha sido avisado.',
+  rejectedByYouText:
+    'El documento queda rechazado y nadie más podrá firmarlo. Quien lo envió lo verá rechazado, con tu motivo, en su sistema; este servicio no envía ningún correo por el rechazo.',
   state: {
     completed: ['Documento completado', 'Todos los firmantes han firmado este documento.'],
     rejected: ['Documento rechazado', 'Un firmante rechazó este documento; ya no se puede firmar.'],
@@ -115,6 +129,19 @@ const en: Dict = {
   title: 'Sign document',
   loading: 'Loading the document…',
   skipToSign: 'Go to signing',
+  senderAsks: (name) => `${name} asks you to sign this document`,
+  senderMessage: 'Message from the sender',
+  signingAs: 'Signing as',
+  toolbarLabel: 'Document tools',
+  nextBox: (i, n) => `Next box (${i} of ${n})`,
+  boxOf: (i, n) => `Signature box ${i} of ${n}`,
+  zoomOut: 'Zoom out',
+  zoomIn: 'Zoom in',
+  fitWidth: 'Fit width',
+  zoomLevel: (p) => `Zoom: ${p}%`,
+  actionsLabel: 'Actions',
+  goToSign: 'Go to signing',
+  languageLabel: 'Language',
   documentLabel: 'Document',
   pageLabel: (n, total) => `Page ${n} of ${total}`,
   pageLoading: 'Loading page…',
@@ -164,7 +191,8 @@ const en: Dict = {
   completedAll: 'Everyone has signed: the document is complete.',
   download: 'Download the signed PDF',
   rejectedByYou: 'You rejected the document',
-  rejectedByYouText: 'Nobody else can sign it. The sender has been told.',
+  rejectedByYouText:
+    'The document is now rejected and nobody else can sign it. The sender sees it as rejected, with your reason, in their system; this service sends no email about the rejection.',
   state: {
     completed: ['Document completed', 'Every signer has signed this document.'],
     rejected: ['Document rejected', 'A signer rejected this document; it can no longer be signed.'],
@@ -218,15 +246,21 @@ const en: Dict = {
 
 export const dictionaries: Record<Lang, Dict> = { es, en };
 
-/** The browser's preferred language among the two the page speaks; Spanish otherwise. */
-export function browserLang(languages: readonly string[] = navigator.languages ?? [navigator.language]): Lang {
+/** The names of the languages, each in itself (the language switch). */
+export const LANGUAGE_NAMES: Record<Lang, string> = { es: 'Español', en: 'English' };
+
+/**
+ * The browser's preferred language among the two the page speaks; otherwise `fallback` (the
+ * service's default language, SELLO_DEFAULT_LANGUAGE, once the page's data says it).
+ */
+export function browserLang(languages: readonly string[] = navigator.languages ?? [navigator.language], fallback: Lang = 'es'): Lang {
   for (const l of languages) {
     const base = l.toLowerCase().split('-')[0];
     if (base === 'es' || base === 'en') {
       return base;
     }
   }
-  return 'es';
+  return fallback;
 }
 
 export const I18n = createContext<{ lang: Lang; t: Dict }>({ lang: 'es', t: es });

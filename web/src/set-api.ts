@@ -1,6 +1,6 @@
 // The set signing API the page talks to on /sign/set/{token} (src/http/routes/set-signing.ts): one
 // link for every document of a set where the signer has a box. Same-origin, the token is the credential.
-import { call, type Signature } from './api';
+import { call, type Lang, type Signature } from './api';
 import type { SetDocument, SetSigningInfo, SetSignResult } from '../../src/schemas/signing.js';
 
 // The answers' shapes are the API's own schemas (src/schemas/signing.ts), as types only.
@@ -15,8 +15,9 @@ const base = (token: string) => `/sign/api/set/${encodeURIComponent(token)}`;
 
 export const getSetInfo = (token: string) => call<SetSigningInfo>('GET', base(token));
 
-export const signSet = (token: string, signature: Signature) =>
-  call<SetSignResult>('POST', `${base(token)}/sign`, { signature, consent: true });
+/** `language` is the page's: the signature's legend in the PDFs is drawn in it. */
+export const signSet = (token: string, signature: Signature, language: Lang) =>
+  call<SetSignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language });
 
 export const rejectSet = (token: string, reason: string) =>
   call<{ status: 'rejected'; rejected_at: string; set_status: string }>('POST', `${base(token)}/reject`, { reason });

@@ -22,7 +22,8 @@ const es = {
   downloadOne: (name: string) => `Descargar «${name}» firmado`,
   notDueTitle: 'Aún no es tu turno',
   notDue: 'Estos documentos se firman en orden. Te avisaremos por correo cuando te toque firmar.',
-  rejectedByYouText: 'Nadie más podrá firmar estos documentos. El remitente ha sido avisado.',
+  rejectedByYouText:
+    'Los documentos quedan rechazados y nadie más podrá firmarlos. Quien los envió los verá rechazados, con tu motivo, en su sistema; este servicio no envía ningún correo por el rechazo.',
 };
 
 type SetDict = typeof es;
@@ -46,7 +47,8 @@ const en: SetDict = {
   downloadOne: (name) => `Download “${name}” signed`,
   notDueTitle: 'Not your turn yet',
   notDue: 'These documents are signed in order. We will email you when it is your turn.',
-  rejectedByYouText: 'Nobody else can sign these documents. The sender has been told.',
+  rejectedByYouText:
+    'The documents are now rejected and nobody else can sign them. The sender sees them as rejected, with your reason, in their system; this service sends no email about the rejection.',
 };
 
 /** What the shared components say on the set page. */
@@ -60,6 +62,7 @@ const shared: Record<Lang, Partial<Dict>> = {
     confirmReject: 'Rechazar documentos',
     rejectedByYou: 'Has rechazado los documentos',
     rejectedByYouText: es.rejectedByYouText,
+    senderAsks: (name: string) => `${name} te pide firmar estos documentos`,
   },
   en: {
     title: en.setTitle,
@@ -70,6 +73,7 @@ const shared: Record<Lang, Partial<Dict>> = {
     confirmReject: 'Reject documents',
     rejectedByYou: 'You rejected the documents',
     rejectedByYouText: en.rejectedByYouText,
+    senderAsks: (name: string) => `${name} asks you to sign these documents`,
   },
 };
 

@@ -34,6 +34,19 @@ function maskWord(word: string): string {
   return first ? `${first}***` : '';
 }
 
+/**
+ * The name a signature's certificate carries, as the public page may show it. A signer without a
+ * name gets a certificate named after their email or phone number (sign-document.ts): that is an
+ * identifier, masked like every other identifier here, not a name.
+ */
+export function publicSignerName(commonName: string, authority: string): string {
+  const cn = commonName.trim();
+  if (cn.includes('@') || (PHONE_AUTHORITIES.has(authority) && /^\+?[\d\s().-]{6,}$/.test(cn))) {
+    return maskIdentifier(authority, cn);
+  }
+  return cn;
+}
+
 /** An email as maskEmail; a phone number as its last two digits; anything else as its first letter. */
 export function maskIdentifier(authority: string, data: string): string {
   if (data.includes('@')) {
@@ -58,7 +71,7 @@ export async function verifyDocument(deps: Deps, q: { ticket: string }): Promise
   const signatures = report.firmas.map((f, i): PublicSignature => {
     const ts = facts[i];
     return {
-      signer_name: f.certificados[0]?.commonName ?? '',
+      signer_name: publicSignerName(f.certificados[0]?.commonName ?? '', f.downstreamData.authority),
       email: f.email ? maskEmail(f.email) : '',
       authority: f.downstreamData.authority,
       signed_at: f.signDate,

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
 import { isProven } from '../signing/one-time-code.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
+import { senderInfo, workflowMessage } from '../signing/sender.js';
 import { recordView } from '../signing/record-view.js';
 import { listSetSigners, markSetSignerViewed } from '../../store/set-signers-repo.js';
 import { stickersOf } from '../../store/signing-repo.js';
@@ -60,5 +61,8 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
     signers: (await listSetSigners(deps.db, s.set.id)).map((x) => ({ name: x.name, status: x.status })),
     documents,
     language: explicitLanguage(s.set.workflow),
+    sender: await senderInfo(deps, s.set.account_id),
+    message: workflowMessage(s.set.workflow),
+    default_language: deps.config.defaultLanguage,
   };
 }

@@ -14,14 +14,18 @@ import type { SetRejectResult } from '../../schemas/signing.js';
 
 export type { SetSignResult };
 
-export async function signSet(deps: Deps, o: { token: string; signature: SignatureInput; ip?: string }): Promise<SetSignResult> {
+export async function signSet(
+  deps: Deps,
+  o: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
+): Promise<SetSignResult> {
   const s = await openSetSession(deps.db, o.token);
   const open = await requireSetActionable(deps.db, s);
   await requireProven(deps, s, open[0]);
   let signedAt = deps.clock.now().toISOString();
   for (const row of open) {
     try {
-      signedAt = (await signDocument(deps, { token: rowToken(deps, row), signature: o.signature, ip: o.ip })).signed_at;
+      signedAt = (await signDocument(deps, { token: rowToken(deps, row), signature: o.signature, ip: o.ip, language: o.language }))
+        .signed_at;
     } catch (err) {
       // The same person signing from a second tab at the same moment: that document is signed.
       if (err instanceof AppError && err.code === 'ALREADY_SIGNED') {

@@ -9,13 +9,15 @@ import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
 import { explicitLanguage } from './workflow-language.js';
+import { senderInfo, workflowMessage } from './sender.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
   await recordView(deps, s, ip);
-  const [boxes, signers, pdf] = await Promise.all([
+  const [boxes, signers, sender, pdf] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
+    senderInfo(deps, s.document.account_id),
     deps.blobs.get(s.document.original_sha256).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
   ]);
   return {
@@ -37,5 +39,9 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     signers: signers.map((x) => ({ name: x.name, status: x.status })),
     // The workflow's language when it sets one; else null, and the page follows the browser's.
     language: explicitLanguage(s.document.workflow),
+    // Who asks: a signer should know before signing, as the invitation email says it.
+    sender,
+    message: workflowMessage(s.document.workflow),
+    default_language: deps.config.defaultLanguage,
   };
 }

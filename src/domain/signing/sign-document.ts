@@ -12,7 +12,7 @@ import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
-import { languageOf } from './workflow-language.js';
+import { legendLanguage } from './workflow-language.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
@@ -52,7 +52,22 @@ export function parseSignatureBody(body: Record<string, unknown>): SignatureInpu
   throw invalid('signature.type', 'expected "drawn" or "typed"');
 }
 
-export async function signDocument(deps: Deps, opts: { token: string; signature: SignatureInput; ip?: string }): Promise<SignResult> {
+/** The page's language sent with a signature (`language`: es or en), when it sent one. */
+export function parseSignLanguage(body: Record<string, unknown>): 'es' | 'en' | undefined {
+  const l = body.language;
+  if (l === undefined) {
+    return undefined;
+  }
+  if (l !== 'es' && l !== 'en') {
+    throw invalid('language', 'expected "es" or "en"');
+  }
+  return l;
+}
+
+export async function signDocument(
+  deps: Deps,
+  opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
+): Promise<SignResult> {
   const { db, pki } = deps;
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
@@ -85,7 +100,7 @@ export async function signDocument(deps: Deps, opts: { token: string; signature:
       notBefore: cert.notBefore,
       notAfter: cert.notAfter,
     });
-    const language = languageOf(s.document.workflow);
+    const language = legendLanguage(s.document.workflow, opts.language, deps.config.defaultLanguage);
     const tsa = timestampSource(deps);
     const current = await deps.blobs.get(s.document.original_sha256);
     let signed: Awaited<ReturnType<typeof signPdf>>;

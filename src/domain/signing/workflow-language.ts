@@ -11,3 +11,13 @@ export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
 export function languageOf(workflow: unknown): 'es' | 'en' {
   return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
 }
+
+/**
+ * The language of the signature's legend: the page's, sent with the signature (the page starts in
+ * the workflow's language, else the browser's, and the signer may switch it), so the legend reads
+ * as the page the signer signed on; without one (an API client), the workflow's; else the
+ * service's default (SELLO_DEFAULT_LANGUAGE).
+ */
+export function legendLanguage(workflow: unknown, page: 'es' | 'en' | undefined, fallback: 'es' | 'en'): 'es' | 'en' {
+  return page ?? explicitLanguage(workflow) ?? fallback;
+}

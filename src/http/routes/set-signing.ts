@@ -8,7 +8,7 @@ import { sendSetCode, verifySetCode } from '../../domain/sets/set-one-time-code.
 import { openSetSession } from '../../domain/sets/set-signing-session.js';
 import { rejectSet, signSet } from '../../domain/sets/sign-set.js';
 import { parseRejectionReason } from '../../domain/signing/reject-document.js';
-import { parseSignatureBody } from '../../domain/signing/sign-document.js';
+import { parseSignatureBody, parseSignLanguage } from '../../domain/signing/sign-document.js';
 import { ErrorResponse, NoBody, PdfFile } from '../../schemas/common.js';
 import {
   CodeBody,
@@ -84,7 +84,13 @@ export function setSigningRoutes(deps: Deps) {
           response: { 200: SetSignResult, '4xx': ErrorResponse },
         },
       },
-      async (req) => signSet(deps, { token: tokenOf(req), signature: parseSignatureBody(asObject(req.body)), ip: req.ip }),
+      async (req) =>
+        signSet(deps, {
+          token: tokenOf(req),
+          signature: parseSignatureBody(asObject(req.body)),
+          language: parseSignLanguage(asObject(req.body)),
+          ip: req.ip,
+        }),
     );
 
     app.post(

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getSigningInfo } from '../../domain/signing/get-signing-info.js';
 import { parseRejectionReason, rejectDocument } from '../../domain/signing/reject-document.js';
-import { parseSignatureBody, signDocument } from '../../domain/signing/sign-document.js';
+import { parseSignatureBody, parseSignLanguage, signDocument } from '../../domain/signing/sign-document.js';
 import { openSession } from '../../domain/signing/signing-session.js';
 import { sendOneTimeCode, verifyOneTimeCode } from '../../domain/signing/one-time-code.js';
 import { ErrorResponse, NoBody, PdfFile } from '../../schemas/common.js';
@@ -79,6 +79,7 @@ export function signingRoutes(deps: Deps) {
         signDocument(deps, {
           token: (req.params as { token: string }).token,
           signature: parseSignatureBody(asObject(req.body)),
+          language: parseSignLanguage(asObject(req.body)),
           ip: req.ip,
         }),
     );

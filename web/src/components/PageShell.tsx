@@ -2,26 +2,35 @@
 // on the document, the skip link to the signing form, the header with the document's (or set's)
 // name, the error banner, the loading / failed / invalid-link states until the data is there, and
 // the live region where actions announce their outcome to screen readers.
-import { type ReactNode, useEffect, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import type { ApiError, Lang } from '../api';
-import { browserLang, type Dict, dictionaries, I18n } from '../i18n';
+import { browserLang, type Dict, dictionaries, I18n, LANGUAGE_NAMES } from '../i18n';
 import { ErrorBanner } from './ErrorBanner';
 import { PageLoading, type PageLoadingTexts } from './PageLoading';
 
 /** The texts of a document's pages (the set page has its own, set-i18n.ts). */
 export const documentDict = (lang: Lang): Dict => dictionaries[lang];
 
+/** The page's language and texts; `setLang` is the signer's choice through the language switch. */
+export interface PageI18n {
+  lang: Lang;
+  t: Dict;
+  setLang?: (lang: Lang) => void;
+}
+
 /**
- * The page's language (the workflow's once the data says, else the browser's) and its texts.
+ * The page's language: the signer's choice on the switch; else the workflow's once the data says;
+ * else the browser's, falling back to the service's default language (`fallback`, from the data).
  * `dict` must be a function defined once (module level), not a new closure at each render.
  */
-export function usePageI18n(language: Lang | null | undefined, dict: (lang: Lang) => Dict): { lang: Lang; t: Dict } {
-  const lang = language ?? browserLang();
-  return useMemo(() => ({ lang, t: dict(lang) }), [lang, dict]);
+export function usePageI18n(language: Lang | null | undefined, dict: (lang: Lang) => Dict, fallback?: Lang): PageI18n {
+  const [chosen, setLang] = useState<Lang | null>(null);
+  const lang = chosen ?? language ?? browserLang(undefined, fallback);
+  return useMemo(() => ({ lang, t: dict(lang), setLang }), [lang, dict]);
 }
 
 export interface PageShellProps {
-  i18n: { lang: Lang; t: Dict };
+  i18n: PageI18n;
   /** The name in the header (h1); the page's own title until its data is loaded. */
   heading: string;
   /** The browser tab's title. */
@@ -57,6 +66,7 @@ export function PageShell(p: PageShellProps) {
           Sello
         </span>
         <h1 className="doc-name">{p.heading}</h1>
+        {p.i18n.setLang && <LanguageSwitch lang={lang} label={t.languageLabel} onChange={p.i18n.setLang} />}
       </header>
       <main className="main">
         {p.error && <ErrorBanner error={p.error} onDismiss={p.onDismissError} />}
@@ -72,5 +82,27 @@ export function PageShell(p: PageShellProps) {
         </div>
       )}
     </I18n.Provider>
+  );
+}
+
+/** Two buttons, each language named in itself; the current one pressed. */
+function LanguageSwitch({ lang, label, onChange }: { lang: Lang; label: string; onChange: (l: Lang) => void }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a pair of toggle buttons, not a form fieldset
+    <div className="lang-switch" role="group" aria-label={label}>
+      {(Object.keys(LANGUAGE_NAMES) as Lang[]).map((l) => (
+        <button
+          key={l}
+          type="button"
+          lang={l}
+          className="lang-option"
+          aria-pressed={l === lang}
+          onClick={() => onChange(l)}
+          data-testid={`lang-${l}`}
+        >
+          {LANGUAGE_NAMES[l]}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -29,6 +29,8 @@ export interface SigningSectionProps {
   rejectOpen: boolean;
   onRejectOpen: (open: boolean) => void;
   onReject: (reason: string) => void;
+  /** Sign and Reject live in the page's action bar (ActionBar.tsx), which submits #sign-form. */
+  externalActions?: boolean;
 }
 
 export function SigningSection(p: SigningSectionProps) {
@@ -49,6 +51,7 @@ export function SigningSection(p: SigningSectionProps) {
           />
         ) : (
           <form
+            id="sign-form"
             onSubmit={(e) => {
               e.preventDefault();
               p.onSign();
@@ -70,24 +73,26 @@ export function SigningSection(p: SigningSectionProps) {
                 {t.signNeeds}
               </p>
             )}
-            <div className="actions">
-              <button
-                type="submit"
-                className="button button-primary"
-                disabled={!p.canSign}
-                aria-describedby={p.canSign ? undefined : 'sign-needs'}
-              >
-                {p.signLabel}
-              </button>
-              <button
-                type="button"
-                className="button button-danger-outline"
-                onClick={() => p.onRejectOpen(true)}
-                disabled={p.busy !== null}
-              >
-                {t.reject}
-              </button>
-            </div>
+            {!p.externalActions && (
+              <div className="actions">
+                <button
+                  type="submit"
+                  className="button button-primary"
+                  disabled={!p.canSign}
+                  aria-describedby={p.canSign ? undefined : 'sign-needs'}
+                >
+                  {p.signLabel}
+                </button>
+                <button
+                  type="button"
+                  className="button button-danger-outline"
+                  onClick={() => p.onRejectOpen(true)}
+                  disabled={p.busy !== null}
+                >
+                  {t.reject}
+                </button>
+              </div>
+            )}
           </form>
         )}
       </section>

@@ -1,0 +1,59 @@
+// `sello account update`: what signers see of an account, its display name ("… asks you to sign")
+// and its logo on the signer page. The logo travels to every signer page as a data: URL (the
+// page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { updateAccountProfile } from '../../store/accounts-repo.js';
+
+/** Largest logo accepted: a small PNG, sent with every signer page's data. */
+export const MAX_LOGO_BYTES = 100 * 1024;
+const MAX_LOGO_SIDE = 2000;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export interface AccountUpdate {
+  webId: string;
+  name?: string;
+  /** PNG bytes, or null to remove the logo. */
+  logoPng?: Buffer | null;
+}
+
+export async function updateAccount(deps: Pick<Deps, 'db'>, opts: AccountUpdate): Promise<{ webId: string; name?: string; logo?: string }> {
+  const change: { name?: string; logoPng?: Buffer | null } = {};
+  if (opts.name !== undefined) {
+    const name = opts.name.trim();
+    if (!name || name.length > 200) {
+      throw invalid('name', 'expected 1 to 200 characters');
+    }
+    change.name = name;
+  }
+  if (opts.logoPng !== undefined) {
+    change.logoPng = opts.logoPng === null ? null : checkLogo(opts.logoPng);
+  }
+  if (change.name === undefined && change.logoPng === undefined) {
+    throw invalid('name', 'nothing to change: give a name, a logo or both');
+  }
+  if (!(await updateAccountProfile(deps.db, opts.webId, change))) {
+    throw new AppError('ACCOUNT_NOT_FOUND', `no account with web id ${opts.webId}`);
+  }
+  return {
+    webId: opts.webId,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.logoPng !== undefined ? { logo: change.logoPng ? `${change.logoPng.length} bytes` : 'removed' } : {}),
+  };
+}
+
+/** A PNG (signature, then IHDR as the first chunk, RFC 2083 §3.2) of sane size. */
+function checkLogo(png: Buffer): Buffer {
+  if (png.length > MAX_LOGO_BYTES) {
+    throw invalid('logo', `at most ${MAX_LOGO_BYTES} bytes; this one has ${png.length}`);
+  }
+  if (png.length < 33 || !png.subarray(0, 8).equals(PNG) || png.toString('latin1', 12, 16) !== 'IHDR') {
+    throw invalid('logo', 'expected a PNG image');
+  }
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  if (width === 0 || height === 0 || width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) {
+    throw invalid('logo', `expected at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels; this one is ${width}×${height}`);
+  }
+  return png;
+}
