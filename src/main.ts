@@ -19,7 +19,7 @@ const cli = {
   authCheck: () => import('./cli/auth-check.js'),
   apiRequest: () => import('./cli/api-request.js'),
   serve: () => import('./cli/serve.js'),
-  runtime: () => import('./runtime.js'),
+  database: () => import('./database.js'),
 };
 
 const USAGE = `usage: sello <command>
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
       }
       return (await cli.apiRequest()).apiRequest(config, rest);
     case 'migrate': {
-      const { openDatabase } = await cli.runtime();
+      const { openDatabase } = await cli.database();
       const { migrate } = await import('./store/migrate.js');
       const database = await openDatabase(config);
       try {
@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     case 'account': {
       const { parseAccountCommand, runAccountCommand } = await cli.account();
       const cmd = parseAccountCommand(rest);
-      const runtime = await (await cli.runtime()).startRuntime(config, { migrate: true });
+      const runtime = await (await cli.database()).openStore(config);
       try {
         await runAccountCommand(runtime.deps, cmd);
       } finally {
@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     case 'mail': {
       const { parseMailCommand, runMailCommand } = await cli.mail();
       const cmd = parseMailCommand(rest);
-      const runtime = await (await cli.runtime()).startRuntime(config, { migrate: true });
+      const runtime = await (await cli.database()).openStore(config);
       try {
         await runMailCommand(runtime.deps, cmd);
       } finally {
@@ -96,7 +96,7 @@ async function main(argv: string[]): Promise<number> {
     case 'auth': {
       const { parseAuthCheckCommand, runAuthCheck } = await cli.authCheck();
       const cmd = parseAuthCheckCommand(rest);
-      const runtime = await (await cli.runtime()).startRuntime(config, { migrate: true });
+      const runtime = await (await cli.database()).openStore(config);
       try {
         return await runAuthCheck(runtime.deps, cmd);
       } finally {
@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
       // Only the database: checking a chain needs no keys, so it works without the master key.
       const { parseHistoryCommand, runHistoryCommand } = await cli.history();
       const cmd = parseHistoryCommand(rest);
-      const { openDatabase } = await cli.runtime();
+      const { openDatabase } = await cli.database();
       const { migrate } = await import('./store/migrate.js');
       const { openDb } = await import('./store/db.js');
       const database = await openDatabase(config);

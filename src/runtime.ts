@@ -14,9 +14,11 @@ import { createTemplateEngines } from './render/index.js';
 import { createSmtpTransport } from './notify/email-transport.js';
 import { createFsBlobStore } from './store/blobs.js';
 import { openDb, type DbHandle } from './store/db.js';
-import { startEmbeddedPostgres } from './store/embedded-postgres.js';
 import { resolveMasterKey } from './store/master-key.js';
 import { migrate } from './store/migrate.js';
+import { openDatabase, progress } from './database.js';
+
+export { openDatabase } from './database.js';
 
 export interface Runtime {
   deps: Deps;
@@ -24,22 +26,6 @@ export interface Runtime {
   dbHandle: DbHandle;
   /** Closes the pool and stops the embedded database if this process started it. */
   close(): Promise<void>;
-}
-
-/**
- * What takes seconds on a first start (the database cluster, the PKI's keys) is announced on a
- * terminal, so a first start is not silent; piped or logged output stays machine-readable.
- */
-const progress = (message: string) => {
-  if (process.stderr.isTTY) {
-    console.error(message);
-  }
-};
-
-/** The database alone (embedded or external), for commands that need nothing else. */
-export async function openDatabase(config: Config): Promise<{ connectionString: string; close(): Promise<void> }> {
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, progress);
-  return { connectionString: config.databaseUrl ?? embedded!.connectionString, close: async () => embedded?.stop() };
 }
 
 /**

@@ -65,7 +65,7 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
   }
 }
 
-export async function runAccountCommand(deps: Deps, cmd: AccountCommand): Promise<void> {
+export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets'>, cmd: AccountCommand): Promise<void> {
   switch (cmd.kind) {
     case 'create': {
       const creds = await createAccount(deps, { name: cmd.name });

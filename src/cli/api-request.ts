@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { SelloClient } from '../client/index.js';
-import { startRuntime } from '../runtime.js';
+import { openStore } from '../database.js';
 import { activeKeysOf, listAccounts } from '../store/accounts-repo.js';
 import { UsageError, flags } from './args.js';
 
@@ -17,7 +17,7 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
   let webId = values['web-id'] as string | undefined;
   let apiKey = values['api-key'] as string | undefined;
   if (!webId || !apiKey) {
-    const runtime = await startRuntime(config, { migrate: true });
+    const runtime = await openStore(config);
     try {
       if (!webId) {
         // The only account, else the first one (the account the first start created).

@@ -17,7 +17,7 @@ export function parseMailCommand(argv: string[]): { json: boolean; limit: number
   return { json: values.json === true, limit };
 }
 
-export async function runMailCommand(deps: Deps, cmd: { json: boolean; limit: number }): Promise<void> {
+export async function runMailCommand(deps: Pick<Deps, 'db'>, cmd: { json: boolean; limit: number }): Promise<void> {
   const rows = await listMessages(deps.db, cmd.limit);
   const out = rows.map((m) => ({
     messageId: m.message_id,
