@@ -1,13 +1,13 @@
 // The `sello` command and the composition root: reads the configuration once and runs one of
-//   serve            API, signer pages and workers in one process (npm start)
-//   api              API only; `api METHOD PATH` sends a signed request instead
+//   serve            API, signer pages and workers in one process (npm start); --api-only: no workers
+//   api METHOD PATH  send a signed request (`api` alone: the older spelling of serve --api-only)
 //   worker           jobs only
 //   migrate          apply database migrations and exit
 //   account ...      create, rotate-key, webhook, update, list
 //   history verify   check a document's hash-chained history
 //   auth check       what to sign for a request, and whether a signature is it
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { UsageError } from './cli/args.js';
+import { UsageError, flags } from './cli/args.js';
 import { AppError } from './domain/errors.js';
 
 // Each command loads only what it needs: the service's modules (database, PDF, PKI, HTTP) take
@@ -23,9 +23,10 @@ const cli = {
 };
 
 const USAGE = `usage: sello <command>
-  serve                         run API, signer pages and workers (embedded PostgreSQL unless DATABASE_URL)
-  api                           run the API only
-  api METHOD PATH [--body FILE] send a signed request as an account and print the answer
+  serve [--api-only]            run API, signer pages and workers (embedded PostgreSQL unless DATABASE_URL);
+                                --api-only runs no job workers (also: sello api with no arguments)
+  api METHOD PATH [--body FILE|-] [--web-id ID [--api-key KEY]] [--url BASE]
+                                send a signed request as an account and print the answer
   worker                        run the job workers only
   migrate                       apply database migrations
   account create --name NAME [--json]
@@ -39,17 +40,43 @@ const USAGE = `usage: sello <command>
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
 Settings come from environment variables: see docs/configuration.md.`;
 
+/** The lines of USAGE about one command (with their continuation lines). */
+function usageOf(command: string): string[] {
+  const out: string[] = [];
+  let inside = false;
+  for (const line of USAGE.split('\n').slice(1, -1)) {
+    if (/^ {2}\S/.test(line)) {
+      inside = line.startsWith(`  ${command} `) || line === `  ${command}`;
+    }
+    if (inside) {
+      out.push(line);
+    }
+  }
+  return out;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return command ? 0 : 2;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const lines = usageOf(command);
+    if (lines.length === 0) {
+      console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+      return 2;
+    }
+    console.log(`usage:\n${lines.join('\n')}`);
+    return 0;
+  }
   const config: Config = loadConfig();
   switch (command) {
-    case 'serve':
-      await (await cli.serve()).serve(config, { http: true, worker: true });
+    case 'serve': {
+      const { values } = flags(rest, { 'api-only': 'boolean' });
+      await (await cli.serve()).serve(config, { http: true, worker: values['api-only'] !== true });
       return 0;
+    }
     case 'worker':
       await (await cli.serve()).serve(config, { http: false, worker: true });
       return 0;

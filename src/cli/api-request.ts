@@ -7,6 +7,7 @@ import { SelloClient } from '../client/index.js';
 import { openStore } from '../database.js';
 import { activeKeysOf, listAccounts } from '../store/accounts-repo.js';
 import { UsageError, flags } from './args.js';
+import { runningServerUrl } from './server-address.js';
 
 export async function apiRequest(config: Config, argv: string[]): Promise<number> {
   const { values, positionals } = flags(argv, { body: 'string', 'web-id': 'string', 'api-key': 'string', url: 'string' });
@@ -48,7 +49,8 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
       throw new UsageError(`cannot read --body ${values.body}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
-  const baseUrl = (values.url as string | undefined) ?? config.publicUrl;
+  // The server running on this data directory, whatever its port; else the public URL.
+  const baseUrl = (values.url as string | undefined) ?? (await runningServerUrl(config.dataDir)) ?? config.publicUrl;
   const client = new SelloClient({ baseUrl, webId, apiKey, scheme: config.authSchemes[0] });
   let res: Awaited<ReturnType<typeof client.raw>>;
   try {

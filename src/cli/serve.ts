@@ -5,6 +5,7 @@ import { createAccount } from '../domain/accounts/create-account.js';
 import { buildApp } from '../http/app.js';
 import { startWorker } from '../jobs/index.js';
 import { startRuntime } from '../runtime.js';
+import { recordServerAddress } from './server-address.js';
 import { countAccounts } from '../store/accounts-repo.js';
 
 export async function serve(config: Config, parts: { http: boolean; worker: boolean }): Promise<void> {
@@ -33,7 +34,14 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
     const app = await buildApp(deps);
     await app.listen({ port: config.port, host: config.host });
     closers.push(() => app.close());
-    console.log(`Sello is listening on http://${config.host}:${config.port} (public URL ${config.publicUrl})`);
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    // A wildcard address is reached on loopback from this machine.
+    const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
+    const forget = await recordServerAddress(config.dataDir, `http://${local}:${port}`);
+    closers.push(forget);
+    console.log(`Sello is listening on http://${host}:${port} (public URL ${config.publicUrl})`);
     console.log(`API reference: ${config.publicUrl}/docs`);
   }
 

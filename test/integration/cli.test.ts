@@ -440,6 +440,13 @@ describe('sello serve with the CLI beside it', { concurrent: true, timeout: 120_
     expect(r.stderr).toContain('HTTP 200');
   });
 
+  step('sello api finds the server running on its data directory whatever SELLO_PUBLIC_URL says', async () => {
+    // Another port in PORT and SELLO_PUBLIC_URL: the address comes from the data directory.
+    const r = await sello(['api', 'GET', '/api/document?limit=1', '--web-id', second.webId], { dataDir });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stderr).toContain('HTTP 200');
+  });
+
   step('sello api with a --body file that does not exist: one line, exit 2', async () => {
     const r = await sello(['api', 'POST', '/api/documentset', '--body', join(scratch, 'missing.json'), '--web-id', second.webId], {
       dataDir,
@@ -523,6 +530,19 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
     expect(r.stderr).toContain('PORT="abc"');
     expect(r.stderr).toMatch(/invalid configuration/);
     expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('help', () => {
+  it('sello COMMAND --help prints that command usage and exits 0, without starting anything', async () => {
+    const dataDir = await tempDir('sello-cli-help-');
+    const r = await sello(['account', '--help'], { dataDir });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout).toContain('account update --web-id ID');
+    expect(r.stdout).not.toContain('history verify');
+    const serve = await sello(['serve', '--help'], { dataDir });
+    expect(serve.stdout).toContain('--api-only');
+    expect(existsSync(join(dataDir, 'pg'))).toBe(false);
   });
 });
 
