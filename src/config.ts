@@ -40,6 +40,8 @@ export interface Config {
   allowPrivateUrls: boolean;
   urlFetchTimeoutMs: number;
   logLevel: string;
+  /** `json` lines, `pretty` one readable line per request, or `auto`: pretty on a terminal, JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
   limits: Limits;
   render: RenderSettings;
   pdfJail: PdfJailSettings;
@@ -295,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateUrls,
     urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
     logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
+    logFormat: str('SELLO_LOG_FORMAT', 'auto') as Config['logFormat'],
     limits,
     smtpUrl,
     tsaUrl,
@@ -324,6 +327,9 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`SELLO_LOG_LEVEL=${JSON.stringify(config.logLevel)}: expected fatal, error, warn, info, debug, trace or silent`);
+  }
+  if (!['auto', 'json', 'pretty'].includes(config.logFormat)) {
+    problems.push(`SELLO_LOG_FORMAT=${JSON.stringify(config.logFormat)}: expected auto, json or pretty`);
   }
   if (problems.length > 0) {
     throw new ConfigError(problems);

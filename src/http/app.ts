@@ -11,6 +11,7 @@ import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from 
 import { answerClientError, errorBody, handleError, handleFrameworkError, logUnauthorized } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { validatorCompiler } from './validation.js';
+import { OneLinePerRequest, prettyLogs, prettyStream } from '../log-format.js';
 import { createRateLimiter } from './rate-limit.js';
 import { neutralizeUnstorableParams, refuseUnstorableInput } from './text-guard.js';
 import { documentRoutes } from './routes/documents.js';
@@ -44,10 +45,13 @@ export interface AppOptions {
 
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
+  const pretty = prettyLogs(config, opts.logStream);
+  const stream = pretty ? prettyStream(opts.logStream) : opts.logStream;
   const app = Fastify({
+    ...(pretty ? { logController: new OneLinePerRequest(redactUrl) } : {}),
     logger: {
       level: config.logLevel,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      ...(stream ? { stream } : {}),
       // Never keys, bodies or document bytes: only the request line and outcome are logged.
       redact: { paths: ['req.headers.authorization', 'req.headers["content-sha256"]'], remove: true },
       serializers: {

@@ -3,6 +3,7 @@
 // this folder, registered in taskList() below, and its payload schema with its typed add in
 // payloads/ (apart from the handler, which imports domain/: the code that adds a job imports only
 // the payload file, so domain/ and jobs/ do not import each other in a circle).
+import { prettyLogs, prettyStream } from '../log-format.js';
 import { EventEmitter } from 'node:events';
 import { Logger, parseCronItems, run, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import pg from 'pg';
@@ -48,7 +49,9 @@ export async function startWorker(deps: Deps, connectionString: string, concurre
   const pgPool = new pg.Pool({ connectionString, max: concurrency + 2 });
   pgPool.on('error', () => {});
   pgPool.on('connect', (client) => client.on('error', () => {}));
-  const log = pino({ level: deps.config.logLevel, name: 'jobs' });
+  const log = prettyLogs(deps.config)
+    ? pino({ level: deps.config.logLevel, name: 'jobs' }, prettyStream())
+    : pino({ level: deps.config.logLevel, name: 'jobs' });
 
   // graphile-worker writes its pool's id into locked_by of every job the pool takes, and makes the
   // id up when the pool is created: the runner registers under it (worker-liveness.ts) as soon as

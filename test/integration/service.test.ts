@@ -147,3 +147,21 @@ describe('GET /', () => {
     expect(html).not.toMatch(/<script|<img|<link/);
   });
 });
+
+describe('log format', () => {
+  it('pretty: one readable line per request, the query and signing tokens still hidden', async () => {
+    const p = await startTestServer({ env: { SELLO_LOG_FORMAT: 'pretty', SELLO_LOG_LEVEL: 'info' } });
+    try {
+      await fetch(`${p.baseUrl}/healthz`);
+      await p.client.raw('GET', '/api/document?limit=1');
+      const lines = p.logs.join('').split('\n');
+      expect(lines.filter((l) => /GET \/healthz 200 [\d.]+ ms/.test(l))).toHaveLength(1);
+      expect(lines.filter((l) => /GET \/api\/document\?… 200 [\d.]+ ms/.test(l))).toHaveLength(1);
+      expect(p.logs.join('')).not.toContain('incoming request');
+      expect(p.logs.join('')).not.toContain('limit=1');
+      expect(p.logs.join('')).not.toMatch(/^\{/m);
+    } finally {
+      await p.close();
+    }
+  });
+});
