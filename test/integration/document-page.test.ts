@@ -159,7 +159,7 @@ describe('GET /sign/api/document/{ticket}', () => {
     expect(spec.paths['/sign/api/document/{ticket}/pdf']).toBeUndefined();
     const link = spec.paths['/sign/api/document/{ticket}/link'].post;
     expect(Object.keys(link.requestBody.content['application/json'].schema.properties)).toEqual(['sticker_id', 'data']);
-    expect(link.security).toBeUndefined();
+    expect(link.security).toEqual([]); // public: no authentication
   });
 
   it('404 for an unknown ticket and for a deleted document', async () => {
