@@ -2,7 +2,8 @@
 // chosen by tapping it, the address typed and sent; the email caught by a real SMTP server carries
 // the signer's personal link, and that link opens the signing page.
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpTransport } from '../../src/notify/email-transport.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';
@@ -20,22 +21,7 @@ let browser: Browser;
 beforeAll(async () => {
   // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  [s, smtp, browser] = await Promise.all([
-    startTestServer(),
-    startSmtpCatcher(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    }),
-  ]);
+  [s, smtp, browser] = await Promise.all([startTestServer(), startSmtpCatcher(), launchChromium()]);
   s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
   jobs = jobRunner(s.connectionString, s.deps);
 });

@@ -5,7 +5,8 @@
 import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAccountWebhook } from '../../src/domain/accounts/set-webhook.js';
 import { guardedFetch, isPublicAddress } from '../../src/net/url-guard.js';
@@ -47,18 +48,7 @@ beforeAll(async () => {
       fetchUrl: (url, opts) => guardedFetch(url, { ...opts, isAllowedAddress: (ip) => ip === '127.0.0.1' || isPublicAddress(ip) }),
     }),
     startSmtpCatcher(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    }),
+    launchChromium(),
   ]);
   s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
   jobs = jobRunner(s.connectionString, s.deps);

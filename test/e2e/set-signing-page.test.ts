@@ -2,7 +2,8 @@
 // documents listed and viewable (drawn by pdf.js with the signer's box), one consent, one signature,
 // one click — then each signed PDF offered for download and judged by pdfsig.
 import { execFileSync } from 'node:child_process';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -17,21 +18,7 @@ let rootPem: string;
 beforeAll(async () => {
   // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  [s, browser] = await Promise.all([
-    startTestServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    }),
-  ]);
+  [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
 });
 afterAll(async () => {

@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDF } from '@libpdf/core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../../src/domain/accounts/update-account.js';
 import { A4, pdfShownText } from '../helpers/pdfs.js';
@@ -54,20 +55,7 @@ async function contractPdf(): Promise<Buffer> {
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
   mkdirSync(shots, { recursive: true });
-  [s, browser] = await Promise.all([
-    startTestServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  ]);
+  [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
   pdf = (await contractPdf()).toString('base64');
   await updateAccount(s.deps, { webId: s.creds.webId, name: 'Acme Legal', logoPng: LOGO });
 });

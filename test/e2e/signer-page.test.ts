@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signerPageRoutes } from '../../src/http/routes/signer-page.js';
 import { listMessages } from '../../src/store/mail-repo.js';
@@ -25,21 +26,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'sello-e2e-'));
 beforeAll(async () => {
   // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  [s, browser] = await Promise.all([
-    startTestServer(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    }),
-  ]);
+  [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
   pdf = (await makePdf([A4, A4])).toString('base64');
 });

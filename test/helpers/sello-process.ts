@@ -134,7 +134,7 @@ export async function connectEmbedded(dataDir: string): Promise<pg.Client> {
   return client;
 }
 
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,12 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SelloClient } from '../../src/client/index.js';
+import { freePort, pidAlive, selloEnv, sleep } from '../helpers/sello-process.js';
 
 // The three groups below run side by side (each on its own data directory and port); the steps of
 // a group run in order, each building on the previous one.
@@ -43,36 +43,6 @@ async function tempDir(prefix: string): Promise<string> {
   return dir;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** The environment of a `sello` process: nothing inherited that configures Sello or PostgreSQL. */
-function cliEnv(dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!/^(SELLO_|PG|DATABASE_URL$|PORT$|HOST$)/.test(k)) {
-      env[k] = v;
-    }
-  }
-  return {
-    ...env,
-    NODE_ENV: 'test',
-    SELLO_DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SELLO_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ...extra,
-  };
-}
-
 function spawnSello(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
@@ -92,7 +62,7 @@ async function sello(
   args: string[],
   opts: { dataDir: string; port?: number; env?: Record<string, string>; timeoutMs?: number },
 ): Promise<CliResult> {
-  const child = spawnSello(args, cliEnv(opts.dataDir, opts.port ?? (await freePort()), opts.env));
+  const child = spawnSello(args, selloEnv(opts.dataDir, opts.port ?? (await freePort()), opts.env));
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -125,7 +95,7 @@ class ServeProcess {
     readonly dataDir: string,
     readonly port: number,
   ) {
-    this.child = spawnSello(['serve'], cliEnv(dataDir, port));
+    this.child = spawnSello(['serve'], selloEnv(dataDir, port));
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout += d));
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
     this.exited = exitOf(this.child);
@@ -180,17 +150,6 @@ class ServeProcess {
 
   output() {
     return `--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`;
-  }
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
