@@ -171,11 +171,25 @@ describe('kill -9 of sello serve in the middle of a delivery', { timeout: 180_00
       const second = new SelloProcess(['serve'], first.env);
       const sinceRestart = () => receiver.received.slice(beforeRestart);
       // Both events, each delivered (again, for those in flight) after the restart.
-      await receiver.waitFor(
-        'both events after the restart',
-        () => ['original_signed', 'document_completed'].every((t) => sinceRestart().some((r) => r.type === t)),
-        60_000, // measured below; a failure here shows what arrived
-      );
+      try {
+        await receiver.waitFor(
+          'both events after the restart',
+          () => ['original_signed', 'document_completed'].every((t) => sinceRestart().some((r) => r.type === t)),
+          60_000, // measured below; a failure here shows what arrived
+        );
+      } catch (err) {
+        // What the restarted service said, and where its delivery jobs stand, explain a failure.
+        const after = await connectEmbedded(dataDir).catch(() => undefined);
+        const jobs = after
+          ? (
+              await after.query(
+                `select id::text, locked_by, attempts, run_at, last_error from graphile_worker.jobs where task_identifier = 'deliver_webhook'`,
+              )
+            ).rows
+          : 'database not reachable';
+        await after?.end();
+        throw new Error(`${(err as Error).message}\njobs: ${JSON.stringify(jobs)}\n${second.output()}`);
+      }
       await second.waitForStdout(/Sello is listening on /);
       const registered = second.logLines().find((l) => /^job runner pool-[0-9a-f]+ registered$/.test(String(l.msg)));
       const reaped = second.logLines().find((l) => l.deadWorker === deadPool);
