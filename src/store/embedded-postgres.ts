@@ -4,7 +4,7 @@
 // running one and leaves it running.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import exitHook from 'async-exit-hook';
@@ -109,11 +109,18 @@ async function readOrCreatePassword(file: string): Promise<string> {
   return (await readFile(file, 'utf8')).trim();
 }
 
-/** The port of a live server on this data directory, from its postmaster.pid (pid line 1, port line 4). */
-async function runningPort(pgDir: string): Promise<number | undefined> {
+/**
+ * The port of a live server on this data directory, from its postmaster.pid (pid line 1, port
+ * line 4). A pid that answers is not enough: right after a crash the killed postmaster can linger
+ * as a zombie until it is reaped, and on a busy machine its pid can be reused by another program.
+ * Either way nothing listens on that port, and Postgres itself would refuse to start while the
+ * lock file names a live pid: the stale file is removed and a server started.
+ */
+export async function runningPort(pgDir: string): Promise<number | undefined> {
+  const lockFile = join(pgDir, 'postmaster.pid');
   let text: string;
   try {
-    text = await readFile(join(pgDir, 'postmaster.pid'), 'utf8');
+    text = await readFile(lockFile, 'utf8');
   } catch {
     return undefined;
   }
@@ -125,9 +132,26 @@ async function runningPort(pgDir: string): Promise<number | undefined> {
   }
   try {
     process.kill(pid, 0);
-    return port;
   } catch {
     return undefined; // stale pid file from a crash: Postgres itself recovers on start
+  }
+  const info = await processInfo(pid);
+  if (info && (info.state === 'Z' || info.name !== 'postgres')) {
+    await rm(lockFile, { force: true });
+    return undefined;
+  }
+  return port;
+}
+
+/** The name and state of a process from /proc (Linux); undefined where /proc does not tell. */
+async function processInfo(pid: number): Promise<{ name: string; state: string } | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ...": comm may hold spaces and parentheses, so split at the last ')'.
+    const close = stat.lastIndexOf(')');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), state: stat.slice(close + 2, close + 3) };
+  } catch {
+    return undefined;
   }
 }
 
