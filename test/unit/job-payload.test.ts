@@ -40,7 +40,7 @@ describe('job payloads', () => {
 
   it('tells the scopes of a reminder apart', () => {
     expect(
-      payloadProblem(WORKFLOW_REMIND, { scope: 'document', documentId: '1', signerRowId: '2', dueAt: '2026-01-01T00:00:00Z' }),
+      payloadProblem(WORKFLOW_REMIND, { scope: 'document', documentId: '1', signerRowId: '2', dueAt: new Date().toISOString() }),
     ).toBeUndefined();
     expect(payloadProblem(WORKFLOW_REMIND, { scope: 'set', setId: '1', setSignerId: '2' })).toBeUndefined();
     expect(payloadProblem(WORKFLOW_REMIND, { scope: 'set', setId: '1', signerRowId: '2' })).toBeDefined();
