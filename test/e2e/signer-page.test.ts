@@ -59,7 +59,10 @@ async function phone(url: string, locale = 'es-ES'): Promise<{ page: Page; probl
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   // pdf.js warns when it cannot start its worker and falls back to the main thread: a problem too.
   page.on('console', (m) => {
-    if (m.type() === 'error' || (m.type() === 'warning' && /worker/i.test(m.text()))) {
+    // "Worker task was terminated" is not one: it is a render cancelled because the page drew again
+    // (after a signature the page reloads its PDF), the cancellation pdf.js is asked for.
+    const cancelled = /Worker task was terminated/.test(m.text());
+    if (m.type() === 'error' || (m.type() === 'warning' && /worker/i.test(m.text()) && !cancelled)) {
       problems.push(`console ${m.type()}: ${m.text()} at ${m.location().url}`);
     }
   });
