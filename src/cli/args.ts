@@ -7,7 +7,7 @@ export function flags(argv: string[], spec: Record<string, 'string' | 'boolean'>
   const options = Object.fromEntries(Object.entries(spec).map(([k, type]) => [k, { type }])) as NonNullable<
     NonNullable<Parameters<typeof parseArgs>[0]>['options']
   >;
-  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args: withValues(argv, spec), options, allowPositionals: true, strict: true });
   return { values: values as Flags, positionals };
 }
 
@@ -19,4 +19,23 @@ export function required(values: Flags, name: string): string {
     throw new UsageError(`--${name} is required`);
   }
   return v;
+}
+
+/**
+ * `--web-id -Xa3…` as `--web-id=-Xa3…`: parseArgs refuses a value that starts with a dash as
+ * ambiguous, and web ids and API keys are base64url, which may start with one.
+ */
+function withValues(argv: string[], spec: Record<string, 'string' | 'boolean'>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    if (name !== undefined && spec[name] === 'string' && i + 1 < argv.length) {
+      out.push(`--${name}=${argv[i + 1]}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
