@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { Unauthorized, sendUnauthorized } from './auth.js';
+import { isTransientConflict } from '../store/transient-conflict.js';
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -165,6 +166,13 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
   if (isDatabaseDown(err)) {
     req.log.error({ err }, 'database unavailable');
     return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'the database is not reachable; retry shortly', { request_id: req.id }));
+  }
+  if (isTransientConflict(err)) {
+    req.log.warn({ err }, 'transaction rolled back by a concurrent one');
+    return reply
+      .code(503)
+      .header('retry-after', '1')
+      .send(errorBody('SERVICE_UNAVAILABLE', 'the request met a concurrent change and was not applied; retry it', { request_id: req.id }));
   }
   req.log.error({ err }, 'unhandled error');
   return reply

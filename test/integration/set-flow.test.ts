@@ -289,7 +289,8 @@ describe('signing a set', () => {
     const { url } = await close(set);
     const [signed, rejected] = await Promise.all([signAll(url.ana), api(url.bruno, '/reject', { reason: 'No' })]);
     expect(rejected.status).toBe(200);
-    expect([200, 409]).toContain(signed.status);
+    // A lost race is a retry inside the service, never a 500; on failure the server's log says why.
+    expect([200, 409], s.logs.filter((l) => /"level":(40|50)/.test(l)).join('\n')).toContain(signed.status);
     // A document the signature held when the set was rejected is cancelled by the job scheduled for it.
     await jobs.runDue();
     expect((await s.client.getDocumentSet(set.uuid)).status).toBe('REJECTED');

@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import { isProven } from '../signing/one-time-code.js';
 import { rejectDocument } from '../signing/reject-document.js';
 import { signDocument, type SignatureInput } from '../signing/sign-document.js';
+import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
 import type { SetSignResult } from '../../schemas/signing.js';
 import type { SetRejectResult } from '../../schemas/signing.js';
@@ -24,8 +25,9 @@ export async function signSet(
   let signedAt = deps.clock.now().toISOString();
   for (const row of open) {
     try {
-      signedAt = (await signDocument(deps, { token: rowToken(deps, row), signature: o.signature, ip: o.ip, language: o.language }))
-        .signed_at;
+      const input = { token: rowToken(deps, row), signature: o.signature, ip: o.ip, language: o.language };
+      // Another set signer rejecting at this moment ends the set under this signature's feet.
+      signedAt = (await retryTransientConflict(() => signDocument(deps, input))).signed_at;
     } catch (err) {
       // The same person signing from a second tab at the same moment: that document is signed.
       if (err instanceof AppError && err.code === 'ALREADY_SIGNED') {
@@ -46,7 +48,8 @@ export async function signSet(
 export async function rejectSet(deps: Deps, o: { token: string; reason: string; ip?: string }): Promise<SetRejectResult> {
   const s = await openSetSession(deps.db, o.token);
   const open = await requireSetActionable(deps.db, s);
-  const r = await rejectDocument(deps, { token: rowToken(deps, open[0]), reason: o.reason, ip: o.ip });
+  const input = { token: rowToken(deps, open[0]), reason: o.reason, ip: o.ip };
+  const r = await retryTransientConflict(() => rejectDocument(deps, input));
   const after = await openSetSession(deps.db, o.token);
   return { status: 'rejected' as const, rejected_at: r.rejected_at, rejected_document: open[0].ticket, set_status: after.set.status };
 }

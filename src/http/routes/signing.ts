@@ -20,6 +20,7 @@ import {
   TokenParams as Token,
 } from '../../schemas/signing.js';
 import { asObject } from './documents.js';
+import { retryTransientConflict } from '../../store/transient-conflict.js';
 
 export function signingRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -75,13 +76,15 @@ export function signingRoutes(deps: Deps) {
           response: { 200: SignResult, '4xx': ErrorResponse },
         },
       },
-      async (req) =>
-        signDocument(deps, {
+      async (req) => {
+        const input = {
           token: (req.params as { token: string }).token,
           signature: parseSignatureBody(asObject(req.body)),
           language: parseSignLanguage(asObject(req.body)),
           ip: req.ip,
-        }),
+        };
+        return retryTransientConflict(() => signDocument(deps, input));
+      },
     );
 
     app.post(
@@ -129,12 +132,10 @@ export function signingRoutes(deps: Deps) {
           response: { 200: RejectResult, '4xx': ErrorResponse },
         },
       },
-      async (req) =>
-        rejectDocument(deps, {
-          token: (req.params as { token: string }).token,
-          reason: parseRejectionReason(asObject(req.body)),
-          ip: req.ip,
-        }),
+      async (req) => {
+        const input = { token: (req.params as { token: string }).token, reason: parseRejectionReason(asObject(req.body)), ip: req.ip };
+        return retryTransientConflict(() => rejectDocument(deps, input));
+      },
     );
   };
 }
