@@ -18,7 +18,8 @@
 // Environment: BENCH_SCENARIOS (default ABCDEF: which to run), BENCH_A_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
 // of scenario F per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
-// its signature instead of taken from the pool), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
+// its signature instead of taken from the pool), BENCH_F_KEY_TYPE=ecdsa-p256 (scenario F with
+// ECDSA P-256 signer keys instead of RSA-2048), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
 // server process, and of scenario F's signing processes, into DIR when they stop; summarize with
 // bench/profile-summary.ts).
 import { fork, type ChildProcess } from 'node:child_process';

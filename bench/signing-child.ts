@@ -45,7 +45,7 @@ export interface ChildJob {
   page: number;
   warmup: number;
   iterations: number;
-  /** Extra samples of the signer's RSA-2048 key generation alone, after the measured run. */
+  /** Extra samples of the signer's key generation alone (of the key type benchmarked), after the measured run. */
   keygenSamples: number;
   material: Record<keyof Pick<PkiMaterial, 'issuing' | 'tsa' | 'ocsp'>, { certificateDer: string; privateKeyPkcs8: string }> & {
     root: { certificateDer: string; privateKeyPkcs8?: string };
@@ -54,6 +54,8 @@ export interface ChildJob {
   tsaPolicyOid: string;
   /** 'pool': keys from a KeyPairPool, full before each signature; 'demand': generated during it. */
   keys: 'pool' | 'demand';
+  /** The signer key type (SELLO_SIGNER_KEY). */
+  keyType: 'rsa-2048' | 'ecdsa-p256';
 }
 
 /** One signature, split into the steps sign-document.ts runs (milliseconds). */
@@ -135,7 +137,8 @@ async function run(job: ChildJob): Promise<ChildResult> {
   const key = await blobs.put(unsigned);
   const image = drawnSignaturePng();
   const box = { page: job.page, rect: { lx: 320, ly: 80, tx: 520, ty: 150 } };
-  const pool = new KeyPairPool({ size: SIGNER_KEY_POOL_SIZE, refillDelayMs: SIGNER_KEY_REFILL_DELAY_MS }); // as the runtime's
+  const generate = () => generateKeyPair(job.keyType, false);
+  const pool = new KeyPairPool({ size: SIGNER_KEY_POOL_SIZE, refillDelayMs: SIGNER_KEY_REFILL_DELAY_MS, generate }); // as the runtime's
   if (job.keys === 'pool') {
     pool.start();
   }
@@ -162,6 +165,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
       crlUrl: urls.crl,
       caIssuersUrl: urls.issuingCer,
       keys: pool, // never started with keys: 'demand', so every pair is generated on demand
+      keyAlgorithm: job.keyType,
     });
     const t2 = performance.now();
     let timestamp = 0;
@@ -216,7 +220,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
   const keygen: number[] = [];
   for (let i = 0; i < job.keygenSamples; i++) {
     const start = performance.now();
-    await generateKeyPair('rsa-2048', false);
+    await generate();
     keygen.push(performance.now() - start);
   }
   const cpuPerIterationMs = (cpuUsed.user + cpuUsed.system) / 1000 / job.iterations;

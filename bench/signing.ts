@@ -23,6 +23,8 @@ const LARGE_ITERATIONS = Number(process.env.BENCH_F_LARGE ?? 15);
 // 'pool' (default): signer keys from a pool filled ahead of time, as the service does; 'demand':
 // each key generated during its signature, as without the pool or with the pool drained.
 const KEYS = process.env.BENCH_F_KEYS === 'demand' ? 'demand' : 'pool';
+// The signer key type, as SELLO_SIGNER_KEY sets it in the service (default rsa-2048).
+const KEY_TYPE = process.env.BENCH_F_KEY_TYPE === 'ecdsa-p256' ? 'ecdsa-p256' : 'rsa-2048';
 const LARGE_PAGES = 300;
 const LARGE_BYTES = 10 * MB;
 const PUBLIC_URL = 'https://sello.example';
@@ -91,6 +93,7 @@ export async function scenarioSigning(opts: { cpuProfileDir?: string } = {}) {
         ? '   signer keys: from a pool generated ahead of time, full again before each signature (BENCH_F_KEYS=demand to generate each during its signature)'
         : '   signer keys: each generated during its signature (BENCH_F_KEYS=demand)',
     );
+    console.log(`   signer key type: ${KEY_TYPE} (BENCH_F_KEY_TYPE=ecdsa-p256 or rsa-2048)`);
     console.log(
       `   (service PKI generated in ${((performance.now() - started) / 1000).toFixed(1)} s, outside the timings; one child process per input)`,
     );
@@ -140,6 +143,7 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
     publicUrl: PUBLIC_URL,
     tsaPolicyOid: TSA_POLICY_OID,
     keys: KEYS,
+    keyType: KEY_TYPE,
   };
   return new Promise((resolveResult, reject) => {
     let result: ChildResult | undefined;
@@ -208,7 +212,7 @@ function report(results: Measured[]) {
   const keygen = results.flatMap(({ result: r }) => r.keygen);
   if (keygen.length) {
     console.log(
-      `   the signer's RSA-2048 key generation alone (inside "signer certificate"), ${keygen.length} samples: ` +
+      `   the signer's ${KEY_TYPE} key generation alone (inside "signer certificate"), ${keygen.length} samples: ` +
         `p50 ${ms(p(keygen, 50))} ms, p99 ${ms(p(keygen, 99))} ms, min ${ms(Math.min(...keygen))} ms`,
     );
   }

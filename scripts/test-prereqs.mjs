@@ -12,6 +12,7 @@ const NEEDED = [
   ['pdftotext', 'poppler-utils', 'reads the text and page sizes of generated PDFs independently of the service'],
   ['chromium', 'chromium', 'renders html templates (the service drives it through playwright-core)'],
   ['soffice', 'libreoffice-writer-nogui', 'converts docx templates to PDF'],
+  ['faketime', 'faketime', "moves pdfsig's clock to check signatures as a validator would years later"],
   // A font file rather than a command: without fonts, rendered templates have no readable text.
   ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', 'fonts-dejavu-core', 'fonts for rendered templates'],
 ];

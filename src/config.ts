@@ -2,6 +2,7 @@
 // everything else receives a Config. An invalid environment fails with every bad variable listed,
 // so an operator fixes them in one go rather than one restart at a time.
 import { resolve } from 'node:path';
+import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './pki/signer-defaults.js';
 
 export interface Limits {
   /** Largest decoded PDF accepted, in bytes (25 MB). */
@@ -78,6 +79,10 @@ export interface PkiConfig {
   pkcs12?: { path: string; password: string; rootCertPath?: string };
   /** Policy OID of the built-in time-stamp authority's tokens (RFC 3161 TSTInfo.policy). */
   tsaPolicyOid: string;
+  /** Key of each signature's one-time certificate (pki/signer-certificate.ts). */
+  signerKey: 'rsa-2048' | 'ecdsa-p256';
+  /** Life of each signature's certificate in days (cut at the issuing CA's end). */
+  signerCertDays: number;
 }
 
 export interface RenderSettings {
@@ -316,7 +321,14 @@ export function loadConfig(env: Env = process.env): Config {
         maxRatio: int('SELLO_PDF_INFLATE_RATIO', 200, 2, 100000),
       },
     },
-    pki: { organization: str('SELLO_PKI_ORGANIZATION', 'Sello'), pem, pkcs12: pem ? undefined : pkcs12, tsaPolicyOid },
+    pki: {
+      organization: str('SELLO_PKI_ORGANIZATION', 'Sello'),
+      pem,
+      pkcs12: pem ? undefined : pkcs12,
+      tsaPolicyOid,
+      signerKey: str('SELLO_SIGNER_KEY', DEFAULT_SIGNER_KEY) as PkiConfig['signerKey'],
+      signerCertDays: int('SELLO_SIGNER_CERT_DAYS', SIGNER_CERT_DAYS, 1, 3650),
+    },
     render: {
       chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),
       htmlPages: int('SELLO_RENDER_PAGES', 4, 1, 64),
@@ -325,6 +337,9 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: int('SELLO_RENDER_TIMEOUT_MS', 30000, 100, 600000),
     },
   };
+  if (!['rsa-2048', 'ecdsa-p256'].includes(config.pki.signerKey)) {
+    problems.push(`SELLO_SIGNER_KEY=${JSON.stringify(config.pki.signerKey)}: expected ecdsa-p256 or rsa-2048`);
+  }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`SELLO_LOG_LEVEL=${JSON.stringify(config.logLevel)}: expected fatal, error, warn, info, debug, trace or silent`);
   }

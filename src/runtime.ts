@@ -7,7 +7,7 @@ import { systemClock, type Deps } from './domain/deps.js';
 import { loadPki } from './domain/pki/load-pki.js';
 import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
-import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, pemCertificates } from './pki/index.js';
+import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, generateKeyPair, pemCertificates } from './pki/index.js';
 import { createSecretBox } from './pki/secret-box.js';
 import { PdfJail } from './jail/pdf-jail.js';
 import { createTemplateEngines } from './render/index.js';
@@ -50,6 +50,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     // it is off the signer's wait (pki/key-pool.ts; docs/performance.md, scenario F).
     const signerKeys = new KeyPairPool({
       size: SIGNER_KEY_POOL_SIZE,
+      generate: () => generateKeyPair(config.pki.signerKey, false),
       refillDelayMs: SIGNER_KEY_REFILL_DELAY_MS,
       onError: (err) => console.warn(`pki: generating a signer key ahead of time failed: ${(err as Error).message}`),
     });

@@ -2,7 +2,7 @@
 // certificate store (OCSP lookup, CRL entries) and storage of the material are the caller's.
 export { PkiError, type PkiErrorCode } from './errors.js';
 export { certificatesToPem, derToPem, pemBlocks, pemCertificates, pemToDer, type PemBlock } from './pem.js';
-export { derElement, normalizeSerialHex, randomSerialHex, toArrayBuffer } from './primitives.js';
+export { derElement, generateKeyPair, normalizeSerialHex, randomSerialHex, toArrayBuffer } from './primitives.js';
 export { cachedCertificate, encodedCertificate, type CachedCertificate } from './certificate-cache.js';
 export { validateChain, type ChainOptions, type ChainProblem, type ChainResult } from './chain.js';
 export { generateServicePki, importPki, importPkiIdentity, type GenerateServicePkiOptions } from './material.js';

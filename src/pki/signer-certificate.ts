@@ -1,4 +1,10 @@
-// One short-lived certificate per signature, with a key generated for it and never stored.
+// One certificate per signature, with a key generated for it and never stored.
+//
+// Lifetime: years, not minutes (SIGNER_CERT_DAYS by default, never past the issuing CA). The key
+// signs once and is dropped, so a long life exposes nothing; a short one made every signature show
+// "Certificate has Expired" half an hour later in validators that judge the certificate at the
+// current time and ignore the signature's time stamp (pdfsig, `openssl cms -verify` without
+// -attime, several PDF readers), which is how most people check a signed PDF.
 //
 // Key: RSA 2048, RSASSA-PKCS1-v1_5 with SHA-256 by default. Adobe Acrobat/Reader, pdfsig (NSS),
 // OpenSSL, Windows and Java all validate it in a PDF signature, which is not yet true of every
@@ -31,6 +37,9 @@ import { PkiError } from './errors.js';
 import type { SignerKeySource } from './key-pool.js';
 import type { LoadedPki } from './material-types.js';
 import { OID, generateKeyPair, normalizeSerialHex } from './primitives.js';
+import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './signer-defaults.js';
+
+export { SIGNER_CERT_DAYS } from './signer-defaults.js';
 
 export interface IssueSignerCertificateOptions {
   /** The signer's name, as the subject CN (clipped to 64 characters, RFC 5280 ub-common-name). */
@@ -42,12 +51,12 @@ export interface IssueSignerCertificateOptions {
   /** Hex serial, at least 64 bits of CSPRNG output: use randomSerialHex() and record it for OCSP/CRL. */
   serialNumber: string;
   now: Date;
-  /** Lifetime after `now`; default 30, at most 1440. */
-  validityMinutes?: number;
+  /** Lifetime after `now` in days, 1 to 3650 (default SIGNER_CERT_DAYS); cut at the issuing CA's notAfter. */
+  validityDays?: number;
   ocspUrl: string;
   crlUrl: string;
   caIssuersUrl?: string;
-  /** Default 'rsa-2048' (see the file comment). */
+  /** Default DEFAULT_SIGNER_KEY (see the file comment). */
   keyAlgorithm?: 'rsa-2048' | 'ecdsa-p256';
   /**
    * Where the one-time key pair comes from (a KeyPairPool); by default it is generated here. The
@@ -72,6 +81,8 @@ export interface SignerCertificate {
 }
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
 /**
  * notBefore is set this far before `now`: the service may run as several processes whose clocks
  * differ slightly, and the signing time or time-stamp another process writes must not precede
@@ -136,17 +147,23 @@ export async function issueSignerCertificate(pki: LoadedPki, options: IssueSigne
   if (serialHex.length < 16) {
     throw new PkiError('bad_argument', 'the serial number must carry at least 64 random bits');
   }
-  const validityMinutes = options.validityMinutes ?? 30;
-  if (!(validityMinutes >= 1 && validityMinutes <= 1440)) {
-    throw new PkiError('bad_argument', 'validityMinutes must be between 1 and 1440');
+  const validityDays = options.validityDays ?? SIGNER_CERT_DAYS;
+  if (!(Number.isInteger(validityDays) && validityDays >= 1 && validityDays <= 3650)) {
+    throw new PkiError('bad_argument', 'validityDays must be a whole number between 1 and 3650');
   }
   const emails = options.email ? [mailbox(options.email)] : [];
   const uris = options.phone ? [telUri(options.phone)] : [];
-  const keyAlgorithm = options.keyAlgorithm ?? 'rsa-2048';
+  const keyAlgorithm = options.keyAlgorithm ?? DEFAULT_SIGNER_KEY;
   // extractable = false: the private key can sign and nothing else, and is dropped with the object.
   const keys = options.keys ? checkedKeyPair(await options.keys.take(), keyAlgorithm) : await generateKeyPair(keyAlgorithm, false);
   const notBefore = new Date(options.now.getTime() - CLOCK_SKEW_MINUTES * MINUTE);
-  const notAfter = new Date(options.now.getTime() + validityMinutes * MINUTE);
+  // RFC 5280 lets a certificate outlive its issuer, but path validation then fails at the
+  // issuer's end anyway and some validators refuse such a child outright: stop where the CA stops.
+  const issuerEnd = pki.issuing.certificate.notAfter.value;
+  const notAfter = new Date(Math.min(options.now.getTime() + validityDays * DAY, issuerEnd.getTime()));
+  if (notAfter.getTime() <= options.now.getTime()) {
+    throw new PkiError('bad_argument', 'the issuing CA has expired: it cannot issue signer certificates');
+  }
   const certificateDer = await buildCertificate({
     serialHex,
     subject: buildName({ commonName: name }),

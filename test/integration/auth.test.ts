@@ -3,6 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SelloClient } from '../../src/client/index.js';
 import { rotateKey } from '../../src/domain/accounts/rotate-key.js';
+import { UNAUTHORIZED_FLOOR_MS } from '../../src/http/auth.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -102,6 +103,26 @@ describe('JSON POST', () => {
 describe('accounts and keys', () => {
   it('refuses a web id that does not exist', async () => {
     expectEmpty401(await send('GET', '/api/document', { webId: 'no-such-account' }));
+  });
+  it(`answers no 401 sooner than ${UNAUTHORIZED_FLOOR_MS} ms after the request, whatever the reason (no timing tell)`, async () => {
+    const timed = async (go: () => Promise<{ status: number; text: string }>) => {
+      const start = performance.now();
+      const r = await go();
+      expectEmpty401(r);
+      return performance.now() - start;
+    };
+    const took = [
+      await timed(() => send('GET', '/api/document', { webId: 'no-such-account' })),
+      await timed(() => send('GET', '/api/document', { key: 'not-the-key' })),
+      await timed(() => send('POST', '/developers/json', { body: '{"a":1}', signed: '{"a":2}' })),
+      await timed(async () => {
+        const res = await fetch(`${s.baseUrl}/api/document`);
+        return { status: res.status, text: await res.text() };
+      }),
+    ];
+    for (const ms of took) {
+      expect(ms).toBeGreaterThanOrEqual(UNAUTHORIZED_FLOOR_MS - 1);
+    }
   });
   it('refuses the web id of another account signed with this key', async () => {
     const other = await s.newAccount('other');

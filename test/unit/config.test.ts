@@ -24,6 +24,16 @@ describe('loadConfig', () => {
       expect(problems).toMatch(/SELLO_ALLOW_PRIVATE_URLS/);
     }
   });
+  it('signer certificates: RSA-2048 for five years by default; ECDSA P-256 and other lifetimes on request, nonsense refused', () => {
+    expect(loadConfig({}).pki).toMatchObject({ signerKey: 'rsa-2048', signerCertDays: 1826 });
+    expect(loadConfig({ SELLO_SIGNER_KEY: 'ecdsa-p256', SELLO_SIGNER_CERT_DAYS: '30' }).pki).toMatchObject({
+      signerKey: 'ecdsa-p256',
+      signerCertDays: 30,
+    });
+    expect(() => loadConfig({ SELLO_SIGNER_KEY: 'dsa' })).toThrow(/SELLO_SIGNER_KEY="dsa": expected ecdsa-p256 or rsa-2048/);
+    expect(() => loadConfig({ SELLO_SIGNER_CERT_DAYS: '0' })).toThrow(/SELLO_SIGNER_CERT_DAYS/);
+    expect(() => loadConfig({ SELLO_SIGNER_CERT_DAYS: '4000' })).toThrow(/SELLO_SIGNER_CERT_DAYS/);
+  });
   it('refuses private URLs in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SELLO_ALLOW_PRIVATE_URLS: 'true' })).toThrow(/production/);
   });

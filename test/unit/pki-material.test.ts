@@ -17,7 +17,7 @@ import { certificatesToPem, derToPem, pemToDer } from '../../src/pki/pem.js';
 import { randomSerialHex, subtle } from '../../src/pki/primitives.js';
 import { openPkiMaterial, sealPkiMaterial } from '../../src/pki/sealed-material.js';
 import { createSecretBox } from '../../src/pki/secret-box.js';
-import { issueSignerCertificate } from '../../src/pki/signer-certificate.js';
+import { SIGNER_CERT_DAYS, issueSignerCertificate } from '../../src/pki/signer-certificate.js';
 
 const NOW = new Date();
 const BASE = 'https://sign.example.test';
@@ -158,15 +158,23 @@ describe('signer certificates', () => {
     expect(signer.signatureAlgorithm).toBe('RSASSA-PKCS1-v1_5');
   });
 
-  it('is short-lived, tolerates a few minutes of skew, and keeps the serial it was given', async () => {
+  it('lives SIGNER_CERT_DAYS (or the days asked), never past the issuing CA, tolerates a few minutes of skew, and keeps its serial', async () => {
     const serial = randomSerialHex();
     const signer = await issue({ serialNumber: serial });
     const cert = new X509Certificate(signer.certificateDer);
     expect(cert.serialNumber.toLowerCase()).toBe(serial);
     expect(signer.serialHex).toBe(serial);
     expect(NOW.getTime() - signer.notBefore.getTime()).toBeLessThanOrEqual(5 * 60_000 + 1000);
-    expect(signer.notAfter.getTime() - NOW.getTime()).toBeLessThanOrEqual(30 * 60_000);
+    const days = (d: Date) => Math.round((d.getTime() - NOW.getTime()) / 86_400_000);
+    expect(days(signer.notAfter)).toBe(SIGNER_CERT_DAYS);
     expect(new Date(cert.validTo).getTime()).toBe(signer.notAfter.getTime());
+    expect(days((await issue({ validityDays: 30 })).notAfter)).toBe(30);
+    // Ten years asked of a CA that ends sooner: the certificate ends with the CA.
+    const issuerEnd = pki.issuing.certificate.notAfter.value;
+    const near = new Date(issuerEnd.getTime() - 100 * 86_400_000);
+    const clipped = await issue({ now: near, validityDays: 3650 });
+    expect(clipped.notAfter.getTime()).toBe(Math.floor(issuerEnd.getTime() / 1000) * 1000);
+    await expect(issue({ now: new Date(issuerEnd.getTime() + 1000) })).rejects.toThrow(/issuing CA has expired/);
   });
 
   it('generates a non-extractable key per certificate that signs for that certificate', async () => {
@@ -199,7 +207,8 @@ describe('signer certificates', () => {
     await expect(issue({ email: undefined, phone: undefined })).rejects.toThrow(/e-mail address or a phone/);
     await expect(issue({ phone: '06 12 34 56 78' })).rejects.toThrow(/international form/);
     await expect(issue({ email: 'not-an-address' })).rejects.toThrow(/mailbox/);
-    await expect(issue({ validityMinutes: 60 * 24 * 30 })).rejects.toThrow(/validityMinutes/);
+    await expect(issue({ validityDays: 3651 })).rejects.toThrow(/validityDays/);
+    await expect(issue({ validityDays: 0.5 })).rejects.toThrow(/validityDays/);
   });
 });
 

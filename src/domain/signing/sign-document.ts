@@ -90,6 +90,8 @@ export async function signDocument(
       crlUrl: urls.crl,
       caIssuersUrl: urls.issuingCer,
       keys: deps.signerKeys,
+      keyAlgorithm: deps.config.pki.signerKey,
+      validityDays: deps.config.pki.signerCertDays,
     });
     await recordIssuedCertificate(trx, {
       serialHex: cert.serialHex,
