@@ -34,6 +34,9 @@ const USAGE = `usage: sello <command>
   account webhook --web-id ID --url URL [--json]
   account update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--json]
   account list [--json]
+  account package add --web-id ID --kind KIND --pieces N (--days N | --to DATE) [--from DATE] [--json]
+  account package list --web-id ID [--json]
+  account package end --web-id ID --id PACKAGE_ID [--json]
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
   auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]

@@ -1,4 +1,4 @@
-// `sello account create | rotate-key | list | webhook`: operator commands on the data directory's
+// `sello account create | rotate-key | list | webhook | update | package`: operator commands on the data directory's
 // database, whether or not the service is running. The arguments are checked before the database
 // is opened, so a typo answers at once.
 import { readFileSync } from 'node:fs';
@@ -9,17 +9,19 @@ import { setAccountWebhook } from '../domain/accounts/set-webhook.js';
 import { updateAccount } from '../domain/accounts/update-account.js';
 import { listAccounts } from '../store/accounts-repo.js';
 import { UsageError, flags, required } from './args.js';
+import { parsePackageCommand, runPackageCommand, type PackageCommand } from './account-package.js';
 
 const USAGE =
   'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
-  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] | list  [--json]';
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] | list | package add|list|end ...  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
   | { kind: 'rotate-key'; webId: string; json: boolean }
   | { kind: 'webhook'; webId: string; url: string; json: boolean }
   | { kind: 'update'; webId: string; name?: string; logoPng?: Buffer | null; json: boolean }
-  | { kind: 'list'; json: boolean };
+  | { kind: 'list'; json: boolean }
+  | { kind: 'package'; command: PackageCommand };
 
 export function parseAccountCommand(argv: string[]): AccountCommand {
   const [sub, ...rest] = argv;
@@ -56,6 +58,8 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
       }
       return { kind: 'update', webId: required(values, 'web-id'), name, logoPng, json: values.json === true };
     }
+    case 'package':
+      return { kind: 'package', command: parsePackageCommand(rest) };
     case 'list': {
       const { values } = flags(rest, { json: 'boolean' });
       return { kind: 'list', json: values.json === true };
@@ -65,8 +69,10 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
   }
 }
 
-export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets'>, cmd: AccountCommand): Promise<void> {
+export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clock'>, cmd: AccountCommand): Promise<void> {
   switch (cmd.kind) {
+    case 'package':
+      return runPackageCommand(deps, cmd.command);
     case 'create': {
       const creds = await createAccount(deps, { name: cmd.name });
       print(cmd.json, creds, `webId:  ${creds.webId}\napiKey: ${creds.apiKey}\n(the API key is not shown again)`);

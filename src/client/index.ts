@@ -3,6 +3,9 @@
 // (types.ts). Used by the tests, the `sello api` command and integrators.
 import { SignedTransport } from './transport.js';
 import type {
+  AccountPackages,
+  AccountSummary,
+  ConsumptionReport,
   ClosedSet,
   CreateDocumentInput,
   CreatedDocument,
@@ -143,5 +146,28 @@ export class SelloClient extends SignedTransport {
 
   listSubscriptions(): Promise<{ subscriptions: Subscription[] }> {
     return this.request('GET', '/api/subscriptions');
+  }
+
+  // Account
+
+  /** What is left of each kind of piece (null: no package of that kind, no limit). */
+  getAccount(): Promise<AccountSummary> {
+    return this.request('GET', '/api/account');
+  }
+
+  listPackages(): Promise<AccountPackages> {
+    return this.request('GET', '/api/account/packages');
+  }
+
+  /** Pieces consumed between two instants (epoch ms; default the last 30 days), per kind and channel. */
+  consumption(q: { from?: number; to?: number } = {}): Promise<ConsumptionReport> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) {
+      if (v !== undefined) {
+        params.set(k, String(v));
+      }
+    }
+    const qs = params.toString();
+    return this.request('GET', `/api/account/consumption${qs ? `?${qs}` : ''}`);
   }
 }

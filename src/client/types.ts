@@ -9,6 +9,7 @@ import type { SetWorkflowResult } from '../schemas/sets.js';
 import type { SignerUpdateResult, WorkflowUpdateResult } from '../schemas/workflows.js';
 
 export type { CreatedDocument, DeleteOrRestoreResult, DocumentListing as DocumentList, PageDataResult } from '../schemas/documents.js';
+export type { AccountPackages, AccountSummary, ConsumptionReport } from '../schemas/accounts.js';
 export type { CreatedSubscription, DeletedSubscription, NotificationDocument } from '../schemas/events.js';
 export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
 export type { ClosedSet, CreatedSet, DocumentSet, RemovedSetSigner } from '../schemas/sets.js';

@@ -46,6 +46,10 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: 'wrong media type',
   /** No account with that web id (CLI and operator paths). */
   ACCOUNT_NOT_FOUND: 'unknown account',
+  /** The account's packages of the action's kind have no piece left (details.kind); nothing was done. */
+  PACKAGE_EXHAUSTED: 'package exhausted',
+  /** No package with that id in this account (command line). */
+  PACKAGE_NOT_FOUND: 'unknown package',
   /** No document with that ticket in this account. */
   DOCUMENT_NOT_FOUND: 'unknown document',
   /** No document set with that uuid in this account. */

@@ -16,6 +16,7 @@ import { createRateLimiter } from './rate-limit.js';
 import { neutralizeUnstorableParams, refuseUnstorableInput } from './text-guard.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
+import { accountRoutes } from './routes/account.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { healthRoutes } from './routes/health.js';
 import { landingRoutes } from './routes/landing.js';
@@ -188,6 +189,7 @@ function apiPlugin(deps: Deps) {
     await app.register(pdfToolRoutes(deps));
     await app.register(templateRoutes(deps));
     await app.register(eventRoutes(deps));
+    await app.register(accountRoutes(deps));
   };
 }
 

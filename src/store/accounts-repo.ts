@@ -32,6 +32,10 @@ export async function findAccountByWebId(db: Db, webId: string): Promise<Account
     .executeTakeFirst();
 }
 
+export async function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('accounts').select(['id', 'web_id', 'name', 'webhook_url', 'created_at']).where('id', '=', id).executeTakeFirst();
+}
+
 /** The account id and its active keys (sealed), newest first, in one round trip: the hot path of every request. */
 export async function activeKeysOf(db: Db, webId: string): Promise<{ accountId: string; keys: Buffer[] } | undefined> {
   const rows = await db

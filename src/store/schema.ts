@@ -230,4 +230,34 @@ export interface Database {
   notifications: NotificationsTable;
   notification_deliveries: NotificationDeliveriesTable;
   job_workers: JobWorkersTable;
+  packages: PackagesTable;
+  consumption: ConsumptionTable;
+}
+
+/** A kind of billable piece (decisions.md "Accounts and packages"). */
+export type PieceKind = 'documents' | 'verifications' | 'messages' | 'stamps';
+
+/** A contracted package of pieces of one kind (store/packages-repo.ts). */
+export interface PackagesTable {
+  id: Generated<string>;
+  public_id: string;
+  account_id: string;
+  kind: PieceKind;
+  pieces: number;
+  used: Generated<number>;
+  valid_from: Timestamp;
+  valid_to: Timestamp;
+  ended_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+/** One billable action and the package its piece came from (null: no limit of that kind). */
+export interface ConsumptionTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: PieceKind;
+  channel: string;
+  package_id: string | null;
+  document_id: string | null;
+  at: Timestamp;
 }

@@ -8,6 +8,7 @@ import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../s
 import { appendHistory } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
+import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
@@ -86,6 +87,8 @@ export async function createDocument(
     // Checked before the download too; checked again under lock when inserting.
     await requireOpenSet(deps, opts.accountId, setUuid);
   }
+
+  await requirePieceLeft(db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
 
   let source: PdfSource;
   if (origins[0] === 'template') {
@@ -171,6 +174,8 @@ export async function createDocument(
         extra: s.extra,
       })),
     });
+    // Billed with the document: a 402 here rolls the document back (decisions.md "Accounts and packages").
+    await consumePiece(trx, { accountId: opts.accountId, kind: 'documents', channel: source.origin, documentId, at: now });
     await appendHistory(trx, {
       documentId,
       at: now,

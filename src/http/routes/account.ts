@@ -1,0 +1,59 @@
+// GET /api/account, /api/account/packages, /api/account/consumption: the account's packages and
+// consumption (decisions.md "Accounts and packages"). Operators change packages with the CLI.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { accountPackages, accountSummary } from '../../domain/packages/account-summary.js';
+import { consumptionReport } from '../../domain/packages/consumption-report.js';
+import { AccountPackages, AccountSummary, ConsumptionQuery, ConsumptionReport } from '../../schemas/accounts.js';
+import { ErrorResponse } from '../../schemas/common.js';
+
+const tags = ['account'];
+const security = [{ hmac: [] }];
+
+export function accountRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.get(
+      '/api/account',
+      {
+        schema: {
+          operationId: 'getAccount',
+          summary: 'Remaining packages: what is left of each kind of piece',
+          tags,
+          security,
+          response: { 200: AccountSummary, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => accountSummary(deps, { accountId: req.account!.id }),
+    );
+    app.get(
+      '/api/account/packages',
+      {
+        schema: {
+          operationId: 'listAccountPackages',
+          summary: 'Package detail: pieces included and used, and the validity window, per package',
+          tags,
+          security,
+          response: { 200: AccountPackages, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => accountPackages(deps, { accountId: req.account!.id }),
+    );
+    app.get(
+      '/api/account/consumption',
+      {
+        schema: {
+          operationId: 'getAccountConsumption',
+          summary: 'Consumption report: pieces consumed between two instants, per kind and channel',
+          tags,
+          security,
+          querystring: ConsumptionQuery,
+          response: { 200: ConsumptionReport, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const q = req.query as { from?: string; to?: string };
+        return consumptionReport(deps, { accountId: req.account!.id, from: q.from, to: q.to });
+      },
+    );
+  };
+}
