@@ -82,7 +82,7 @@ export async function lockPackagesOfKind(trx: Transaction<Database>, accountId: 
 }
 
 /** One more piece used; false when the package had none left (the check constraint's case). */
-export async function usePiece(trx: Transaction<Database>, packageId: string): Promise<boolean> {
+export async function takePiece(trx: Transaction<Database>, packageId: string): Promise<boolean> {
   const r = await trx
     .updateTable('packages')
     .set({ used: sql`used + 1` })

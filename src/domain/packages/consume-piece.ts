@@ -5,7 +5,7 @@
 import type { Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import type { Db } from '../../store/db.js';
-import { listPackages, lockPackagesOfKind, recordConsumption, usePiece } from '../../store/packages-repo.js';
+import { listPackages, lockPackagesOfKind, recordConsumption, takePiece } from '../../store/packages-repo.js';
 import type { Database } from '../../store/schema.js';
 import { isValidAt, remainingAt, type PieceKind } from './piece-kinds.js';
 
@@ -27,8 +27,8 @@ export async function consumePiece(trx: Transaction<Database>, c: Consumption): 
     const source = packages
       .filter((p) => isValidAt(p, c.at) && p.used < p.pieces)
       .sort((a, b) => a.valid_to.getTime() - b.valid_to.getTime() || Number(a.id) - Number(b.id))[0];
-    // The rows are locked: what was read is what is there, so usePiece cannot miss.
-    if (!source || !(await usePiece(trx, source.id))) {
+    // The rows are locked: what was read is what is there, so takePiece cannot miss.
+    if (!source || !(await takePiece(trx, source.id))) {
       throw exhausted(c.kind);
     }
     packageId = source.id;
