@@ -80,6 +80,11 @@ export class SelloClient extends SignedTransport {
     return this.upload('/api/pdf/pageData', file, { page: String(page) });
   }
 
+  /** POST /api/print: the PDF flattened (fields and annotations drawn into the pages), as bytes. */
+  flattenPdf(file: Uint8Array): Promise<Buffer> {
+    return this.uploadForBytes('/api/print', file);
+  }
+
   // Workflows
 
   /** Sets, changes or cancels the workflow of a standalone document. */

@@ -68,18 +68,31 @@ export class SignedTransport {
 
   /** Sends a multipart request with one file; the signature covers Content-SHA256. */
   async rawUpload(path: string, file: Uint8Array, fields: Record<string, string> = {}, filename = 'document.pdf'): Promise<RawResponse> {
+    const res = await this.sendUpload(path, file, fields, filename);
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  }
+
+  /** An upload whose answer is a file (application/pdf): its bytes, or the error it carried. */
+  async uploadForBytes(path: string, file: Uint8Array, fields: Record<string, string> = {}): Promise<Buffer> {
+    const res = await this.sendUpload(path, file, fields, 'document.pdf');
+    if (!res.ok) {
+      return parse<never>({ status: res.status, headers: res.headers, text: await res.text() });
+    }
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  private sendUpload(path: string, file: Uint8Array, fields: Record<string, string>, filename: string): Promise<Response> {
     const hash = createHash('sha256').update(file).digest('base64');
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) {
       form.append(k, v);
     }
     form.append('file', new Blob([new Uint8Array(file)], { type: 'application/pdf' }), filename);
-    const res = await this.doFetch(this.base + path, {
+    return this.doFetch(this.base + path, {
       method: 'POST',
       headers: { authorization: this.authorization(hash), 'content-sha256': hash },
       body: form,
     });
-    return { status: res.status, headers: res.headers, text: await res.text() };
   }
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {

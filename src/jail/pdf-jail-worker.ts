@@ -4,6 +4,7 @@
 // pure library that does the work. Errors go back as data (their kind and problem) for PdfJail
 // to rebuild.
 import { checkFlateStreams, InflateLimitError, type InflateLimits } from '../pdf/flate-budget.js';
+import { flattenPdf } from '../pdf/flatten-pdf.js';
 import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
@@ -29,6 +30,7 @@ serveTasks(
     stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
+    flatten: (m: Common & { maxPages: number }) => admitted(m, async () => (await flattenPdf(m.bytes, { maxPages: m.maxPages })).pdf),
   },
   (err) => {
     if (err instanceof InflateLimitError) {

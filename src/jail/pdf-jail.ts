@@ -92,6 +92,11 @@ export class PdfJail {
     return Buffer.from(await this.run<Uint8Array>('fillPdfForm', { bytes, values }));
   }
 
+  /** A static, printable copy: fields and annotations drawn into the pages (pdf/flatten-pdf.ts). Throws PdfInputError. */
+  async flatten(bytes: Uint8Array, maxPages: number): Promise<Buffer> {
+    return Buffer.from(await this.run<Uint8Array>('flatten', { bytes, maxPages }));
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

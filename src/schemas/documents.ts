@@ -245,6 +245,11 @@ export type PageDataResult = Static<typeof PageDataResult>;
 examples(PageDataResult, { page: 1, pages: 2, width: 612, height: 792, rotation: 0 });
 
 /** multipart/form-data: the PDF in part `file`, `page` a form field (read by http/multipart.ts). */
+export const PrintUpload = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'the PDF' }) },
+  { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },
+);
+
 export const PageDataUpload = Type.Object(
   {
     file: Type.String({ format: 'binary', description: 'the PDF' }),

@@ -120,6 +120,12 @@ describe('hostile PDFs', () => {
     }
   });
 
+  it('answers every one on flatten (POST /api/print)', async () => {
+    for (const h of corpus) {
+      expectVerdict(h, await measured(() => s.client.flattenPdf(h.bytes)), 'print');
+    }
+  });
+
   it('answers every one on pdf template save: 400 TEMPLATE_INVALID when unreadable, 422 past the limits', async () => {
     for (const [i, h] of corpus.entries()) {
       const o = await measured(() =>
