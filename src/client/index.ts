@@ -68,6 +68,11 @@ export class SelloClient extends SignedTransport {
     return this.request('GET', `/api/v1/document/${seg(ticket)}/history/json`);
   }
 
+  /** The history as a PDF sealed by the service (PAdES B-T), in the document's language. */
+  historyPdf(ticket: string): Promise<Buffer> {
+    return this.getBytes(`/api/v1/document/${seg(ticket)}/history/pdf`);
+  }
+
   deleteDocument(ticket: string): Promise<DeleteOrRestoreResult> {
     return this.request('POST', '/developers/docs', { ticket, action: 'delete' });
   }

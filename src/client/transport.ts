@@ -72,6 +72,15 @@ export class SignedTransport {
     return { status: res.status, headers: res.headers, text: await res.text() };
   }
 
+  /** A signed GET whose answer is a file (application/pdf): its bytes, or the error it carried. */
+  async getBytes(path: string): Promise<Buffer> {
+    const res = await this.doFetch(this.base + path, { headers: { authorization: this.authorization(path) } });
+    if (!res.ok) {
+      return parse<never>({ status: res.status, headers: res.headers, text: await res.text() });
+    }
+    return Buffer.from(await res.arrayBuffer());
+  }
+
   /** An upload whose answer is a file (application/pdf): its bytes, or the error it carried. */
   async uploadForBytes(path: string, file: Uint8Array, fields: Record<string, string> = {}): Promise<Buffer> {
     const res = await this.sendUpload(path, file, fields, 'document.pdf');

@@ -44,10 +44,12 @@ export { SIGNER_CERT_DAYS } from './signer-defaults.js';
 export interface IssueSignerCertificateOptions {
   /** The signer's name, as the subject CN (clipped to 64 characters, RFC 5280 ub-common-name). */
   name: string;
-  /** rfc822Name in subjectAltName. At least one of email and phone is required. */
+  /** rfc822Name in subjectAltName. At least one of email, phone and uri is required. */
   email?: string;
   /** E.164 number ("+33 6 12 34 56 78" is accepted and normalised), as a tel: URI in subjectAltName. */
   phone?: string;
+  /** An http(s) URI in subjectAltName: the service itself, for the seals it puts on its own documents. */
+  uri?: string;
   /** Hex serial, at least 64 bits of CSPRNG output: use randomSerialHex() and record it for OCSP/CRL. */
   serialNumber: string;
   now: Date;
@@ -140,8 +142,11 @@ export async function issueSignerCertificate(pki: LoadedPki, options: IssueSigne
   if (name === '') {
     throw new PkiError('bad_argument', 'the signer needs a name');
   }
-  if (!options.email && !options.phone) {
+  if (!options.email && !options.phone && !options.uri) {
     throw new PkiError('bad_argument', 'the signer needs an e-mail address or a phone number');
+  }
+  if (options.uri !== undefined && !/^https?:\/\/[\x21-\x7e]+$/.test(options.uri)) {
+    throw new PkiError('bad_argument', 'the URI must be an ASCII http(s) URL');
   }
   const serialHex = normalizeSerialHex(options.serialNumber);
   if (serialHex.length < 16) {
@@ -152,7 +157,7 @@ export async function issueSignerCertificate(pki: LoadedPki, options: IssueSigne
     throw new PkiError('bad_argument', 'validityDays must be a whole number between 1 and 3650');
   }
   const emails = options.email ? [mailbox(options.email)] : [];
-  const uris = options.phone ? [telUri(options.phone)] : [];
+  const uris = [...(options.phone ? [telUri(options.phone)] : []), ...(options.uri ? [options.uri] : [])];
   const keyAlgorithm = options.keyAlgorithm ?? DEFAULT_SIGNER_KEY;
   // extractable = false: the private key can sign and nothing else, and is dropped with the object.
   const keys = options.keys ? checkedKeyPair(await options.keys.take(), keyAlgorithm) : await generateKeyPair(keyAlgorithm, false);

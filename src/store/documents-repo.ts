@@ -256,3 +256,18 @@ export async function setStatusOf(db: Db | Transaction<Database>, setId: string)
   const r = await db.selectFrom('document_sets').select('status').where('id', '=', setId).executeTakeFirst();
   return r?.status;
 }
+
+/** What the history PDF needs of a document: its id, name, workflow and the account's time zone. */
+export async function findDocumentForHistory(
+  db: Db,
+  ticket: string,
+  accountId: string,
+): Promise<{ id: string; name: string; workflow: unknown; timeZone: string } | undefined> {
+  return db
+    .selectFrom('documents as d')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select(['d.id', 'd.name', 'd.workflow', 'a.time_zone as timeZone'])
+    .where('d.ticket', '=', ticket)
+    .where('d.account_id', '=', accountId)
+    .executeTakeFirst();
+}

@@ -60,7 +60,8 @@ export async function updatePkiMaterial(trx: Transaction<Database>, sealed: Seal
 
 export interface IssuedCertificate {
   serialHex: string;
-  kind: 'signer' | 'tsa' | 'ocsp';
+  /** seal: the service's own seal on a document it makes (the history as PDF). */
+  kind: 'signer' | 'tsa' | 'ocsp' | 'seal';
   subject: string;
   documentId?: string | null;
   signerRowId?: string | null;

@@ -1,8 +1,10 @@
-// GET /api/v1/document/{documentId}/history/json: a document's history and the check of its chain.
+// GET /api/v1/document/{documentId}/history/json and /history/pdf: a document's history and the
+// check of its chain, as JSON or as a PDF sealed by the service.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getHistory } from '../../domain/history/get-history.js';
-import { ErrorResponse } from '../../schemas/common.js';
+import { ErrorResponse, PdfFile } from '../../schemas/common.js';
+import { historyPdf } from '../../domain/history/history-pdf.js';
 import { DocumentHistory, HistoryParams } from '../../schemas/report.js';
 
 export function historyRoutes(deps: Deps) {
@@ -23,6 +25,27 @@ export function historyRoutes(deps: Deps) {
         },
       },
       async (req) => getHistory(deps, { accountId: req.account!.id, ticket: (req.params as { documentId: string }).documentId }),
+    );
+
+    app.get(
+      '/api/v1/document/:documentId/history/pdf',
+      {
+        schema: {
+          operationId: 'getDocumentHistoryPdf',
+          summary: 'Document history as a PDF sealed by the service',
+          description:
+            "The same history as a readable PDF in the document's language (every entry, the chain's head hash and " +
+            'whether it verifies), sealed by the service with a PAdES B-T signature that pdfsig can check offline.',
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          params: HistoryParams,
+          response: { 200: PdfFile, '4xx': ErrorResponse },
+        },
+      },
+      async (req, reply) => {
+        const file = await historyPdf(deps, { accountId: req.account!.id, ticket: (req.params as { documentId: string }).documentId });
+        return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.name}"`).send(file.pdf);
+      },
     );
   };
 }

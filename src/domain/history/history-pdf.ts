@@ -1,0 +1,173 @@
+// GET /api/v1/document/{documentId}/history/pdf: the document's history as a readable PDF, in the
+// document's language: every entry (time, action, actor, address, details), the chain's head hash
+// and whether the chain verifies. The service seals it with a PAdES B-T signature (a one-time
+// certificate naming the service, a time stamp), so the copy can be checked offline with pdfsig.
+//
+// Laid out by pdfmake (its worker pool, as pdfmake templates are). Every text that comes from the
+// history goes in as a field value, never into the definition itself: pdfmake-template.ts replaces
+// {{placeholders}} in the definition's strings, and a signer's name or a rejection reason could
+// hold one; a value is inserted as it is.
+import { PDF } from '@libpdf/core';
+import { AppError } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
+import { signPdf } from '../../pdf/sign-pdf.js';
+import { recordIssuedCertificate } from '../../store/pki-repo.js';
+import { findDocumentForHistory } from '../../store/documents-repo.js';
+import { signersOf } from '../../store/signing-repo.js';
+import { explicitLanguage } from '../signing/workflow-language.js';
+import { timestampSource } from '../signing/timestamp-source.js';
+import { getHistory, type DocumentHistory } from './get-history.js';
+import { historyLabels, type HistoryLabels } from './history-labels.js';
+
+/** Room kept free under the last entry of the last page for the service's seal (points). */
+const SEAL = { width: 220, height: 64, margin: 40 };
+const A4 = { width: 595.28, height: 841.89 };
+
+export async function historyPdf(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'pki' | 'externalTsa' | 'signerKeys' | 'templates'>,
+  opts: { accountId: string; ticket: string },
+): Promise<{ pdf: Buffer; name: string }> {
+  const history = await getHistory(deps, opts);
+  const doc = await findDocumentForHistory(deps.db, opts.ticket, opts.accountId);
+  if (!doc) {
+    throw new AppError('DOCUMENT_NOT_FOUND', `no document ${opts.ticket}`);
+  }
+  const language = explicitLanguage(doc.workflow) ?? deps.config.defaultLanguage;
+  const labels = historyLabels(language);
+  const now = deps.clock.now();
+  // Signers by name and contact, not by their ids.
+  const people = new Map(
+    (await signersOf(deps.db, doc.id)).map((x) => [`signer:${x.signer_id}`, [x.name, x.email ?? x.data].filter(Boolean).join(' · ')]),
+  );
+  const { definition, fields } = layout(
+    history,
+    doc.name,
+    { ...labels, actor: (a) => people.get(a) || labels.actor(a) },
+    now,
+    doc.timeZone,
+  );
+  const unsigned = await deps.templates.render('pdfmake', Buffer.from(JSON.stringify(definition)), { fields, tables: new Map() });
+  return { pdf: await seal(deps, unsigned, labels, now, language, doc.id), name: `${labels.fileName}-${opts.ticket}.pdf` };
+}
+
+/** The pdfmake definition, with every text from the history as a {{field}}. */
+function layout(h: DocumentHistory, name: string, l: HistoryLabels, now: Date, timeZone: string) {
+  const fields = new Map<string, string>();
+  const put = (id: string, text: string) => {
+    fields.set(id, text);
+    return `{{${id}}}`;
+  };
+  const when = (iso: string) =>
+    `${new Intl.DateTimeFormat(l.locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone }).format(new Date(iso))} (${timeZone})`;
+  const rows = h.entries.map((e, i) => [
+    String(e.seq),
+    put(`t${i}`, when(e.at)),
+    put(`a${i}`, l.action(e.action)),
+    put(`w${i}`, l.actor(e.actor)),
+    put(`ip${i}`, e.ip ?? '—'),
+    { text: put(`d${i}`, detailsText(e.details)), fontSize: 6.5 },
+  ]);
+  const head = h.entries.at(-1)?.hash ?? '';
+  const verdict = h.chain.valid ? l.chainValid(h.chain.entries) : l.chainBroken(h.chain.first_broken_seq);
+  const definition = {
+    pageSize: 'A4',
+    pageMargins: [40, 40, 40, SEAL.height + SEAL.margin + 10],
+    info: { title: put('title', `${l.title}: ${name}`) },
+    defaultStyle: { fontSize: 8 },
+    content: [
+      { text: put('heading', l.title), fontSize: 16, bold: true, margin: [0, 0, 0, 6] },
+      { text: put('doc', `${l.document}: ${name}`), fontSize: 10 },
+      { text: put('ticket', `${l.ticket}: ${h.document_ticket}`), fontSize: 10 },
+      { text: put('made', `${l.generated}: ${when(now.toISOString())}`), fontSize: 10, margin: [0, 0, 0, 8] },
+      {
+        table: {
+          headerRows: 1,
+          widths: [18, 80, 60, 80, 55, '*'],
+          body: [l.columns.map((c, i) => ({ text: put(`c${i}`, c), bold: true })), ...rows],
+        },
+        layout: 'lightHorizontalLines',
+      },
+      { text: put('verdict', verdict), fontSize: 10, bold: true, margin: [0, 10, 0, 2] },
+      { text: put('headhash', `${l.headHash}: ${head}`), fontSize: 8 },
+      { text: put('howto', l.howToVerify), fontSize: 8, color: '#555555', margin: [0, 6, 0, 0] },
+    ],
+  };
+  return { definition, fields };
+}
+
+/**
+ * An entry's details as "key: value" pairs. Long unbroken values (hashes, ids) get zero-width
+ * spaces every 16 characters: pdfmake breaks lines only at break opportunities, and a 64-digit
+ * hash would otherwise run off the page. Extracted text keeps every character.
+ */
+function detailsText(details: Record<string, unknown>): string {
+  return Object.entries(details)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join('; ')
+    .replace(/\S{16}(?=\S)/g, (m) => `${m}\u200b`);
+}
+
+/** The service's seal: a PAdES B-T signature with a box at the foot of the last page. */
+async function seal(
+  deps: Pick<Deps, 'db' | 'config' | 'pki' | 'externalTsa' | 'signerKeys'>,
+  pdf: Buffer,
+  l: HistoryLabels,
+  now: Date,
+  language: 'es' | 'en',
+  documentId: string,
+): Promise<Buffer> {
+  const urls = pkiUrls(deps.config.publicUrl);
+  const who = `${deps.config.pki.organization} — ${l.sealName}`;
+  const cert = await issueSignerCertificate(deps.pki.pki, {
+    name: who,
+    uri: deps.config.publicUrl,
+    serialNumber: randomSerialHex(),
+    now,
+    ocspUrl: urls.ocsp,
+    crlUrl: urls.crl,
+    caIssuersUrl: urls.issuingCer,
+    keys: deps.signerKeys,
+    keyAlgorithm: deps.config.pki.signerKey,
+    validityDays: deps.config.pki.signerCertDays,
+  });
+  await recordIssuedCertificate(deps.db, {
+    serialHex: cert.serialHex,
+    kind: 'seal',
+    subject: who,
+    documentId,
+    signerRowId: null,
+    notBefore: cert.notBefore,
+    notAfter: cert.notAfter,
+  });
+  const tsa = timestampSource(deps);
+  const pages = await countPages(pdf);
+  const signed = await signPdf({
+    pdf,
+    fieldName: 'Sello-history',
+    boxes: [
+      {
+        page: pages - 1,
+        rect: { lx: A4.width - 40 - SEAL.width, ly: SEAL.margin - 20, tx: A4.width - 40, ty: SEAL.margin - 20 + SEAL.height },
+      },
+    ],
+    appearance: {
+      typedSignature: deps.config.pki.organization,
+      signerName: who,
+      signedAt: now,
+      authorityLabel: l.sealLabel,
+      locale: language,
+    },
+    signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
+    timestamp: tsa.timestamp,
+    trustedRootsDer: tsa.trustedRootsDer,
+    now: () => now,
+    reason: l.sealReason,
+  });
+  return signed.pdf;
+}
+
+/** Pages of the file pdfmake just made (the service's own output, read on this thread). */
+async function countPages(pdf: Buffer): Promise<number> {
+  return (await PDF.load(pdf)).getPageCount();
+}

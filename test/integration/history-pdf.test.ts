@@ -1,0 +1,107 @@
+// GET /api/v1/document/{documentId}/history/pdf: the history as a PDF sealed by the service, judged
+// by pdfsig (the seal valid and trusted), pdftotext (every entry listed, in the document's
+// language) and qpdf.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SelloApiError } from '../../src/client/index.js';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+
+let s: TestServer;
+let dir: string;
+let rootPem: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  dir = mkdtempSync(join(tmpdir(), 'sello-history-pdf-'));
+  rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
+});
+afterAll(async () => {
+  await s?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function text(pdf: Buffer): string {
+  const file = join(dir, `h${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  // -raw keeps each table cell's text whole, in reading order.
+  return execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' });
+}
+
+async function signedDocument(workflow?: Record<string, unknown>) {
+  const doc = await s.client.createDocument({
+    b64_doc: (await makePdf([A4])).toString('base64'),
+    name: 'Contrato de arrendamiento',
+    stickers: [
+      { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+    ],
+    ...(workflow ? { workflow } : {}),
+  });
+  const token = doc.stickers[0].signer_url.split('/').pop()!;
+  await fetch(`${s.baseUrl}/sign/api/${token}`);
+  const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
+      consent: true,
+    }),
+  });
+  expect(res.status).toBe(200);
+  return doc.document_ticket;
+}
+
+describe('the history as PDF', () => {
+  it("lists every entry with the chain's verdict and head hash, sealed by the service: pdfsig says valid and trusted", async () => {
+    const ticket = await signedDocument();
+    const history = await s.client.documentHistory(ticket);
+    const pdf = await s.client.historyPdf(ticket);
+
+    const sig = await pdfsig(pdf, rootPem);
+    expect(sig.signatures).toHaveLength(1);
+    expect(sig.signatures[0]).toMatchObject({ valid: true, trusted: true, totalDocumentSigned: true, type: 'ETSI.CAdES.detached' });
+    expect(sig.signatures[0].commonName).toBe('Sello — historial de documentos');
+    expect((await qpdfCheckAsync(pdf)).ok).toBe(true);
+
+    const shown = text(pdf);
+    expect(shown).toContain('Historial del documento');
+    expect(shown).toContain('Contrato de arrendamiento');
+    expect(shown).toContain(ticket);
+    for (const e of history.entries) {
+      expect(shown).toMatch(new RegExp(`^${e.seq} `, 'm'));
+    }
+    expect(shown).toContain('Creado');
+    expect(shown).toContain('Visto');
+    expect(shown).toContain('Firmado');
+    expect(shown).toContain('Completado');
+    expect(shown).toContain(`Cadena de hashes verificada: las ${history.entries.length} entradas están como se escribieron.`);
+    // The head hash may wrap at the page edge: compare without whitespace.
+    expect(shown.replace(/\s+/g, '')).toContain(history.entries.at(-1)!.hash);
+  });
+
+  it("speaks the workflow's language, and says when the chain is broken", async () => {
+    const ticket = await signedDocument({ language: 'en' });
+    await sql`update document_history set details = '{"tampered": true}' where seq = 1
+              and document_id = (select id from documents where ticket = ${ticket})`.execute(s.deps.db);
+    const shown = text(await s.client.historyPdf(ticket));
+    expect(shown).toContain('Document history');
+    expect(shown).toContain('Signed');
+    expect(shown).toMatch(/Hash chain broken from entry 1: the history was altered\./);
+  });
+
+  it("another account's document, or none: 404", async () => {
+    const ticket = await signedDocument();
+    const other = await s.newAccount('otra');
+    const err = await other.client.historyPdf(ticket).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(SelloApiError);
+    expect([(err as SelloApiError).status, (err as SelloApiError).code]).toEqual([404, 'DOCUMENT_NOT_FOUND']);
+  });
+});
