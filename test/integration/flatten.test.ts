@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDF, rgb } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError } from '../../src/client/index.js';
 import { makeFormPdf } from '../helpers/pdf-forms.js';
 import { A4, encryptWithQpdf, makePdf } from '../helpers/pdfs.js';
 import { px, renderPage, RENDER_DPI } from '../helpers/qr.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -44,15 +44,6 @@ function structure(pdf: Uint8Array): { fields: number; hasAcroForm: boolean; ann
     }
   }
   return { fields: json.acroform.fields.length, hasAcroForm: json.acroform.hasacroform, annotations };
-}
-
-async function refusal(p: Promise<unknown>): Promise<SelloApiError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SelloApiError);
-  return err as SelloApiError;
 }
 
 describe('POST /api/print', () => {
@@ -105,19 +96,19 @@ describe('POST /api/print', () => {
   it('an annotation the page shows but that has no appearance and no geometry to draw: 422 naming it, not dropped', async () => {
     const pdf = await PDF.load(await makePdf([A4]));
     pdf.getPage(0)!.addTextAnnotation({ rect: { x: 100, y: 500, width: 20, height: 20 }, contents: 'Revisar' });
-    const e = await refusal(s.client.flattenPdf(await pdf.save()));
+    const e = await apiError(s.client.flattenPdf(await pdf.save()));
     expect([e.status, e.code]).toEqual([422, 'PDF_INVALID']);
     expect(e.message).toMatch(/Text annotation on page 1 has no appearance stream/);
   });
 
   it('encrypted or damaged files: 422 with the reason; not a PDF: 422 PDF_INVALID', async () => {
-    const enc = await refusal(s.client.flattenPdf(encryptWithQpdf(await makePdf([A4]))));
+    const enc = await apiError(s.client.flattenPdf(encryptWithQpdf(await makePdf([A4]))));
     expect([enc.status, enc.code]).toEqual([422, 'PDF_ENCRYPTED']);
     const good = await makePdf([A4]);
     const truncated = good.subarray(0, Math.floor(good.length * 0.6));
-    const damaged = await refusal(s.client.flattenPdf(truncated));
+    const damaged = await apiError(s.client.flattenPdf(truncated));
     expect([damaged.status, damaged.code]).toEqual([422, 'PDF_INVALID']);
-    const text = await refusal(s.client.flattenPdf(Buffer.from('hello, not a pdf')));
+    const text = await apiError(s.client.flattenPdf(Buffer.from('hello, not a pdf')));
     expect([text.status, text.code]).toEqual([422, 'PDF_INVALID']);
   });
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError } from '../../src/client/index.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
 
@@ -97,11 +97,7 @@ describe('the history as PDF', () => {
   it("another account's document, or none: 404", async () => {
     const ticket = await signedDocument();
     const other = await s.newAccount('otra');
-    const err = await other.client.historyPdf(ticket).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(SelloApiError);
-    expect([(err as SelloApiError).status, (err as SelloApiError).code]).toEqual([404, 'DOCUMENT_NOT_FOUND']);
+    const err = await apiError(other.client.historyPdf(ticket));
+    expect([err.status, err.code]).toEqual([404, 'DOCUMENT_NOT_FOUND']);
   });
 });

@@ -1,10 +1,11 @@
 // Packages and consumption (decisions.md "Accounts and packages"): the operator's commands, the
 // account's three operations, and exact consumption under concurrency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SelloApiError, type SelloClient } from '../../src/client/index.js';
+import type { SelloApiError, SelloClient } from '../../src/client/index.js';
 import { parseAccountCommand, runAccountCommand } from '../../src/cli/account.js';
 import { UsageError } from '../../src/cli/args.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
+import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let s: TestServer;
@@ -43,15 +44,6 @@ async function packageFor(webId: string, kind: string, pieces: number, days = 30
 
 async function documentsOf(client: SelloClient): Promise<number> {
   return (await client.listDocuments({ limit: 500 })).documents.length;
-}
-
-async function refusal(p: Promise<unknown>): Promise<SelloApiError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SelloApiError);
-  return err as SelloApiError;
 }
 
 describe('an account without packages', () => {
@@ -112,7 +104,7 @@ describe('consumption', () => {
       new RegExp(`^ended ${late.id}\\tdocuments\\t1/5 used\\tended `),
     );
     expect((await a.client.getAccount()).remaining.documents).toBe(0);
-    const e = await refusal(a.client.createDocument(input()));
+    const e = await apiError(a.client.createDocument(input()));
     expect([e.status, e.code]).toEqual([402, 'PACKAGE_EXHAUSTED']);
     expect(await documentsOf(a.client)).toBe(3);
     expect((await a.client.consumption()).consumption.documents.total).toBe(3);
@@ -123,8 +115,8 @@ describe('consumption', () => {
     await packageFor(a.creds.webId, 'documents', 1);
     await a.client.createDocument(input());
     const before = (await a.client.consumption()).consumption;
-    await refusal(a.client.createDocument(input()));
-    await refusal(a.client.createDocument({ ...input(), b64_doc: 'not a pdf' }));
+    await apiError(a.client.createDocument(input()));
+    await apiError(a.client.createDocument({ ...input(), b64_doc: 'not a pdf' }));
     expect((await a.client.consumption()).consumption).toEqual(before);
     expect((await a.client.listPackages())[0].used).toBe(1);
     expect(await documentsOf(a.client)).toBe(1);

@@ -10,13 +10,12 @@
 import { PDF } from '@libpdf/core';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
 import { signPdf } from '../../pdf/sign-pdf.js';
-import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import { findDocumentForHistory } from '../../store/documents-repo.js';
 import { signersOf } from '../../store/signing-repo.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
 import { timestampSource } from '../signing/timestamp-source.js';
+import { issueOneTimeCertificate } from '../signing/one-time-certificate.js';
 import { getHistory, type DocumentHistory } from './get-history.js';
 import { historyLabels, type HistoryLabels } from './history-labels.js';
 
@@ -117,29 +116,8 @@ async function seal(
   language: 'es' | 'en',
   documentId: string,
 ): Promise<Buffer> {
-  const urls = pkiUrls(deps.config.publicUrl);
   const who = `${deps.config.pki.organization} — ${l.sealName}`;
-  const cert = await issueSignerCertificate(deps.pki.pki, {
-    name: who,
-    uri: deps.config.publicUrl,
-    serialNumber: randomSerialHex(),
-    now,
-    ocspUrl: urls.ocsp,
-    crlUrl: urls.crl,
-    caIssuersUrl: urls.issuingCer,
-    keys: deps.signerKeys,
-    keyAlgorithm: deps.config.pki.signerKey,
-    validityDays: deps.config.pki.signerCertDays,
-  });
-  await recordIssuedCertificate(deps.db, {
-    serialHex: cert.serialHex,
-    kind: 'seal',
-    subject: who,
-    documentId,
-    signerRowId: null,
-    notBefore: cert.notBefore,
-    notAfter: cert.notAfter,
-  });
+  const cert = await issueOneTimeCertificate(deps, deps.db, { name: who, uri: deps.config.publicUrl, kind: 'seal', documentId, now });
   const tsa = timestampSource(deps);
   const pages = await countPages(pdf);
   const signed = await signPdf({

@@ -9,10 +9,9 @@ import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
 import { advanceAfterSignature } from '../workflows/advance-flow.js';
 import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
-import { issueSignerCertificate, pkiUrls, randomSerialHex } from '../../pki/index.js';
-import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
 import { legendLanguage } from './workflow-language.js';
+import { issueOneTimeCertificate } from './one-time-certificate.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
@@ -68,7 +67,7 @@ export async function signDocument(
   deps: Deps,
   opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
 ): Promise<SignResult> {
-  const { db, pki } = deps;
+  const { db } = deps;
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
@@ -79,28 +78,14 @@ export async function signDocument(
       throw new AppError('DOCUMENT_NOT_SIGNABLE', 'this signer has no signature box on the document');
     }
     const now = deps.clock.now();
-    const urls = pkiUrls(deps.config.publicUrl);
     const displayName = s.signer.name ?? s.signer.email ?? s.signer.data;
-    const cert = await issueSignerCertificate(pki.pki, {
+    const cert = await issueOneTimeCertificate(deps, trx, {
       name: displayName,
       email: s.signer.email ?? undefined,
-      serialNumber: randomSerialHex(),
-      now,
-      ocspUrl: urls.ocsp,
-      crlUrl: urls.crl,
-      caIssuersUrl: urls.issuingCer,
-      keys: deps.signerKeys,
-      keyAlgorithm: deps.config.pki.signerKey,
-      validityDays: deps.config.pki.signerCertDays,
-    });
-    await recordIssuedCertificate(trx, {
-      serialHex: cert.serialHex,
       kind: 'signer',
-      subject: displayName,
       documentId: s.document.id,
       signerRowId: s.signer.id,
-      notBefore: cert.notBefore,
-      notAfter: cert.notAfter,
+      now,
     });
     const language = legendLanguage(s.document.workflow, opts.language, deps.config.defaultLanguage);
     const tsa = timestampSource(deps);

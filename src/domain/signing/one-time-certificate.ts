@@ -1,0 +1,52 @@
+// The certificate of one signature: issued by the service's CA for a key made for it (from the pool),
+// recorded so the OCSP responder answers for it, with the key type and lifetime the operator chose.
+// Signer signatures and the service's own seals (the history as PDF) take theirs here.
+import type { Transaction } from 'kysely';
+import type { Deps } from '../deps.js';
+import { issueSignerCertificate, pkiUrls, randomSerialHex, type SignerCertificate } from '../../pki/index.js';
+import type { Db } from '../../store/db.js';
+import { recordIssuedCertificate } from '../../store/pki-repo.js';
+import type { Database } from '../../store/schema.js';
+
+export interface OneTimeCertificateRequest {
+  /** CN: the signer's name, or the service's for a seal. */
+  name: string;
+  email?: string;
+  /** For a seal: the service's public URL. */
+  uri?: string;
+  kind: 'signer' | 'seal';
+  documentId: string;
+  signerRowId?: string;
+  now: Date;
+}
+
+export async function issueOneTimeCertificate(
+  deps: Pick<Deps, 'config' | 'pki' | 'signerKeys'>,
+  q: Db | Transaction<Database>,
+  r: OneTimeCertificateRequest,
+): Promise<SignerCertificate> {
+  const urls = pkiUrls(deps.config.publicUrl);
+  const cert = await issueSignerCertificate(deps.pki.pki, {
+    name: r.name,
+    email: r.email,
+    uri: r.uri,
+    serialNumber: randomSerialHex(),
+    now: r.now,
+    ocspUrl: urls.ocsp,
+    crlUrl: urls.crl,
+    caIssuersUrl: urls.issuingCer,
+    keys: deps.signerKeys,
+    keyAlgorithm: deps.config.pki.signerKey,
+    validityDays: deps.config.pki.signerCertDays,
+  });
+  await recordIssuedCertificate(q, {
+    serialHex: cert.serialHex,
+    kind: r.kind,
+    subject: r.name,
+    documentId: r.documentId,
+    signerRowId: r.signerRowId ?? null,
+    notBefore: cert.notBefore,
+    notAfter: cert.notAfter,
+  });
+  return cert;
+}
