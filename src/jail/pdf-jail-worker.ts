@@ -3,6 +3,8 @@
 // the file's compressed streams inflate to (pdf/flate-budget.ts), then hands the bytes to the
 // pure library that does the work. Errors go back as data (their kind and problem) for PdfJail
 // to rebuild.
+import { DocumentTimestampError, prepareDocumentTimestamp } from '../pdf/document-timestamp.js';
+import { DocumentTimestampReadError, readDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { checkFlateStreams, InflateLimitError, type InflateLimits } from '../pdf/flate-budget.js';
 import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
@@ -29,6 +31,9 @@ serveTasks(
     stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
+    prepareDocumentTimestamp: (m: Common & { fieldName?: string }) =>
+      admitted(m, () => prepareDocumentTimestamp(m.bytes, { fieldName: m.fieldName })),
+    readDocumentTimestamps: (m: Common) => admitted(m, () => readDocumentTimestamps(m.bytes)),
   },
   (err) => {
     if (err instanceof InflateLimitError) {
@@ -43,7 +48,10 @@ serveTasks(
     if (err instanceof QrStampError) {
       return { kind: 'qr' };
     }
-    if (err instanceof PdfReadError) {
+    if (err instanceof DocumentTimestampError) {
+      return { kind: 'docTimestamp', problem: err.problem };
+    }
+    if (err instanceof PdfReadError || err instanceof DocumentTimestampReadError) {
       return { kind: 'read' };
     }
     // A RangeError from deep recursion in the library, or any other failure while reading: the
