@@ -20,7 +20,7 @@ let serviceRootPem: string;
 let signedPdf: Buffer;
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
-const usePsc = (trust = psc.rootPem, extra: { user?: string; password?: string; policyOid?: string } = {}) => {
+const configurePsc = (trust = psc.rootPem, extra: { user?: string; password?: string; policyOid?: string } = {}) => {
   s.deps.nom151Psc = { url: psc.url, trustedRootsDer: pemCertificates(trust), ...extra };
 };
 const stampCount = async () => Number((await sql<{ n: string }>`select count(*) as n from stamps`.execute(s.deps.db)).rows[0].n);
@@ -72,7 +72,7 @@ describe('POST /api/timestamp with the built-in authority', () => {
   it('takes the hash in Base64 too, and refuses anything else naming the field', async () => {
     const digest = sha256(Buffer.from('otro'));
     expect((await s.client.stampHash(digest.toString('base64'))).hash).toBe(digest.toString('hex'));
-    for (const bad of ['', 'abc', digest.toString('hex').slice(2), sha256(Buffer.from('x')).toString('hex') + '00', 'z'.repeat(64)]) {
+    for (const bad of ['', 'abc', digest.toString('hex').slice(2), `${sha256(Buffer.from('x')).toString('hex')}00`, 'z'.repeat(64)]) {
       const e = await apiError(s.client.stampHash(bad));
       expect([e.status, e.code]).toEqual([400, 'INVALID_INPUT']);
       expect(e.message).toMatch(/^hash: /);
@@ -124,7 +124,7 @@ describe('POST /api/timestamp/validate', () => {
 
 describe('an external provider (PSC)', () => {
   it('stamps through the PSC: the token chains to its root, and validates as psc', async () => {
-    usePsc();
+    configurePsc();
     const before = psc.requests;
     const digest = sha256(Buffer.from('psc'));
     const r = await s.client.stampHash(digest.toString('hex'));
@@ -139,11 +139,11 @@ describe('an external provider (PSC)', () => {
   it('sends HTTP basic credentials and asks for the configured policy', async () => {
     psc.credentials = { user: 'sello', password: 's3cret' };
     try {
-      usePsc(psc.rootPem, { user: 'sello', password: 'wrong' });
+      configurePsc(psc.rootPem, { user: 'sello', password: 'wrong' });
       const e = await apiError(s.client.stampHash(sha256(Buffer.from('a')).toString('hex')));
       expect([e.status, e.code]).toEqual([503, 'STAMP_PROVIDER_UNAVAILABLE']);
       expect(e.message).toContain('HTTP 401');
-      usePsc(psc.rootPem, { user: 'sello', password: 's3cret', policyOid: '1.3.6.1.4.1.99999.1.2' });
+      configurePsc(psc.rootPem, { user: 'sello', password: 's3cret', policyOid: '1.3.6.1.4.1.99999.1.2' });
       const r = await s.client.stampHash(sha256(Buffer.from('a')).toString('hex'));
       expect(r.provider).toBe('psc');
     } finally {
@@ -152,7 +152,7 @@ describe('an external provider (PSC)', () => {
   });
 
   it('refuses a token from an authority outside the configured trust, and stores nothing', async () => {
-    usePsc();
+    configurePsc();
     psc.mode = 'rogue';
     try {
       const n = await stampCount();
@@ -166,7 +166,7 @@ describe('an external provider (PSC)', () => {
   });
 
   it('is down: 503 with a clear message, nothing stored; an HTTP error is the same', async () => {
-    usePsc();
+    configurePsc();
     const n = await stampCount();
     for (const mode of ['down', 'http-500'] as const) {
       psc.mode = mode;
