@@ -80,6 +80,7 @@ const VALID_CHECK = {
 };
 
 export const TimestampValidation = Type.Object({ ...tokenCheckFields, hash: Hex256('the SHA-256 checked against, hex') });
+export type TimestampValidation = Static<typeof TimestampValidation>;
 examples(TimestampValidation, { ...VALID_CHECK, hash: EXAMPLE.hash });
 
 export const PdfUpload = Type.Object(
@@ -93,6 +94,7 @@ export const StampedPdf = Type.Object({
   ...stampFields,
   hash: Hex256('the SHA-256 the token attests: of the bytes the time stamp /ByteRange covers'),
 });
+export type StampedPdf = Static<typeof StampedPdf>;
 examples(StampedPdf, {
   pdf: 'JVBERi0xLjcK...',
   pdf_sha256: 'a3f1c9e0b2d4c6e8a0f1e2d3c4b5a69788796a5b4c3d2e1f0a9b8c7d6e5f4a3b',
@@ -126,6 +128,7 @@ export const PdfStampsValidation = Type.Object({
     }),
   ),
 });
+export type PdfStampsValidation = Static<typeof PdfStampsValidation>;
 examples(PdfStampsValidation, {
   valid: true,
   revisions: 3,
@@ -157,6 +160,7 @@ const Rendition = StringEnum(['original', 'universal']);
 export const StampList = Type.Object({
   stamps: Type.Array(Type.Object({ rendition: Rendition, ...stampFields, hash: Hex256('SHA-256 of the exact bytes stamped') })),
 });
+export type StampList = Static<typeof StampList>;
 examples(StampList, { stamps: [{ rendition: 'original', ...EXAMPLE }] });
 
 export const StampedRevision = Type.Object({
@@ -166,4 +170,5 @@ export const StampedRevision = Type.Object({
   rendition: Rendition,
   ...stampFields,
 });
+export type StampedRevision = Static<typeof StampedRevision>;
 examples(StampedRevision, { pdf: 'JVBERi0xLjcK...', name: 'Contract.pdf', rendition: 'original', ...EXAMPLE });

@@ -7,19 +7,7 @@ import { findDocument } from '../../store/documents-repo.js';
 import { documentStamps } from '../../store/stamps-repo.js';
 import { PROVIDER_DESCRIPTION } from './stamp-provider.js';
 import { renditionBytes } from './rendition-bytes.js';
-
-export interface StampedRevision {
-  pdf: string;
-  hash: string;
-  name: string;
-  rendition: 'original' | 'universal';
-  stamp: string;
-  tsa: string;
-  provider: 'built_in' | 'psc';
-  provider_description: string;
-  gen_time: string;
-  serial: string;
-}
+import type { StampedRevision } from '../../schemas/stamps.js';
 
 export async function getStampPdf(
   deps: Pick<Deps, 'db' | 'blobs'>,

@@ -4,20 +4,10 @@ import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { findDocument } from '../../store/documents-repo.js';
 import { documentStamps } from '../../store/stamps-repo.js';
+import type { StampList } from '../../schemas/stamps.js';
 import { PROVIDER_DESCRIPTION } from './stamp-provider.js';
 
-export interface ListedStamp {
-  rendition: 'original' | 'universal';
-  stamp: string;
-  tsa: string;
-  provider: 'built_in' | 'psc';
-  provider_description: string;
-  gen_time: string;
-  serial: string;
-  hash: string;
-}
-
-export async function listStamps(deps: Pick<Deps, 'db'>, q: { accountId: string; ticket: string }): Promise<{ stamps: ListedStamp[] }> {
+export async function listStamps(deps: Pick<Deps, 'db'>, q: { accountId: string; ticket: string }): Promise<StampList> {
   const doc = await findDocument(deps.db, q.accountId, q.ticket);
   if (!doc) {
     throw new AppError('DOCUMENT_NOT_FOUND', `no document ${q.ticket}`);

@@ -1,22 +1,13 @@
 // POST /api/timestamp {hash}: a NOM-151 stamp over a client's SHA-256. The token is checked
 // before it is stored and answered; a provider that is down stores nothing (503).
 import type { Deps } from '../deps.js';
+import type { StampAnswer } from '../../schemas/stamps.js';
 import { insertStamp } from '../../store/stamps-repo.js';
 import { parseSha256 } from './parse-hash.js';
 import { type IssuedStamp, PROVIDER_DESCRIPTION, stampProvider } from './stamp-provider.js';
 
-/** The answer of every stamp operation (decisions.md "Long-term validity and NOM-151"). */
-export interface StampAnswer {
-  /** Base64 of the DER TimeStampToken. */
-  stamp: string;
-  tsa: string;
-  gen_time: string;
-  serial: string;
-  /** The covered SHA-256, hex. */
-  hash: string;
-  provider: IssuedStamp['provider'];
-  provider_description: string;
-}
+/** The answer of every stamp operation (decisions.md "Long-term validity and NOM-151"), typed by its schema. */
+export type { StampAnswer };
 
 export function stampAnswer(s: IssuedStamp): StampAnswer {
   return {

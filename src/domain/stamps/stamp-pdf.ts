@@ -6,9 +6,8 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { insertStamp } from '../../store/stamps-repo.js';
 import { applyPdfStamp } from './apply-pdf-stamp.js';
-import { type StampAnswer, stampAnswer } from './stamp-hash.js';
-
-export type StampedPdf = StampAnswer & { pdf: string; pdf_sha256: string };
+import type { StampedPdf } from '../../schemas/stamps.js';
+import { stampAnswer } from './stamp-hash.js';
 
 export async function stampPdf(deps: Deps, opts: { accountId: string; bytes: Buffer }): Promise<StampedPdf> {
   const { pdf, issued } = await applyPdfStamp(deps, opts.bytes);

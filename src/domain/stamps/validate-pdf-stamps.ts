@@ -5,28 +5,11 @@
 import type { Deps } from '../deps.js';
 import { pdfJailError, readPdf } from '../documents/read-pdf.js';
 import type { PdfDocumentTimestamps } from '../../pdf/read-document-timestamps.js';
-import { type ChangesAfter, changesAfter } from './changes-after.js';
-import { type TokenCheck, checkToken } from './check-token.js';
+import type { PdfStampsValidation } from '../../schemas/stamps.js';
+import { changesAfter } from './changes-after.js';
+import { checkToken } from './check-token.js';
 
-export type PdfStampValidation = TokenCheck & {
-  field_name: string;
-  /** 1-based revision of the file the stamp closes. */
-  revision: number;
-  /** The stamp's /ByteRange covers every byte of its revision but the token. */
-  covers_revision: boolean;
-  /** SHA-256 of the bytes the /ByteRange covers, hex. */
-  hash: string | null;
-  /** Base64 of the token. */
-  stamp: string;
-  changes_after: ChangesAfter;
-};
-
-export interface PdfStampsValidation {
-  /** At least one stamp, and every stamp valid, covering its whole revision. */
-  valid: boolean;
-  revisions: number;
-  stamps: PdfStampValidation[];
-}
+type PdfStampValidation = PdfStampsValidation['stamps'][number];
 
 export async function validatePdfStamps(deps: Deps, opts: { bytes: Buffer }): Promise<PdfStampsValidation> {
   await readPdf(deps.pdfJail, opts.bytes, deps.config.limits.pages);

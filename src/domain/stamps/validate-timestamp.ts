@@ -6,13 +6,12 @@ import type { Deps } from '../deps.js';
 import { invalid } from '../errors.js';
 import { timeStampTokenFromReply } from '../../pki/index.js';
 import { readTimeStampTokenInfo } from '../../pki/tsa-token-info.js';
-import { type TokenCheck, checkToken } from './check-token.js';
+import type { TimestampValidation } from '../../schemas/stamps.js';
+import { checkToken } from './check-token.js';
 import { parseSha256 } from './parse-hash.js';
 
 /** Tokens are a few kilobytes; a PSC's with its whole chain stays well under this. */
 const MAX_TOKEN_BYTES = 64 * 1024;
-
-export type TimestampValidation = TokenCheck & { hash: string };
 
 export async function validateTimestamp(deps: Deps, opts: { body: Record<string, unknown> }): Promise<TimestampValidation> {
   const b = opts.body;
