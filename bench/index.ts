@@ -8,6 +8,8 @@
 //   E  documents generated from templates (html, pdf, pdfmake, docx): latency and c=8 throughput
 //   D  microbenchmarks in this process: the HMAC check (signatureMatches) and the other steps of
 //      a create request one by one (body parsing, Base64, PDF inspection, durable blob write)
+//   G  POST /api/timestamp (a NOM-151 stamp over a hash) with the built-in TSA, c=16: stamps per
+//      second (bench/stamps.ts)
 //   F  one signature (certificate, appearance, CMS, time stamp, store) on a 1-page and a 300-page
 //      PDF, p50/p99 and peak RSS, beside the floor (SHA-256 + one RSA signature): bench/signing.ts.
 //      It needs no server and runs after the server has stopped.
@@ -15,7 +17,8 @@
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCDEF: which to run), BENCH_A_SECONDS (default 10),
+// Environment: BENCH_SCENARIOS (default ABCDEFG: which to run), BENCH_A_SECONDS (default 10),
+// BENCH_G_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
 // of scenario F per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
 // its signature instead of taken from the pool), BENCH_F_KEY_TYPE=ecdsa-p256 (scenario F with
@@ -34,6 +37,7 @@ import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.
 import { authTimingPairs } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioTemplates } from './templates.js';
+import { G_SECONDS, stampRequest } from './stamps.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 
 const CONCURRENCY = 16;
@@ -43,8 +47,8 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEF').toUpperCase();
-const NEEDS_SERVER = /[A-E]/.test(SCENARIOS);
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFG').toUpperCase();
+const NEEDS_SERVER = /[A-EG]/.test(SCENARIOS);
 const MB = 1024 * 1024;
 
 interface Server {
@@ -126,6 +130,18 @@ async function serverScenarios(dataDir: string, started: (s: Server) => void) {
   if (SCENARIOS.includes('E')) {
     await scenarioTemplates(server);
   }
+  if (SCENARIOS.includes('G')) {
+    await scenarioLoad(
+      server,
+      (i) => stampRequest(i, (body) => authorization(server, body)),
+      'G  POST /api/timestamp, built-in TSA, c=16',
+      {
+        warmupMs: A_WARMUP_MS,
+        durationMs: G_SECONDS * 1000,
+        unit: 'stamps',
+      },
+    );
+  }
   if (SCENARIOS.includes('D')) {
     await scenarioMicro(server, small, large, dataDir);
   }
@@ -141,7 +157,16 @@ async function scenarioCreate(
   title: string,
   o: { warmupMs?: number; warmupRequests?: number; durationMs?: number; maxRequests?: number; reportBytes?: boolean },
 ) {
-  const build = (i: number) => createRequest(s, pdf, i);
+  await scenarioLoad(s, (i) => createRequest(s, pdf, i), title, { ...o, docBytes: o.reportBytes ? pdf.bytes.length : undefined });
+}
+
+/** A closed loop at concurrency 16 after a warm-up, with the CPU of every process measured over the run. */
+async function scenarioLoad(
+  s: Server,
+  build: (i: number) => BenchRequest,
+  title: string,
+  o: { warmupMs?: number; warmupRequests?: number; durationMs?: number; maxRequests?: number; docBytes?: number; unit?: string },
+) {
   await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: o.warmupMs, maxRequests: o.warmupRequests, build });
   const serverCpu = () => ask(s.child);
   const before = await snapshot(serverCpu, s.pgPid);
@@ -153,7 +178,7 @@ async function scenarioCreate(
     build,
   });
   const after = await snapshot(serverCpu, s.pgPid);
-  report(title, result, delta(before, after), o.reportBytes ? pdf.bytes.length : undefined);
+  report(title, result, delta(before, after), o.docBytes, o.unit);
 }
 
 /**
@@ -275,7 +300,7 @@ async function sanityCheck(s: Server, pdf: PdfTemplate) {
   }
 }
 
-function report(title: string, r: LoadResult, cpu: CpuDelta, docBytes?: number) {
+function report(title: string, r: LoadResult, cpu: CpuDelta, docBytes?: number, unit = 'documents') {
   const ok = r.requests - [...r.errors.values()].reduce((a, b) => a + b, 0);
   const perDoc = (ms: number | undefined) => (ms === undefined ? 'n/a' : fmt(ms / Math.max(1, r.requests), 2));
   console.log(title);
@@ -283,7 +308,7 @@ function report(title: string, r: LoadResult, cpu: CpuDelta, docBytes?: number) 
     `   requests ${r.requests} in ${fmt(r.seconds, 1)} s, ${ok} × 200, errors ${r.errors.size ? JSON.stringify(Object.fromEntries(r.errors)) : 0}`,
   );
   console.log(
-    `   throughput ${fmt(ok / r.seconds, 1)} documents/s` +
+    `   throughput ${fmt(ok / r.seconds, 1)} ${unit}/s` +
       (docBytes
         ? `, ${fmt((ok * docBytes) / MB / r.seconds, 1)} MiB/s of PDF (${fmt(r.bytesSent / MB / r.seconds, 1)} MiB/s of request bodies)`
         : ''),

@@ -55,11 +55,26 @@ export interface Config {
   tsaUrl: string | undefined;
   /** PEM file with the root(s) the external TSA's certificate chains to. */
   tsaTrustPath: string | undefined;
+  /** The NOM-151 conservation provider (a PSC's RFC 3161 service); absent: the built-in authority stamps. */
+  nom151: Nom151Settings | undefined;
   workers: WorkerSettings;
   /** Language of the signer page and of the signature's legend when neither the workflow nor the browser gives one the page speaks. */
   defaultLanguage: 'es' | 'en';
   /** Display name of the account created on the first start (signers see it as the sender). */
   firstAccountName: string;
+}
+
+/** An operator's certification-service provider (PSC) for NOM-151 stamps. */
+export interface Nom151Settings {
+  /** Its RFC 3161 endpoint (HTTP POST of application/timestamp-query). */
+  url: string;
+  /** HTTP basic credentials, when the provider asks for them. */
+  user?: string;
+  password?: string;
+  /** PEM file with the root(s) its time-stamping certificate chains to. */
+  trustPath: string;
+  /** Policy OID asked for in every request and required in every token; absent: the provider's own. */
+  policyOid?: string;
 }
 
 /** How the job runners of one database tell the live from the dead (jobs/worker-liveness.ts). */
@@ -263,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (tsaUrl && !env.SELLO_TSA_TRUST_PEM) {
     problems.push('SELLO_TSA_TRUST_PEM: required with SELLO_TSA_URL (a PEM file with the root the TSA chains to)');
   }
+  const nom151 = nom151Settings(env, problems);
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
@@ -307,6 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     tsaUrl,
     tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
+    nom151,
     workers,
     defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
     firstAccountName: firstAccountName || 'Sello',
@@ -350,4 +367,35 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(problems);
   }
   return config;
+}
+
+/** SELLO_NOM151_*: the PSC is all or nothing (a URL without the roots it must chain to is refused). */
+function nom151Settings(env: Env, problems: string[]): Nom151Settings | undefined {
+  const url = env.SELLO_NOM151_URL || undefined;
+  const others = ['SELLO_NOM151_USER', 'SELLO_NOM151_PASSWORD', 'SELLO_NOM151_TRUST_PEM', 'SELLO_NOM151_POLICY_OID'].filter((n) => env[n]);
+  if (!url) {
+    if (others.length > 0) {
+      problems.push(`${others.join(', ')}: set only with SELLO_NOM151_URL (the provider's RFC 3161 URL)`);
+    }
+    return undefined;
+  }
+  if (!/^https?:\/\/\S+$/.test(url)) {
+    problems.push('SELLO_NOM151_URL: expected an http(s) URL of an RFC 3161 time-stamp service');
+  }
+  if (!env.SELLO_NOM151_TRUST_PEM) {
+    problems.push('SELLO_NOM151_TRUST_PEM: required with SELLO_NOM151_URL (a PEM file with the root the provider chains to)');
+  }
+  const policyOid = env.SELLO_NOM151_POLICY_OID || undefined;
+  if (policyOid && !/^[0-2](\.\d+)+$/.test(policyOid)) {
+    problems.push(`SELLO_NOM151_POLICY_OID=${JSON.stringify(policyOid)}: expected a dotted object identifier`);
+  }
+  const user = env.SELLO_NOM151_USER || undefined;
+  const password = env.SELLO_NOM151_PASSWORD || undefined;
+  if ((user === undefined) !== (password === undefined)) {
+    problems.push('SELLO_NOM151_USER and SELLO_NOM151_PASSWORD: set both (HTTP basic credentials) or neither');
+  }
+  if (user?.includes(':')) {
+    problems.push('SELLO_NOM151_USER: must not contain ":" (HTTP basic authentication, RFC 7617)');
+  }
+  return { url, user, password, trustPath: resolve(env.SELLO_NOM151_TRUST_PEM ?? ''), policyOid };
 }

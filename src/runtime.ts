@@ -74,6 +74,15 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
         config.tsaUrl && config.tsaTrustPath
           ? { url: config.tsaUrl, trustedRootsDer: pemCertificates(await readFile(config.tsaTrustPath, 'utf8')) }
           : undefined,
+      nom151Psc: config.nom151
+        ? {
+            url: config.nom151.url,
+            user: config.nom151.user,
+            password: config.nom151.password,
+            policyOid: config.nom151.policyOid,
+            trustedRootsDer: await pscRoots(config.nom151.trustPath),
+          }
+        : undefined,
     };
     if (opts.signing) {
       signerKeys.start();
@@ -95,4 +104,13 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     await database.close();
     throw err;
   }
+}
+
+/** The PSC's roots; a file without one would make every stamp fail, so the start fails instead. */
+async function pscRoots(path: string): Promise<Buffer[]> {
+  const roots = pemCertificates(await readFile(path, 'utf8'));
+  if (roots.length === 0) {
+    throw new Error(`SELLO_NOM151_TRUST_PEM: no PEM certificate in ${path}`);
+  }
+  return roots;
 }

@@ -13,13 +13,13 @@ import { parsePackageCommand, runPackageCommand, type PackageCommand } from './a
 
 const USAGE =
   'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
-  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] | list | package add|list|end ...  [--json]';
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] | list | package add|list|end ...  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
   | { kind: 'rotate-key'; webId: string; json: boolean }
   | { kind: 'webhook'; webId: string; url: string; json: boolean }
-  | { kind: 'update'; webId: string; name?: string; logoPng?: Buffer | null; json: boolean }
+  | { kind: 'update'; webId: string; name?: string; logoPng?: Buffer | null; nom151Default?: boolean; json: boolean }
   | { kind: 'list'; json: boolean }
   | { kind: 'package'; command: PackageCommand };
 
@@ -39,11 +39,22 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
       return { kind: 'webhook', webId: required(values, 'web-id'), url: required(values, 'url'), json: values.json === true };
     }
     case 'update': {
-      const { values } = flags(rest, { 'web-id': 'string', name: 'string', logo: 'string', 'no-logo': 'boolean', json: 'boolean' });
+      const { values } = flags(rest, {
+        'web-id': 'string',
+        name: 'string',
+        logo: 'string',
+        'no-logo': 'boolean',
+        nom151: 'string',
+        json: 'boolean',
+      });
       const name = typeof values.name === 'string' ? values.name : undefined;
       const logoPath = typeof values.logo === 'string' ? values.logo : undefined;
-      if (name === undefined && logoPath === undefined && values['no-logo'] !== true) {
-        throw new UsageError('sello account update: give --name NAME, --logo FILE.png or --no-logo');
+      const nom151 = typeof values.nom151 === 'string' ? values.nom151 : undefined;
+      if (nom151 !== undefined && nom151 !== 'on' && nom151 !== 'off') {
+        throw new UsageError('sello account update: --nom151 takes on or off');
+      }
+      if (name === undefined && logoPath === undefined && values['no-logo'] !== true && nom151 === undefined) {
+        throw new UsageError('sello account update: give --name NAME, --logo FILE.png, --no-logo or --nom151 on|off');
       }
       if (logoPath !== undefined && values['no-logo'] === true) {
         throw new UsageError('sello account update: --logo and --no-logo exclude each other');
@@ -56,7 +67,8 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
           throw new UsageError(`sello account update: cannot read ${logoPath}: ${(err as Error).message}`);
         }
       }
-      return { kind: 'update', webId: required(values, 'web-id'), name, logoPng, json: values.json === true };
+      const nom151Default = nom151 === undefined ? undefined : nom151 === 'on';
+      return { kind: 'update', webId: required(values, 'web-id'), name, logoPng, nom151Default, json: values.json === true };
     }
     case 'package':
       return { kind: 'package', command: parsePackageCommand(rest) };
@@ -93,11 +105,16 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
       return;
     }
     case 'update': {
-      const r = await updateAccount(deps, { webId: cmd.webId, name: cmd.name, logoPng: cmd.logoPng });
+      const r = await updateAccount(deps, { webId: cmd.webId, name: cmd.name, logoPng: cmd.logoPng, nom151Default: cmd.nom151Default });
       print(
         cmd.json,
         r,
-        [`webId:  ${r.webId}`, ...(r.name ? [`name:   ${r.name}`] : []), ...(r.logo ? [`logo:   ${r.logo}`] : [])].join('\n'),
+        [
+          `webId:  ${r.webId}`,
+          ...(r.name ? [`name:   ${r.name}`] : []),
+          ...(r.logo ? [`logo:   ${r.logo}`] : []),
+          ...(r.nom151 ? [`nom151: ${r.nom151} (documents created without nom151 in their payload)`] : []),
+        ].join('\n'),
       );
       return;
     }

@@ -25,6 +25,12 @@ import type {
   SetWorkflowUpdate,
   SignatureReport,
   SignerUpdate,
+  StampAnswer,
+  StampList,
+  StampedPdf,
+  StampedRevision,
+  PdfStampsValidation,
+  TimestampValidation,
   StickerInput,
   Subscription,
   WorkflowUpdate,
@@ -88,6 +94,37 @@ export class SelloClient extends SignedTransport {
   /** POST /api/print: the PDF flattened (fields and annotations drawn into the pages), as bytes. */
   flattenPdf(file: Uint8Array): Promise<Buffer> {
     return this.uploadForBytes('/api/print', file);
+  }
+
+  // NOM-151 stamps and time stamps
+
+  /** A NOM-151 stamp over a SHA-256 (hex or Base64). */
+  stampHash(hash: string): Promise<StampAnswer> {
+    return this.request('POST', '/api/timestamp', { hash });
+  }
+
+  /** Whether a token (Base64) is a valid stamp of the data given by its hash or as a file (Base64). */
+  validateTimestamp(input: { hash?: string; file?: string; timestamp: string }): Promise<TimestampValidation> {
+    return this.request('POST', '/api/timestamp/validate', input);
+  }
+
+  /** The PDF with a NOM-151 stamp applied as a document time stamp revision. */
+  stampPdf(file: Uint8Array): Promise<StampedPdf> {
+    return this.upload('/api/nom151/stamp', file);
+  }
+
+  /** Each document time stamp of a PDF, judged, and what changed after it. */
+  validatePdfStamps(file: Uint8Array): Promise<PdfStampsValidation> {
+    return this.upload('/api/nom151/validate', file);
+  }
+
+  listStamps(ticket: string): Promise<StampList> {
+    return this.request('GET', `/api/document/${seg(ticket)}/stamps`);
+  }
+
+  /** The exact bytes a stamp of the document covers, with the stamp. */
+  stampedRevision(ticket: string, stampHash: string): Promise<StampedRevision> {
+    return this.request('GET', `/api/document/${seg(ticket)}/stamp/${seg(stampHash)}/pdf`);
   }
 
   // Workflows

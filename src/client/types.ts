@@ -7,6 +7,14 @@ import type { ListedSubscription } from '../schemas/events.js';
 import type { SetSignerView } from '../schemas/sets.js';
 import type { SetWorkflowResult } from '../schemas/sets.js';
 import type { SignerUpdateResult, WorkflowUpdateResult } from '../schemas/workflows.js';
+import type {
+  PdfStampsValidation as PdfStampsValidationSchema,
+  StampAnswer as StampAnswerSchema,
+  StampList as StampListSchema,
+  StampedPdf as StampedPdfSchema,
+  StampedRevision as StampedRevisionSchema,
+  TimestampValidation as TimestampValidationSchema,
+} from '../schemas/stamps.js';
 
 export type { CreatedDocument, DeleteOrRestoreResult, DocumentListing as DocumentList, PageDataResult } from '../schemas/documents.js';
 export type { AccountPackages, AccountSummary, ConsumptionReport } from '../schemas/accounts.js';
@@ -44,3 +52,10 @@ export interface DocumentFile {
   hash: string;
   name: string;
 }
+
+export type StampAnswer = Static<typeof StampAnswerSchema>;
+export type TimestampValidation = Static<typeof TimestampValidationSchema>;
+export type StampedPdf = Static<typeof StampedPdfSchema>;
+export type PdfStampsValidation = Static<typeof PdfStampsValidationSchema>;
+export type StampList = Static<typeof StampListSchema>;
+export type StampedRevision = Static<typeof StampedRevisionSchema>;

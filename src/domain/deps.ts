@@ -39,4 +39,19 @@ export interface Deps {
   mail?: { transport: MailTransport; from: string };
   /** An external time-stamp authority (SELLO_TSA_URL) and the roots its tokens must chain to. */
   externalTsa?: { url: string; trustedRootsDer: Buffer[] };
+  /**
+   * The NOM-151 conservation provider (SELLO_NOM151_*: a PSC's RFC 3161 service) and the roots
+   * its tokens must chain to; absent: the built-in authority stamps, labelled as such.
+   */
+  nom151Psc?: Nom151Psc;
+}
+
+export interface Nom151Psc {
+  url: string;
+  /** HTTP basic credentials. */
+  user?: string;
+  password?: string;
+  /** Asked for in each request and required in each token. */
+  policyOid?: string;
+  trustedRootsDer: Buffer[];
 }

@@ -94,6 +94,10 @@ export const ERROR_CODES = {
   PDF_NOT_SIGNABLE: 'PDF not signable',
   /** The signature could not be made (time-stamp authority down or its answer refused). */
   SIGNING_FAILED: 'signing failed',
+  /** The NOM-151 conservation provider (or the built-in authority) did not answer, or answered with an HTTP error; nothing was stored. */
+  STAMP_PROVIDER_UNAVAILABLE: 'stamp provider down',
+  /** The provider answered, but its reply was refused (not granted, wrong imprint or nonce, bad signature, untrusted authority, other policy); nothing was stored. */
+  STAMP_REFUSED: 'stamp refused',
   /** The service clock is earlier than the start of validity of a certificate of its own CA: no signature can be made until the clock is right. */
   CLOCK_BEHIND: 'clock behind',
   /** The workflow cannot change in the document's state (finished, deleted, or a set's document). */

@@ -32,6 +32,7 @@ import { workflowRoutes } from './routes/workflows.js';
 import { downloadLinkRoutes } from './routes/download-link.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
+import { stampRoutes } from './routes/stamps.js';
 import { verifyRoutes } from './routes/verify.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -187,6 +188,7 @@ function apiPlugin(deps: Deps) {
     await app.register(setRoutes(deps));
     await app.register(workflowRoutes(deps));
     await app.register(pdfToolRoutes(deps));
+    await app.register(stampRoutes(deps));
     await app.register(templateRoutes(deps));
     await app.register(eventRoutes(deps));
     await app.register(accountRoutes(deps));

@@ -3,6 +3,8 @@
 // the file's compressed streams inflate to (pdf/flate-budget.ts), then hands the bytes to the
 // pure library that does the work. Errors go back as data (their kind and problem) for PdfJail
 // to rebuild.
+import { DocumentTimestampError, prepareDocumentTimestamp } from '../pdf/document-timestamp.js';
+import { DocumentTimestampReadError, readDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { checkFlateStreams, InflateLimitError, type InflateLimits } from '../pdf/flate-budget.js';
 import { flattenPdf } from '../pdf/flatten-pdf.js';
 import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
@@ -31,6 +33,9 @@ serveTasks(
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
     flatten: (m: Common & { maxPages: number }) => admitted(m, async () => (await flattenPdf(m.bytes, { maxPages: m.maxPages })).pdf),
+    prepareDocumentTimestamp: (m: Common & { fieldName?: string }) =>
+      admitted(m, () => prepareDocumentTimestamp(m.bytes, { fieldName: m.fieldName })),
+    readDocumentTimestamps: (m: Common) => admitted(m, () => readDocumentTimestamps(m.bytes)),
   },
   (err) => {
     if (err instanceof InflateLimitError) {
@@ -45,7 +50,10 @@ serveTasks(
     if (err instanceof QrStampError) {
       return { kind: 'qr' };
     }
-    if (err instanceof PdfReadError) {
+    if (err instanceof DocumentTimestampError) {
+      return { kind: 'docTimestamp', problem: err.problem };
+    }
+    if (err instanceof PdfReadError || err instanceof DocumentTimestampReadError) {
       return { kind: 'read' };
     }
     // A RangeError from deep recursion in the library, or any other failure while reading: the

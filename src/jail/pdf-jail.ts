@@ -10,6 +10,8 @@
 // next task gets a fresh worker. What V8's heap limit does not count (the ArrayBuffers that
 // inflated streams fill) is bounded before parsing, by pdf/flate-budget.ts, inside the worker.
 import type { InflateLimits } from '../pdf/flate-budget.js';
+import { DocumentTimestampError, type DocumentTimestampProblem, type PreparedTimestamp } from '../pdf/document-timestamp.js';
+import type { PdfDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
 import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
@@ -97,6 +99,17 @@ export class PdfJail {
     return Buffer.from(await this.run<Uint8Array>('flatten', { bytes, maxPages }));
   }
 
+  /** The file with a /DocTimeStamp revision reserved (pdf/document-timestamp.ts). Throws DocumentTimestampError. */
+  async prepareDocumentTimestamp(bytes: Uint8Array, fieldName?: string): Promise<PreparedTimestamp> {
+    const p = await this.run<PreparedTimestamp>('prepareDocumentTimestamp', { bytes, fieldName });
+    return { ...p, bytes: Buffer.from(p.bytes.buffer, p.bytes.byteOffset, p.bytes.byteLength) };
+  }
+
+  /** The document time stamps of a file and its later revisions (pdf/read-document-timestamps.ts). Throws PdfReadError. */
+  readDocumentTimestamps(bytes: Uint8Array): Promise<PdfDocumentTimestamps> {
+    return this.run('readDocumentTimestamps', { bytes });
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }
@@ -134,6 +147,8 @@ export class PdfJail {
         return new QrStampError(message);
       case 'read':
         return new PdfReadError(message);
+      case 'docTimestamp':
+        return new DocumentTimestampError(data.problem as DocumentTimestampProblem, message);
       default:
         return new PdfReadError(`the PDF cannot be read: ${message}`);
     }

@@ -11,6 +11,8 @@ import { pino } from 'pino';
 import type { Deps } from '../domain/deps.js';
 import { checkOcspResponderTask } from './check-ocsp-responder.js';
 import { deliverWebhookTask } from './deliver-webhook.js';
+import { nom151StampTask } from './nom151-stamp.js';
+import { NOM151_STAMP } from './payloads/nom151-stamp.js';
 import { CHECK_OCSP_RESPONDER } from './payloads/check-ocsp-responder.js';
 import { DELIVER_WEBHOOK } from './payloads/deliver-webhook.js';
 import { SEND_EMAIL } from './payloads/send-email.js';
@@ -28,6 +30,7 @@ export function taskList(deps: Deps): TaskList {
     [CHECK_OCSP_RESPONDER.task]: checkOcspResponderTask(deps),
     [WORKFLOW_REMIND.task]: workflowRemindTask(deps),
     [WORKFLOW_EXPIRE.task]: workflowExpireTask(deps),
+    [NOM151_STAMP.task]: nom151StampTask(deps),
   };
 }
 

@@ -5,7 +5,8 @@ import * as pkijs from 'pkijs';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 
-export function createTimeStampRequest(imprint: Uint8Array, nonce: Uint8Array, certReq = true): Buffer {
+/** `policyOid`: the TSA policy asked for (reqPolicy, §2.4.1), e.g. an operator's PSC policy. */
+export function createTimeStampRequest(imprint: Uint8Array, nonce: Uint8Array, certReq = true, policyOid?: string): Buffer {
   const req = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
@@ -14,6 +15,7 @@ export function createTimeStampRequest(imprint: Uint8Array, nonce: Uint8Array, c
     }),
     nonce: new asn1js.Integer({ valueHex: Uint8Array.from(nonce).buffer }),
     certReq,
+    ...(policyOid ? { reqPolicy: policyOid } : {}),
   });
   return Buffer.from(req.toSchema().toBER(false));
 }

@@ -59,6 +59,12 @@ export const CreateDocumentBody = Type.Object(
     ),
     document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),
     workflow: Type.Optional(DocumentWorkflowSettings),
+    nom151: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Null()], {
+        ...checkedByUseCase,
+        description: "stamp the completed document (NOM-151); absent or null: the account's default",
+      }),
+    ),
   },
   { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template; unknown keys are listed in warnings' },
 );

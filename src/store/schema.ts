@@ -14,6 +14,8 @@ export interface AccountsTable {
   created_at: Generated<Date>;
   /** The logo signers see on the signer page (PNG), set by the operator. */
   logo_png: Buffer | null;
+  /** Whether documents created without `nom151` in their payload are stamped on completion. */
+  nom151_default: Generated<boolean>;
 }
 
 export interface ApiKeysTable {
@@ -73,6 +75,8 @@ export interface DocumentsTable {
   expires_at: NullableTimestamp;
   flow_generation: Generated<number>;
   concluded_at: NullableTimestamp;
+  /** The completed renditions are stamped (NOM-151). */
+  nom151: Generated<boolean>;
 }
 
 export interface SignersTable {
@@ -232,6 +236,7 @@ export interface Database {
   job_workers: JobWorkersTable;
   packages: PackagesTable;
   consumption: ConsumptionTable;
+  stamps: StampsTable;
 }
 
 /** A kind of billable piece (decisions.md "Accounts and packages"). */
@@ -260,4 +265,21 @@ export interface ConsumptionTable {
   package_id: string | null;
   document_id: string | null;
   at: Timestamp;
+}
+
+/** What a stamp covers: a rendition of a document, or a client's hash or PDF (API stamps). */
+export type StampSubject = 'original' | 'universal' | 'hash' | 'pdf';
+
+export interface StampsTable {
+  id: Generated<string>;
+  account_id: string;
+  document_id: string | null;
+  subject: StampSubject;
+  covered_sha256: string;
+  token: Buffer;
+  provider: 'built_in' | 'psc';
+  tsa_name: string;
+  gen_time: Date;
+  serial: string;
+  created_at: Generated<Date>;
 }

@@ -1,5 +1,7 @@
 // Packages and consumption (decisions.md "Accounts and packages"): the operator's commands, the
 // account's three operations, and exact consumption under concurrency.
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SelloApiError, SelloClient } from '../../src/client/index.js';
 import { parseAccountCommand, runAccountCommand } from '../../src/cli/account.js';
@@ -120,6 +122,23 @@ describe('consumption', () => {
     expect((await a.client.consumption()).consumption).toEqual(before);
     expect((await a.client.listPackages())[0].used).toBe(1);
     expect(await documentsOf(a.client)).toBe(1);
+  });
+});
+
+describe('stamps', () => {
+  it('a NOM-151 stamp takes a stamps piece: the second of one is 402, nothing stored, and the report counts it by channel', async () => {
+    const a = await s.newAccount('sellos');
+    await packageFor(a.creds.webId, 'stamps', 1);
+    const hash = createHash('sha256').update('contrato').digest('hex');
+    expect((await a.client.stampHash(hash)).hash).toBe(hash);
+    const e = await apiError(a.client.stampHash(hash));
+    expect([e.status, e.code, e.details]).toEqual([402, 'PACKAGE_EXHAUSTED', { kind: 'stamps' }]);
+    expect((await a.client.consumption()).consumption.stamps).toEqual({ total: 1, channels: { hash: 1 } });
+    const stored = await sql<{ n: string }>`select count(*) as n from stamps s join accounts a on a.id = s.account_id
+                                            where a.web_id = ${a.creds.webId}`.execute(s.deps.db);
+    expect(Number(stored.rows[0].n)).toBe(1);
+    // Documents stay unlimited: the account has no documents package.
+    expect((await a.client.getAccount()).remaining).toMatchObject({ documents: null, stamps: 0 });
   });
 });
 

@@ -4,6 +4,7 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { updateAccountProfile } from '../../store/accounts-repo.js';
+import { setAccountNom151Default } from '../../store/stamps-repo.js';
 
 /** Largest logo accepted: a small PNG, sent with every signer page's data. */
 export const MAX_LOGO_BYTES = 100 * 1024;
@@ -15,9 +16,14 @@ export interface AccountUpdate {
   name?: string;
   /** PNG bytes, or null to remove the logo. */
   logoPng?: Buffer | null;
+  /** Whether documents created without `nom151` in their payload are stamped on completion (NOM-151). */
+  nom151Default?: boolean;
 }
 
-export async function updateAccount(deps: Pick<Deps, 'db'>, opts: AccountUpdate): Promise<{ webId: string; name?: string; logo?: string }> {
+export async function updateAccount(
+  deps: Pick<Deps, 'db'>,
+  opts: AccountUpdate,
+): Promise<{ webId: string; name?: string; logo?: string; nom151?: 'on' | 'off' }> {
   const change: { name?: string; logoPng?: Buffer | null } = {};
   if (opts.name !== undefined) {
     const name = opts.name.trim();
@@ -29,16 +35,24 @@ export async function updateAccount(deps: Pick<Deps, 'db'>, opts: AccountUpdate)
   if (opts.logoPng !== undefined) {
     change.logoPng = opts.logoPng === null ? null : checkLogo(opts.logoPng);
   }
-  if (change.name === undefined && change.logoPng === undefined) {
-    throw invalid('name', 'nothing to change: give a name, a logo or both');
+  const profile = change.name !== undefined || change.logoPng !== undefined;
+  if (!profile && opts.nom151Default === undefined) {
+    throw invalid('name', 'nothing to change: give a name, a logo or the NOM-151 default');
   }
-  if (!(await updateAccountProfile(deps.db, opts.webId, change))) {
+  const found = await deps.db.transaction().execute(async (trx) => {
+    if (profile && !(await updateAccountProfile(trx, opts.webId, change))) {
+      return false;
+    }
+    return opts.nom151Default === undefined || setAccountNom151Default(trx, opts.webId, opts.nom151Default);
+  });
+  if (!found) {
     throw new AppError('ACCOUNT_NOT_FOUND', `no account with web id ${opts.webId}`);
   }
   return {
     webId: opts.webId,
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.logoPng !== undefined ? { logo: change.logoPng ? `${change.logoPng.length} bytes` : 'removed' } : {}),
+    ...(opts.nom151Default !== undefined ? { nom151: opts.nom151Default ? ('on' as const) : ('off' as const) } : {}),
   };
 }
 

@@ -17,10 +17,23 @@ import { parseWorkflowSettings, type WorkflowSettings } from './workflow-setting
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
 import { accountTimeZone } from '../../store/workflow-repo.js';
+import { accountNom151Default, setDocumentNom151 } from '../../store/stamps-repo.js';
 import type { CreatedDocument, CreatedSticker } from '../../schemas/documents.js';
 
 /** Top-level keys of the create payload this server reads. */
-const KNOWN_KEYS = new Set(['b64_doc', 'url_doc', 'template', 'fields', 'tables', 'stickers', 'document_set', 'workflow', 'name', 'qr']);
+const KNOWN_KEYS = new Set([
+  'b64_doc',
+  'url_doc',
+  'template',
+  'fields',
+  'tables',
+  'stickers',
+  'document_set',
+  'workflow',
+  'name',
+  'qr',
+  'nom151',
+]);
 /** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
 const NOT_YET_SUPPORTED = new Set(['certified_email', 'requireIdentityVerification', 'manager']);
 
@@ -71,6 +84,9 @@ export async function createDocument(
     throw invalid('document_set', 'expected the uuid of a document set');
   }
   const inSet = typeof setUuid === 'string';
+  if (p.nom151 !== undefined && p.nom151 !== null && typeof p.nom151 !== 'boolean') {
+    throw invalid('nom151', 'expected true (stamp the completed document, NOM-151) or false');
+  }
   if (inSet && p.workflow !== undefined && p.workflow !== null) {
     throw invalid('workflow', "must not be sent with document_set: the set's flow is defined when the set is closed");
   }
@@ -174,6 +190,10 @@ export async function createDocument(
         extra: s.extra,
       })),
     });
+    // Decided at creation: a later change of the account's default does not change this document.
+    if (typeof p.nom151 === 'boolean' ? p.nom151 : await accountNom151Default(trx, opts.accountId)) {
+      await setDocumentNom151(trx, documentId, true);
+    }
     // Billed with the document: a 402 here rolls the document back (decisions.md "Accounts and packages").
     await consumePiece(trx, { accountId: opts.accountId, kind: 'documents', channel: source.origin, documentId, at: now });
     await appendHistory(trx, {

@@ -56,6 +56,12 @@ export interface StampedMeta {
     tsa: string;
     /** genTime of the token, ISO 8601. */
     time: string;
+    /** The token's serial number, hex. */
+    serial?: string;
+    /** SHA-256 (hex) of the exact bytes stamped: `{stampHash}` of the stamp's download. */
+    hash?: string;
+    /** `built_in` (the service's own authority, not an accredited PSC) or `psc` (the operator's provider). */
+    provider?: 'built_in' | 'psc';
   };
 }
 

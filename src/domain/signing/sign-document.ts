@@ -14,6 +14,7 @@ import { legendLanguage } from './workflow-language.js';
 import { issueOneTimeCertificate } from './one-time-certificate.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
+import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
 import type { SignResult } from '../../schemas/signing.js';
 
@@ -154,6 +155,7 @@ export async function signDocument(
     const completed = everyone.every((x) => x.status === 'signed' || x.id === s.signer.id);
     if (completed) {
       await completeDocument(trx, s.document.id, now);
+      await queueCompletionStamp(trx, s.document.id);
       await appendHistory(trx, { documentId: s.document.id, at: now, action: 'completed', actor: 'system', details: { sha256 } });
       await emitEvent(trx, deps, {
         accountId: s.document.account_id,

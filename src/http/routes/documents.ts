@@ -6,6 +6,9 @@ import { createDocument } from '../../domain/documents/create-document.js';
 import { deleteOrRestoreDocument } from '../../domain/documents/delete-or-restore.js';
 import { getDocumentFile } from '../../domain/documents/get-document-file.js';
 import { listDocuments } from '../../domain/documents/list-documents.js';
+import { getStampPdf } from '../../domain/stamps/get-stamp-pdf.js';
+import { listStamps } from '../../domain/stamps/list-stamps.js';
+import { StampList, StampPdfParams, StampedRevision, StampsParams } from '../../schemas/stamps.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import {
   CreateDocumentBody,
@@ -73,6 +76,41 @@ export function documentRoutes(deps: Deps) {
         const { type, ticket } = req.params as { type: string; ticket: string };
         const f = await getDocumentFile(deps, { accountId: req.account!.id, ticket, type });
         return { [f.type]: f.bytes.toString('base64'), hash: f.hash, name: f.name };
+      },
+    );
+
+    // The stamp paths have the download route's shape (/api/document/{a}/{b}); the router prefers a
+    // static segment over a parameter, so .../stamps and .../stamp/... reach these and not the download.
+    app.get(
+      '/api/document/:ticket/stamps',
+      {
+        schema: {
+          operationId: 'listDocumentStamps',
+          summary: "List a document's NOM-151 stamps: rendition, authority, time, token and covered hash",
+          tags: ['nom151'],
+          security: [{ hmac: [] }],
+          params: StampsParams,
+          response: { 200: StampList, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => listStamps(deps, { accountId: req.account!.id, ticket: (req.params as { ticket: string }).ticket }),
+    );
+
+    app.get(
+      '/api/document/:ticket/stamp/:stampHash/pdf',
+      {
+        schema: {
+          operationId: 'getStampedRevision',
+          summary: 'Download the exact bytes a stamp of the document covers, with the stamp',
+          tags: ['nom151'],
+          security: [{ hmac: [] }],
+          params: StampPdfParams,
+          response: { 200: StampedRevision, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const { ticket, stampHash } = req.params as { ticket: string; stampHash: string };
+        return getStampPdf(deps, { accountId: req.account!.id, ticket, stampHash });
       },
     );
 

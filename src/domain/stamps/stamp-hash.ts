@@ -1,0 +1,45 @@
+// POST /api/timestamp {hash}: a NOM-151 stamp over a client's SHA-256. The token is checked
+// before it is stored and answered; a provider that is down stores nothing (503).
+import type { Deps } from '../deps.js';
+import type { StampAnswer } from '../../schemas/stamps.js';
+import { insertStamp } from '../../store/stamps-repo.js';
+import { parseSha256 } from './parse-hash.js';
+import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
+import { type IssuedStamp, PROVIDER_DESCRIPTION, stampProvider } from './stamp-provider.js';
+
+/** The answer of every stamp operation (decisions.md "Long-term validity and NOM-151"), typed by its schema. */
+export type { StampAnswer };
+
+export function stampAnswer(s: IssuedStamp): StampAnswer {
+  return {
+    stamp: s.token.toString('base64'),
+    tsa: s.tsa,
+    gen_time: s.genTime.toISOString(),
+    serial: s.serial,
+    hash: s.hash,
+    provider: s.provider,
+    provider_description: PROVIDER_DESCRIPTION[s.provider],
+  };
+}
+
+export async function stampHash(deps: Deps, opts: { accountId: string; body: Record<string, unknown> }): Promise<StampAnswer> {
+  const imprint = parseSha256(opts.body.hash, 'hash');
+  await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'stamps', at: deps.clock.now() });
+  const issued = await stampProvider(deps).stamp(imprint);
+  await deps.db.transaction().execute(async (trx) => {
+    await consumePiece(trx, { accountId: opts.accountId, kind: 'stamps', channel: 'hash', at: deps.clock.now() });
+    await insertStamp(trx, {
+      accountId: opts.accountId,
+      documentId: null,
+      subject: 'hash',
+      coveredSha256: issued.hash,
+      token: issued.token,
+      provider: issued.provider,
+      tsaName: issued.tsa,
+      genTime: issued.genTime,
+      serial: issued.serial,
+      at: deps.clock.now(),
+    });
+  });
+  return stampAnswer(issued);
+}

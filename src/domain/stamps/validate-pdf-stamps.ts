@@ -1,0 +1,43 @@
+// POST /api/nom151/validate (multipart `file`): each stamp embedded in a PDF as a document time
+// stamp, judged: a genuine token over the bytes it covers, from an authority this service
+// recognizes, and what the document went through after it (changes-after.ts). The file is read in
+// the PDF jail; the tokens are judged here by the service's one verifier (check-token.ts).
+import type { Deps } from '../deps.js';
+import { pdfJailError, readPdf } from '../documents/read-pdf.js';
+import type { PdfDocumentTimestamps } from '../../pdf/read-document-timestamps.js';
+import type { PdfStampsValidation } from '../../schemas/stamps.js';
+import { changesAfter } from './changes-after.js';
+import { checkToken } from './check-token.js';
+
+type PdfStampValidation = PdfStampsValidation['stamps'][number];
+
+export async function validatePdfStamps(deps: Deps, opts: { bytes: Buffer }): Promise<PdfStampsValidation> {
+  await readPdf(deps.pdfJail, opts.bytes, deps.config.limits.pages);
+  let read: PdfDocumentTimestamps;
+  try {
+    read = await deps.pdfJail.readDocumentTimestamps(opts.bytes);
+  } catch (err) {
+    throw pdfJailError(err);
+  }
+  const stamps: PdfStampValidation[] = [];
+  for (const t of read.timestamps) {
+    const check = await checkToken(deps, t.token, t.imprint ?? new Uint8Array(32));
+    const covers = t.coversRevision && t.subFilter === 'ETSI.RFC3161';
+    stamps.push({
+      ...check,
+      valid: check.valid && covers,
+      problem:
+        check.problem ??
+        (covers
+          ? null
+          : 'the time stamp does not cover its whole revision (its /ByteRange or /SubFilter is not that of a document time stamp)'),
+      field_name: t.fieldName,
+      revision: t.revision,
+      covers_revision: covers,
+      hash: t.imprint ? Buffer.from(t.imprint).toString('hex') : null,
+      stamp: Buffer.from(t.token).toString('base64'),
+      changes_after: changesAfter(t.revision, read.totalRevisions, read.revisions),
+    });
+  }
+  return { valid: stamps.length > 0 && stamps.every((s) => s.valid), revisions: read.totalRevisions, stamps };
+}
