@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf, type VerifiedPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
+import { pdfShownText } from '../helpers/pdfs.js';
 import { pdfsig } from '../helpers/validators.js';
 
 let pki: TestPki;
@@ -46,6 +47,143 @@ describe('valid controls', () => {
       checked.output,
     ).toEqual([true]);
   });
+
+  it('two signatures in prepared fields: both valid, intact; the first allows the second', async () => {
+    const prepared = (n: number, name: string, y: number) =>
+      `<< /FT /Sig /T (${name}) /Type /Annot /Subtype /Widget /Rect [50 ${y} 250 ${y + 60}] /P 3 0 R /F 4 >>`;
+    const base = HandPdf.base([prepared(8, 'A', 100), prepared(9, 'B', 200)]);
+    base.update({
+      6: base.edit(6, '/Fields [7 0 R]', '/Fields [7 0 R 8 0 R 9 0 R] /SigFlags 3'),
+      3: base.edit(3, '/Annots [7 0 R]', '/Annots [7 0 R 8 0 R 9 0 R]'),
+    });
+    await base.sign(pki, { signer: ana, field: 'A', preparedField: 8, timestamp: true });
+    await base.sign(pki, { signer: bob, field: 'B', preparedField: 9, timestamp: true });
+    const r = await verify(base.bytes);
+    expect(summary(r)).toEqual([
+      { field: 'A', valid: true, rule: null, modified: false },
+      { field: 'B', valid: true, rule: null, modified: false },
+    ]);
+    expect(r.documentIntegrity).toBe('intact');
+    expect(new Set(r.signatures[0].changes.map((c) => c.category))).toEqual(new Set(['signature']));
+    const checked = await pdfsig(base.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => s.valid),
+      checked.output,
+    ).toEqual([true, true]);
+  });
+
+  it('a certification signature at level 2 followed by form filling: allowed', async () => {
+    const pdf = await signedOnce({ docMdp: 2 });
+    pdf.update({
+      7: pdf.edit(7, '/T (name)', '/T (name) /V (Ana Garcia) /AP << /N 20 0 R >>'),
+      20: stream('BT /F1 10 Tf 2 5 Td (Ana Garcia) Tj ET', '/Type /XObject /Subtype /Form /BBox [0 0 200 20] '),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: false }]);
+    expect(r.signatures[0].changes.map((c) => [c.category, c.allowed])).toEqual([
+      ['form-fill', true],
+      ['form-fill', true],
+    ]);
+    expect(r.documentIntegrity).toBe('intact');
+  });
+
+  it('a certification signature at level 1 refuses the same form filling', async () => {
+    const pdf = await signedOnce({ docMdp: 1 });
+    pdf.update({ 7: pdf.edit(7, '/T (name)', '/T (name) /V (Eve)') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: true }]);
+    expect(r.signatures[0].changes).toMatchObject([{ objectNumber: 7, category: 'form-fill', allowed: false }]);
+  });
+
+  it('a field locked by the signature (/Lock) may not be filled in after it', async () => {
+    const pdf = await signedOnce({ extraField: '/Lock << /Type /SigFieldLock /Action /Include /Fields [(name)] >> ' });
+    pdf.update({ 7: pdf.edit(7, '/T (name)', '/T (name) /V (Eve)') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+  });
+});
+
+describe('structural rules: each one makes the signature invalid and names the rule', () => {
+  /** The signed file with its /ByteRange rewritten (same width, so no offset moves). */
+  function withByteRange(bytes: Buffer, make: (br: number[]) => number[]): Buffer {
+    const text = bytes.toString('latin1');
+    const m = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\]/.exec(text)!;
+    const next = `/ByteRange [${make(m.slice(1, 5).map(Number)).join(' ')}]`;
+    const out = Buffer.from(bytes);
+    out.write(next.padEnd(m[0].length, ' '), m.index, 'latin1');
+    return out;
+  }
+  const cases: [string, (b: Buffer) => Buffer, string][] = [
+    ['not from 0', (b) => withByteRange(b, ([, a, x, c]) => [1, a - 1, x, c]), 'byte-range-not-from-zero'],
+    ['overlapping', (b) => withByteRange(b, ([, a, x, c]) => [0, a, a - 10, c + (x - a) + 10]), 'byte-range-overlapping'],
+    ['past the end', (b) => withByteRange(b, ([, a, x, c]) => [0, a, x, c + 100]), 'byte-range-past-end'],
+    ['ending short of the file', (b) => withByteRange(b, ([, a, x, c]) => [0, a, x, c - 20]), 'byte-range-short-of-revision'],
+  ];
+  for (const [name, mutate, rule] of cases) {
+    it(`/ByteRange ${name}`, async () => {
+      const pdf = await signedOnce();
+      const r = await verify(mutate(pdf.bytes));
+      expect(summary(r)).toMatchObject([{ valid: false, rule }]);
+      expect(r.documentIntegrity).toBe('invalid');
+    });
+  }
+
+  it('/ByteRange given twice', async () => {
+    const r = await verify((await signedOnce({ extraSigDict: '/ByteRange [0 1 2 3] ' })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'byte-range-duplicated' }]);
+  });
+
+  it('/Contents zeroed: a universal signature forgery', async () => {
+    const pdf = await signedOnce();
+    const text = pdf.bytes.toString('latin1');
+    const a = text.indexOf('/Contents <') + 11;
+    const bytes = Buffer.from(pdf.bytes);
+    bytes.write('0'.repeat(text.indexOf('>', a) - a), a, 'latin1');
+    const r = await verify(bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'contents-empty' }]);
+    expect(attackNames(r)).toEqual(['universal-signature-forgery']);
+  });
+
+  it('/Contents empty: a universal signature forgery', async () => {
+    const r = await verify((await signedOnce({ rawContents: '' })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'contents-empty' }]);
+    expect(attackNames(r)).toEqual(['universal-signature-forgery']);
+    const checked = await pdfsig((await signedOnce({ rawContents: '' })).bytes, rootPem);
+    expect(checked.signatures.every((s) => !s.valid)).toBe(true);
+  });
+
+  it('no /ByteRange and no /Contents: a universal signature forgery', async () => {
+    const pdf = HandPdf.base();
+    pdf.update({
+      8: '<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (D:20261123100000Z) >>',
+      9: '<< /FT /Sig /T (Forged) /V 8 0 R /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R >>',
+      6: pdf.edit(6, '/Fields [7 0 R]', '/Fields [7 0 R 9 0 R] /SigFlags 3'),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toMatchObject([{ field: 'Forged', valid: false, rule: 'byte-range-missing' }]);
+    expect(attackNames(r)).toEqual(['universal-signature-forgery']);
+  });
+
+  it('messageDigest that is not the digest of the ranges', async () => {
+    const r = await verify((await signedOnce({ wrongDigest: true })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'message-digest-mismatch' }]);
+  });
+
+  it('a certificate whose key did not make the signature', async () => {
+    const r = await verify((await signedOnce({ presentAs: bob })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'signature-value-invalid' }]);
+  });
+
+  it('one byte changed inside the signed range', async () => {
+    const pdf = await signedOnce();
+    const bytes = Buffer.from(pdf.bytes);
+    const at = bytes.indexOf('Pay 100');
+    bytes.write('Pay 900', at, 'latin1');
+    const r = await verify(bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'message-digest-mismatch' }]);
+    const checked = await pdfsig(bytes, rootPem);
+    expect(checked.signatures.map((s) => s.valid)).toEqual([false]);
+  });
 });
 
 describe('after signing', () => {
@@ -61,5 +199,142 @@ describe('after signing', () => {
     // pdfsig: "Signature is Valid", only "not total document signed" hints at the appended revision.
     const checked = await pdfsig(pdf.bytes, rootPem);
     expect(checked.signatures.map((s) => [s.valid, s.totalDocumentSigned])).toEqual([[true, false]]);
+  });
+});
+
+describe('attacks after signing', () => {
+  const EVIL = 'BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET';
+
+  it('incremental saving without a cross-reference section: bytes appended after %%EOF', async () => {
+    const pdf = await signedOnce();
+    const bytes = Buffer.concat([pdf.bytes, Buffer.from(`4 0 obj\n${stream(EVIL).toString('latin1')}\nendobj\n`, 'latin1')]);
+    const r = await verify(bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: true }]);
+    expect(attackNames(r)).toEqual(['incremental-saving']);
+  });
+
+  it('signature wrapping: the second signed part moved to the end, new objects in the gap', async () => {
+    const pdf = await signedOnce({ contentsFirst: true, extraField: `/TU (${'x'.repeat(400)}) ` });
+    const original = pdf.bytes;
+    const text = original.toString('latin1');
+    const [a, b, c] = /\/ByteRange \[0 (\d+) (\d+) (\d+)\]/.exec(text)!.slice(1, 4).map(Number);
+    const x = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(text)![1]);
+    const lastXref = text.slice(x, text.indexOf('startxref', x));
+    const evil = `4 0 obj\n${stream(EVIL).toString('latin1')}\nendobj\n`;
+    const head = (bPrime: number) =>
+      ` /ByteRange [0 ${String(a).padStart(10, '0')} ${String(bPrime).padStart(10, '0')} ${String(c).padStart(10, '0')}] >>\nendobj\n`;
+    const room = x - b - head(0).length - evil.length;
+    expect(room).toBeGreaterThan(0);
+    const evilAt = b + head(0).length;
+    const xrefLen = (shift: number) =>
+      lastXref
+        .replace(
+          /^(\d{10}) 00000 n /gm,
+          (_, off) => `${String(Number(off) >= b ? Number(off) + shift : Number(off)).padStart(10, '0')} 00000 n `,
+        )
+        .replace('trailer', `4 1\n${String(evilAt).padStart(10, '0')} 00000 n \ntrailer`);
+    const midLength = x - b + xrefLen(0).length;
+    const mid = head(b + midLength) + evil + ' '.repeat(room) + xrefLen(midLength);
+    expect(mid.length).toBe(midLength);
+    const wrapped = Buffer.concat([original.subarray(0, b), Buffer.from(mid, 'latin1'), original.subarray(b, b + c)]);
+    const r = await verify(wrapped);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'contents-gap-mismatch' }]);
+    expect(attackNames(r)).toEqual(['signature-wrapping']);
+    expect(r.documentIntegrity).toBe('invalid');
+    // What a reader shows now (qpdf, an independent reader): the attacker's text.
+    expect(pdfShownText(wrapped)).toContain('Pay 9000 EUR to Eve');
+    // pdfsig is wrong here: it checks the digest over the ranges, finds it right, and answers
+    // "Signature is Valid." and "Certificate is Trusted."; only "Not total document signed" hints
+    // at anything, which it also says of every document signed twice.
+    const checked = await pdfsig(wrapped, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.valid, s.trusted, s.totalDocumentSigned]),
+      checked.output,
+    ).toEqual([[true, true, false]]);
+  });
+
+  it('shadow hide: an overlay shown when signed is taken away after', async () => {
+    const pdf = HandPdf.base();
+    pdf.update({
+      8: stream('1 1 1 rg 40 740 300 40 re f BT /F1 18 Tf 50 760 Td (Pay 100 EUR to Ana) Tj ET'),
+      3: pdf.edit(3, '/Contents 4 0 R', '/Contents [4 0 R 8 0 R]'),
+    });
+    await pdf.sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 3: pdf.edit(3, '/Contents [4 0 R 8 0 R]', '/Contents 4 0 R') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: true }]);
+    expect(attackNames(r)).toEqual(['shadow-hide']);
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(checked.signatures.map((s) => s.valid)).toEqual([true]); // pdfsig: valid, "not total document signed"
+  });
+
+  it('shadow replace: the page pointed at content that was in the signed file but not shown', async () => {
+    const pdf = HandPdf.base();
+    pdf.update({ 8: stream(EVIL) });
+    await pdf.sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 3: pdf.edit(3, '/Contents 4 0 R', '/Contents 8 0 R') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+    expect(attackNames(r)).toEqual(['shadow-replace']);
+    expect(r.signatures[0].changes.filter((c) => !c.allowed)).toMatchObject([{ objectNumber: 3, kind: 'changed', category: 'other' }]);
+  });
+
+  it('shadow hide-and-replace: the catalog pointed at a whole page tree hidden in the signed file', async () => {
+    const pdf = HandPdf.base();
+    pdf.update({
+      8: '<< /Type /Pages /Kids [9 0 R] /Count 1 >>',
+      9: '<< /Type /Page /Parent 8 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 10 0 R >>',
+      10: stream(EVIL),
+    });
+    await pdf.sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 1: pdf.edit(1, '/Pages 2 0 R', '/Pages 8 0 R') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+    expect(attackNames(r)).toEqual(['shadow-hide-and-replace']);
+  });
+
+  const freeText =
+    '<< /Type /Annot /Subtype /FreeText /Rect [40 740 400 790] /Contents (Pay 9000 EUR to Eve) /DA (/Helv 18 Tf 0 g) /P 3 0 R >>';
+
+  it('evil annotation: a FreeText over the text of a document certified at level 2', async () => {
+    const pdf = await signedOnce({ docMdp: 2 });
+    pdf.update({ 20: freeText, 3: pdf.edit(3, '/Annots [', '/Annots [20 0 R ') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+    expect(attackNames(r)).toEqual(['evil-annotation']);
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(checked.signatures.map((s) => s.valid)).toEqual([true]);
+  });
+
+  it('the same annotation is allowed by a certification at level 3', async () => {
+    const pdf = await signedOnce({ docMdp: 3 });
+    pdf.update({ 20: freeText, 3: pdf.edit(3, '/Annots [', '/Annots [20 0 R ') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: false }]);
+    expect(r.documentIntegrity).toBe('intact');
+  });
+
+  it('an annotation after an approval signature is a modification', async () => {
+    const pdf = await signedOnce();
+    pdf.update({ 20: freeText, 3: pdf.edit(3, '/Annots [', '/Annots [20 0 R ') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+    expect(attackNames(r)).toEqual(['incremental-saving']);
+  });
+
+  it('sneaky signature: a signature field drawn over the page with no valid signature', async () => {
+    const pdf = await signedOnce({ docMdp: 2 });
+    pdf.update({
+      20: '<< /FT /Sig /T (Sneaky) /Type /Annot /Subtype /Widget /Rect [40 740 400 790] /P 3 0 R /F 4 /AP << /N 21 0 R >> >>',
+      21: stream(
+        `1 1 1 rg 0 0 360 50 re f ${EVIL.replace('50 760', '10 20')}`,
+        '/Type /XObject /Subtype /Form /BBox [0 0 360 50] /Resources << /Font << /F1 5 0 R >> >> ',
+      ),
+      6: pdf.edit(6, '/Fields [', '/Fields [20 0 R '),
+      3: pdf.edit(3, '/Annots [', '/Annots [20 0 R '),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+    expect(attackNames(r)).toEqual(['sneaky-signature']);
   });
 });

@@ -194,7 +194,7 @@ export function documentFacts(view: RevisionView): DocumentFacts {
       }
       const field = facts.widgets.get(n);
       if (field !== undefined) {
-        (facts.fields.get(field)?.isSignature ? sigAp : formAp).push(d.get('AP') ?? d.get('MK') ?? a);
+        (facts.fields.get(field)?.isSignature ? sigAp : formAp).push(d.get('AP'));
       } else {
         facts.annotations.add(n);
         annotAp.push(d.get('AP'), d.get('Popup'));
@@ -206,9 +206,11 @@ export function documentFacts(view: RevisionView): DocumentFacts {
     const d = asDict(pdf, PdfRef.of(w, 0));
     (facts.fields.get(field)?.isSignature ? sigAp : formAp).push(d?.get('AP'));
   }
-  facts.signatureAppearance = reachable(pdf, [...sigAp, formDict?.get('DR')]);
-  facts.formAppearance = reachable(pdf, formAp);
-  facts.annotationAppearance = reachable(pdf, annotAp);
+  // Back-links (/P to the page, /Parent) would make the whole document an "appearance".
+  const up = new Set(['P', 'Parent']);
+  facts.signatureAppearance = reachable(pdf, [...sigAp, formDict?.get('DR')], up);
+  facts.formAppearance = reachable(pdf, formAp, up);
+  facts.annotationAppearance = reachable(pdf, annotAp, up);
   return facts;
 }
 
