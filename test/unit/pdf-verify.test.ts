@@ -3,12 +3,18 @@
 // (poppler), an independent validator, is given the same file, the test records what it says: it
 // checks the digest over the /ByteRange and nothing of what came after, so it accepts signature
 // wrapping and every attack that appends a revision.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signPdf } from '../../src/pdf/sign-pdf.js';
 import { verifyPdf, type VerifiedPdf } from '../../src/pdf/verify/verify-pdf.js';
+import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
-import { pdfShownText } from '../helpers/pdfs.js';
+import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { pdfsig } from '../helpers/validators.js';
 
 let pki: TestPki;
@@ -336,5 +342,89 @@ describe('attacks after signing', () => {
     const r = await verify(pdf.bytes);
     expect(summary(r)[0].modified).toBe(true);
     expect(attackNames(r)).toEqual(['sneaky-signature']);
+  });
+});
+
+describe('long-term validation and documents signed by Sello', () => {
+  /** A CRL of `ca` (its .pem and .key in the test PKI's directory), made by openssl ca -gencrl. */
+  function crl(ca: 'root' | 'issuing'): Uint8Array {
+    const dir = pki.dir;
+    writeFileSync(join(dir, `${ca}-index.txt`), '');
+    writeFileSync(join(dir, `${ca}-crlnumber`), '01\n');
+    writeFileSync(
+      join(dir, `${ca}-crl.cnf`),
+      `[ ca ]\ndefault_ca = d\n[ d ]\ndatabase = ${ca}-index.txt\ncrlnumber = ${ca}-crlnumber\ndefault_md = sha256\ndefault_crl_days = 30\n`,
+    );
+    execFileSync(
+      'openssl',
+      ['ca', '-gencrl', '-config', `${ca}-crl.cnf`, '-keyfile', `${ca}.key`, '-cert', `${ca}.pem`, '-out', `${ca}.crl.pem`],
+      { cwd: dir, stdio: 'pipe' },
+    );
+    execFileSync('openssl', ['crl', '-in', `${ca}.crl.pem`, '-outform', 'DER', '-out', `${ca}.crl`], { cwd: dir, stdio: 'pipe' });
+    return new Uint8Array(readFileSync(join(dir, `${ca}.crl`)));
+  }
+
+  it('B-LTA: a DSS with the chain and its CRLs, then a document time stamp (@libpdf/core addArchivalData)', async () => {
+    const signed = await signedOnce();
+    const crls = { root: crl('root'), issuing: crl('issuing') };
+    const issuingSubject = new X509Certificate(pki.issuingCaDer).subject;
+    const tsa = { timestamp: async (digest: Uint8Array) => timeStampTokenFromReply(await pki.timestamp(digest, randomBytes(8))) };
+    const pdf = await PDF.load(signed.bytes);
+    const { bytes } = await pdf.addArchivalData({
+      timestampAuthority: tsa,
+      revocationProvider: {
+        getOCSP: async () => null,
+        getCRL: async (cert) => (new X509Certificate(cert).issuer === issuingSubject ? crls.issuing : crls.root),
+      },
+    });
+    const r = await verify(bytes);
+    expect(r.signatures.map((s) => [s.fieldName, s.subFilter, s.validSignature, s.modifiedAfterSigning, s.level])).toEqual([
+      ['Ana', 'ETSI.CAdES.detached', true, false, 'B-LTA'],
+      [r.signatures[1].fieldName, 'ETSI.RFC3161', true, false, 'B-LT'],
+    ]);
+    expect(r.signatures[0].ltvEmbedded).toBe(true);
+    expect(new Set(r.signatures[0].changes.map((c) => c.category))).toEqual(new Set(['dss', 'timestamp', 'signature']));
+    expect(r.documentIntegrity).toBe('intact');
+    // pdfsig validates the signature but not document time stamps: "Unable to validate this type
+    // of signature" (Signature Type: unknown); it has no notion of the DSS or of B-LT/B-LTA.
+    const checked = await pdfsig(bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => s.valid),
+      checked.output,
+    ).toEqual([true, false]);
+    expect(checked.output).toContain('Unable to validate this type of signature');
+  });
+
+  it('the same signature without the DSS stays B-T', async () => {
+    const r = await verify((await signedOnce()).bytes);
+    expect(r.signatures[0]).toMatchObject({ level: 'B-T', ltvEmbedded: false });
+    expect((await verify((await signedOnce({ timestamp: false })).bytes)).signatures[0]).toMatchObject({
+      level: 'B-B',
+      timestampValid: false,
+    });
+  });
+
+  it('a document signed twice by Sello (signPdf): both valid, nothing after either that they do not allow', async () => {
+    const T = new Date();
+    const common = (signer: TestSigner, pdf: Uint8Array, x: number) => ({
+      pdf,
+      fieldName: `Sello-${signer.cn}`,
+      boxes: [{ page: 0, rect: { lx: x, ly: 60, tx: x + 200, ty: 130 } }],
+      appearance: { signerName: signer.cn, signedAt: T, authorityLabel: `Email link: ${signer.email}` },
+      signer,
+      timestamp: pki.timestamp,
+      trustedRootsDer: [pki.rootDer],
+      now: () => T,
+    });
+    const first = (await signPdf(common(ana, await makePdf([A4, A4]), 60))).pdf;
+    const second = (await signPdf(common(bob, first, 320))).pdf;
+    const r = await verify(second);
+    expect(summary(r)).toEqual([
+      { field: 'Sello-Ana García', valid: true, rule: null, modified: false },
+      { field: 'Sello-Bob Smith', valid: true, rule: null, modified: false },
+    ]);
+    expect(r.signatures.map((s) => s.level)).toEqual(['B-T', 'B-T']);
+    expect(r.documentIntegrity).toBe('intact');
+    expect(r.signatures[0].changes.every((c) => c.allowed)).toBe(true);
   });
 });
