@@ -15,6 +15,7 @@ import { HandPdf, stream } from '../helpers/signed-pdfs.js';
 let s: TestServer;
 let pki: TestPki;
 let ana: TestSigner;
+let serviceSigned: Buffer | undefined;
 
 beforeAll(async () => {
   [s, pki] = await Promise.all([startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: '5000', SELLO_PDF_MEMORY_MB: '256' } }), createTestPki()]);
@@ -51,6 +52,7 @@ describe('POST /api/report', () => {
     });
     expect(res.status).toBe(200);
     const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    serviceSigned = Buffer.from(file);
     const uploaded = await s.client.verifyPdf(file);
     const stored = await s.client.signatureReport(doc.document_ticket);
     expect(uploaded.documentIntegrity).toBe('intact');
@@ -143,4 +145,55 @@ describe('POST /api/report', () => {
       }
     }
   }, 240_000);
+});
+
+describe('the public page: GET and POST /verify', () => {
+  async function drop(file: Uint8Array, lang = 'es') {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file)], { type: 'application/pdf' }), 'doc.pdf');
+    const res = await fetch(`${s.baseUrl}/verify`, { method: 'POST', body: form, headers: { 'accept-language': lang } });
+    return { status: res.status, html: await res.text(), headers: res.headers };
+  }
+
+  it('shows the form, without authentication and without script', async () => {
+    const res = await fetch(`${s.baseUrl}/verify`, { headers: { 'accept-language': 'en' } });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain('<form method="post" action="/verify" enctype="multipart/form-data">');
+    expect(html).toContain('Verify a signed PDF');
+    expect(html).not.toContain('<script');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('a document signed by the service: valid, trusted, intact (Spanish)', async () => {
+    expect(serviceSigned).toBeDefined();
+    const r = await drop(serviceSigned!);
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Firma válida');
+    expect(r.html).toContain('Íntegro');
+    expect(r.html).toContain('Certificado de confianza para este servicio');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a file changed after signing: modified, the change named (English)', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 4: stream('BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET') });
+    const r = await drop(pdf.bytes, 'en');
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Modified after signing');
+    expect(r.html).toContain('Document modified after this signature');
+    expect(r.html).toContain('incremental-saving');
+    expect(r.html).toContain('revision 3: content stream changed');
+  });
+
+  it('a file that is no PDF: 422 and the form again; then the per-address limit: 429', async () => {
+    const r = await drop(Buffer.from('hello'), 'en');
+    expect(r.status).toBe(422);
+    expect(r.html).toContain('The file is not a readable PDF.');
+    let last = 0;
+    for (let i = 0; i < 12 && last !== 429; i++) {
+      last = (await drop(Buffer.from('hello'))).status;
+    }
+    expect(last).toBe(429);
+  });
 });
