@@ -55,9 +55,9 @@ describe('valid controls', () => {
   });
 
   it('two signatures in prepared fields: both valid, intact; the first allows the second', async () => {
-    const prepared = (n: number, name: string, y: number) =>
+    const prepared = (name: string, y: number) =>
       `<< /FT /Sig /T (${name}) /Type /Annot /Subtype /Widget /Rect [50 ${y} 250 ${y + 60}] /P 3 0 R /F 4 >>`;
-    const base = HandPdf.base([prepared(8, 'A', 100), prepared(9, 'B', 200)]);
+    const base = HandPdf.base([prepared('A', 100), prepared('B', 200)]); // objects 8 and 9;
     base.update({
       6: base.edit(6, '/Fields [7 0 R]', '/Fields [7 0 R 8 0 R 9 0 R] /SigFlags 3'),
       3: base.edit(3, '/Annots [7 0 R]', '/Annots [7 0 R 8 0 R 9 0 R]'),

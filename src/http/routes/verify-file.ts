@@ -8,6 +8,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { verifyPublicFile } from '../../domain/documents/verify-public-file.js';
 import { AppError } from '../../domain/errors.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { ReportUpload } from '../../schemas/report.js';
 import { createRateLimiter } from '../rate-limit.js';
 import { type FileProblem, renderVerifyForm, renderVerifyResult } from '../verify-file-html.js';
 import { pickLocale } from '../verify-html.js';
@@ -54,7 +56,13 @@ export function verifyFileRoutes(deps: Deps) {
           summary: 'Public page to verify any signed PDF (the form)',
           description: 'No authentication. HTML in Spanish or English after Accept-Language; the form posts the file to POST /verify.',
           tags: ['verification'],
-          response: { 200: { description: 'the form (HTML)', content: { 'text/html': { schema: { type: 'string' } } } } },
+          response: {
+            200: { description: 'the form (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+            '4xx': {
+              description: 'a request the server does not take (JSON error)',
+              content: { 'application/json': { schema: ErrorResponse } },
+            },
+          },
         },
       },
       async (req, reply) => reply.headers(HEADERS).send(renderVerifyForm(pickLocale(req.headers['accept-language']), maxMb)),
@@ -72,6 +80,7 @@ export function verifyFileRoutes(deps: Deps) {
             `${PUBLIC_VERIFICATIONS_PER_MINUTE} files a minute per address (then 429), files up to the document size limit (413).`,
           tags: ['verification'],
           consumes: ['multipart/form-data'],
+          body: ReportUpload,
           response: {
             200: { description: 'the verdict (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
             '4xx': {
@@ -104,7 +113,7 @@ async function fileOf(req: FastifyRequest): Promise<Buffer> {
     throw new AppError('INVALID_INPUT', 'expected multipart/form-data with a part named file');
   }
   const part = await req.file();
-  if (!part || part.fieldname !== 'file') {
+  if (part?.fieldname !== 'file') {
     throw new AppError('INVALID_INPUT', 'file: required');
   }
   try {
