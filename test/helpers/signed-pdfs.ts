@@ -4,6 +4,7 @@
 // exactly: a byte range moved, a revision appended, an object pointed elsewhere. The CMS is made
 // by the service's own CAdES code with a signer of the openssl test PKI (openssl-pki.ts).
 import { createHash, randomBytes } from 'node:crypto';
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { addSignatureTimestamp, createCadesSignature, encodeCms } from '../../src/pdf/cades-signature.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
@@ -36,6 +37,8 @@ export interface SignOptions {
   rawContents?: string;
   /** Extra raw text in the new signature field (room for later byte-level edits). */
   extraField?: string;
+  /** Put content inside the CMS (it is then not detached). */
+  encapsulate?: Uint8Array;
 }
 
 /** A PDF and the current text of each of its objects, growing by incremental updates. */
@@ -207,6 +210,9 @@ export async function makeCms(pki: TestPki, opts: SignOptions, digest: Uint8Arra
   if (opts.timestamp) {
     const imprint = createHash('sha256').update(signatureValue).digest();
     addSignatureTimestamp(signedData, timeStampTokenFromReply(await pki.timestamp(imprint, randomBytes(8))));
+  }
+  if (opts.encapsulate) {
+    signedData.encapContentInfo.eContent = new asn1js.OctetString({ valueHex: opts.encapsulate });
   }
   if (opts.presentAs) {
     const other = pkijs.Certificate.fromBER(new Uint8Array(opts.presentAs.certificateDer));

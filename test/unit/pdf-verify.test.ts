@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPdf } from '../../src/pdf/sign-pdf.js';
-import { verifyPdf, type VerifiedPdf } from '../../src/pdf/verify/verify-pdf.js';
+import { type VerifiedPdf, VerifyLimitError, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
@@ -178,6 +178,16 @@ describe('structural rules: each one makes the signature invalid and names the r
   it('a certificate whose key did not make the signature', async () => {
     const r = await verify((await signedOnce({ presentAs: bob })).bytes);
     expect(summary(r)).toMatchObject([{ valid: false, rule: 'signature-value-invalid' }]);
+  });
+
+  it('a CMS that encapsulates content (not detached)', async () => {
+    const r = await verify((await signedOnce({ encapsulate: Buffer.from('Pay 9000 EUR to Eve') })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'cms-not-detached' }]);
+  });
+
+  it('a /SubFilter this verifier does not know', async () => {
+    const r = await verify((await signedOnce({ subFilter: 'adbe.x509.rsa_sha1' })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'unknown-subfilter' }]);
   });
 
   it('one byte changed inside the signed range', async () => {
@@ -426,5 +436,21 @@ describe('long-term validation and documents signed by Sello', () => {
     expect(r.signatures.map((s) => s.level)).toEqual(['B-T', 'B-T']);
     expect(r.documentIntegrity).toBe('intact');
     expect(r.signatures[0].changes.every((c) => c.allowed)).toBe(true);
+  });
+});
+
+describe('bounded work on hostile files', () => {
+  it('more revisions than the verifier reads: VerifyLimitError (a 422 through the API)', async () => {
+    const pdf = HandPdf.base();
+    for (let i = 0; i < 101; i++) {
+      pdf.update({ 8: `<< /N ${i} >>` });
+    }
+    await expect(verify(pdf.bytes)).rejects.toBeInstanceOf(VerifyLimitError);
+  });
+
+  it('objects nested deeper than the verifier follows: VerifyLimitError, not a stack overflow', async () => {
+    const pdf = await signedOnce();
+    pdf.update({ 8: `${'['.repeat(200)}${']'.repeat(200)}`, 1: pdf.edit(1, /^<</, '<< /Deep 8 0 R') });
+    await expect(verify(pdf.bytes)).rejects.toBeInstanceOf(VerifyLimitError);
   });
 });
