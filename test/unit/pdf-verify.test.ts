@@ -284,6 +284,16 @@ describe('attacks after signing', () => {
     expect(checked.signatures.map((s) => s.valid)).toEqual([true]); // pdfsig: valid, "not total document signed"
   });
 
+  it('shadow hide by overwriting: the covering content redefined as an empty stream', async () => {
+    const pdf = HandPdf.base();
+    pdf.update({ 8: stream('1 1 1 rg 40 740 300 40 re f'), 3: pdf.edit(3, '/Contents 4 0 R', '/Contents [4 0 R 8 0 R]') });
+    await pdf.sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 8: stream('') });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)[0].modified).toBe(true);
+    expect(attackNames(r)).toEqual(['shadow-hide']);
+  });
+
   it('shadow replace: the page pointed at content that was in the signed file but not shown', async () => {
     const pdf = HandPdf.base();
     pdf.update({ 8: stream(EVIL) });

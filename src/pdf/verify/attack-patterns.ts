@@ -6,7 +6,21 @@
 // the same facts the verdicts come from.
 import type { ClassifiedChange } from './change-rules.js';
 import type { DocumentFacts } from './document-facts.js';
+import { PdfStream } from '@libpdf/core';
 import { objectAt } from './revision-diff.js';
+
+/** A stream whose data (as stored; an empty stream stays short compressed) is only white space. */
+function isBlankStream(facts: DocumentFacts, n: number): boolean {
+  const obj = objectAt(facts.view.pdf, n);
+  if (!(obj instanceof PdfStream)) {
+    return false;
+  }
+  try {
+    return Buffer.from(obj.getDecodedData()).toString('latin1').trim() === '';
+  } catch {
+    return false;
+  }
+}
 
 export type AttackName =
   | 'universal-signature-forgery'
@@ -88,6 +102,11 @@ export function modificationAttack(opts: {
   const hidden = [...signed.reachable].filter((n) => !final.reachable.has(n));
   if (!added && hidden.length > 0) {
     return { name: 'shadow-hide', field, detail: `objects ${hidden.slice(0, 5).join(', ')} shown when signed are no longer shown` };
+  }
+  // The other way to hide: a signed content stream redefined as nothing, uncovering what it covered.
+  const emptied = disallowed.filter((c) => c.kind === 'changed' && isBlankStream(final, c.objectNumber));
+  if (!added && emptied.length > 0 && emptied.length === disallowed.length) {
+    return { name: 'shadow-hide', field, detail: `content ${emptied.map((c) => c.objectNumber).join(', ')} shown when signed was emptied` };
   }
   const first = disallowed[0];
   return { name: 'incremental-saving', field, detail: `revision ${first.revision}: ${first.description}` };
