@@ -449,6 +449,47 @@ describe('long-term validation and documents signed by Sello', () => {
   });
 });
 
+describe('sneaky signatures and trust', () => {
+  const visible = (y: number): [number, number, number, number] => [50, y, 250, y + 60];
+  const withAppearance = (pdf: HandPdf, field: number) =>
+    pdf.update({
+      [field]: pdf.edit(field, '/F 132', '/F 132 /AP << /N 30 0 R >>'),
+      30: stream('0 0 1 rg 0 0 200 60 re f', '/Type /XObject /Subtype /Form /BBox [0 0 200 60] '),
+    });
+
+  it('a later visible signature by a signer the verifier does not trust is a sneaky signature for a trusted one', async () => {
+    const other = await createTestPki();
+    try {
+      const eve = await other.issueSigner({ cn: 'Eve', email: 'eve@example.com' });
+      const pdf = await signedOnce({ docMdp: 2 });
+      // Eve's appearance, a blue box over the text; her CAdES chains to her own root, which the
+      // verifier does not trust (it trusts only Ana's).
+      pdf.update({ 30: stream('0 0 1 rg 0 0 200 60 re f', '/Type /XObject /Subtype /Form /BBox [0 0 200 60] ') });
+      await pdf.sign(other, { signer: eve, field: 'Eve', rect: visible(700), extraField: '/AP << /N 30 0 R >> ' });
+      const r = await verify(pdf.bytes);
+      expect(r.signatures.map((x) => [x.fieldName, x.validSignature, x.trusted, x.modifiedAfterSigning])).toEqual([
+        ['Ana', true, true, true],
+        ['Eve', true, false, false],
+      ]);
+      expect(attackNames(r)).toEqual(['sneaky-signature']);
+    } finally {
+      other.dispose();
+    }
+  });
+
+  it('two visible signatures, neither trusted by the verifier: neither is modified (nothing tells them apart)', async () => {
+    const pdf = await signedOnce({ rect: visible(100) });
+    withAppearance(pdf, pdf.size - 1);
+    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: visible(200) });
+    const r = await verifyPdf(pdf.bytes, { trustedRootsDer: [pki.rogueRootDer] });
+    expect(r.signatures.map((x) => [x.validSignature, x.trusted, x.modifiedAfterSigning])).toEqual([
+      [true, false, false],
+      [true, false, false],
+    ]);
+    expect(r.documentIntegrity).toBe('intact');
+  });
+});
+
 describe('bounded work on hostile files', () => {
   it('more revisions than the verifier reads: VerifyLimitError (a 422 through the API)', async () => {
     const pdf = HandPdf.base();

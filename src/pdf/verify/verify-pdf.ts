@@ -95,10 +95,16 @@ function unexplained(bytes: Uint8Array, ends: number[], loaded: Set<number>, rep
   return out;
 }
 
-/** A signature field that draws on a page without a valid, trusted signature: the sneaky signature. */
-function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Set<string> {
+/**
+ * Signature fields that draw on a page without a valid signature ('unsigned'), or with one no
+ * trusted authority vouches for ('untrusted'): the sneaky signature, whose appearance can cover
+ * what the earlier signers signed. An untrusted one only counts against a trusted signature: when
+ * neither is trusted (a file signed by authorities this service does not know) nothing tells the
+ * attacker's certificate from the other signers'.
+ */
+function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Map<string, 'unsigned' | 'untrusted'> {
   const pdf = finalFacts.view.pdf;
-  const out = new Set<string>();
+  const out = new Map<string, 'unsigned' | 'untrusted'>();
   for (const field of finalFacts.fields.values()) {
     if (!field.isSignature) {
       continue;
@@ -114,7 +120,7 @@ function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Se
       return n.length === 4 && Math.abs((n[2] - n[0]) * (n[3] - n[1])) > 0 && d instanceof PdfDict && d.has('AP');
     });
     if (visible) {
-      out.add(field.name);
+      out.set(field.name, sig?.validSignature ? 'untrusted' : 'unsigned');
     }
   }
   return out;
@@ -141,15 +147,17 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
   const sneaky = sneakyFields(finalFacts, read.signatures);
   const changes: ClassifiedChange[] = [];
   for (let i = 1; i < views.length; i++) {
-    for (const c of classifyChanges(facts[i - 1], facts[i], diffRevisions(views[i - 1], views[i]))) {
-      const isSneaky = c.category === 'signature' && c.field !== undefined && sneaky.has(c.field);
-      changes.push(
-        isSneaky
-          ? { ...c, category: 'other', description: `sneaky signature: ${c.description}, drawn without a valid trusted signature` }
-          : c,
-      );
-    }
+    changes.push(...classifyChanges(facts[i - 1], facts[i], diffRevisions(views[i - 1], views[i])));
   }
+  /** A signature change is a sneaky signature for `s` when its field draws without a signature `s` can weigh against. */
+  const asSeenBy = (s: PdfSignature, c: ClassifiedChange): ClassifiedChange => {
+    const kind = c.category === 'signature' && c.field !== undefined ? sneaky.get(c.field) : undefined;
+    if (kind === 'unsigned' || (kind === 'untrusted' && s.trusted)) {
+      const why = kind === 'unsigned' ? 'without a valid signature' : 'with a signature no trusted authority vouches for';
+      return { ...c, category: 'other', description: `sneaky signature: ${c.description}, drawn on the page ${why}` };
+    }
+    return c;
+  };
   const repaired = views.filter((v) => v.repaired).map((v) => v.revision);
   changes.push(...unexplained(bytes, ends, new Set(views.map((v) => v.revision)), repaired));
 
@@ -173,7 +181,10 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
       (c.category === 'signature' && level3 !== 1) ||
       (c.category === 'form-fill' && level3 !== 1 && !isLocked(locks, c.field ?? '')) ||
       (c.category === 'annotation' && level3 === 3);
-    const after = changes.filter((c) => c.revision > s.revision).map((c) => ({ ...c, allowed: allowed(c) }));
+    const after = changes
+      .filter((c) => c.revision > s.revision)
+      .map((c) => asSeenBy(s, c))
+      .map((c) => ({ ...c, allowed: allowed(c) }));
     const disallowed = after.filter((c) => !c.allowed);
     const timestampValid = s.subFilter === 'ETSI.RFC3161' ? validSignature && s.trusted : !!s.timestamp?.verified;
     const signerDer = s.signer?.der;
