@@ -69,6 +69,11 @@ export class SelloClient extends SignedTransport {
     return this.request('GET', `/api/report/${seg(ticket)}`);
   }
 
+  /** The signature report of any PDF (POST /api/report): the file is verified, not stored. */
+  verifyPdf(file: Uint8Array): Promise<SignatureReport> {
+    return this.upload('/api/report', file, {});
+  }
+
   /** The document's history: every state change, invitation, view, signature and edit, hash-chained. */
   documentHistory(ticket: string): Promise<DocumentHistory> {
     return this.request('GET', `/api/v1/document/${seg(ticket)}/history/json`);

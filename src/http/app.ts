@@ -33,6 +33,7 @@ import { downloadLinkRoutes } from './routes/download-link.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
 import { stampRoutes } from './routes/stamps.js';
+import { verifyFileRoutes } from './routes/verify-file.js';
 import { verifyRoutes } from './routes/verify.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -126,6 +127,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(signerPageRoutes());
   await app.register(downloadLinkRoutes(deps));
   await app.register(verifyRoutes(deps));
+  await app.register(verifyFileRoutes(deps));
   if (deps.config.env !== 'production') {
     await app.register(devOutboxRoutes(deps));
   }

@@ -48,6 +48,7 @@ const TEXT = {
     integrity: 'Integridad',
     intact: 'Válida: el contenido firmado no ha cambiado',
     broken: 'No válida: el contenido firmado fue alterado',
+    modified: 'Modificado después de firmar: se añadió o cambió contenido que esta firma no permite',
     scope: 'Alcance',
     coversAll: 'Cubre el documento completo',
     coversRevision: (r: number, t: number) =>
@@ -107,6 +108,7 @@ const TEXT = {
     integrity: 'Integrity',
     intact: 'Valid: the signed content has not changed',
     broken: 'Not valid: the signed content was altered',
+    modified: 'Modified after signing: content this signature does not allow was added or changed',
     scope: 'Scope',
     coversAll: 'Covers the whole document',
     coversRevision: (r: number, t: number) =>
@@ -144,12 +146,12 @@ const TEXT = {
 };
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const esc = (v: string | number) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+export const esc = (v: string | number) => String(v).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** In UTC, like the signature appearances, so the page does not depend on the server's zone. */
-function when(iso: string, locale: PageLocale): string {
+export function when(iso: string, locale: PageLocale): string {
   const d = new Date(iso);
   if (!iso || Number.isNaN(d.getTime())) {
     return '—';
@@ -191,7 +193,7 @@ footer{margin-top:2rem;font-size:.8rem;color:#5a6575}
 a{color:#2e5494}
 `;
 
-function page(locale: PageLocale, title: string, body: string): string {
+export function page(locale: PageLocale, title: string, body: string): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -222,7 +224,7 @@ function signatureCard(s: PublicSignature, locale: PageLocale): string {
   rows.push(
     [t.authority, esc(t.authorities[s.authority] ?? s.authority)],
     [t.signedAt, when(s.signed_at, locale)],
-    [t.integrity, esc(s.valid ? t.intact : t.broken)],
+    [t.integrity, esc(!s.valid ? t.broken : s.modified_after_signing ? t.modified : t.intact)],
     [t.scope, esc(s.covers_document ? t.coversAll : t.coversRevision(s.revision, s.total_revisions))],
     [
       t.timestamp,

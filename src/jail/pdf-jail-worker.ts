@@ -10,6 +10,7 @@ import { flattenPdf } from '../pdf/flatten-pdf.js';
 import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
+import { VerifyLimitError, verifyPdf } from '../pdf/verify/verify-pdf.js';
 import { detectPdfForm, fillPdfForm } from '../render/pdf-form-template.js';
 import { TemplateError, type FillValues } from '../render/types.js';
 import { serveTasks } from './serve-tasks.js';
@@ -29,6 +30,8 @@ serveTasks(
     inspect: (m: Common & { maxPages: number }) => admitted(m, () => inspectPdf(m.bytes, { maxPages: m.maxPages })),
     readSignatures: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
       admitted(m, () => readSignatures(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
+    verifyPdf: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
+      admitted(m, () => verifyPdf(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
     stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
@@ -38,7 +41,7 @@ serveTasks(
     readDocumentTimestamps: (m: Common) => admitted(m, () => readDocumentTimestamps(m.bytes)),
   },
   (err) => {
-    if (err instanceof InflateLimitError) {
+    if (err instanceof InflateLimitError || err instanceof VerifyLimitError) {
       return { kind: 'inflate' };
     }
     if (err instanceof PdfInputError) {

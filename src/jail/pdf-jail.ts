@@ -15,6 +15,7 @@ import type { PdfDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
 import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
+import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
 import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../render/types.js';
 import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
 
@@ -39,6 +40,19 @@ export class PdfTooComplexError extends Error {
 /** Every worker is busy and the queue is full: the client may retry shortly. */
 export class PdfJailBusyError extends Error {
   override name = 'PdfJailBusyError';
+}
+
+/** Buffers cross the thread as plain Uint8Arrays: the certificates' bytes are made Buffers again. */
+function rebuildBuffers<T extends PdfSignatures>(read: T): T {
+  for (const sig of read.signatures) {
+    for (const cert of sig.certificates) {
+      cert.der = Buffer.from(cert.der);
+    }
+    if (sig.signer) {
+      sig.signer.der = Buffer.from(sig.signer.der);
+    }
+  }
+  return read;
 }
 
 export class PdfJail {
@@ -66,17 +80,16 @@ export class PdfJail {
     bytes: Uint8Array,
     opts: { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] },
   ): Promise<PdfSignatures> {
-    const read = await this.run<PdfSignatures>('readSignatures', { bytes, ...opts });
-    // Buffers cross the thread as plain Uint8Arrays.
-    for (const sig of read.signatures) {
-      for (const cert of sig.certificates) {
-        cert.der = Buffer.from(cert.der);
-      }
-      if (sig.signer) {
-        sig.signer.der = Buffer.from(sig.signer.der);
-      }
-    }
-    return read;
+    return rebuildBuffers(await this.run<PdfSignatures>('readSignatures', { bytes, ...opts }));
+  }
+
+  /**
+   * Every signature of a PDF with the verifier's verdicts: structure, CMS, what came after it,
+   * PAdES level and attack patterns (pdf/verify/verify-pdf.ts). Throws PdfReadError, and
+   * PdfTooComplexError for a file beyond the verifier's bounds.
+   */
+  async verifyPdf(bytes: Uint8Array, opts: { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }): Promise<VerifiedPdf> {
+    return rebuildBuffers(await this.run<VerifiedPdf>('verifyPdf', { bytes, ...opts }));
   }
 
   /** The file with QR codes drawn (pdf/qr-stamp.ts). Throws QrStampError. */

@@ -27,6 +27,8 @@ export interface TopLeftBox {
 export interface PdfSignature extends CmsReport {
   /** Fully qualified field name (§12.7.3.2). */
   fieldName: string;
+  /** Object number of the signature dictionary (/V); null when it is a direct object. */
+  dictionaryNumber: number | null;
   /** 0-based page of the field's widget; -1 when the widget is on no page. */
   page: number;
   box: TopLeftBox;
@@ -98,15 +100,26 @@ function placeOf(pdf: PDF, pages: PDFPage[], widgets: { ref: PdfRef | null; dict
   return { page: best.page, box: { left: round(x1 - crop[0]), top: round(crop[3] - y2), width: round(x2 - x1), height: round(y2 - y1) } };
 }
 
+export interface ReadSignaturesOptions {
+  trustedRootsDer: Uint8Array[];
+  timestampRootsDer?: Uint8Array[];
+}
+
 /** Reads every signed signature field of `bytes`. Throws PdfReadError when the file cannot be parsed. */
-export async function readSignatures(
-  bytes: Uint8Array,
-  opts: { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] },
-): Promise<PdfSignatures> {
+export async function readSignatures(bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<PdfSignatures> {
   let pdf: PDF;
-  let pages: PDFPage[];
   try {
     pdf = await PDF.load(bytes);
+  } catch (err) {
+    throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
+  }
+  return readSignaturesOf(pdf, bytes, opts);
+}
+
+/** readSignatures over a file the caller has already loaded (`pdf` is `bytes` parsed). */
+export async function readSignaturesOf(pdf: PDF, bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<PdfSignatures> {
+  let pages: PDFPage[];
+  try {
     pages = pdf.getPages();
   } catch (err) {
     throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
@@ -141,9 +154,11 @@ export async function readSignatures(
     });
     const widgets = field.getWidgets().map((w) => ({ ref: w.ref, dict: w.dict }));
     const revision = range.signed ? revisionOf(ends, range.end) : totalRevisions;
+    const vRef = field.getDict().get('V');
     signatures.push({
       ...cms,
       fieldName: field.name,
+      dictionaryNumber: vRef instanceof PdfRef ? vRef.objectNumber : null,
       ...placeOf(pdf, pages, widgets.length > 0 ? widgets : [{ ref: field.getRef(), dict: field.getDict() }]),
       subFilter,
       byteRange,

@@ -13,6 +13,7 @@ import {
   verifyTimeStampToken,
   type VerifyTimeStampOptions,
 } from '../pki/index.js';
+import { signingCertificateProblem } from './verify/signing-certificate-attr.js';
 
 /** One certificate as the report shows it. */
 export interface CertificateSummary {
@@ -27,10 +28,24 @@ export interface CertificateSummary {
   der: Buffer;
 }
 
+/** Which check of the CMS failed (verify/byte-range-rules.ts names the structural ones). */
+export type CmsRule =
+  | 'cms-malformed'
+  | 'cms-signer-count'
+  | 'signer-certificate-missing'
+  | 'unknown-subfilter'
+  | 'cms-not-detached'
+  | 'digest-algorithm'
+  | 'message-digest-mismatch'
+  | 'signing-certificate-mismatch'
+  | 'signature-value-invalid';
+
 export interface CmsReport {
   validSignature: boolean;
   /** Why validSignature is false. */
   problem?: string;
+  /** The failed check, when validSignature is false. */
+  rule?: CmsRule;
   signer: CertificateSummary | null;
   /** Every certificate in the CMS, the signer's first. */
   certificates: CertificateSummary[];
@@ -70,6 +85,8 @@ const ALGORITHMS: Record<string, string> = {
   '1.2.840.10045.4.3.4': 'ecdsa-with-SHA512',
   [OID.ed25519]: 'Ed25519',
 };
+
+const KNOWN_SUBFILTERS = new Set(['ETSI.CAdES.detached', 'adbe.pkcs7.detached', 'adbe.pkcs7.sha1', 'ETSI.RFC3161']);
 
 const nodeHash = (h: string) => h.replace('-', '').toLowerCase();
 const derOf = (c: pkijs.Certificate) => Buffer.from(c.toSchema().toBER(false));
@@ -188,12 +205,12 @@ export async function analyzeCms(opts: {
     const parsed = asn1js.fromBER(own(opts.contents));
     const info = new pkijs.ContentInfo({ schema: parsed.result });
     if (parsed.offset < 0 || info.contentType !== OID.signedData) {
-      return { ...report, problem: 'the /Contents value is not CMS SignedData' };
+      return { ...report, rule: 'cms-malformed', problem: 'the /Contents value is not CMS SignedData' };
     }
     cmsDer = opts.contents.subarray(0, parsed.offset);
     signed = new pkijs.SignedData({ schema: info.content });
   } catch {
-    return { ...report, problem: 'the /Contents value is not CMS SignedData' };
+    return { ...report, rule: 'cms-malformed', problem: 'the /Contents value is not CMS SignedData' };
   }
   const certs = (signed.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
   const info = signed.signerInfos[0];
@@ -201,10 +218,10 @@ export async function analyzeCms(opts: {
   report.signer = signerCert ? summarizeCertificate(signerCert) : null;
   report.certificates = [...(signerCert ? [signerCert] : []), ...certs.filter((c) => c !== signerCert)].map(summarizeCertificate);
   if (!info || signed.signerInfos.length !== 1) {
-    return { ...report, problem: 'a PDF signature carries exactly one SignerInfo' };
+    return { ...report, rule: 'cms-signer-count', problem: 'a PDF signature carries exactly one SignerInfo' };
   }
   if (!signerCert) {
-    return { ...report, problem: 'the signer certificate is not in the CMS' };
+    return { ...report, rule: 'signer-certificate-missing', problem: 'the signer certificate is not in the CMS' };
   }
   const certDers = report.certificates.map((c) => c.der);
   // EN 319 122-1 §5.3: a signature time-stamp is over the SignerInfo's signature value; a document
@@ -218,8 +235,8 @@ export async function analyzeCms(opts: {
     ? validateChain(report.signer!.der, { trustedRootsDer: opts.trustedRootsDer, untrustedDer: certDers, at: [at] }).ok
     : false;
 
-  const problem = checkSignature(signed, info, signerCert, opts.signedBytes, opts.subFilter);
-  return problem ? { ...report, problem } : { ...report, validSignature: true };
+  const failed = checkSignature(signed, info, signerCert, opts.signedBytes, opts.subFilter);
+  return failed ? { ...report, rule: failed.rule, problem: failed.message } : { ...report, validSignature: true };
 }
 
 /** The reason the signature does not verify, or null when it does. */
@@ -229,17 +246,26 @@ function checkSignature(
   cert: pkijs.Certificate,
   bytes: Buffer | null,
   subFilter: string,
-): string | null {
+): { rule: CmsRule; message: string } | null {
+  const no = (rule: CmsRule, message: string) => ({ rule, message });
   if (!bytes) {
-    return 'the /ByteRange does not lie inside the file';
+    return no('message-digest-mismatch', 'the /ByteRange does not lie inside the file');
   }
   const hash = HASHES[info.digestAlgorithm.algorithmId];
   if (!hash) {
-    return `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`;
+    return no('digest-algorithm', `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`);
   }
   const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
+  if (!KNOWN_SUBFILTERS.has(subFilter)) {
+    return no('unknown-subfilter', `the /SubFilter ${subFilter || '(none)'} is not a CMS signature this service checks`);
+  }
+  // §12.8.3.3: detached signatures carry no content: any encapsulated content would be what the
+  // signer signed instead of the document, and validators disagree on which one they check.
+  if ((subFilter === 'ETSI.CAdES.detached' || subFilter === 'adbe.pkcs7.detached') && eContent) {
+    return no('cms-not-detached', 'the CMS encapsulates content; a detached PDF signature must not');
+  }
   if (subFilter === 'adbe.pkcs7.sha1' && !(eContent && createHash('sha1').update(bytes).digest().equals(eContent))) {
-    return 'the encapsulated SHA-1 is not the digest of the signed bytes';
+    return no('message-digest-mismatch', 'the encapsulated SHA-1 is not the digest of the signed bytes');
   }
   if (subFilter === 'ETSI.RFC3161') {
     try {
@@ -249,10 +275,10 @@ function checkSignature(
         !alg ||
         !createHash(nodeHash(alg)).update(bytes).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView))
       ) {
-        return 'the time-stamp imprint is not the digest of the signed bytes';
+        return no('message-digest-mismatch', 'the time-stamp imprint is not the digest of the signed bytes');
       }
     } catch {
-      return 'the document time-stamp carries no readable TSTInfo';
+      return no('cms-malformed', 'the document time-stamp carries no readable TSTInfo');
     }
   }
   const content = eContent ?? bytes;
@@ -260,12 +286,14 @@ function checkSignature(
   try {
     key = new X509Certificate(derOf(cert)).publicKey;
   } catch {
-    return 'the signer certificate cannot be read';
+    return no('signer-certificate-missing', 'the signer certificate cannot be read');
   }
   try {
     if (!info.signedAttrs) {
       // RFC 5652 §5.4: without signed attributes the signature is over the content itself.
-      return signatureVerifies(info, nodeHash(hash), content, key) ? null : 'the signature value does not verify';
+      return signatureVerifies(info, nodeHash(hash), content, key)
+        ? null
+        : no('signature-value-invalid', 'the signature value does not verify');
     }
     const digests = info.signedAttrs.attributes.filter((a) => a.type === OID.messageDigest);
     const md = digests.length === 1 && digests[0].values.length === 1 ? digests[0].values[0] : null;
@@ -273,13 +301,19 @@ function checkSignature(
       !(md instanceof asn1js.OctetString) ||
       !createHash(nodeHash(hash)).update(content).digest().equals(Buffer.from(md.valueBlock.valueHexView))
     ) {
-      return 'the messageDigest attribute does not match the signed bytes: the document was changed after signing';
+      return no(
+        'message-digest-mismatch',
+        'the messageDigest attribute does not match the signed bytes: the document was changed after signing',
+      );
     }
     // §5.4: the signature covers the DER of the signed attributes with the SET OF tag, not [0].
     const attrs = new Uint8Array(info.signedAttrs.encodedValue);
     attrs[0] = 0x31;
-    return signatureVerifies(info, nodeHash(hash), attrs, key) ? null : 'the signature value does not verify with the signer certificate';
+    if (!signatureVerifies(info, nodeHash(hash), attrs, key)) {
+      return no('signature-value-invalid', 'the signature value does not verify with the signer certificate');
+    }
+    return signingCertificateProblem(info, derOf(cert), subFilter === 'ETSI.CAdES.detached');
   } catch (err) {
-    return `the signature cannot be checked: ${(err as Error).message}`;
+    return no('cms-malformed', `the signature cannot be checked: ${(err as Error).message}`);
   }
 }

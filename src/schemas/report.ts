@@ -1,7 +1,7 @@
 // The signature report (GET /api/report/{ticket}) and the document history
 // (GET /api/v1/document/{documentId}/history/json): what external verification reads.
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, TicketParam } from './common.js';
+import { DateTime, Nullable, StringEnum, TicketParam, checkedByUseCase } from './common.js';
 import { examples } from './common.js';
 
 export const ReportParams = Type.Object({ ticket: TicketParam() });
@@ -19,6 +19,31 @@ export type ReportBox = Static<typeof ReportBox>;
 
 export const InkSignature = Type.Composite([ReportBox, Type.Object({ campoFirma: Type.String(), box: Type.Integer() })]);
 export type InkSignature = Static<typeof InkSignature>;
+
+export const SignatureChange = Type.Object({
+  revision: Type.Integer({ description: '1-based revision that made the change' }),
+  object: Type.Integer({ description: 'object number (0 for bytes outside any object)' }),
+  kind: StringEnum(['added', 'changed', 'removed']),
+  category: StringEnum(['signature', 'timestamp', 'dss', 'form-fill', 'annotation', 'metadata', 'structure', 'unreferenced', 'other']),
+  description: Type.String({ description: 'what the object is and which keys changed' }),
+  allowed: Type.Boolean({ description: 'whether this signature allows the change' }),
+});
+export type SignatureChange = Static<typeof SignatureChange>;
+
+export const AttackFinding = Type.Object({
+  name: StringEnum([
+    'universal-signature-forgery',
+    'signature-wrapping',
+    'incremental-saving',
+    'shadow-hide',
+    'shadow-replace',
+    'shadow-hide-and-replace',
+    'evil-annotation',
+    'sneaky-signature',
+  ]),
+  campoFirma: Type.String({ description: 'the signature field it was found on' }),
+  detail: Type.String(),
+});
 
 export const Firma = Type.Composite([
   ReportBox,
@@ -56,6 +81,23 @@ export const Firma = Type.Composite([
         issuerCommonName: Type.String(),
       }),
     ),
+    problem: Nullable(
+      Type.Object({
+        rule: Type.String({ description: 'the rule broken: byte-range-not-from-zero, contents-empty, message-digest-mismatch, …' }),
+        message: Type.String(),
+      }),
+      { description: 'why validSignature is false; null when it is true' },
+    ),
+    modifiedAfterSigning: Type.Boolean({
+      description: 'a later revision changed something this signature does not allow (page content, annotations, a signed object…)',
+    }),
+    changes: Type.Array(SignatureChange, { description: 'what every later revision changed, allowed or not (at most 200)' }),
+    level: StringEnum(['B-B', 'B-T', 'B-LT', 'B-LTA'], { description: 'PAdES baseline level the signature reaches' }),
+    timestampValid: Type.Boolean({ description: 'a signature time stamp is embedded and verifies' }),
+    validationData: StringEnum(['embedded', 'service', 'none'], {
+      description:
+        "embedded: the DSS holds the chain's certificates and revocation data; service: the status comes from this service's register; none",
+    }),
   }),
 ]);
 export type Firma = Static<typeof Firma>;
@@ -64,6 +106,11 @@ export const SignatureReport = Type.Object(
   {
     InkSignatures: Type.Array(InkSignature, { description: 'every box where a signer drew a signature by hand (signature type "drawn")' }),
     firmas: Type.Array(Firma),
+    documentIntegrity: StringEnum(['intact', 'modified', 'invalid'], {
+      description:
+        'invalid: a signature does not verify; modified: one is valid but the document was changed after it in a way it does not allow',
+    }),
+    attacks: Type.Array(AttackFinding, { description: 'known attack patterns recognized in the file' }),
   },
   { description: 'Every signature of the current original, checked from the file' },
 );
@@ -104,9 +151,22 @@ examples(SignatureReport, {
           issuerCommonName: 'Sello Signing CA',
         },
       ],
+      problem: null,
+      modifiedAfterSigning: false,
+      changes: [],
+      level: 'B-T',
+      timestampValid: true,
+      validationData: 'service',
     },
   ],
+  documentIntegrity: 'intact',
+  attacks: [],
 });
+
+export const ReportUpload = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'the PDF to verify' }) },
+  { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },
+);
 
 export const HistoryEntry = Type.Object({
   seq: Type.Integer({ minimum: 1, description: '1, 2, 3… in the order the changes committed' }),

@@ -23,7 +23,12 @@ export const PublicSignature = Type.Object({
   certificate_status: StringEnum(['good', 'revoked', 'unknown'] as const, {
     description: "from the service's register of issued certificates; unknown for a certificate it did not issue",
   }),
-  verified: Type.Boolean({ description: 'the verdict: valid, trusted, and the certificate good (or revoked only after the time stamp)' }),
+  modified_after_signing: Type.Boolean({
+    description: 'a later revision changed something this signature does not allow (modifiedAfterSigning of the report)',
+  }),
+  verified: Type.Boolean({
+    description: 'the verdict: valid, trusted, not modified after signing, and the certificate good (or revoked only after the time stamp)',
+  }),
 });
 export type PublicSignature = Static<typeof PublicSignature>;
 
@@ -66,8 +71,32 @@ examples(PublicVerification, {
       timestamp: { time: '2026-11-22T03:10:42.000Z', authority: 'O=Sello, CN=Sello Time-Stamping Authority' },
       certificate_trusted: true,
       certificate_status: 'good',
+      modified_after_signing: false,
       verified: true,
     },
   ],
   pending_signers: [{ name: 'B*** D***', identifier: 'b***@example.com', authority: 'EMAIL_LINK' }],
 });
+
+/** One signature of a file dropped on the public page (POST /verify): what the file itself says. */
+export const PublicFileSignature = Type.Object({
+  field: Type.String(),
+  signer_name: Type.String({ description: "the signer certificate's common name" }),
+  issuer_name: Type.String({ description: "the common name of the authority that issued the signer's certificate" }),
+  signed_at: Type.String({ description: "ISO 8601: the time stamp's time, else the time the signature claims; '' when none" }),
+  valid: Type.Boolean(),
+  trusted: Type.Boolean({ description: "the signer's certificate chains to this service's root" }),
+  modified_after_signing: Type.Boolean(),
+  level: Type.String(),
+  problem: Type.String({ description: "why the signature is not valid; '' when it is" }),
+});
+export type PublicFileSignature = Static<typeof PublicFileSignature>;
+
+export const PublicFileVerification = Type.Object({
+  sha256: Type.String(),
+  document_integrity: StringEnum(['intact', 'modified', 'invalid'] as const),
+  signatures: Type.Array(PublicFileSignature),
+  attacks: Type.Array(Type.String()),
+  changes: Type.Array(Type.String({ description: 'the changes a signature does not allow, described' })),
+});
+export type PublicFileVerification = Static<typeof PublicFileVerification>;

@@ -76,7 +76,17 @@ describe('signature report', () => {
     const started = Date.now();
     const { doc, final, ana, bruno } = await signedByTwo();
     const report = await s.client.signatureReport(doc.document_ticket);
-    expect(Object.keys(report)).toEqual(['InkSignatures', 'firmas']);
+    expect(Object.keys(report)).toEqual(['InkSignatures', 'firmas', 'documentIntegrity', 'attacks']);
+    // The second signature is a change the first allows: nothing was modified after either.
+    expect(report.documentIntegrity).toBe('intact');
+    expect(report.attacks).toEqual([]);
+    expect(report.firmas.map((f) => [f.modifiedAfterSigning, f.level, f.timestampValid, f.validationData, f.problem])).toEqual([
+      [false, 'B-T', true, 'service', null],
+      [false, 'B-T', true, 'service', null],
+    ]);
+    expect(report.firmas[0].changes.length).toBeGreaterThan(0);
+    expect(report.firmas[0].changes.every((c) => c.allowed && c.revision === 3)).toBe(true);
+    expect(report.firmas[1].changes).toEqual([]);
     const [a, b] = report.firmas;
     expect(report.firmas).toHaveLength(2);
     expect([a.campoFirma, b.campoFirma]).toEqual([`Sello-${ana}`, `Sello-${bruno}`]);
@@ -171,7 +181,12 @@ describe('signature report', () => {
       b64_doc: pdf,
       stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', ...box(0) }],
     });
-    expect(await s.client.signatureReport(doc.document_ticket)).toEqual({ InkSignatures: [], firmas: [] });
+    expect(await s.client.signatureReport(doc.document_ticket)).toEqual({
+      InkSignatures: [],
+      firmas: [],
+      documentIntegrity: 'intact',
+      attacks: [],
+    });
   });
 
   it("is 404 for another account's document or an unknown ticket, 409 for a deleted one", async () => {

@@ -240,6 +240,7 @@ describe('the verification page', () => {
         timestamp: { time: expect.any(String), authority: f.timestampAuthority },
         certificate_trusted: true,
         certificate_status: 'good',
+        modified_after_signing: false,
         verified: true,
       },
     ]);

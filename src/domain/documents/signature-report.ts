@@ -22,7 +22,8 @@
 import { X509Certificate } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import type { PdfSignature, PdfSignatures } from '../../pdf/read-signatures.js';
+import type { PdfSignatures } from '../../pdf/read-signatures.js';
+import type { VerifiedPdf, VerifiedSignature } from '../../pdf/verify/verify-pdf.js';
 import { pdfJailError } from './read-pdf.js';
 import { findDocument } from '../../store/documents-repo.js';
 import { certificateStatus } from '../../store/pki-repo.js';
@@ -41,7 +42,7 @@ function topLeft(b: ReportSigner['boxes'][number], pageHeight: number): Box {
   return { left: r(b.lx), top: r(pageHeight - b.ty), width: r(b.tx - b.lx), height: r(b.ty - b.ly) };
 }
 
-function boxOf(sig: PdfSignature, signer: ReportSigner | undefined, pages: PdfSignatures['pages']): number {
+function boxOf(sig: VerifiedSignature, signer: ReportSigner | undefined, pages: PdfSignatures['pages']): number {
   if (!signer || signer.boxes.length === 0) {
     return -1;
   }
@@ -60,7 +61,7 @@ function issuedByUs(der: Buffer, issuing: X509Certificate): boolean {
   }
 }
 
-async function ocspOf(deps: Deps, sig: PdfSignature, ours: boolean, responderDn: string): Promise<Firma['ocsp']> {
+async function ocspOf(deps: Deps, sig: VerifiedSignature, ours: boolean, responderDn: string): Promise<Firma['ocsp']> {
   const serial = sig.signer?.serial;
   const status = ours && serial ? await certificateStatus(deps.db, serial) : undefined;
   const certStatus = !status ? 'unknown' : status.revokedAt ? 'revoked' : 'good';
@@ -106,11 +107,19 @@ export interface DocumentSignatures {
  */
 export async function checkDocumentSignatures(deps: Deps, doc: { id: string; original_sha256: string }): Promise<DocumentSignatures> {
   const [bytes, signers] = await Promise.all([deps.blobs.get(doc.original_sha256), reportSigners(deps.db, doc.id)]);
-  let read: PdfSignatures;
+  return checkFileSignatures(deps, bytes, signers);
+}
+
+/**
+ * The report of any PDF's signatures (pdf/verify/verify-pdf.ts, in the PDF jail), with what the
+ * service knows of `signers` (none for a file uploaded to be verified) and of the certificates it
+ * issued. Signers chain to the service root; time stamps may also come from the operator's TSA.
+ */
+export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers: ReportSigner[]): Promise<DocumentSignatures> {
+  let read: VerifiedPdf;
   try {
     const root = deps.pki.pki.root.certificateDer;
-    // Signers chain to the service root; time-stamps may come from the operator's TSA (SELLO_TSA_URL).
-    read = await deps.pdfJail.readSignatures(bytes, {
+    read = await deps.pdfJail.verifyPdf(bytes, {
       trustedRootsDer: [root],
       timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
     });
@@ -151,6 +160,20 @@ export async function checkDocumentSignatures(deps: Deps, doc: { id: string; ori
         : { authority: '', dataType: sig.signer?.email ? 'email' : '', subject: sig.signer?.email ?? '' },
       ocsp: await ocspOf(deps, sig, ours, responderDn),
       certificados: sig.certificates.map(({ der: _der, ...c }) => c),
+      problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
+      modifiedAfterSigning: sig.modifiedAfterSigning,
+      changes: sig.changes.map((c) => ({
+        revision: c.revision,
+        object: c.objectNumber,
+        kind: c.kind,
+        category: c.category,
+        description: c.description,
+        allowed: c.allowed,
+      })),
+      level: sig.level,
+      timestampValid: sig.timestampValid,
+      // Revocation data is never fetched on a client's behalf: it is in the file, or the service's own.
+      validationData: sig.ltvEmbedded ? 'embedded' : ours ? 'service' : 'none',
     });
     facts.push({ trusted: sig.trusted, timestampTime: sig.timestamp?.verified ? (sig.timestamp.genTime?.toISOString() ?? '') : '' });
     if (signer?.signature_type === 'drawn') {
@@ -159,5 +182,6 @@ export async function checkDocumentSignatures(deps: Deps, doc: { id: string; ori
       }
     }
   }
-  return { report: { InkSignatures: ink, firmas }, facts, signers };
+  const attacks = read.attacks.map((a) => ({ name: a.name, campoFirma: a.field, detail: a.detail }));
+  return { report: { InkSignatures: ink, firmas, documentIntegrity: read.documentIntegrity, attacks }, facts, signers };
 }

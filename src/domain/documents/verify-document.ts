@@ -82,7 +82,9 @@ export async function verifyDocument(deps: Deps, q: { ticket: string }): Promise
       timestamp: ts.timestampTime ? { time: ts.timestampTime, authority: f.timestampAuthority } : null,
       certificate_trusted: ts.trusted,
       certificate_status: f.ocsp.certStatus,
-      verified: f.ocsp.signatureValid,
+      modified_after_signing: f.modifiedAfterSigning,
+      // A signature is only shown as valid when nothing it forbids was done to the document after it.
+      verified: f.ocsp.signatureValid && !f.modifiedAfterSigning,
     };
   });
   const pending = signers

@@ -1,9 +1,13 @@
-// GET /api/report/{ticket}: the signature report, for external verification of a document.
+// GET /api/report/{ticket}: the signature report, for external verification of a document; and
+// POST /api/report: the same report of any PDF the client uploads (multipart, signed through
+// Content-SHA256), nothing stored.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { signatureReport } from '../../domain/documents/signature-report.js';
+import { verifyUploadedPdf } from '../../domain/documents/verify-uploaded-pdf.js';
+import { readSignedUpload } from '../multipart.js';
 import { ErrorResponse } from '../../schemas/common.js';
-import { ReportParams, SignatureReport } from '../../schemas/report.js';
+import { ReportParams, ReportUpload, SignatureReport } from '../../schemas/report.js';
 
 export function reportRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -26,6 +30,29 @@ export function reportRoutes(deps: Deps) {
       async (req) => {
         const { ticket } = req.params as { ticket: string };
         return signatureReport(deps, { accountId: req.account!.id, ticket });
+      },
+    );
+    app.post(
+      '/api/report',
+      {
+        schema: {
+          operationId: 'verifyPdfReport',
+          summary: 'Signature report of an uploaded PDF: every signature checked, what changed after it, PAdES level, attacks recognized',
+          description:
+            'multipart/form-data with a part `file` (the PDF). The signature is over the `Content-SHA256` header: Base64 of the ' +
+            'SHA-256 of the file. Nothing is stored. The answer has the shape of GET /api/report/{ticket}; signatures this ' +
+            "account's signers did not make have `box` -1. A file that cannot be read is 422 PDF_INVALID, one beyond the " +
+            'reading limits 422 PDF_TOO_COMPLEX.',
+          tags: ['documents'],
+          security: [{ hmac: [] }],
+          consumes: ['multipart/form-data'],
+          body: ReportUpload,
+          response: { 200: SignatureReport, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const upload = await readSignedUpload(req);
+        return verifyUploadedPdf(deps, { bytes: upload.file });
       },
     );
   };

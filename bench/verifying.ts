@@ -1,0 +1,143 @@
+// Scenario V of `npm run bench`: verifying a signed PDF as the report and POST /api/report do (what
+// the PDF jail's worker runs: the inflate bound of pdf/flate-budget.ts, then pdf/verify/verify-pdf.ts:
+// structure, CMS, revision difference analysis, levels, attack patterns) on a 1-page and on a
+// 300-page ~10 MB PDF, each signed twice by the service's signPdf (three revisions). p50/p99 and the
+// peak RSS of the verification alone. Prints figures; asserts nothing about timings.
+//
+// Each input runs in its own child process (this file with the argument "child"), so its peak RSS
+// is that workload's; the peak is reset (Linux clear_refs) once the signed file is ready, so the
+// PKI generation and the two signatures before it are not counted.
+import { fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Clock } from '../src/domain/deps.js';
+import { createPkiResponder } from '../src/domain/pki/pki-responses.js';
+import { timestampSource } from '../src/domain/signing/timestamp-source.js';
+import { checkFlateStreams } from '../src/pdf/flate-budget.js';
+import { signPdf } from '../src/pdf/sign-pdf.js';
+import { verifyPdf } from '../src/pdf/verify/verify-pdf.js';
+import { KeyPairPool, generateServicePki, importPki, issueSignerCertificate, pkiUrls, randomSerialHex } from '../src/pki/index.js';
+import type { Db } from '../src/store/db.js';
+import { percentile } from './load.js';
+import { manyPagesPdf, onePagePdf } from './pdfs.js';
+
+const PUBLIC_URL = 'https://sello.example';
+const TSA_POLICY_OID = '2.25.44711949293045456837671144841923094334';
+const INFLATE = { maxTotalBytes: 256 * 1024 * 1024, maxRatio: 200 }; // the configuration's defaults
+
+interface ChildResult {
+  name: string;
+  bytes: number;
+  samples: number[];
+  peakRssBytes: number;
+  verdict: string;
+}
+
+async function signedTwice(pages: number): Promise<Buffer> {
+  const unsigned = pages === 1 ? (await onePagePdf()).bytes : await manyPagesPdf(pages, 10e6);
+  const clock: Clock = { now: () => new Date() };
+  const material = await generateServicePki({ organization: 'Sello Bench', baseUrl: PUBLIC_URL, now: new Date() });
+  const responder = createPkiResponder({ db: undefined as unknown as Db, clock }, await importPki(material), TSA_POLICY_OID);
+  const tsa = timestampSource({ pki: responder });
+  const urls = pkiUrls(PUBLIC_URL);
+  const keys = new KeyPairPool({ size: 2, refillDelayMs: 0 });
+  let pdf: Uint8Array = unsigned;
+  for (const [i, x] of [60, 320].entries()) {
+    const now = clock.now();
+    const cert = await issueSignerCertificate(responder.pki, {
+      name: `Signer ${i + 1}`,
+      email: `signer${i + 1}@example.com`,
+      serialNumber: randomSerialHex(),
+      now,
+      ocspUrl: urls.ocsp,
+      crlUrl: urls.crl,
+      caIssuersUrl: urls.issuingCer,
+      keys,
+    });
+    pdf = (
+      await signPdf({
+        pdf,
+        fieldName: `Sello-bench-${i + 1}`,
+        boxes: [{ page: 0, rect: { lx: x, ly: 80, tx: x + 200, ty: 150 } }],
+        appearance: { signerName: `Signer ${i + 1}`, signedAt: now, authorityLabel: 'Email link', locale: 'en' },
+        signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
+        timestamp: (imprint, nonce) => tsa.timestamp(imprint, nonce),
+        trustedRootsDer: tsa.trustedRootsDer,
+        now: () => now,
+      })
+    ).pdf;
+  }
+  writeFileSync(`${process.env.BENCH_V_ROOT_FILE}`, Buffer.from(tsa.trustedRootsDer[0]));
+  return Buffer.from(pdf);
+}
+
+function peakReset(): () => number {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+  } catch {
+    let peak = process.memoryUsage.rss();
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 2);
+    return () => {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    };
+  }
+}
+
+async function child(pages: number, iterations: number): Promise<ChildResult> {
+  const bytes = await signedTwice(pages);
+  const root = readFileSync(`${process.env.BENCH_V_ROOT_FILE}`);
+  const verifyOnce = async () => {
+    await checkFlateStreams(bytes, INFLATE);
+    return verifyPdf(bytes, { trustedRootsDer: [root] });
+  };
+  const first = await verifyOnce(); // warm-up, and the verdict printed
+  const peak = peakReset();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t0 = performance.now();
+    await verifyOnce();
+    samples.push(performance.now() - t0);
+  }
+  const verdict = `${first.documentIntegrity}, ${first.signatures.map((s) => `${s.validSignature ? 'valid' : 'invalid'} ${s.level}`).join(' + ')}`;
+  return { name: `${pages}-page`, bytes: bytes.length, samples, peakRssBytes: peak(), verdict };
+}
+
+function runChild(pages: number, iterations: number): Promise<ChildResult> {
+  const proc = fork(resolve('bin/run-ts.js'), ['bench/verifying.ts', 'child', String(pages), String(iterations)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_V_ROOT_FILE: resolve(`.bench-root-${process.pid}-${pages}.der`) },
+  });
+  return new Promise((ok, fail) => {
+    proc.once('message', (m) => ok(m as ChildResult));
+    proc.once('exit', (code) => (code === 0 ? undefined : fail(new Error(`verification child exited with ${code}`))));
+  });
+}
+
+export async function scenarioVerifying(): Promise<void> {
+  console.log('V  verification of a PDF signed twice (3 revisions): inflate bound + structure + CMS + difference analysis + levels');
+  for (const [pages, iterations] of [
+    [1, Number(process.env.BENCH_V_SMALL ?? 40)],
+    [300, Number(process.env.BENCH_V_LARGE ?? 8)],
+  ]) {
+    const r = await runChild(pages, iterations);
+    const sorted = [...r.samples].sort((a, b) => a - b);
+    console.log(
+      `   ${r.name.padEnd(9)} ${(r.bytes / 1e6).toFixed(2).padStart(6)} MB  p50 ${percentile(sorted, 50).toFixed(1)} ms  p99 ${percentile(sorted, 99).toFixed(1)} ms  ` +
+        `peak RSS ${(r.peakRssBytes / 1e6).toFixed(0)} MB  (${iterations} runs; ${r.verdict})`,
+    );
+  }
+}
+
+if (process.argv[2] === 'child') {
+  const result = await child(Number(process.argv[3]), Number(process.argv[4]));
+  try {
+    (await import('node:fs')).rmSync(`${process.env.BENCH_V_ROOT_FILE}`, { force: true });
+  } finally {
+    process.send!(result);
+    process.disconnect();
+  }
+}

@@ -1,0 +1,248 @@
+// Decides what kind of change each object change of a revision is (the difference analysis of
+// pyHanko and EU DSS, after PDF 32000-1 §12.8.2.2 and ETSI EN 319 142-1 §5.4-5.5). The kinds a
+// signature may allow after it: another signature with its field, widget and appearance; DSS
+// validation data and document time stamps; filling in form fields; annotations (certification
+// level 3 only). Anything else (page content, fonts, the page tree, a redefined signature
+// dictionary, a catalog key outside the form and the DSS) is 'other' and never allowed. Which kinds
+// a given signature allows is verify-pdf.ts's decision; here each change is only named.
+import { PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
+import { describeObject, type DocumentFacts } from './document-facts.js';
+import { changedKeys, type ObjectChange, objectAt, sameObject } from './revision-diff.js';
+
+export type ChangeCategory =
+  | 'signature'
+  | 'timestamp'
+  | 'dss'
+  | 'form-fill'
+  | 'annotation'
+  | 'metadata'
+  | 'structure'
+  | 'unreferenced'
+  | 'other';
+
+export interface ClassifiedChange {
+  revision: number;
+  objectNumber: number;
+  kind: ObjectChange['kind'];
+  category: ChangeCategory;
+  /** What the object is and, for a change, which keys changed. */
+  description: string;
+  /** The field a signature or form-fill change is about (for /Lock, FieldMDP and sneaky signatures). */
+  field?: string;
+}
+
+const SIGNATURE_FIELD_KEYS = new Set(['V', 'AP', 'AS', 'F', 'P']);
+const WIDGET_KEYS = new Set(['AP', 'AS', 'F', 'P']);
+const FORM_FIELD_KEYS = new Set(['V', 'AS', 'AP']);
+const ACROFORM_KEYS = new Set(['Fields', 'SigFlags', 'DR', 'DA', 'NeedAppearances']);
+
+const refNumbers = (o: PdfObject | undefined | null): number[] =>
+  o instanceof PdfArray ? o.toArray().flatMap((x) => (x instanceof PdfRef ? [x.objectNumber] : [])) : [];
+const within = (keys: string[], allowed: Set<string>) => keys.every((k) => allowed.has(k));
+
+/** Old entries kept, in order of appearance; the new ones returned. Null when one was removed. */
+function addedEntries(before: number[], after: number[]): number[] | null {
+  const kept = new Set(after);
+  if (!before.every((n) => kept.has(n))) {
+    return null;
+  }
+  const old = new Set(before);
+  return after.filter((n) => !old.has(n));
+}
+
+interface Pair {
+  before: DocumentFacts;
+  after: DocumentFacts;
+}
+
+/** A change to a page's /Annots (the page dictionary's or an indirect array's). */
+function annotsChange(pair: Pair, before: number[], after: number[]): { category: ChangeCategory; description: string } {
+  const added = addedEntries(before, after);
+  if (added === null) {
+    return { category: 'other', description: 'an annotation was removed from a page' };
+  }
+  const signatures = added.filter((n) => pair.after.fields.get(pair.after.widgets.get(n) ?? -1)?.isSignature);
+  if (signatures.length === added.length) {
+    return { category: 'signature', description: 'signature widgets added to a page' };
+  }
+  return { category: 'annotation', description: 'annotations added to a page' };
+}
+
+/** The form dictionary: only new signature fields, /SigFlags and additions to /DR. */
+function acroFormChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCategory; description: string } {
+  const keys = changedKeys(a, b);
+  if (!within(keys, ACROFORM_KEYS)) {
+    return { category: 'other', description: `form dictionary changed (${keys.join(', ')})` };
+  }
+  const pdfA = pair.before.view.pdf;
+  const pdfB = pair.after.view.pdf;
+  const resolve = (pdf: typeof pdfA, o: PdfObject | undefined) => (o instanceof PdfRef ? objectAt(pdf, o.objectNumber) : (o ?? null));
+  const added = addedEntries(refNumbers(resolve(pdfA, a.get('Fields'))), refNumbers(resolve(pdfB, b.get('Fields'))));
+  if (added === null) {
+    return { category: 'other', description: 'a form field was removed' };
+  }
+  if (added.some((n) => !pair.after.fields.get(n)?.isSignature)) {
+    return { category: 'other', description: 'a form field other than a signature field was added' };
+  }
+  const drA = resolve(pdfA, a.get('DR'));
+  const drB = resolve(pdfB, b.get('DR'));
+  if (keys.includes('DR') && drA instanceof PdfDict && drB instanceof PdfDict) {
+    // Resources may be added for a new appearance; a redefined one would change existing fields.
+    for (const [category, value] of drA) {
+      const next = resolve(pdfB, drB.get(category));
+      const prev = resolve(pdfA, value);
+      if (prev instanceof PdfDict && next instanceof PdfDict) {
+        if ([...prev].some(([k, v]) => !sameObject(v, next.get(k)))) {
+          return { category: 'other', description: `form default resource /${category.value} redefined` };
+        }
+      } else if (!sameObject(value, drB.get(category))) {
+        return { category: 'other', description: `form default resource /${category.value} redefined` };
+      }
+    }
+  }
+  if (keys.includes('NeedAppearances')) {
+    return { category: 'form-fill', description: 'form dictionary: /NeedAppearances' };
+  }
+  return { category: 'signature', description: `form dictionary: ${keys.map((k) => `/${k}`).join(' ')}` };
+}
+
+function catalogChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCategory; description: string } {
+  const keys = changedKeys(a, b);
+  const other = keys.filter((k) => !['DSS', 'Extensions', 'AcroForm', 'Metadata'].includes(k));
+  if (other.length > 0) {
+    return { category: 'other', description: `document catalog changed: ${other.map((k) => `/${k}`).join(' ')}` };
+  }
+  const formA = a.get('AcroForm');
+  const formB = b.get('AcroForm');
+  if (keys.includes('AcroForm')) {
+    if (formA instanceof PdfDict && formB instanceof PdfDict) {
+      return acroFormChange(pair, formA, formB);
+    }
+    if (formA !== undefined && !(formB instanceof PdfRef && formA instanceof PdfDict)) {
+      return { category: 'other', description: 'document catalog: the form was replaced' };
+    }
+    // A form added (or moved to its own object) is judged by its fields, each a change of its own.
+    return { category: 'signature', description: 'document catalog: /AcroForm' };
+  }
+  return {
+    category: keys.every((k) => k === 'Metadata') ? 'metadata' : 'dss',
+    description: `document catalog: ${keys.map((k) => `/${k}`).join(' ')}`,
+  };
+}
+
+function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'revision' | 'objectNumber' | 'kind'> {
+  const { before, after } = pair;
+  const n = change.objectNumber;
+  const a = objectAt(before.view.pdf, n);
+  const b = objectAt(after.view.pdf, n);
+  const facts = change.kind === 'removed' ? before : after;
+  const what = describeObject(facts, n);
+  const keys = a instanceof PdfDict && b instanceof PdfDict ? changedKeys(a, b) : [];
+  const keyText = keys.length > 0 ? ` (${keys.map((k) => (k.startsWith('(') ? k : `/${k}`)).join(' ')})` : '';
+  const other = (description = `${what} ${change.kind}${keyText}`) => ({ category: 'other' as const, description });
+
+  if (change.kind === 'added' && b instanceof PdfStream && ['XRef', 'ObjStm'].includes(b.getName('Type')?.value ?? '')) {
+    return { category: 'structure', description: 'cross-reference or object stream' };
+  }
+  if (after.dss.has(n) && (change.kind === 'added' || before.dss.has(n) || !before.reachable.has(n))) {
+    return { category: 'dss', description: 'validation data (DSS)' };
+  }
+  if (change.kind === 'removed' && before.dss.has(n)) {
+    return { category: 'dss', description: 'validation data (DSS)' };
+  }
+  if (n === after.info || n === before.info) {
+    return { category: 'metadata', description: 'document information dictionary' };
+  }
+  if (after.signatureValues.has(n) || before.signatureValues.has(n)) {
+    if (change.kind !== 'added' || before.reachable.has(n)) {
+      return other(`signature dictionary of ${(after.signatureValues.get(n) ?? before.signatureValues.get(n))!.fieldName} redefined`);
+    }
+    const sig = after.signatureValues.get(n)!;
+    return {
+      category: sig.isTimestamp ? 'timestamp' : 'signature',
+      description: `${sig.isTimestamp ? 'document time stamp' : 'signature'} ${sig.fieldName}`,
+      field: sig.fieldName,
+    };
+  }
+  if (n === after.catalog && n === before.catalog && a instanceof PdfDict && b instanceof PdfDict) {
+    return catalogChange(pair, a, b);
+  }
+  if (n === after.acroForm && a instanceof PdfDict && b instanceof PdfDict) {
+    return acroFormChange(pair, a, b);
+  }
+  const field = after.fields.get(n) ?? before.fields.get(n);
+  if (field) {
+    if (field.isSignature) {
+      if (change.kind === 'added') {
+        return { category: 'signature', description: `signature field ${field.name} added`, field: field.name };
+      }
+      const wasUnsigned = !(a instanceof PdfDict) || a.get('V') === undefined;
+      if (change.kind === 'changed' && wasUnsigned && within(keys, SIGNATURE_FIELD_KEYS)) {
+        return { category: 'signature', description: `signature field ${field.name} signed`, field: field.name };
+      }
+      if (change.kind === 'changed' && !keys.includes('V') && within(keys, WIDGET_KEYS)) {
+        return { category: 'signature', description: `appearance of signature field ${field.name}`, field: field.name };
+      }
+      return other(`signature field ${field.name} ${change.kind}${keyText}`);
+    }
+    if (change.kind === 'changed' && within(keys, FORM_FIELD_KEYS)) {
+      return { category: 'form-fill', description: `form field ${field.name} filled in`, field: field.name };
+    }
+    return other(`form field ${field.name} ${change.kind}${keyText}`);
+  }
+  const widgetOf = after.widgets.get(n) ?? before.widgets.get(n);
+  if (widgetOf !== undefined) {
+    const owner = after.fields.get(widgetOf) ?? before.fields.get(widgetOf);
+    if (owner?.isSignature && (change.kind === 'added' || within(keys, WIDGET_KEYS))) {
+      return { category: 'signature', description: `widget of signature field ${owner.name}`, field: owner.name };
+    }
+    if (owner && !owner.isSignature && change.kind === 'changed' && within(keys, FORM_FIELD_KEYS)) {
+      return { category: 'form-fill', description: `widget of form field ${owner.name}`, field: owner.name };
+    }
+    return other(`widget of ${owner?.name ?? 'a field'} ${change.kind}${keyText}`);
+  }
+  if (after.pages.has(n) && before.pages.has(n) && a instanceof PdfDict && b instanceof PdfDict) {
+    if (!within(keys, new Set(['Annots']))) {
+      return other();
+    }
+    const res = (pdf: typeof before.view.pdf, o: PdfObject | undefined) => (o instanceof PdfRef ? objectAt(pdf, o.objectNumber) : o);
+    const r = annotsChange(pair, refNumbers(res(before.view.pdf, a.get('Annots'))), refNumbers(res(after.view.pdf, b.get('Annots'))));
+    return { category: r.category, description: `${what}: ${r.description}` };
+  }
+  if (after.annotArrays.has(n) && change.kind === 'changed') {
+    const r = annotsChange(pair, refNumbers(a), refNumbers(b));
+    return { category: r.category, description: `page ${(after.pages.get(after.annotArrays.get(n)!) ?? 0) + 1}: ${r.description}` };
+  }
+  if (after.annotations.has(n) && (change.kind === 'added' || before.annotations.has(n))) {
+    return { category: 'annotation', description: `annotation ${change.kind}${keyText}` };
+  }
+  if (change.kind === 'added' && after.signatureAppearance.has(n)) {
+    return { category: 'signature', description: 'signature appearance' };
+  }
+  if (change.kind === 'added' && after.formAppearance.has(n)) {
+    return { category: 'form-fill', description: 'form field appearance' };
+  }
+  if (change.kind === 'added' && after.annotationAppearance.has(n)) {
+    return { category: 'annotation', description: 'annotation appearance' };
+  }
+  if (!after.reachable.has(n) && (change.kind === 'added' || !before.reachable.has(n))) {
+    return { category: 'unreferenced', description: `${what} ${change.kind}, referenced by nothing` };
+  }
+  return other();
+}
+
+/** Every change between two consecutive revisions, named. */
+export function classifyChanges(before: DocumentFacts, after: DocumentFacts, changes: ObjectChange[]): ClassifiedChange[] {
+  const pair = { before, after };
+  const out = changes.map((c) => ({ revision: after.view.revision, objectNumber: c.objectNumber, kind: c.kind, ...classify(pair, c) }));
+  if (before.catalog !== after.catalog) {
+    out.push({
+      revision: after.view.revision,
+      objectNumber: after.catalog ?? 0,
+      kind: 'changed',
+      category: 'other',
+      description: 'the trailer names another document catalog',
+    });
+  }
+  return out;
+}

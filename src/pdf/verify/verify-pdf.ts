@@ -1,0 +1,236 @@
+// The verifier of any signed PDF: for each signature, whether it is one (byte-range-rules.ts),
+// whether its CMS verifies (signature-cms.ts), what every later revision changed and whether the
+// signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
+// (ltv-level.ts), and the known attack it looks like when it fails (attack-patterns.ts). It serves
+// the signature report, the report of an uploaded file and the public verification page. Pure,
+// as pdf/ must be: trusted roots are parameters, times come from the file and its time stamps.
+import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfString } from '@libpdf/core';
+import { revisionEnds } from '../pdf-revisions.js';
+import { PdfReadError, type PdfSignature, type PdfSignatures, type ReadSignaturesOptions, readSignaturesOf } from '../read-signatures.js';
+import { type AttackFinding, modificationAttack, structuralAttack } from './attack-patterns.js';
+import { checkSignatureStructure } from './byte-range-rules.js';
+import { type ClassifiedChange, classifyChanges } from './change-rules.js';
+import { type DocumentFacts, documentFacts } from './document-facts.js';
+import { fieldLocks, isLocked } from './field-locks.js';
+import { dssCoversChain, type PadesLevel, readDss } from './ltv-level.js';
+import { diffRevisions, loadRevisions, objectAt } from './revision-diff.js';
+
+export { VerifyLimitError } from './revision-diff.js';
+export type { AttackFinding, AttackName } from './attack-patterns.js';
+export type { PadesLevel } from './ltv-level.js';
+
+/** One change after a signature, and whether that signature allows it. */
+export interface SignatureChange {
+  revision: number;
+  objectNumber: number;
+  kind: ClassifiedChange['kind'];
+  category: ClassifiedChange['category'];
+  description: string;
+  allowed: boolean;
+}
+
+export interface VerifiedSignature extends PdfSignature {
+  /** The first rule the signature breaks (structure first, then the CMS); null when valid. */
+  failedRule: string | null;
+  /** A later revision changed something this signature does not allow. */
+  modifiedAfterSigning: boolean;
+  /** What the later revisions changed (at most MAX_CHANGES), allowed or not. */
+  changes: SignatureChange[];
+  level: PadesLevel;
+  /** The signature time stamp (for a document time stamp, the token itself) verifies. */
+  timestampValid: boolean;
+  /** The validation data of the chain is embedded in the DSS (B-LT and above). */
+  ltvEmbedded: boolean;
+}
+
+export interface VerifiedPdf extends PdfSignatures {
+  signatures: VerifiedSignature[];
+  documentIntegrity: 'intact' | 'modified' | 'invalid';
+  attacks: AttackFinding[];
+}
+
+const MAX_CHANGES = 200;
+const ALWAYS_ALLOWED = new Set(['dss', 'timestamp', 'structure', 'metadata', 'unreferenced']);
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
+
+function rawValues(pdf: PDF, sig: PdfSignature): { byteRange: number[] | null; contents: Uint8Array | null; field: PdfDict | null } {
+  const field =
+    pdf
+      .getForm()
+      ?.getSignatureFields()
+      .find((f) => f.name === sig.fieldName)
+      ?.getDict() ?? null;
+  const resolve = (o: PdfObject | undefined) => (o && 'objectNumber' in o ? (objectAt(pdf, o.objectNumber) ?? undefined) : o);
+  const dict = resolve(field?.get('V'));
+  if (!(dict instanceof PdfDict)) {
+    return { byteRange: null, contents: null, field };
+  }
+  const br = resolve(dict.get('ByteRange'));
+  const contents = resolve(dict.get('Contents'));
+  return {
+    byteRange: br instanceof PdfArray ? br.toArray().map((n) => (n instanceof PdfNumber ? n.value : Number.NaN)) : null,
+    contents: contents instanceof PdfString ? contents.bytes : null,
+    field,
+  };
+}
+
+/** Changes no revision section explains: bytes after the last revision, revisions only a repair reads. */
+function unexplained(bytes: Uint8Array, ends: number[], loaded: Set<number>, repaired: number[]): ClassifiedChange[] {
+  const out: ClassifiedChange[] = [];
+  const base = { objectNumber: 0, kind: 'changed' as const, category: 'other' as const };
+  ends.forEach((_, i) => {
+    if (i > 0 && (!loaded.has(i + 1) || repaired.includes(i + 1))) {
+      out.push({ ...base, revision: i + 1, description: `revision ${i + 1} cannot be read without rebuilding its cross-references` });
+    }
+  });
+  const tail = bytes.subarray(ends[ends.length - 1] ?? bytes.length);
+  if (!tail.every(isSpace)) {
+    out.push({
+      ...base,
+      kind: 'added',
+      revision: ends.length + 1,
+      description: `${tail.length} bytes appended after the last revision, outside any cross-reference section`,
+    });
+  }
+  return out;
+}
+
+/**
+ * Signature fields that draw on a page without a valid signature ('unsigned'), or with one no
+ * trusted authority vouches for ('untrusted'): the sneaky signature, whose appearance can cover
+ * what the earlier signers signed. An untrusted one only counts against a trusted signature: when
+ * neither is trusted (a file signed by authorities this service does not know) nothing tells the
+ * attacker's certificate from the other signers'.
+ */
+function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Map<string, 'unsigned' | 'untrusted'> {
+  const pdf = finalFacts.view.pdf;
+  const out = new Map<string, 'unsigned' | 'untrusted'>();
+  for (const field of finalFacts.fields.values()) {
+    if (!field.isSignature) {
+      continue;
+    }
+    const sig = signatures.find((s) => s.fieldName === field.name);
+    if (sig?.validSignature && sig.trusted) {
+      continue;
+    }
+    const visible = field.widgets.some((w) => {
+      const d = objectAt(pdf, w);
+      const rect = d instanceof PdfDict ? d.get('Rect') : undefined;
+      const n = rect instanceof PdfArray ? rect.toArray().map((x) => (x instanceof PdfNumber ? x.value : 0)) : [];
+      return n.length === 4 && Math.abs((n[2] - n[0]) * (n[3] - n[1])) > 0 && d instanceof PdfDict && d.has('AP');
+    });
+    if (visible) {
+      out.set(field.name, sig?.validSignature ? 'untrusted' : 'unsigned');
+    }
+  }
+  return out;
+}
+
+export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<VerifiedPdf> {
+  const ends = revisionEnds(bytes);
+  const views = await loadRevisions(bytes, ends);
+  const last = views[views.length - 1];
+  let finalPdf: PDF;
+  try {
+    finalPdf = last && last.end === bytes.length ? last.pdf : await PDF.load(bytes);
+  } catch (err) {
+    throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
+  }
+  const read = await readSignaturesOf(finalPdf, bytes, opts);
+  if (views.length === 0) {
+    throw new PdfReadError('the PDF cannot be read: no revision of it loads');
+  }
+  const facts = views.map(documentFacts);
+  const finalFacts = facts[facts.length - 1];
+  const factsAt = (revision: number) => [...facts].reverse().find((f) => f.view.revision <= revision) ?? facts[0];
+
+  const sneaky = sneakyFields(finalFacts, read.signatures);
+  const changes: ClassifiedChange[] = [];
+  for (let i = 1; i < views.length; i++) {
+    changes.push(...classifyChanges(facts[i - 1], facts[i], diffRevisions(views[i - 1], views[i])));
+  }
+  /** A signature change is a sneaky signature for `s` when its field draws without a signature `s` can weigh against. */
+  const asSeenBy = (s: PdfSignature, c: ClassifiedChange): ClassifiedChange => {
+    const kind = c.category === 'signature' && c.field !== undefined ? sneaky.get(c.field) : undefined;
+    if (kind === 'unsigned' || (kind === 'untrusted' && s.trusted)) {
+      const why = kind === 'unsigned' ? 'without a valid signature' : 'with a signature no trusted authority vouches for';
+      return { ...c, category: 'other', description: `sneaky signature: ${c.description}, drawn on the page ${why}` };
+    }
+    return c;
+  };
+  const repaired = views.filter((v) => v.repaired).map((v) => v.revision);
+  changes.push(...unexplained(bytes, ends, new Set(views.map((v) => v.revision)), repaired));
+
+  const certification = finalFacts.certification;
+  const certSig = certification ? read.signatures.find((s) => s.dictionaryNumber === certification.signatureNumber) : undefined;
+  const finalDss = readDss(finalPdf);
+  const docTimestamps = read.signatures.filter((s) => s.subFilter === 'ETSI.RFC3161' && s.validSignature && s.trusted);
+  const roots = opts.trustedRootsDer;
+  const timestampRoots = opts.timestampRootsDer ?? roots;
+
+  const attacks: AttackFinding[] = [];
+  const signatures = read.signatures.map((s): VerifiedSignature => {
+    const raw = rawValues(finalPdf, s);
+    const structure = checkSignatureStructure({ bytes, ...raw, objectNumber: s.dictionaryNumber, revisionEnds: ends });
+    const validSignature = s.validSignature && !structure.problem;
+    const rule = structure.problem?.rule ?? s.rule ?? null;
+    const level3 = certification && certSig && certSig.revision <= s.revision ? certification.level : null;
+    const locks = fieldLocks(finalPdf, raw.field, s.dictionaryNumber);
+    const allowed = (c: ClassifiedChange) =>
+      ALWAYS_ALLOWED.has(c.category) ||
+      (c.category === 'signature' && level3 !== 1) ||
+      (c.category === 'form-fill' && level3 !== 1 && !isLocked(locks, c.field ?? '')) ||
+      (c.category === 'annotation' && level3 === 3);
+    const after = changes
+      .filter((c) => c.revision > s.revision)
+      .map((c) => asSeenBy(s, c))
+      .map((c) => ({ ...c, allowed: allowed(c) }));
+    const disallowed = after.filter((c) => !c.allowed);
+    const timestampValid = s.subFilter === 'ETSI.RFC3161' ? validSignature && s.trusted : !!s.timestamp?.verified;
+    const signerDer = s.signer?.der;
+    const at = s.timestamp?.genTime ?? s.signDate ?? new Date(0);
+    const covers = (dss: ReturnType<typeof readDss>) =>
+      !!signerDer &&
+      dssCoversChain({
+        signerDer,
+        cmsCertsDer: s.certificates.map((c) => c.der),
+        dss,
+        trustedRootsDer: s.subFilter === 'ETSI.RFC3161' ? timestampRoots : roots,
+        at,
+      });
+    const ltvEmbedded = timestampValid && covers(finalDss);
+    const archived =
+      ltvEmbedded && docTimestamps.some((d) => d.revision > s.revision && d !== s && covers(readDss(factsAt(d.revision).view.pdf)));
+    const level: PadesLevel = archived ? 'B-LTA' : ltvEmbedded ? 'B-LT' : timestampValid ? 'B-T' : 'B-B';
+
+    if (rule && !validSignature) {
+      const found = structuralAttack(s.fieldName, rule, s.validSignature);
+      if (found) {
+        attacks.push(found);
+      }
+    } else if (disallowed.length > 0) {
+      attacks.push(
+        modificationAttack({ field: s.fieldName, signed: factsAt(s.revision), final: finalFacts, disallowed, certified: level3 !== null }),
+      );
+    }
+    return {
+      ...s,
+      validSignature,
+      problem: structure.problem?.message ?? s.problem,
+      failedRule: validSignature ? null : rule,
+      modifiedAfterSigning: disallowed.length > 0,
+      changes: [...disallowed, ...after.filter((c) => c.allowed)]
+        .slice(0, MAX_CHANGES)
+        .sort((x, y) => x.revision - y.revision || x.objectNumber - y.objectNumber),
+      level,
+      timestampValid,
+      ltvEmbedded,
+    };
+  });
+  const documentIntegrity = signatures.some((s) => !s.validSignature)
+    ? 'invalid'
+    : signatures.some((s) => s.modifiedAfterSigning)
+      ? 'modified'
+      : 'intact';
+  return { ...read, signatures, documentIntegrity, attacks };
+}

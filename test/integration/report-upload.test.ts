@@ -1,0 +1,199 @@
+// POST /api/report: the verifier through the real API, on a running server. A document signed by
+// the service is intact and named as the service's; a file signed elsewhere (the openssl test PKI,
+// which the service does not trust) is still checked for structure and changes; attacks are named;
+// hostile files end in a 422 within the reading limits, never a 5xx; the Content-SHA256 rule holds.
+import { createHash, createHmac } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SelloApiError } from '../../src/client/index.js';
+import { hostileCorpus } from '../helpers/hostile-pdfs.js';
+import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { HandPdf, stream } from '../helpers/signed-pdfs.js';
+
+let s: TestServer;
+let pki: TestPki;
+let ana: TestSigner;
+let serviceSigned: Buffer | undefined;
+
+beforeAll(async () => {
+  [s, pki] = await Promise.all([startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: '5000', SELLO_PDF_MEMORY_MB: '256' } }), createTestPki()]);
+  ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
+}, 60_000);
+afterAll(async () => {
+  pki?.dispose();
+  await s?.close();
+});
+
+async function status(send: () => Promise<unknown>): Promise<{ status: number; code?: string }> {
+  try {
+    await send();
+    return { status: 200 };
+  } catch (err) {
+    if (err instanceof SelloApiError) {
+      return { status: err.status, code: err.code };
+    }
+    throw err;
+  }
+}
+
+describe('POST /api/report', () => {
+  it('a document signed by the service: intact, service-issued, B-T, the same verdicts as GET /api/report', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } }],
+    });
+    const token = doc.stickers[0].signer_url.split('/').pop()!;
+    const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana' }, consent: true }),
+    });
+    expect(res.status).toBe(200);
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    serviceSigned = Buffer.from(file);
+    const uploaded = await s.client.verifyPdf(file);
+    const stored = await s.client.signatureReport(doc.document_ticket);
+    expect(uploaded.documentIntegrity).toBe('intact');
+    expect(uploaded.attacks).toEqual([]);
+    expect(uploaded.firmas).toHaveLength(1);
+    expect(uploaded.firmas[0]).toMatchObject({
+      validSignature: true,
+      problem: null,
+      modifiedAfterSigning: false,
+      level: 'B-T',
+      timestampValid: true,
+      validationData: 'service',
+      certType: 'service-issued',
+      box: -1, // an upload is no document of the account: no signer is matched
+      ipAddress: '',
+      ocsp: { signatureValid: true, certStatus: 'good' },
+    });
+    const { box: _b, ipAddress: _i, downstreamData: _d, ...rest } = uploaded.firmas[0];
+    expect(stored.firmas[0]).toMatchObject(rest);
+    expect(stored.documentIntegrity).toBe('intact');
+  });
+
+  it('a file signed elsewhere and altered after signing: modified, the change and the attack named', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 4: stream('BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET') });
+    const r = await s.client.verifyPdf(pdf.bytes);
+    expect(r.documentIntegrity).toBe('modified');
+    expect(r.firmas[0]).toMatchObject({ validSignature: true, modifiedAfterSigning: true, certType: 'external', validationData: 'none' });
+    // The service does not trust the test PKI's root: the timestamp is not trusted either.
+    expect(r.firmas[0].ocsp.signatureValid).toBe(false);
+    expect(r.firmas[0].changes).toContainEqual(
+      expect.objectContaining({ revision: 3, object: 4, kind: 'changed', category: 'other', allowed: false }),
+    );
+    expect(r.attacks).toEqual([expect.objectContaining({ name: 'incremental-saving', campoFirma: 'Ana' })]);
+  });
+
+  it('a forged signature: invalid, the rule named', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', rawContents: '' });
+    const r = await s.client.verifyPdf(pdf.bytes);
+    expect(r.documentIntegrity).toBe('invalid');
+    expect(r.firmas[0]).toMatchObject({ validSignature: false, problem: { rule: 'contents-empty' } });
+    expect(r.attacks.map((a) => a.name)).toEqual(['universal-signature-forgery']);
+  });
+
+  it('an unsigned PDF: no signatures, intact', async () => {
+    const r = await s.client.verifyPdf(await makePdf());
+    expect(r).toEqual({ InkSignatures: [], firmas: [], documentIntegrity: 'intact', attacks: [] });
+  });
+
+  it('401 when Content-SHA256 is not the hash of the file; 422 for a file that is no PDF', async () => {
+    const file = await makePdf();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file)], { type: 'application/pdf' }), 'doc.pdf');
+    const wrong = createHash('sha256').update('something else').digest('base64');
+    const mac = createHmac('sha256', Buffer.from(s.creds.apiKey, 'utf8')).update(wrong).digest('base64');
+    const res = await fetch(`${s.baseUrl}/api/report`, {
+      method: 'POST',
+      headers: { authorization: `svc ${s.creds.webId}:${mac}`, 'content-sha256': wrong },
+      body: form,
+    });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toBe('');
+    expect(await status(() => s.client.verifyPdf(Buffer.from('not a pdf at all')))).toEqual({ status: 422, code: 'PDF_INVALID' });
+  });
+
+  it('too many revisions and an impossible object count: 422 PDF_TOO_COMPLEX, quickly', async () => {
+    const many = HandPdf.base();
+    for (let i = 0; i < 101; i++) {
+      many.update({ 8: `<< /N ${i} >>` });
+    }
+    expect(await status(() => s.client.verifyPdf(many.bytes))).toEqual({ status: 422, code: 'PDF_TOO_COMPLEX' });
+    const huge = HandPdf.base();
+    huge.update({ 8: '<< >>' }, '/Size 5000000 ');
+    const t0 = performance.now();
+    const o = await status(() => s.client.verifyPdf(huge.bytes));
+    expect(o.status).toBe(422);
+    expect(performance.now() - t0).toBeLessThan(6000);
+  });
+
+  it('the hostile corpus: every file answered in time with a 422 or a report, never a 5xx', async () => {
+    const corpus = hostileCorpus({ mutantBase: await makePdf(), bombMiB: 1024, mutantCount: 10 });
+    for (const h of corpus) {
+      const t0 = performance.now();
+      const o = await status(() => s.client.verifyPdf(h.bytes));
+      const ms = performance.now() - t0;
+      expect(ms, h.name).toBeLessThan(10_000);
+      expect([200, 422], `${h.name}: ${o.code}`).toContain(o.status);
+      if (h.expect === 'refused' && h.bomb) {
+        expect(o.code, h.name).toBe('PDF_TOO_COMPLEX');
+      }
+    }
+  }, 240_000);
+});
+
+describe('the public page: GET and POST /verify', () => {
+  async function drop(file: Uint8Array, lang = 'es') {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file)], { type: 'application/pdf' }), 'doc.pdf');
+    const res = await fetch(`${s.baseUrl}/verify`, { method: 'POST', body: form, headers: { 'accept-language': lang } });
+    return { status: res.status, html: await res.text(), headers: res.headers };
+  }
+
+  it('shows the form, without authentication and without script', async () => {
+    const res = await fetch(`${s.baseUrl}/verify`, { headers: { 'accept-language': 'en' } });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain('<form method="post" action="/verify" enctype="multipart/form-data">');
+    expect(html).toContain('Verify a signed PDF');
+    expect(html).not.toContain('<script');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('a document signed by the service: valid, trusted, intact (Spanish)', async () => {
+    expect(serviceSigned).toBeDefined();
+    const r = await drop(serviceSigned!);
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Firma válida');
+    expect(r.html).toContain('Íntegro');
+    expect(r.html).toContain('Certificado de confianza para este servicio');
+    expect(r.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a file changed after signing: modified, the change named (English)', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 4: stream('BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET') });
+    const r = await drop(pdf.bytes, 'en');
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Modified after signing');
+    expect(r.html).toContain('Document modified after this signature');
+    expect(r.html).toContain('incremental-saving');
+    expect(r.html).toContain('revision 3: content stream changed');
+  });
+
+  it('a file that is no PDF: 422 and the form again; then the per-address limit: 429', async () => {
+    const r = await drop(Buffer.from('hello'), 'en');
+    expect(r.status).toBe(422);
+    expect(r.html).toContain('The file is not a readable PDF.');
+    let last = 0;
+    for (let i = 0; i < 12 && last !== 429; i++) {
+      last = (await drop(Buffer.from('hello'))).status;
+    }
+    expect(last).toBe(429);
+  });
+});
