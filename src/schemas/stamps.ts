@@ -120,6 +120,18 @@ export const PdfStampsValidation = Type.Object({
       covers_revision: Type.Boolean({ description: 'its /ByteRange covers all of its revision but the token' }),
       hash: Nullable(Type.String({ description: 'SHA-256 of the covered bytes, hex' })),
       stamp: Type.String({ description: 'Base64 of the token' }),
+      modified_after_stamp: Type.Boolean({
+        description: "the signature verifier's verdict: a later revision changed what the stamp covers (beyond signatures, form filling, DSS and document time stamps)",
+      }),
+      modifications: Type.Array(
+        Type.Object({
+          revision: Type.Integer(),
+          object: Type.Integer(),
+          kind: StringEnum(['added', 'changed', 'removed']),
+          description: Type.String(),
+        }),
+        { description: 'the changes after the stamp that it does not allow, as the signature report names them' },
+      ),
       changes_after: Type.Object({
         changed: Type.Boolean({ description: 'a revision follows the stamped one' }),
         only_signatures_dss_timestamps: Type.Boolean({ description: 'those revisions only add signatures, DSS or document time stamps' }),
@@ -140,6 +152,8 @@ examples(PdfStampsValidation, {
       covers_revision: true,
       hash: EXAMPLE.hash,
       stamp: EXAMPLE.stamp,
+      modified_after_stamp: false,
+      modifications: [],
       changes_after: {
         changed: true,
         only_signatures_dss_timestamps: true,

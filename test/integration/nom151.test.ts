@@ -216,6 +216,8 @@ describe('POST /api/nom151/stamp and /api/nom151/validate', () => {
       hash: r.hash,
       covers_revision: true,
       revision: check.revisions,
+      modified_after_stamp: false,
+      modifications: [],
       changes_after: { changed: false, only_signatures_dss_timestamps: true, revisions: [] },
     });
   });
@@ -238,6 +240,11 @@ describe('POST /api/nom151/stamp and /api/nom151/validate', () => {
     ).pdf;
     const afterSign = await s.client.validatePdfStamps(thenSigned);
     expect(afterSign.stamps[0]).toMatchObject({ valid: true, changes_after: { changed: true, only_signatures_dss_timestamps: true } });
+    // Bruno's certificate comes from an authority this service does not recognize: the signature
+    // verifier counts a signature drawn on the page that nobody trusted vouches for as a change of
+    // the stamped content (the "sneaky signature" pattern), and names it.
+    expect(afterSign.stamps[0].modified_after_stamp).toBe(true);
+    expect(afterSign.stamps[0].modifications.map((m) => m.description).join(' ')).toMatch(/sneaky signature: signature field Sello-Bruno added/);
     expect(afterSign.stamps[0].changes_after.revisions[0]).toMatchObject({ signatures: ['Sello-Bruno'], other: [] });
 
     const edit = await PDF.load(stamped);
@@ -247,6 +254,10 @@ describe('POST /api/nom151/stamp and /api/nom151/validate', () => {
     expect(afterEdit.stamps[0].valid).toBe(true); // the stamp itself still covers its revision
     expect(afterEdit.stamps[0].changes_after).toMatchObject({ changed: true, only_signatures_dss_timestamps: false });
     expect(afterEdit.stamps[0].changes_after.revisions[0].other.join(' ')).toContain('page 1 changed');
+    // The signature verifier's verdict on the same file: the stamped content was modified after it.
+    expect(afterEdit.stamps[0].modified_after_stamp).toBe(true);
+    expect(afterEdit.stamps[0].modifications.length).toBeGreaterThan(0);
+    expect(afterEdit.stamps[0].modifications.every((m) => m.revision === 3)).toBe(true);
   });
 
   it('a PDF without stamps is not valid; a malformed one is 422', async () => {
