@@ -39,4 +39,9 @@ export interface Deps {
   mail?: { transport: MailTransport; from: string };
   /** An external time-stamp authority (SELLO_TSA_URL) and the roots its tokens must chain to. */
   externalTsa?: { url: string; trustedRootsDer: Buffer[] };
+  /**
+   * Fetches OCSP responses and CRLs for certificates the service did not issue (an external TSA's
+   * chain), from the addresses in those certificates; global fetch when absent.
+   */
+  fetchPkiData?: typeof fetch;
 }

@@ -16,7 +16,11 @@ import { DELIVER_WEBHOOK } from './payloads/deliver-webhook.js';
 import { SEND_EMAIL } from './payloads/send-email.js';
 import { WORKFLOW_EXPIRE } from './payloads/workflow-expire.js';
 import { WORKFLOW_REMIND } from './payloads/workflow-remind.js';
+import { UNIVERSAL_BUILD } from './payloads/universal-build.js';
+import { UNIVERSAL_RENEW } from './payloads/universal-renew.js';
 import { sendEmailTask } from './send-email.js';
+import { universalBuildTask } from './universal-build.js';
+import { universalRenewTask } from './universal-renew.js';
 import { workflowExpireTask } from './workflow-expire.js';
 import { workflowRemindTask } from './workflow-remind.js';
 import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
@@ -28,6 +32,8 @@ export function taskList(deps: Deps): TaskList {
     [CHECK_OCSP_RESPONDER.task]: checkOcspResponderTask(deps),
     [WORKFLOW_REMIND.task]: workflowRemindTask(deps),
     [WORKFLOW_EXPIRE.task]: workflowExpireTask(deps),
+    [UNIVERSAL_BUILD.task]: universalBuildTask(deps),
+    [UNIVERSAL_RENEW.task]: universalRenewTask(deps),
   };
 }
 

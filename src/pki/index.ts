@@ -63,3 +63,13 @@ export {
   type OcspErrorStatus,
 } from './ocsp.js';
 export { createCrl, type CreateCrlOptions, type RevokedEntry } from './crl.js';
+export { readCmsMaterial, type CmsMaterial } from './cms-material.js';
+export {
+  certificateUrls,
+  checkCrl,
+  checkOcspResponse,
+  hasOcspNoCheck,
+  isSelfIssued,
+  type CheckedCrl,
+  type CheckedOcsp,
+} from './revocation-check.js';

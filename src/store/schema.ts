@@ -73,6 +73,26 @@ export interface DocumentsTable {
   expires_at: NullableTimestamp;
   flow_generation: Generated<number>;
   concluded_at: NullableTimestamp;
+  /** The universal rendition (0013_universal.sql): its blob, state, last failure and renewal. */
+  universal_sha256: string | null;
+  universal_status: 'pending' | 'ready' | 'failed' | null;
+  universal_error: string | null;
+  universal_at: NullableTimestamp;
+  universal_tsa_not_after: NullableTimestamp;
+  universal_renew_at: NullableTimestamp;
+}
+
+/** One universal revision made: the first, then each renewal (0013_universal.sql). */
+export interface UniversalRevisionsTable {
+  id: Generated<string>;
+  document_id: string;
+  seq: number;
+  kind: 'initial' | 'renewal';
+  sha256: string;
+  timestamp_time: Timestamp;
+  tsa: string;
+  tsa_not_after: Timestamp;
+  created_at: Timestamp;
 }
 
 export interface SignersTable {
@@ -230,4 +250,5 @@ export interface Database {
   notifications: NotificationsTable;
   notification_deliveries: NotificationDeliveriesTable;
   job_workers: JobWorkersTable;
+  universal_revisions: UniversalRevisionsTable;
 }
