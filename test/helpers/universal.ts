@@ -97,7 +97,8 @@ export interface LtaCheck {
  * against `rootPem` with the DSS certificates as intermediates, every OCSP response parsed and
  * verified against the root, every CRL's signature checked with the DSS certificates.
  */
-export async function opensslLtaCheck(pdf: Uint8Array, rootPem: string): Promise<LtaCheck> {
+export async function opensslLtaCheck(pdf: Uint8Array, rootPem: string, opts: { at?: Date } = {}): Promise<LtaCheck> {
+  const attime = opts.at ? ['-attime', String(Math.floor(opts.at.getTime() / 1000))] : [];
   const dir = mkdtempSync(join(tmpdir(), 'sello-lta-'));
   try {
     const dss = await dssOf(pdf);
@@ -108,13 +109,29 @@ export async function opensslLtaCheck(pdf: Uint8Array, rootPem: string): Promise
     writeFileSync(join(dir, 'token.der'), ts.token);
     writeFileSync(join(dir, 'covered.bin'), ts.covered);
     const tsVerify = await openssl(
-      ['ts', '-verify', '-token_in', '-in', 'token.der', '-data', 'covered.bin', '-CAfile', 'root.pem', '-untrusted', 'certs.pem'],
+      [
+        'ts',
+        '-verify',
+        '-token_in',
+        '-in',
+        'token.der',
+        '-data',
+        'covered.bin',
+        '-CAfile',
+        'root.pem',
+        '-untrusted',
+        'certs.pem',
+        ...attime,
+      ],
       dir,
     );
     const ocsp: LtaCheck['ocsp'] = [];
     for (const [i, der] of dss.ocsps.entries()) {
       writeFileSync(join(dir, `ocsp${i}.der`), der);
-      const r = await openssl(['ocsp', '-respin', `ocsp${i}.der`, '-resp_text', '-CAfile', 'root.pem', '-verify_other', 'certs.pem'], dir);
+      const r = await openssl(
+        ['ocsp', '-respin', `ocsp${i}.der`, '-resp_text', '-CAfile', 'root.pem', '-verify_other', 'certs.pem', ...attime],
+        dir,
+      );
       ocsp.push({ status: /Cert Status: (\w+)/.exec(r.out)?.[1] ?? '', text: r.out });
     }
     const crlVerify: string[] = [];
@@ -125,6 +142,57 @@ export async function opensslLtaCheck(pdf: Uint8Array, rootPem: string): Promise
       crlVerify.push(r.out.trim());
     }
     return { tsVerify: tsVerify.out, ocsp, crlVerify };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** pdfsig run with the machine's clock moved by `offset` (libfaketime, e.g. "+2h"), trusting `rootPem`. */
+export async function pdfsigShifted(pdf: Uint8Array, rootPem: string, offset: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-pdfsig-'));
+  const run = async (cmd: string, args: string[]) => {
+    try {
+      const r = await exec(cmd, args, { encoding: 'utf8' });
+      return r.stdout + r.stderr;
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      return `${e.stdout ?? ''}${e.stderr ?? ''}`;
+    }
+  };
+  try {
+    writeFileSync(join(dir, 'root.pem'), rootPem);
+    writeFileSync(join(dir, 'doc.pdf'), pdf);
+    const nss = `sql:${join(dir, 'nss')}`;
+    await run('mkdir', ['-p', join(dir, 'nss')]);
+    await run('certutil', ['-N', '-d', nss, '--empty-password']);
+    await run('certutil', ['-A', '-d', nss, '-n', 'sello-root', '-t', 'CT,C,C', '-i', join(dir, 'root.pem')]);
+    return await run('faketime', ['-f', offset, 'pdfsig', '-no-ocsp', '-nssdir', nss, join(dir, 'doc.pdf')]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `openssl verify` of one certificate with only what the file's DSS holds: its certificates as
+ * intermediates and, with crlCheck, its CRLs for every certificate of the path (no network).
+ */
+export async function opensslVerifyFromDss(
+  pdf: Uint8Array,
+  rootPem: string,
+  certDer: Uint8Array,
+  o: { at: Date; crlCheck: boolean },
+): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'sello-lta-'));
+  try {
+    const dss = await dssOf(pdf);
+    writeFileSync(join(dir, 'root.pem'), rootPem);
+    writeFileSync(join(dir, 'certs.pem'), dss.certs.map((c) => derToPem(c, 'CERTIFICATE')).join(''));
+    writeFileSync(join(dir, 'crls.pem'), dss.crls.map((c) => derToPem(c, 'X509 CRL')).join(''));
+    writeFileSync(join(dir, 'leaf.pem'), derToPem(certDer, 'CERTIFICATE'));
+    const crl = o.crlCheck ? ['-crl_check_all', '-CRLfile', 'crls.pem'] : [];
+    const attime = ['-attime', String(Math.floor(o.at.getTime() / 1000))];
+    const r = await openssl(['verify', ...attime, ...crl, '-CAfile', 'root.pem', '-untrusted', 'certs.pem', 'leaf.pem'], dir);
+    return r.out.trim();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
