@@ -11,13 +11,16 @@
 //   F  one signature (certificate, appearance, CMS, time stamp, store) on a 1-page and a 300-page
 //      PDF, p50/p99 and peak RSS, beside the floor (SHA-256 + one RSA signature): bench/signing.ts.
 //      It needs no server and runs after the server has stopped.
+//   G  the universal rendition (PAdES B-LTA: validation data, DSS, document time stamp, DSS) of a
+//      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCDEF: which to run), BENCH_A_SECONDS (default 10),
+// Environment: BENCH_SCENARIOS (default ABCDEFG: which to run), BENCH_A_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
-// of scenario F per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
+// of scenario F per input), BENCH_G_SMALL and BENCH_G_LARGE (default 30 and 8: renditions of
+// scenario G per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
 // its signature instead of taken from the pool), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
 // server process, and of scenario F's signing processes, into DIR when they stop; summarize with
 // bench/profile-summary.ts).
@@ -33,6 +36,7 @@ import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.
 import { authTimingPairs } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioTemplates } from './templates.js';
+import { scenarioUniversal } from './universal.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 
 const CONCURRENCY = 16;
@@ -42,7 +46,7 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEF').toUpperCase();
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFG').toUpperCase();
 const NEEDS_SERVER = /[A-E]/.test(SCENARIOS);
 const MB = 1024 * 1024;
 
@@ -87,6 +91,9 @@ async function main() {
     }
     if (SCENARIOS.includes('F')) {
       await scenarioSigning({ cpuProfileDir: process.env.BENCH_CPU_PROF });
+    }
+    if (SCENARIOS.includes('G')) {
+      await scenarioUniversal();
     }
   } finally {
     if (!interrupted) {
