@@ -22,7 +22,7 @@
 // of scenario F per input), BENCH_G_SMALL and BENCH_G_LARGE (default 30 and 8: renditions of
 // scenario G per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
 // its signature instead of taken from the pool), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
-// server process, and of scenario F's signing processes, into DIR when they stop; summarize with
+// server process, and of scenario F's signing and G's universal processes, into DIR when they stop; summarize with
 // bench/profile-summary.ts).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -93,7 +93,7 @@ async function main() {
       await scenarioSigning({ cpuProfileDir: process.env.BENCH_CPU_PROF });
     }
     if (SCENARIOS.includes('G')) {
-      await scenarioUniversal();
+      await scenarioUniversal({ cpuProfileDir: process.env.BENCH_CPU_PROF });
     }
   } finally {
     if (!interrupted) {

@@ -19,7 +19,7 @@ const LARGE_ITERATIONS = Number(process.env.BENCH_G_LARGE ?? 8);
 const PUBLIC_URL = 'https://sello.example';
 const TSA_POLICY_OID = '2.25.44711949293045456837671144841923094334';
 
-export async function scenarioUniversal() {
+export async function scenarioUniversal(opts: { cpuProfileDir?: string } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'sello-bench-universal-'));
   try {
     const inputs = [
@@ -35,7 +35,11 @@ export async function scenarioUniversal() {
     for (const [i, input] of inputs.entries()) {
       const pdfPath = join(dir, `input-${i}.pdf`);
       await writeFile(pdfPath, input.bytes);
-      const r = await runChild({ pdfPath, page: input.page, warmup: input.warmup, iterations: input.iterations }, material);
+      const r = await runChild(
+        { pdfPath, page: input.page, warmup: input.warmup, iterations: input.iterations },
+        material,
+        opts.cpuProfileDir,
+      );
       const sorted = [...r.samples].sort((a, b) => a - b);
       const ms = (v: number) => `${v.toFixed(1)} ms`;
       const mb = (v: number) => `${(v / MB).toFixed(0)} MB`;
@@ -54,8 +58,12 @@ export async function scenarioUniversal() {
 function runChild(
   input: Pick<UniversalChildJob, 'pdfPath' | 'page' | 'warmup' | 'iterations'>,
   material: PkiMaterial,
+  cpuProfileDir?: string,
 ): Promise<UniversalChildResult> {
-  const child = fork(resolve('bin/run-ts.js'), ['bench/universal-child.ts'], { stdio: 'inherit' });
+  const child = fork(resolve('bin/run-ts.js'), ['bench/universal-child.ts'], {
+    execArgv: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] : [],
+    stdio: 'inherit',
+  });
   const b64 = (v: Buffer) => v.toString('base64');
   const keyed = (k: { certificateDer: Buffer; privateKeyPkcs8: Buffer }) => ({
     certificateDer: b64(k.certificateDer),

@@ -68,6 +68,7 @@ export {
   certificateUrls,
   checkCrl,
   checkOcspResponse,
+  crlRevokes,
   hasOcspNoCheck,
   isSelfIssued,
   type CheckedCrl,

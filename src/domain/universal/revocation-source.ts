@@ -7,9 +7,18 @@
 // certificates that chain to a root the operator configured, not from a client, so they do not go
 // through the client URL guard. Every answer is kept for the rest of one build: ten signatures
 // under one CA fetch its CRL once.
-import { X509Certificate, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { certificateUrls, checkCrl, checkOcspResponse, createOcspRequest, type CheckedOcsp } from '../../pki/index.js';
+import {
+  cachedCertificate,
+  certificateUrls,
+  checkCrl,
+  checkOcspResponse,
+  createOcspRequest,
+  crlRevokes,
+  type CheckedCrl,
+  type CheckedOcsp,
+} from '../../pki/index.js';
 
 const TIMEOUT_MS = 10_000;
 const MAX_OCSP_BYTES = 64 * 1024;
@@ -39,7 +48,7 @@ const key = (...parts: Uint8Array[]) => parts.map((p) => createHash('sha256').up
 /** "C=.., O=.., CN=.." of a certificate, to name it in a reason. */
 export function subjectOf(der: Uint8Array): string {
   try {
-    return new X509Certificate(der).subject.split('\n').join(', ');
+    return cachedCertificate(der).subject;
   } catch {
     return 'an unparsable certificate';
   }
@@ -51,7 +60,7 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
   const ourRoot = (issuerDer: Buffer) => issuerDer.equals(pki.root.certificateDer) && pki.root.privateKey !== undefined;
   const fetchFn = deps.fetchPkiData ?? fetch;
   const ocspCache = new Map<string, Promise<{ der: Buffer; checked: CheckedOcsp }>>();
-  const crlCache = new Map<string, Promise<Buffer>>();
+  const crlCache = new Map<string, Promise<{ der: Buffer; checked: CheckedCrl }>>();
 
   const download = async (url: string, init: RequestInit, limit: number, what: string): Promise<Buffer> => {
     let res: Response;
@@ -132,7 +141,11 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
     } else {
       throw new ValidationDataMissing(`${what}: the certificate names no CRL distribution point`);
     }
-    return der;
+    try {
+      return { der, checked: checkCrl(der, { issuerDer }) };
+    } catch (err) {
+      throw new ValidationDataMissing(`${what}: ${(err as Error).message}`);
+    }
   };
 
   return {
@@ -156,11 +169,9 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
         p = fetchCrl(certDer, issuerDer, url);
         crlCache.set(k, p);
       }
-      const der = await p;
-      try {
-        checkCrl(der, { issuerDer, certificateDer: certDer });
-      } catch (err) {
-        throw new ValidationDataMissing(`CRL for ${subjectOf(certDer)}: ${(err as Error).message}`);
+      const { der, checked } = await p;
+      if (crlRevokes(checked, certDer)) {
+        throw new ValidationDataMissing(`CRL for ${subjectOf(certDer)}: the CRL lists the certificate as revoked`);
       }
       return der;
     },
