@@ -44,6 +44,8 @@ export interface UniversalChildResult {
   baselineRss: number;
   peakRss: number;
   peakMethod: 'VmHWM' | 'sampled';
+  /** CPU time of this process (every thread, user + system) per rendition: less sensitive than p50 to a busy machine. */
+  cpuPerRenditionMs: number;
   originalBytes: number;
   universalBytes: number;
 }
@@ -137,14 +139,26 @@ async function run(job: UniversalChildJob): Promise<UniversalChildResult> {
   const baselineRss = process.memoryUsage.rss();
   const peak = startPeakRss();
   const samples: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < job.iterations; i++) {
     const start = performance.now();
     const made = await makeUniversal(deps, { pdf, scope: 'initial' });
     samples.push(performance.now() - start);
     universalBytes = made.pdf.length;
   }
+  const used = process.cpuUsage(cpu);
   const { peak: peakRss, method } = peak.stop();
-  return { type: 'result', samples, baselineRss, peakRss, peakMethod: method, originalBytes: pdf.length, universalBytes };
+  const cpuPerRenditionMs = (used.user + used.system) / 1000 / job.iterations;
+  return {
+    type: 'result',
+    samples,
+    baselineRss,
+    peakRss,
+    peakMethod: method,
+    cpuPerRenditionMs,
+    originalBytes: pdf.length,
+    universalBytes,
+  };
 }
 
 process.once('message', (job: UniversalChildJob) => {

@@ -30,7 +30,7 @@ export async function scenarioUniversal(opts: { cpuProfileDir?: string } = {}) {
     console.log('G  universal rendition (PAdES B-LTA) of a completed original: validation data, DSS, document time stamp, DSS');
     console.log('   (two signatures made first, outside the timings; one child process per input)');
     console.log(
-      `   ${'input'.padEnd(24)} ${'n'.padStart(3)} ${'p50'.padStart(9)} ${'p99'.padStart(9)}  ${'peak RSS'.padStart(8)} (after set-up)  original → universal`,
+      `   ${'input'.padEnd(24)} ${'n'.padStart(3)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'CPU each'.padStart(9)}  ${'peak RSS'.padStart(8)} (after set-up)  original → universal`,
     );
     for (const [i, input] of inputs.entries()) {
       const pdfPath = join(dir, `input-${i}.pdf`);
@@ -44,7 +44,8 @@ export async function scenarioUniversal(opts: { cpuProfileDir?: string } = {}) {
       const ms = (v: number) => `${v.toFixed(1)} ms`;
       const mb = (v: number) => `${(v / MB).toFixed(0)} MB`;
       console.log(
-        `   ${input.name.padEnd(24)} ${String(sorted.length).padStart(3)} ${ms(percentile(sorted, 50)).padStart(9)} ${ms(percentile(sorted, 99)).padStart(9)}  ` +
+        `   ${input.name.padEnd(24)} ${String(sorted.length).padStart(3)} ${ms(percentile(sorted, 50)).padStart(9)} ${ms(percentile(sorted, 99)).padStart(9)} ` +
+          `${ms(r.cpuPerRenditionMs).padStart(9)}  ` +
           `${mb(r.peakRss).padStart(8)} (${mb(r.baselineRss)})${r.peakMethod === 'sampled' ? ' sampled' : ''}  ` +
           `${(r.originalBytes / MB).toFixed(2)} MB → ${(r.universalBytes / MB).toFixed(2)} MB`,
       );
