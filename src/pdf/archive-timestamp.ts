@@ -10,7 +10,8 @@
 // sees a token; and it is not asked to gather validation data (longTermValidation), for the
 // reasons in dss-revision.ts. The prefix property is checked afterwards, as everywhere in pdf/.
 import { randomBytes } from 'node:crypto';
-import { PDF, PlaceholderError, type TimestampAuthority } from '@libpdf/core';
+import { PlaceholderError, type TimestampAuthority } from '@libpdf/core';
+import { isStrictPrefix, type OpenPdf, requireIncremental } from './open-pdf.js';
 import { PdfSignError } from './sign-errors.js';
 import { PkiError, verifyTimeStampReply, type VerifiedTimeStamp } from '../pki/index.js';
 
@@ -25,24 +26,19 @@ export interface ArchiveTimestampOptions {
   fieldName: string;
 }
 
-export interface ArchiveTimestampResult {
-  pdf: Uint8Array;
-  /** The verified token that was embedded. */
-  token: VerifiedTimeStamp;
-}
-
-const isPrefix = (prefix: Uint8Array, whole: Uint8Array) =>
-  whole.length > prefix.length &&
-  Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length).equals(Buffer.from(whole.buffer, whole.byteOffset, prefix.length));
-
-/** Appends a document time stamp over all of `bytes`. Throws PdfSignError. */
-export async function appendArchiveTimestamp(bytes: Uint8Array, opts: ArchiveTimestampOptions): Promise<ArchiveTimestampResult> {
+/**
+ * Appends a document time stamp over all of `doc.bytes`; `doc` then holds the new bytes and their
+ * model. Returns the verified token embedded. Throws PdfSignError.
+ */
+export async function appendArchiveTimestamp(doc: OpenPdf, opts: ArchiveTimestampOptions): Promise<VerifiedTimeStamp> {
   // The token with the TSA's certificates is some 5 KiB; an external TSA may send a longer chain.
   for (const estimatedSize of [16_384, 65_536]) {
     try {
-      return await once(bytes, opts, estimatedSize);
+      return await once(doc, opts, estimatedSize);
     } catch (err) {
       if (err instanceof PlaceholderError && estimatedSize < 65_536) {
+        // The library's model is left half-way: start again from the bytes it came from.
+        await doc.pdf.reload(doc.bytes);
         continue;
       }
       if (err instanceof PdfSignError) {
@@ -57,17 +53,8 @@ export async function appendArchiveTimestamp(bytes: Uint8Array, opts: ArchiveTim
   throw new PdfSignError('SIGNING_FAILED', 'the document time-stamp token does not fit');
 }
 
-async function once(bytes: Uint8Array, opts: ArchiveTimestampOptions, estimatedSize: number): Promise<ArchiveTimestampResult> {
-  let pdf: PDF;
-  try {
-    pdf = await PDF.load(bytes);
-  } catch (err) {
-    throw new PdfSignError('SIGNING_FAILED', `the PDF cannot be read: ${(err as Error).message}`);
-  }
-  const blocker = pdf.canSaveIncrementally();
-  if (blocker) {
-    throw new PdfSignError('NOT_INCREMENTAL', `the PDF cannot take an incremental revision (${blocker})`);
-  }
+async function once(doc: OpenPdf, opts: ArchiveTimestampOptions, estimatedSize: number): Promise<VerifiedTimeStamp> {
+  requireIncremental(doc);
   let verified: VerifiedTimeStamp | undefined;
   const authority: TimestampAuthority = {
     async timestamp(digest, algorithm) {
@@ -92,14 +79,16 @@ async function once(bytes: Uint8Array, opts: ArchiveTimestampOptions, estimatedS
       return verified.tokenDer;
     },
   };
-  const { bytes: out } = await pdf.addTimestamp({
+  // addTimestamp() reloads doc.pdf from the bytes it returns.
+  const { bytes: out } = await doc.pdf.addTimestamp({
     timestampAuthority: authority,
     fieldName: opts.fieldName,
     digestAlgorithm: 'SHA-256',
     estimatedSize,
   });
-  if (!verified || !isPrefix(bytes, out)) {
+  if (!verified || !isStrictPrefix(doc.bytes, out)) {
     throw new PdfSignError('NOT_INCREMENTAL', 'the PDF library did not append the document time stamp; refusing a rewrite');
   }
-  return { pdf: out, token: verified };
+  doc.bytes = out;
+  return verified;
 }

@@ -9,7 +9,8 @@
 // earlier revision's streams are referenced again, not copied), and checks afterwards that the
 // previous bytes are an exact prefix of the new ones, as signPdf does.
 import { createHash } from 'node:crypto';
-import { PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import { type PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import { isStrictPrefix, type OpenPdf, requireIncremental } from './open-pdf.js';
 import { PdfSignError } from './sign-errors.js';
 
 /** Validation data owed to one signature or time stamp (its VRI entry). */
@@ -31,10 +32,6 @@ export interface DssData {
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** PDF 2.0 §12.8.4.4: the VRI key is the upper-case hex SHA-1 of the signature it applies to. */
 export const vriKey = (signature: Uint8Array) => createHash('sha1').update(signature).digest('hex').toUpperCase();
-
-const isPrefix = (prefix: Uint8Array, whole: Uint8Array) =>
-  whole.length > prefix.length &&
-  Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length).equals(Buffer.from(whole.buffer, whole.byteOffset, prefix.length));
 
 function pdfDate(d: Date): string {
   const p = (v: number) => String(v).padStart(2, '0');
@@ -77,18 +74,13 @@ class StreamSet {
   }
 }
 
-/** Appends one incremental revision whose catalog /DSS holds `data` merged with the DSS already there. */
-export async function appendDss(bytes: Uint8Array, data: DssData): Promise<Uint8Array> {
-  let pdf: PDF;
-  try {
-    pdf = await PDF.load(bytes);
-  } catch (err) {
-    throw new PdfSignError('SIGNING_FAILED', `the PDF cannot be read: ${(err as Error).message}`);
-  }
-  const blocker = pdf.canSaveIncrementally();
-  if (blocker) {
-    throw new PdfSignError('NOT_INCREMENTAL', `the PDF cannot take an incremental revision (${blocker})`);
-  }
+/**
+ * Appends one incremental revision whose catalog /DSS holds `data` merged with the DSS already
+ * there; `doc` then holds the new bytes (and, unless reload is false, their model).
+ */
+export async function appendDss(doc: OpenPdf, data: DssData, opts: { reload?: boolean } = {}): Promise<void> {
+  requireIncremental(doc);
+  const pdf = doc.pdf;
   const resolve = (r: PdfRef) => pdf.getObject(r);
   const catalog = pdf.getCatalog();
   const old = catalog.getDict('DSS', resolve);
@@ -137,8 +129,11 @@ export async function appendDss(bytes: Uint8Array, data: DssData): Promise<Uint8
   }
   catalog.set('DSS', pdf.register(dss));
   const out = await pdf.save({ incremental: true });
-  if (!isPrefix(bytes, out)) {
+  if (!isStrictPrefix(doc.bytes, out)) {
     throw new PdfSignError('NOT_INCREMENTAL', 'the PDF library did not append the validation data; refusing a rewrite');
   }
-  return out;
+  doc.bytes = out;
+  if (opts.reload !== false) {
+    await pdf.reload(out);
+  }
 }

@@ -2,6 +2,7 @@
 // streams (referenced again, not copied) and VRI entries, adds only what is new; qpdf finds the file sound.
 import { describe, expect, it } from 'vitest';
 import { appendDss, vriKey } from '../../src/pdf/dss-revision.js';
+import { openPdf } from '../../src/pdf/open-pdf.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { dssOf } from '../helpers/universal.js';
 import { qpdfCheckAsync } from '../helpers/validators.js';
@@ -13,19 +14,23 @@ describe('appendDss', () => {
     const pdf = await makePdf();
     const sigA = bytes('signature A');
     const sigB = bytes('signature B');
-    const first = await appendDss(pdf, {
+    const doc = await openPdf(pdf);
+    await appendDss(doc, {
       vri: [
         { signature: sigA, certificatesDer: [bytes('cert 1'), bytes('cert 2')], ocspsDer: [bytes('ocsp 1')], crlsDer: [bytes('crl 1')] },
       ],
       at: new Date('2026-11-23T10:00:00Z'),
     });
+    const first = doc.bytes;
     expect(Buffer.from(first).subarray(0, pdf.length).equals(pdf)).toBe(true);
-    const second = await appendDss(first, {
+    // A second step on the same model, reloaded from the first step's bytes.
+    await appendDss(doc, {
       vri: [
         { signature: sigB, certificatesDer: [bytes('cert 2'), bytes('cert 3')], ocspsDer: [bytes('ocsp 2')], crlsDer: [bytes('crl 1')] },
       ],
       at: new Date('2026-11-23T11:00:00Z'),
     });
+    const second = doc.bytes;
     expect(Buffer.from(second).subarray(0, first.length).equals(Buffer.from(first))).toBe(true);
 
     const dss = await dssOf(second);

@@ -8,7 +8,8 @@ import { X509Certificate } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { appendArchiveTimestamp } from '../../pdf/archive-timestamp.js';
 import { appendDss } from '../../pdf/dss-revision.js';
-import { readSignedFields } from '../../pdf/signed-fields.js';
+import { openPdf } from '../../pdf/open-pdf.js';
+import { signedFieldsOf } from '../../pdf/signed-fields.js';
 import type { VerifiedTimeStamp } from '../../pki/index.js';
 import { timestampSource } from '../signing/timestamp-source.js';
 import { gatherValidationData } from './gather-validation-data.js';
@@ -40,7 +41,9 @@ export async function makeUniversal(
   const gather = (targets: { signature: Uint8Array; cms: Uint8Array }[]) =>
     gatherValidationData({ targets, trustedRootsDer, knownCertificatesDer: known, source });
 
-  const fields = await readSignedFields(o.pdf);
+  // One model of the file, reloaded after each revision (three parses of it in all).
+  const doc = await openPdf(o.pdf);
+  const fields = signedFieldsOf(doc.pdf);
   const stamps = fields.filter((f) => f.kind === 'document_timestamp');
   const targets = o.scope === 'initial' ? fields : stamps.slice(-1);
   if (targets.length === 0) {
@@ -48,29 +51,21 @@ export async function makeUniversal(
       o.scope === 'initial' ? 'the document has no signature' : 'the document has no document time stamp to renew',
     );
   }
-  const first = await appendDss(o.pdf, {
+  await appendDss(doc, {
     vri: await gather(targets.map((f) => ({ signature: f.contents, cms: f.contents }))),
     at: deps.clock.now(),
   });
   const fieldName = `Sello-Archive-${stamps.length + 1}`;
-  const stamped = await appendArchiveTimestamp(first, {
-    timestamp: tsa.timestamp,
-    trustedRootsDer,
-    untrustedDer: known,
-    fieldName,
-  });
-  const own = (await readSignedFields(stamped.pdf)).find((f) => f.fieldName === fieldName);
+  const token = await appendArchiveTimestamp(doc, { timestamp: tsa.timestamp, trustedRootsDer, untrustedDer: known, fieldName });
+  const own = signedFieldsOf(doc.pdf).find((f) => f.fieldName === fieldName);
   if (!own) {
     throw new ValidationDataMissing('the document time stamp just added cannot be read back');
   }
-  const last = await appendDss(stamped.pdf, {
-    vri: await gather([{ signature: own.contents, cms: stamped.token.tokenDer }]),
-    at: deps.clock.now(),
-  });
+  await appendDss(doc, { vri: await gather([{ signature: own.contents, cms: token.tokenDer }]), at: deps.clock.now() }, { reload: false });
   return {
-    pdf: last,
-    token: stamped.token,
-    tsaNotAfter: new Date(new X509Certificate(stamped.token.tsaCertificateDer).validTo),
+    pdf: doc.bytes,
+    token,
+    tsaNotAfter: new Date(new X509Certificate(token.tsaCertificateDer).validTo),
     covered: targets.length,
   };
 }
