@@ -3,6 +3,8 @@
 // signature), qpdf, and openssl (the document time stamp against the root, every embedded OCSP
 // response, every CRL, certification paths with only the embedded data).
 import { X509Certificate } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pemCertificates } from '../../src/pki/index.js';
@@ -202,6 +204,13 @@ describe('universal rendition', () => {
     }
     expect(hashes.size).toBe(10);
     expect(await queued(s, 'universal_build')).toHaveLength(0);
+    // No blob without a row: no run stored a rendition that was then dropped.
+    const referenced = await sql<{ sha256: string }>`select source_sha256 as sha256 from documents
+      union select sha256 from document_revisions union select sha256 from universal_revisions`.execute(s.deps.db);
+    const stored = (await readdir(join(s.dataDir, 'blobs'), { recursive: true }))
+      .map((f) => basename(f))
+      .filter((f) => /^[0-9a-f]{64}$/.test(f));
+    expect(new Set(stored)).toEqual(new Set(referenced.rows.map((r) => r.sha256)));
     const one = (await s.client.downloadDocument('universal', tickets[3])).bytes;
     await expectLta(one, (await s.client.downloadDocument('original', tickets[3])).bytes, rootPem, 1);
   });
