@@ -11,8 +11,9 @@ export const UNIVERSAL_BUILD = defineJob('universal_build', Type.Object({ docume
 export type UniversalBuildPayload = Static<typeof UNIVERSAL_BUILD.payload>;
 
 /**
- * graphile-worker retries a failed job after exp(min(attempt, 10)) seconds: about a day and a half
- * of attempts over 25 tries (the last ones some six hours apart) before the failure is final.
+ * graphile-worker retries a failed job after exp(min(attempt, 10)) seconds: 25 tries spread over
+ * about four days (ten hours for the first ten, then one every six hours) before the failure is final.
+ * Long enough to outlast an external TSA's OCSP responder or CRL server being down for a weekend.
  */
 export const UNIVERSAL_MAX_ATTEMPTS = 25;
 
