@@ -37,7 +37,12 @@ export async function gatherValidationData(o: GatherOptions): Promise<VriEntry[]
     const entry: VriEntry = { signature: target.signature, certificatesDer: [], ocspsDer: [], crlsDer: [] };
     await coverPath(o, material.signerCertificateDer, material.certificatesDer, entry);
     for (const token of material.timeStampTokensDer) {
-      const ts = readCmsMaterial(token);
+      let ts: ReturnType<typeof readCmsMaterial>;
+      try {
+        ts = readCmsMaterial(token);
+      } catch (err) {
+        throw new ValidationDataMissing(`a signature time stamp of the document cannot be read: ${(err as Error).message}`);
+      }
       await coverPath(o, ts.signerCertificateDer, ts.certificatesDer, entry);
     }
     entries.push(entry);
