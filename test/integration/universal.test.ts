@@ -1,21 +1,19 @@
 // The universal rendition (PAdES B-LTA) of a completed document: built by a job after completion,
-// served at GET /api/document/universal/{ticket}, judged from the file alone by pdfsig (every
-// signature), qpdf, and openssl (the document time stamp against the root, every embedded OCSP
-// response, every CRL, certification paths with only the embedded data).
-import { X509Certificate } from 'node:crypto';
+// served at GET /api/document/universal/{ticket}, renewed, made once per document under load, and
+// retried after a failure; each file judged from itself alone by pdfsig (every signature), qpdf and
+// openssl (test/helpers/universal-checks.ts).
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pemCertificates } from '../../src/pki/index.js';
 import { readSignedFields } from '../../src/pdf/signed-fields.js';
 import { apiError } from '../helpers/api-error.js';
 import { HOUR, movableClock, releaseScheduledJobs } from '../helpers/flow-clock.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { dssOf, opensslLtaCheck, opensslVerifyFromDss, pdfsigShifted, signedDocument } from '../helpers/universal.js';
-import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
+import { dssOf, signedDocument } from '../helpers/universal.js';
+import { expectLta, history, notifications, queued, retryNow, revisions } from '../helpers/universal-checks.js';
 
 let s: TestServer;
 let jobs: JobRunner;
@@ -33,69 +31,6 @@ afterAll(async () => {
   await jobs?.close();
   await s?.close();
 });
-
-async function history(server: TestServer, ticket: string) {
-  const r = await sql<{ action: string; details: Record<string, unknown> }>`select h.action, h.details from document_history h
-    join documents d on d.id = h.document_id where d.ticket = ${ticket} order by h.seq`.execute(server.deps.db);
-  return r.rows;
-}
-
-async function notifications(server: TestServer, ticket: string, kind: string) {
-  const r = await sql<{ meta: Record<string, unknown> }>`select n.meta from notifications n join documents d on d.id = n.document_id
-    where d.ticket = ${ticket} and n.kind = ${kind}`.execute(server.deps.db);
-  return r.rows.map((x) => x.meta);
-}
-
-async function revisions(server: TestServer, ticket: string) {
-  const r = await sql<{ seq: number; kind: string; sha256: string }>`select u.seq, u.kind, u.sha256 from universal_revisions u
-    join documents d on d.id = u.document_id where d.ticket = ${ticket} order by u.seq`.execute(server.deps.db);
-  return r.rows;
-}
-
-/** Jobs of the universal tasks still in the queue (waiting or failed and waiting for a retry). */
-async function queued(server: TestServer, task: string) {
-  const r = await sql<{ key: string | null; attempts: number; last_error: string | null }>`select j.key, j.attempts, j.last_error
-    from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-    where t.identifier = ${task}`.execute(server.deps.db);
-  return r.rows;
-}
-
-/** A failed job waits for its backoff; make it due now, as the runner would later. */
-async function retryNow(server: TestServer) {
-  await sql`update graphile_worker._private_jobs set run_at = now() where locked_at is null`.execute(server.deps.db);
-}
-
-/** Everything the file must satisfy to be the B-LTA rendition of `original`, checked independently. */
-async function expectLta(universal: Buffer, original: Buffer, root: string, signatures: number, at?: Date) {
-  expect(universal.subarray(0, original.length).equals(original)).toBe(true);
-  // With `at` (the service gone), pdfsig cannot make its own online OCSP check: it is told not to.
-  const report = await pdfsig(universal, root, { noOcsp: at !== undefined });
-  const sigs = report.signatures.filter((x) => x.type === 'ETSI.CAdES.detached');
-  expect(sigs, report.output).toHaveLength(signatures);
-  for (const sig of sigs) {
-    expect(sig.valid, sig.block).toBe(true);
-    expect(sig.trusted, sig.block).toBe(true);
-  }
-  const check = await qpdfCheckAsync(universal);
-  expect(check.output).toMatch(/No syntax or stream encoding errors found/);
-  const lta = await opensslLtaCheck(universal, root, { at });
-  expect(lta.tsVerify).toMatch(/Verification: OK/);
-  expect(lta.ocsp.length).toBeGreaterThan(0);
-  for (const o of lta.ocsp) {
-    expect(o.status, o.text).toBe('good');
-    expect(o.text).toMatch(/Response verify OK/);
-  }
-  expect(lta.crlVerify.length).toBeGreaterThan(0);
-  for (const c of lta.crlVerify) {
-    expect(c).toBe('verify OK');
-  }
-  const fields = await readSignedFields(universal);
-  const stamps = fields.filter((f) => f.kind === 'document_timestamp');
-  expect(stamps.length).toBeGreaterThan(0);
-  // The last revision is the DSS of the last time stamp: nothing but validation data follows it.
-  expect(stamps[stamps.length - 1].coveredLength).toBeLessThan(universal.length);
-  return { report, lta, fields };
-}
 
 describe('universal rendition', () => {
   it('is built once after completion: a DSS, a document time stamp, a DSS; every signature still valid; served and announced', async () => {
@@ -253,108 +188,5 @@ describe('universal rendition', () => {
     expect(row).toEqual({ universal_status: 'ready', universal_error: null });
     expect((await history(s, ticket)).map((h) => h.action).slice(-2)).toEqual(['universal_failed', 'universal_signed']);
     expect(await notifications(s, ticket, 'universal_signed')).toHaveLength(1);
-  });
-});
-
-describe('universal rendition validated offline, after the signer certificates ended', () => {
-  it('built with the clock past the signer certificates; checks out with the OCSP and CRL endpoints gone', async () => {
-    const own = movableClock();
-    const t = await startTestServer({ clock: own });
-    const runner = jobRunner(t.connectionString, t.deps);
-    let universal: Buffer;
-    let original: Buffer;
-    let root: string;
-    let signedAt: Date;
-    try {
-      root = await (await fetch(`${t.baseUrl}/pki/ca.pem`)).text();
-      const ticket = await signedDocument(t, pdf, ['Elena Sol']);
-      signedAt = own.now();
-      // The job runs two hours later (say, after retries): the signer certificate (30 minutes) has ended.
-      own.advance(2 * HOUR);
-      await runner.runDue();
-      universal = (await t.client.downloadDocument('universal', ticket)).bytes;
-      original = (await t.client.downloadDocument('original', ticket)).bytes;
-    } finally {
-      await runner.close();
-      await t.close(); // the service is gone: its OCSP responder, CRLs and TSA with it
-    }
-    const signer = (await dssOf(universal)).certs.find((c) => new X509Certificate(c).subject.includes('Elena Sol'))!;
-    const signerNotAfter = new Date(new X509Certificate(signer).validTo);
-    const late = new Date(signedAt.getTime() + 2 * HOUR);
-    expect(signerNotAfter.getTime()).toBeLessThan(late.getTime());
-
-    // Everything verified at the time of the document time stamp, from the file alone; the OCSP
-    // answers were given after the signature (they vouch for the certificate past its use).
-    const { lta } = await expectLta(universal, original, root, 1, late);
-    for (const o of lta.ocsp) {
-      const thisUpdate = Date.parse(`${/This Update: (.*)/.exec(o.text)?.[1]}`);
-      expect(thisUpdate).toBeGreaterThan(signedAt.getTime());
-    }
-    // The signer's path at the signature time, and the CA's revocation at the archive time, with
-    // the DSS's certificates and CRLs only.
-    expect(await opensslVerifyFromDss(universal, root, signer, { at: signedAt, crlCheck: false })).toMatch(/leaf.pem: OK/);
-    const issuing = (await dssOf(universal)).certs.find(
-      (c) => new X509Certificate(c).ca && new X509Certificate(c).subject !== new X509Certificate(c).issuer,
-    )!;
-    expect(await opensslVerifyFromDss(universal, root, issuing, { at: late, crlCheck: true })).toMatch(/leaf.pem: OK/);
-    // pdfsig on a machine whose clock is past the signer certificate's end: the signature itself
-    // still verifies. poppler 22.12 judges the certificate at its own "now" and reads no DSS, so it
-    // calls it expired: the long-term checks above are openssl's, from the DSS.
-    const shifted = await pdfsigShifted(universal, root, '+3h');
-    expect(shifted).toMatch(/Signature Validation: Signature is Valid\./);
-    expect(shifted).toMatch(/Certificate has Expired/);
-  });
-});
-
-describe('universal rendition with an external time-stamp authority (SELLO_TSA_URL)', () => {
-  it("gathers the external TSA's chain and revocation data from its certificates' addresses; refuses when they fail", async () => {
-    const other = await startTestServer({ freshPki: true });
-    const otherRoot = await (await fetch(`${other.baseUrl}/pki/ca.pem`)).text();
-    // The other service's certificates name http://127.0.0.1/...; its endpoints are on its own port.
-    let fail = false;
-    const fetched: string[] = [];
-    s.deps.fetchPkiData = async (url, init) => {
-      fetched.push(String(url));
-      if (fail) {
-        return new Response('down', { status: 503 });
-      }
-      return fetch(String(url).replace('http://127.0.0.1/', `${other.baseUrl}/`), init);
-    };
-    s.deps.externalTsa = { url: `${other.baseUrl}/tsa`, trustedRootsDer: pemCertificates(otherRoot) };
-    try {
-      fail = true;
-      const refused = await signedDocument(s, pdf, ['Fernando Gil']);
-      await jobs.runDue();
-      const err = await apiError(s.client.downloadDocument('universal', refused));
-      expect(err.details).toMatchObject({ universal_status: 'failed' });
-      expect(String((err.details as { reason: string }).reason)).toMatch(/Time-Stamping Authority.*HTTP 503/);
-      expect((await history(s, refused)).map((h) => h.action)).toContain('universal_failed');
-
-      fail = false;
-      fetched.length = 0;
-      await retryNow(s);
-      await jobs.runDue();
-      const universal = (await s.client.downloadDocument('universal', refused)).bytes;
-      const original = (await s.client.downloadDocument('original', refused)).bytes;
-      expect(fetched.some((u) => u.endsWith('/pki/ocsp'))).toBe(true);
-      expect(fetched.some((u) => u.endsWith('/pki/crl'))).toBe(true);
-      // The signatures chain to this service's root, the time stamps to the other's.
-      const report = await pdfsig(universal, rootPem);
-      expect(report.signatures.filter((x) => x.type === 'ETSI.CAdES.detached').map((x) => x.valid)).toEqual([true]);
-      expect(universal.subarray(0, original.length).equals(original)).toBe(true);
-      const lta = await opensslLtaCheck(universal, otherRoot);
-      expect(lta.tsVerify).toMatch(/Verification: OK/);
-      for (const o of lta.ocsp) {
-        expect(o.status).toBe('good');
-      }
-      const dss = await dssOf(universal);
-      expect(dss.certs.some((c) => c.equals(other.deps.pki.pki.tsa.certificateDer))).toBe(true);
-      expect(dss.certs.some((c) => c.equals(other.deps.pki.pki.root.certificateDer))).toBe(true);
-      expect(dss.crls).toHaveLength(4); // each service's issuing CA and root
-    } finally {
-      s.deps.externalTsa = undefined;
-      s.deps.fetchPkiData = undefined;
-      await other.close();
-    }
   });
 });
