@@ -59,3 +59,26 @@ export async function storeUniversal(
     returning seq`.execute(trx);
   return seq.rows[0].seq;
 }
+
+/**
+ * Completed documents without a universal rendition and without a job to build one (completed
+ * before this version, or their job removed by hand). A job that failed for good keeps its key and
+ * is left to the operator (docs/operations.md), so a lasting failure is not retried every day.
+ */
+export async function documentsOwedUniversal(q: Q, limit: number): Promise<string[]> {
+  const r = await sql<{ id: string }>`select d.id::text as id from documents d
+    where d.universal_sha256 is null
+      and (d.status = 'completed' or (d.status = 'deleted' and d.status_before_delete = 'completed'))
+      and not exists (select 1 from graphile_worker.jobs j where j.key = 'universal:' || d.id::text)
+    order by d.id limit ${limit}`.execute(q);
+  return r.rows.map((x) => x.id);
+}
+
+/** Universal renditions whose renewal job is missing (removed by hand, or lost): id and due time. */
+export async function renewalsWithoutJob(q: Q, limit: number): Promise<{ id: string; renewAt: Date }[]> {
+  const r = await sql<{ id: string; renew_at: Date }>`select d.id::text as id, d.universal_renew_at as renew_at from documents d
+    where d.universal_sha256 is not null and d.universal_renew_at is not null
+      and not exists (select 1 from graphile_worker.jobs j where j.key = 'universal-renew:' || d.id::text)
+    order by d.id limit ${limit}`.execute(q);
+  return r.rows.map((x) => ({ id: x.id, renewAt: x.renew_at }));
+}

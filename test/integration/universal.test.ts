@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepUniversal } from '../../src/domain/universal/sweep-universal.js';
 import { readSignedFields } from '../../src/pdf/signed-fields.js';
 import { apiError } from '../helpers/api-error.js';
 import { HOUR, movableClock, releaseScheduledJobs } from '../helpers/flow-clock.js';
@@ -188,5 +189,26 @@ describe('universal rendition', () => {
     expect(row).toEqual({ universal_status: 'ready', universal_error: null });
     expect((await history(s, ticket)).map((h) => h.action).slice(-2)).toEqual(['universal_failed', 'universal_signed']);
     expect(await notifications(s, ticket, 'universal_signed')).toHaveLength(1);
+  });
+
+  it('the daily sweep queues the rendition of a document completed without one (before this version), and a lost renewal', async () => {
+    const ticket = await signedDocument(s, pdf, ['Gabriela Paz']);
+    // As an upgrade finds it: completed, no universal state, no job.
+    await sql`delete from graphile_worker._private_jobs j using documents d where d.ticket = ${ticket}
+      and j.key = 'universal:' || d.id::text`.execute(s.deps.db);
+    await sql`update documents set universal_status = null where ticket = ${ticket}`.execute(s.deps.db);
+    const missing = await apiError(s.client.downloadDocument('universal', ticket));
+    expect(missing.details).toMatchObject({ universal_status: null });
+    expect(await sweepUniversal(s.deps)).toMatchObject({ builds: 1 });
+    expect(await sweepUniversal(s.deps)).toMatchObject({ builds: 0 });
+    await jobs.runDue();
+    expect(await revisions(s, ticket)).toHaveLength(1);
+    // Its renewal job removed by hand: the sweep schedules it again, at the recorded time.
+    await sql`delete from graphile_worker._private_jobs j using documents d where d.ticket = ${ticket}
+      and j.key = 'universal-renew:' || d.id::text`.execute(s.deps.db);
+    expect(await sweepUniversal(s.deps)).toEqual({ builds: 0, renewals: 1 });
+    const renew = (await queued(s, 'universal_renew')).length;
+    expect(await sweepUniversal(s.deps)).toEqual({ builds: 0, renewals: 0 });
+    expect((await queued(s, 'universal_renew')).length).toBe(renew);
   });
 });

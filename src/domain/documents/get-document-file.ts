@@ -46,5 +46,9 @@ function universalNotYet(status: string, universal: string | null, error: string
   if (universal === 'pending') {
     return 'the universal rendition is being built; try again shortly';
   }
+  if (status === 'completed') {
+    // Completed before universal renditions existed: the daily sweep queues its build.
+    return 'the universal rendition of this document is not queued yet; it will be built after the next daily sweep';
+  }
   return `the universal rendition exists once the document is completed (it is ${status})`;
 }
