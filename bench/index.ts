@@ -15,17 +15,20 @@
 //      It needs no server and runs after the server has stopped.
 //   V  verification of a PDF signed twice (the signature report's and POST /api/report's work) on
 //      a 1-page and a 300-page ~10 MB PDF, p50/p99 and peak RSS: bench/verifying.ts. No server.
+//   U  the universal rendition (PAdES B-LTA: validation data, DSS, document time stamp, DSS) of a
+//      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCDEFGV: which to run), BENCH_A_SECONDS (default 10),
+// Environment: BENCH_SCENARIOS (default ABCDEFGUV: which to run), BENCH_A_SECONDS (default 10),
 // BENCH_G_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
-// of scenario F per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
+// of scenario F per input), BENCH_U_SMALL and BENCH_U_LARGE (default 30 and 8: renditions of
+// scenario U per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
 // its signature instead of taken from the pool), BENCH_F_KEY_TYPE=ecdsa-p256 (scenario F with
 // ECDSA P-256 signer keys instead of RSA-2048), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
-// server process, and of scenario F's signing processes, into DIR when they stop; summarize with
+// server process, and of scenario F's signing and U's universal processes, into DIR when they stop; summarize with
 // bench/profile-summary.ts).
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -41,6 +44,7 @@ import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
+import { scenarioUniversal } from './universal.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 
 const CONCURRENCY = 16;
@@ -50,7 +54,7 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFGV').toUpperCase();
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFGUV').toUpperCase();
 const NEEDS_SERVER = /[A-EG]/.test(SCENARIOS);
 const MB = 1024 * 1024;
 
@@ -95,6 +99,9 @@ async function main() {
     }
     if (SCENARIOS.includes('F')) {
       await scenarioSigning({ cpuProfileDir: process.env.BENCH_CPU_PROF });
+    }
+    if (SCENARIOS.includes('U')) {
+      await scenarioUniversal({ cpuProfileDir: process.env.BENCH_CPU_PROF });
     }
     if (SCENARIOS.includes('V')) {
       await scenarioVerifying();

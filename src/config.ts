@@ -62,6 +62,8 @@ export interface Config {
   defaultLanguage: 'es' | 'en';
   /** Display name of the account created on the first start (signers see it as the sender). */
   firstAccountName: string;
+  /** Days before the certificate of a universal rendition's last document time stamp ends that its renewal is due. */
+  ltaRenewMarginDays: number;
 }
 
 /** An operator's certification-service provider (PSC) for NOM-151 stamps. */
@@ -327,6 +329,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers,
     defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
     firstAccountName: firstAccountName || 'Sello',
+    ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),

@@ -40,6 +40,11 @@ export interface Deps {
   /** An external time-stamp authority (SELLO_TSA_URL) and the roots its tokens must chain to. */
   externalTsa?: { url: string; trustedRootsDer: Buffer[] };
   /**
+   * Fetches OCSP responses and CRLs for certificates the service did not issue (an external TSA's
+   * chain), from the addresses in those certificates; global fetch when absent.
+   */
+  fetchPkiData?: typeof fetch;
+  /**
    * The NOM-151 conservation provider (SELLO_NOM151_*: a PSC's RFC 3161 service) and the roots
    * its tokens must chain to; absent: the built-in authority stamps, labelled as such.
    */

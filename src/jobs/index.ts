@@ -18,7 +18,13 @@ import { DELIVER_WEBHOOK } from './payloads/deliver-webhook.js';
 import { SEND_EMAIL } from './payloads/send-email.js';
 import { WORKFLOW_EXPIRE } from './payloads/workflow-expire.js';
 import { WORKFLOW_REMIND } from './payloads/workflow-remind.js';
+import { UNIVERSAL_BUILD } from './payloads/universal-build.js';
+import { UNIVERSAL_RENEW } from './payloads/universal-renew.js';
+import { UNIVERSAL_SWEEP } from './payloads/universal-sweep.js';
 import { sendEmailTask } from './send-email.js';
+import { universalBuildTask } from './universal-build.js';
+import { universalRenewTask } from './universal-renew.js';
+import { universalSweepTask } from './universal-sweep.js';
 import { workflowExpireTask } from './workflow-expire.js';
 import { workflowRemindTask } from './workflow-remind.js';
 import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
@@ -31,6 +37,9 @@ export function taskList(deps: Deps): TaskList {
     [WORKFLOW_REMIND.task]: workflowRemindTask(deps),
     [WORKFLOW_EXPIRE.task]: workflowExpireTask(deps),
     [NOM151_STAMP.task]: nom151StampTask(deps),
+    [UNIVERSAL_BUILD.task]: universalBuildTask(deps),
+    [UNIVERSAL_RENEW.task]: universalRenewTask(deps),
+    [UNIVERSAL_SWEEP.task]: universalSweepTask(deps),
   };
 }
 
@@ -42,6 +51,12 @@ const CRON_ITEMS = parseCronItems([
     match: '17 3 * * *', // every day at 03:17 UTC
     identifier: CHECK_OCSP_RESPONDER.task,
     options: { backfillPeriod: 0, maxAttempts: 3, jobKey: CHECK_OCSP_RESPONDER.task },
+  },
+  {
+    task: UNIVERSAL_SWEEP.task,
+    match: '43 4 * * *', // every day at 04:43 UTC
+    identifier: UNIVERSAL_SWEEP.task,
+    options: { backfillPeriod: 0, maxAttempts: 3, jobKey: UNIVERSAL_SWEEP.task },
   },
 ]);
 

@@ -6,6 +6,9 @@
 // revocation values for the whole path shall be in the DSS). signPdf (B-T) never lets the library
 // gather anything. For the LTV step, this provider answers only from our own OCSP responder and
 // remembers every certificate it could not cover, so the caller fails loudly with assertComplete().
+// The universal rendition (PAdES B-LTA) does not go through the library's gathering at all: it
+// gathers and checks OCSP responses and CRLs in domain/universal/ (the service's own in process, an
+// external TSA's from the addresses in its certificates) and writes them with dss-revision.ts.
 import type { RevocationProvider } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { PdfSignError } from './sign-errors.js';

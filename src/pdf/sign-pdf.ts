@@ -11,7 +11,7 @@
 //     first, and check afterwards that the previous bytes are an exact prefix of the new ones.
 //  3. sign() embeds time-stamp tokens unchecked: pki/'s verifyTimeStampReply checks each before embedding.
 //  4. sign()'s default revocation fetch hits the network and degrades silently: B-T needs no
-//     revocation data and nothing here asks the library for any (see revocation-source.ts for LTV).
+//     revocation data and nothing here asks the library for any (LTV: dss-revision.ts).
 // Because sign() also always adds the CMS signing-time attribute (forbidden in PAdES baseline),
 // the signature dictionary, /ByteRange and CMS (cades-signature.ts, with pkijs) are done here.
 // Pure, as pdf/ must be: the signer, the clock and the TSA are parameters.

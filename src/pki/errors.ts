@@ -19,7 +19,9 @@ export type PkiErrorCode =
   /** The operation needs a key the material does not hold (the root key of an operator PKI). */
   | 'missing_key'
   /** A time-stamp token or reply fails verification; the message says which check. */
-  | 'timestamp_invalid';
+  | 'timestamp_invalid'
+  /** An OCSP response or CRL cannot be relied on (unsigned by the issuer, not about the certificate, revoked). */
+  | 'revocation_invalid';
 
 export class PkiError extends Error {
   constructor(

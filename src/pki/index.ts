@@ -63,3 +63,14 @@ export {
   type OcspErrorStatus,
 } from './ocsp.js';
 export { createCrl, type CreateCrlOptions, type RevokedEntry } from './crl.js';
+export { readCmsMaterial, type CmsMaterial } from './cms-material.js';
+export {
+  certificateUrls,
+  checkCrl,
+  checkOcspResponse,
+  crlRevokes,
+  hasOcspNoCheck,
+  isSelfIssued,
+  type CheckedCrl,
+  type CheckedOcsp,
+} from './revocation-check.js';

@@ -121,7 +121,8 @@ export const PdfStampsValidation = Type.Object({
       hash: Nullable(Type.String({ description: 'SHA-256 of the covered bytes, hex' })),
       stamp: Type.String({ description: 'Base64 of the token' }),
       modified_after_stamp: Type.Boolean({
-        description: "the signature verifier's verdict: a later revision changed what the stamp covers (beyond signatures, form filling, DSS and document time stamps)",
+        description:
+          "the signature verifier's verdict: a later revision changed what the stamp covers (beyond signatures, form filling, DSS and document time stamps)",
       }),
       modifications: Type.Array(
         Type.Object({

@@ -77,6 +77,26 @@ export interface DocumentsTable {
   concluded_at: NullableTimestamp;
   /** The completed renditions are stamped (NOM-151). */
   nom151: Generated<boolean>;
+  /** The universal rendition (0013_universal.sql): its blob, state, last failure and renewal. */
+  universal_sha256: string | null;
+  universal_status: 'pending' | 'ready' | 'failed' | null;
+  universal_error: string | null;
+  universal_at: NullableTimestamp;
+  universal_tsa_not_after: NullableTimestamp;
+  universal_renew_at: NullableTimestamp;
+}
+
+/** One universal revision made: the first, then each renewal (0013_universal.sql). */
+export interface UniversalRevisionsTable {
+  id: Generated<string>;
+  document_id: string;
+  seq: number;
+  kind: 'initial' | 'renewal';
+  sha256: string;
+  timestamp_time: Timestamp;
+  tsa: string;
+  tsa_not_after: Timestamp;
+  created_at: Timestamp;
 }
 
 export interface SignersTable {
@@ -237,6 +257,7 @@ export interface Database {
   packages: PackagesTable;
   consumption: ConsumptionTable;
   stamps: StampsTable;
+  universal_revisions: UniversalRevisionsTable;
 }
 
 /** A kind of billable piece (decisions.md "Accounts and packages"). */

@@ -130,7 +130,13 @@ describe('invitation to webhook', () => {
     await jobs.runDue();
 
     const events = eventsOf(doc.document_ticket);
-    expect(events.map((e) => e.body.notification_type)).toEqual(['original_signed', 'original_signed', 'document_completed']);
+    // The universal rendition is built by the jobs that ran, and announced after the completion.
+    expect(events.map((e) => e.body.notification_type)).toEqual([
+      'original_signed',
+      'original_signed',
+      'document_completed',
+      'universal_signed',
+    ]);
     for (const e of events) {
       expect(signatureValid(e.d), e.d.headers['webhook-signature'] as string).toBe(true);
     }
@@ -172,7 +178,7 @@ describe('invitation to webhook', () => {
     await jobs.runDue();
 
     const events = eventsOf(doc.document_ticket);
-    expect(events.map((e) => e.body.notification_type)).toEqual(['original_signed', 'document_completed']);
+    expect(events.map((e) => e.body.notification_type)).toEqual(['original_signed', 'document_completed', 'universal_signed']);
     expect(events.every((e) => signatureValid(e.d))).toBe(true);
   });
 });

@@ -3,10 +3,11 @@
 import type { Clock } from '../../src/domain/deps.js';
 import { createPkiResponder, type PkiResponder } from '../../src/domain/pki/pki-responses.js';
 import { loadPki } from '../../src/domain/pki/load-pki.js';
-import { generateServicePki, sealPkiMaterial, type PkiMaterial } from '../../src/pki/index.js';
+import { X509Certificate } from 'node:crypto';
+import { generateServicePki, normalizeSerialHex, sealPkiMaterial, type PkiMaterial } from '../../src/pki/index.js';
 import type { SecretBox } from '../../src/pki/secret-box.js';
 import type { Db } from '../../src/store/db.js';
-import { storePkiMaterial } from '../../src/store/pki-repo.js';
+import { recordIssuedCertificate, storePkiMaterial } from '../../src/store/pki-repo.js';
 
 let material: Promise<PkiMaterial> | undefined;
 
@@ -22,6 +23,21 @@ export async function testPki(
   }
   const own = opts.fresh ? generate() : material!;
   await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(await own, deps.secrets));
+  // As a first start does (load-pki.ts): the TSA and OCSP certificates are in the register, so the
+  // service's OCSP responder answers "good" for them rather than "unknown".
+  for (const [kind, der] of [
+    ['tsa', (await own).tsa.certificateDer],
+    ['ocsp', (await own).ocsp.certificateDer],
+  ] as const) {
+    const c = new X509Certificate(der);
+    await recordIssuedCertificate(deps.db, {
+      serialHex: normalizeSerialHex(c.serialNumber),
+      kind,
+      subject: c.subject,
+      notBefore: new Date(c.validFrom),
+      notAfter: new Date(c.validTo),
+    });
+  }
   const pki = await loadPki(deps, { organization: 'Sello Test' }, 'http://127.0.0.1');
   return createPkiResponder(deps, pki, tsaPolicyOid);
 }

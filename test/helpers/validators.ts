@@ -29,8 +29,15 @@ export interface PdfsigSignature {
   block: string;
 }
 
-/** pdfsig's verdict on every signature of the PDF, trusting `rootPem` (and nothing else). */
-export async function pdfsig(pdf: Uint8Array, rootPem: string): Promise<{ signatures: PdfsigSignature[]; output: string }> {
+/**
+ * pdfsig's verdict on every signature of the PDF, trusting `rootPem` (and nothing else). noOcsp:
+ * without pdfsig's own online OCSP check (for a file judged with the service's endpoints gone).
+ */
+export async function pdfsig(
+  pdf: Uint8Array,
+  rootPem: string,
+  opts: { noOcsp?: boolean } = {},
+): Promise<{ signatures: PdfsigSignature[]; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'sello-pdfsig-'));
   try {
     writeFileSync(join(dir, 'root.pem'), rootPem);
@@ -39,7 +46,7 @@ export async function pdfsig(pdf: Uint8Array, rootPem: string): Promise<{ signat
     await run('mkdir', ['-p', join(dir, 'nss')]);
     await run('certutil', ['-N', '-d', nss, '--empty-password']);
     await run('certutil', ['-A', '-d', nss, '-n', 'sello-root', '-t', 'CT,C,C', '-i', join(dir, 'root.pem')]);
-    const { out } = await run('pdfsig', ['-nssdir', nss, join(dir, 'doc.pdf')]);
+    const { out } = await run('pdfsig', [...(opts.noOcsp ? ['-no-ocsp'] : []), '-nssdir', nss, join(dir, 'doc.pdf')]);
     const signatures = out
       .split(/^Signature #\d+:$/m)
       .slice(1)

@@ -244,7 +244,9 @@ describe('POST /api/nom151/stamp and /api/nom151/validate', () => {
     // verifier counts a signature drawn on the page that nobody trusted vouches for as a change of
     // the stamped content (the "sneaky signature" pattern), and names it.
     expect(afterSign.stamps[0].modified_after_stamp).toBe(true);
-    expect(afterSign.stamps[0].modifications.map((m) => m.description).join(' ')).toMatch(/sneaky signature: signature field Sello-Bruno added/);
+    expect(afterSign.stamps[0].modifications.map((m) => m.description).join(' ')).toMatch(
+      /sneaky signature: signature field Sello-Bruno added/,
+    );
     expect(afterSign.stamps[0].changes_after.revisions[0]).toMatchObject({ signatures: ['Sello-Bruno'], other: [] });
 
     const edit = await PDF.load(stamped);

@@ -152,7 +152,7 @@ describe('kill -9 of sello serve in the middle of a delivery', { timeout: 180_00
       await client.createSubscription('original_signed', receiver.url);
       await client.createSubscription('document_completed', receiver.url);
 
-      await signedDocument(client, baseUrl);
+      const ticket = await signedDocument(client, baseUrl);
       // The first delivery reached the receiver, which holds it: its job is locked and in flight.
       await receiver.waitFor('a first delivery', () => receiver.received.length >= 1, 30_000);
       const db = await connectEmbedded(dataDir);
@@ -210,7 +210,17 @@ describe('kill -9 of sello serve in the middle of a delivery', { timeout: 180_00
       expect(reaped).toMatchObject({ level: 30, name: 'jobs', reason: 'process_gone' });
       const unlocked = reaped!.unlockedJobs as { id: string; task: string }[];
       expect(unlocked.map((j) => j.id)).toEqual(expect.arrayContaining(locked.map((j) => j.id)));
-      expect(unlocked.every((j) => j.task === 'deliver_webhook')).toBe(true);
+      // The completion also queued the universal rendition; a build cut short by the kill is unlocked too.
+      expect(unlocked.every((j) => j.task === 'deliver_webhook' || j.task === 'universal_build')).toBe(true);
+      // And the universal rendition is there after the restart.
+      let universal: { status: number; text: string } | undefined;
+      for (let i = 0; i < 150 && universal?.status !== 200; i++) {
+        universal = await client.raw('GET', `/api/document/universal/${ticket}`);
+        if (universal.status !== 200) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+      expect(universal?.status, universal?.text).toBe(200);
 
       // A clean stop deregisters: nothing of it is left for the next start to unlock.
       expect(await second.terminate()).toEqual({ code: 0, signal: null });

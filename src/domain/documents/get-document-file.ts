@@ -3,6 +3,7 @@
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { findDocument } from '../../store/documents-repo.js';
+import { universalState } from '../../store/universal-repo.js';
 
 import { FILE_TYPES } from '../../schemas/documents.js';
 
@@ -24,12 +25,30 @@ export async function getDocumentFile(
   if (doc.status === 'deleted') {
     throw new AppError('DOCUMENT_DELETED', `document ${q.ticket} is deleted; restore it to download it`);
   }
-  if (type === 'universal') {
-    // The long-term-validation rendition is produced once every signer has signed.
-    throw new AppError('NOT_YET_AVAILABLE', 'the universal rendition exists once the document is completed', {
+  const universal = type === 'universal' ? await universalState(deps.db, doc.id) : undefined;
+  if (universal && !universal.universal_sha256) {
+    // The long-term-validation rendition is built by a job after completion; until it is stored
+    // the answer says how far it is (pending, or failed with the reason of the last attempt).
+    throw new AppError('NOT_YET_AVAILABLE', universalNotYet(doc.status, universal.universal_status, universal.universal_error), {
       status: doc.status,
+      universal_status: universal.universal_status,
+      ...(universal.universal_error ? { reason: universal.universal_error } : {}),
     });
   }
-  const hash = type === 'source' ? doc.source_sha256 : doc.original_sha256;
+  const hash = type === 'source' ? doc.source_sha256 : universal ? universal.universal_sha256! : doc.original_sha256;
   return { type, bytes: await deps.blobs.get(hash), hash, name: doc.name };
+}
+
+function universalNotYet(status: string, universal: string | null, error: string | null): string {
+  if (universal === 'failed') {
+    return `the universal rendition could not be built yet (it is retried): ${error ?? 'unknown reason'}`;
+  }
+  if (universal === 'pending') {
+    return 'the universal rendition is being built; try again shortly';
+  }
+  if (status === 'completed') {
+    // Completed before universal renditions existed: the daily sweep queues its build.
+    return 'the universal rendition of this document is not queued yet; it will be built after the next daily sweep';
+  }
+  return `the universal rendition exists once the document is completed (it is ${status})`;
 }

@@ -24,11 +24,19 @@ export interface EventSigner {
   data: string;
 }
 
-/** original_signed, universal_signed: who signed, how, and when (ISO 8601). */
+/** original_signed: who signed, how, and when (ISO 8601). */
 export interface SignedMeta {
   signer: EventSigner;
   authority: string;
   signed_at: string;
+}
+
+/** universal_signed: the long-term-validation rendition exists; the level it reaches and its document time stamp. */
+export interface UniversalSignedMeta {
+  /** `PAdES-B-LTA`. */
+  level: string;
+  /** The document time stamp over the rendition: its genTime (ISO 8601) and the authority's name. */
+  timestamp: { time: string; tsa: string };
 }
 
 /** document_rejected: who rejected and why (at most 300 characters). */
@@ -85,7 +93,7 @@ export interface ExpiredMeta {
 /** The `meta` of each event kind. */
 export interface EventMeta {
   original_signed: SignedMeta;
-  universal_signed: SignedMeta;
+  universal_signed: UniversalSignedMeta;
   document_completed: EmptyMeta;
   document_rejected: RejectedMeta;
   workflow_expired: ExpiredMeta;

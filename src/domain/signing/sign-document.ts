@@ -10,6 +10,8 @@ import { appendHistory } from '../history/append-history.js';
 import { advanceAfterSignature } from '../workflows/advance-flow.js';
 import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
+import { markUniversalPending } from '../../store/universal-repo.js';
+import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
 import { legendLanguage } from './workflow-language.js';
 import { issueOneTimeCertificate } from './one-time-certificate.js';
 import { requireProof } from './one-time-code.js';
@@ -155,6 +157,9 @@ export async function signDocument(
     const completed = everyone.every((x) => x.status === 'signed' || x.id === s.signer.id);
     if (completed) {
       await completeDocument(trx, s.document.id, now);
+      // The universal rendition (PAdES B-LTA) is owed from now on: its job commits with the completion.
+      await markUniversalPending(trx, s.document.id);
+      await addUniversalBuildJob(trx, { documentId: s.document.id });
       await queueCompletionStamp(trx, s.document.id);
       await appendHistory(trx, { documentId: s.document.id, at: now, action: 'completed', actor: 'system', details: { sha256 } });
       await emitEvent(trx, deps, {

@@ -65,7 +65,7 @@ export function documentRoutes(deps: Deps) {
           summary: 'Download a rendition of a document, Base64 in a JSON envelope with its SHA-256',
           description:
             '`source` is the PDF as created; `original` carries every signature applied so far; `universal` is the ' +
-            'long-term-validation rendition (409 until the document is completed).',
+            'long-term-validation rendition, PAdES B-LTA (409 NOT_YET_AVAILABLE until it is built after completion; the details say why).',
           tags: ['documents'],
           security: [{ hmac: [] }],
           params: DownloadParams,

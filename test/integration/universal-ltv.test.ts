@@ -1,0 +1,133 @@
+// The universal rendition (PAdES B-LTA) where long-term validation matters: judged with the
+// service gone and its signer certificates ended, from the embedded data alone; and with an
+// external time-stamp authority, whose validation data comes from its certificates' addresses.
+import { X509Certificate } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pemCertificates } from '../../src/pki/index.js';
+import { apiError } from '../helpers/api-error.js';
+import { HOUR, movableClock } from '../helpers/flow-clock.js';
+import { type JobRunner, jobRunner } from '../helpers/jobs.js';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { dssOf, opensslLtaCheck, opensslVerifyFromDss, pdfsigShifted, signedDocument } from '../helpers/universal.js';
+import { expectLta, history, retryNow } from '../helpers/universal-checks.js';
+import { pdfsig } from '../helpers/validators.js';
+
+let s: TestServer;
+let jobs: JobRunner;
+let rootPem: string;
+let pdf: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  jobs = jobRunner(s.connectionString, s.deps);
+  rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
+  pdf = (await makePdf([A4])).toString('base64');
+});
+afterAll(async () => {
+  await jobs?.close();
+  await s?.close();
+});
+
+describe('universal rendition validated offline, after the signer certificates ended', () => {
+  it('built with the clock past the signer certificates; checks out with the OCSP and CRL endpoints gone', async () => {
+    const own = movableClock();
+    const t = await startTestServer({ clock: own });
+    const runner = jobRunner(t.connectionString, t.deps);
+    let universal: Buffer;
+    let original: Buffer;
+    let root: string;
+    let signedAt: Date;
+    try {
+      root = await (await fetch(`${t.baseUrl}/pki/ca.pem`)).text();
+      const ticket = await signedDocument(t, pdf, ['Elena Sol']);
+      signedAt = own.now();
+      // The job runs two hours later (say, after retries): the signer certificate (30 minutes) has ended.
+      own.advance(2 * HOUR);
+      await runner.runDue();
+      universal = (await t.client.downloadDocument('universal', ticket)).bytes;
+      original = (await t.client.downloadDocument('original', ticket)).bytes;
+    } finally {
+      await runner.close();
+      await t.close(); // the service is gone: its OCSP responder, CRLs and TSA with it
+    }
+    const signer = (await dssOf(universal)).certs.find((c) => new X509Certificate(c).subject.includes('Elena Sol'))!;
+    const signerNotAfter = new Date(new X509Certificate(signer).validTo);
+    const late = new Date(signedAt.getTime() + 2 * HOUR);
+    expect(signerNotAfter.getTime()).toBeLessThan(late.getTime());
+
+    // Everything verified at the time of the document time stamp, from the file alone; the OCSP
+    // answers were given after the signature (they vouch for the certificate past its use).
+    const { lta } = await expectLta(universal, original, root, 1, late);
+    for (const o of lta.ocsp) {
+      const thisUpdate = Date.parse(`${/This Update: (.*)/.exec(o.text)?.[1]}`);
+      expect(thisUpdate).toBeGreaterThan(signedAt.getTime());
+    }
+    // The signer's path at the signature time, and the CA's revocation at the archive time, with
+    // the DSS's certificates and CRLs only.
+    expect(await opensslVerifyFromDss(universal, root, signer, { at: signedAt, crlCheck: false })).toMatch(/leaf.pem: OK/);
+    const issuing = (await dssOf(universal)).certs.find(
+      (c) => new X509Certificate(c).ca && new X509Certificate(c).subject !== new X509Certificate(c).issuer,
+    )!;
+    expect(await opensslVerifyFromDss(universal, root, issuing, { at: late, crlCheck: true })).toMatch(/leaf.pem: OK/);
+    // pdfsig on a machine whose clock is past the signer certificate's end: the signature itself
+    // still verifies. poppler 22.12 judges the certificate at its own "now" and reads no DSS, so it
+    // calls it expired: the long-term checks above are openssl's, from the DSS.
+    const shifted = await pdfsigShifted(universal, root, '+3h');
+    expect(shifted).toMatch(/Signature Validation: Signature is Valid\./);
+    expect(shifted).toMatch(/Certificate has Expired/);
+  });
+});
+
+describe('universal rendition with an external time-stamp authority (SELLO_TSA_URL)', () => {
+  it("gathers the external TSA's chain and revocation data from its certificates' addresses; refuses when they fail", async () => {
+    const other = await startTestServer({ freshPki: true });
+    const otherRoot = await (await fetch(`${other.baseUrl}/pki/ca.pem`)).text();
+    // The other service's certificates name http://127.0.0.1/...; its endpoints are on its own port.
+    let fail = false;
+    const fetched: string[] = [];
+    s.deps.fetchPkiData = async (url, init) => {
+      fetched.push(String(url));
+      if (fail) {
+        return new Response('down', { status: 503 });
+      }
+      return fetch(String(url).replace('http://127.0.0.1/', `${other.baseUrl}/`), init);
+    };
+    s.deps.externalTsa = { url: `${other.baseUrl}/tsa`, trustedRootsDer: pemCertificates(otherRoot) };
+    try {
+      fail = true;
+      const refused = await signedDocument(s, pdf, ['Fernando Gil']);
+      await jobs.runDue();
+      const err = await apiError(s.client.downloadDocument('universal', refused));
+      expect(err.details).toMatchObject({ universal_status: 'failed' });
+      expect(String((err.details as { reason: string }).reason)).toMatch(/Time-Stamping Authority.*HTTP 503/);
+      expect((await history(s, refused)).map((h) => h.action)).toContain('universal_failed');
+
+      fail = false;
+      fetched.length = 0;
+      await retryNow(s);
+      await jobs.runDue();
+      const universal = (await s.client.downloadDocument('universal', refused)).bytes;
+      const original = (await s.client.downloadDocument('original', refused)).bytes;
+      expect(fetched.some((u) => u.endsWith('/pki/ocsp'))).toBe(true);
+      expect(fetched.some((u) => u.endsWith('/pki/crl'))).toBe(true);
+      // The signatures chain to this service's root, the time stamps to the other's.
+      const report = await pdfsig(universal, rootPem);
+      expect(report.signatures.filter((x) => x.type === 'ETSI.CAdES.detached').map((x) => x.valid)).toEqual([true]);
+      expect(universal.subarray(0, original.length).equals(original)).toBe(true);
+      const lta = await opensslLtaCheck(universal, otherRoot);
+      expect(lta.tsVerify).toMatch(/Verification: OK/);
+      for (const o of lta.ocsp) {
+        expect(o.status).toBe('good');
+      }
+      const dss = await dssOf(universal);
+      expect(dss.certs.some((c) => c.equals(other.deps.pki.pki.tsa.certificateDer))).toBe(true);
+      expect(dss.certs.some((c) => c.equals(other.deps.pki.pki.root.certificateDer))).toBe(true);
+      expect(dss.crls).toHaveLength(4); // each service's issuing CA and root
+    } finally {
+      s.deps.externalTsa = undefined;
+      s.deps.fetchPkiData = undefined;
+      await other.close();
+    }
+  });
+});
