@@ -74,13 +74,18 @@ describe('stamping completed documents', () => {
     await jobs.runDue();
     expect(await stampJobs(ticket)).toHaveLength(0);
 
-    const { stamps } = await s.client.listStamps(ticket);
-    expect(stamps).toHaveLength(1);
+    // The same run built the universal rendition, whose first rendition is stamped too.
+    const listed = (await s.client.listStamps(ticket)).stamps;
+    expect(listed.map((x) => x.rendition).sort()).toEqual(['original', 'universal']);
+    const stamps = listed.filter((x) => x.rendition === 'original');
     const original = await s.client.downloadDocument('original', ticket);
     expect(stamps[0]).toMatchObject({ rendition: 'original', provider: 'built_in', hash: original.hash });
+    const universal = await s.client.downloadDocument('universal', ticket);
+    expect(listed.find((x) => x.rendition === 'universal')).toMatchObject({ provider: 'built_in', hash: universal.hash });
 
     const events = await eventsOf(ticket);
-    expect(events.map((e) => e.kind)).toEqual(['original_nom151_stamped']);
+    expect(events.map((e) => e.kind).sort()).toEqual(['original_nom151_stamped', 'universal_nom151_stamped']);
+    events.sort((a, b) => a.kind.localeCompare(b.kind));
     expect(events[0].meta.stamp).toMatchObject({
       token: stamps[0].stamp,
       tsa: stamps[0].tsa,
@@ -101,7 +106,7 @@ describe('stamping completed documents', () => {
 
     // A second run of the same job (a retry after a crash) changes nothing.
     expect(await stampDocumentRendition(s.deps, { documentId: await idOf(ticket), rendition: 'original' })).toBe('already_stamped');
-    expect(await eventsOf(ticket)).toHaveLength(1);
+    expect(await eventsOf(ticket)).toHaveLength(2);
   });
 
   it('a document without nom151 is not stamped; the account default turns it on, nom151: false off', async () => {
@@ -115,7 +120,7 @@ describe('stamping completed documents', () => {
       expect(await stampJobs(byDefault)).toHaveLength(1);
       expect(await stampJobs(optedOut)).toHaveLength(0);
       await jobs.runDue();
-      expect((await s.client.listStamps(byDefault)).stamps).toHaveLength(1);
+      expect((await s.client.listStamps(byDefault)).stamps.map((x) => x.rendition).sort()).toEqual(['original', 'universal']);
       expect((await s.client.listStamps(optedOut)).stamps).toHaveLength(0);
     } finally {
       await updateAccount(s.deps, { webId: s.creds.webId, nom151Default: false });
@@ -130,9 +135,10 @@ describe('stamping completed documents', () => {
     try {
       const ticket = await completedDocument({ nom151: true });
       await jobs.runDue();
+      // The original's stamp, and the universal rendition's (built meanwhile with the service's TSA).
       let pending = await stampJobs(ticket);
-      expect(pending).toHaveLength(1);
-      expect(pending[0].attempts).toBe(1);
+      expect(pending.map((j) => j.payload.rendition).sort()).toEqual(['original', 'universal']);
+      expect(pending.map((j) => j.attempts)).toEqual([1, 1]);
       expect(pending[0].last_error).toContain('NOM-151 provider did not answer');
       expect((await s.client.listStamps(ticket)).stamps).toHaveLength(0);
 
@@ -140,16 +146,16 @@ describe('stamping completed documents', () => {
       await makeDue();
       await jobs.runDue();
       pending = await stampJobs(ticket);
-      expect(pending[0].attempts).toBe(2);
+      expect(pending.map((j) => j.attempts)).toEqual([2, 2]);
 
       psc.mode = 'up';
       await makeDue();
       await jobs.runDue();
       expect(await stampJobs(ticket)).toHaveLength(0);
-      const { stamps } = await s.client.listStamps(ticket);
-      expect(stamps).toHaveLength(1);
+      const stamps = (await s.client.listStamps(ticket)).stamps.filter((x) => x.rendition === 'original');
+      expect((await s.client.listStamps(ticket)).stamps).toHaveLength(2);
       expect(stamps[0]).toMatchObject({ provider: 'psc', tsa: expect.stringContaining('Sello Test TSA') });
-      expect(await eventsOf(ticket)).toHaveLength(1);
+      expect(await eventsOf(ticket)).toHaveLength(2);
       const v = await opensslTsVerify(Buffer.from(stamps[0].stamp, 'base64'), { digestHex: stamps[0].hash }, psc.rootPem);
       expect(v.ok).toBe(true);
     } finally {

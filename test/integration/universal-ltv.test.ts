@@ -5,7 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pemCertificates } from '../../src/pki/index.js';
 import { apiError } from '../helpers/api-error.js';
-import { HOUR, movableClock } from '../helpers/flow-clock.js';
+import { DAY, movableClock } from '../helpers/flow-clock.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -32,7 +32,8 @@ afterAll(async () => {
 describe('universal rendition validated offline, after the signer certificates ended', () => {
   it('built with the clock past the signer certificates; checks out with the OCSP and CRL endpoints gone', async () => {
     const own = movableClock();
-    const t = await startTestServer({ clock: own });
+    // Signer certificates of one day (the default is five years), so that they can end in the test.
+    const t = await startTestServer({ clock: own, env: { SELLO_SIGNER_CERT_DAYS: '1' } });
     const runner = jobRunner(t.connectionString, t.deps);
     let universal: Buffer;
     let original: Buffer;
@@ -42,8 +43,8 @@ describe('universal rendition validated offline, after the signer certificates e
       root = await (await fetch(`${t.baseUrl}/pki/ca.pem`)).text();
       const ticket = await signedDocument(t, pdf, ['Elena Sol']);
       signedAt = own.now();
-      // The job runs two hours later (say, after retries): the signer certificate (30 minutes) has ended.
-      own.advance(2 * HOUR);
+      // The job runs two days later (say, after retries): the signer certificate (one day) has ended.
+      own.advance(2 * DAY);
       await runner.runDue();
       universal = (await t.client.downloadDocument('universal', ticket)).bytes;
       original = (await t.client.downloadDocument('original', ticket)).bytes;
@@ -53,7 +54,7 @@ describe('universal rendition validated offline, after the signer certificates e
     }
     const signer = (await dssOf(universal)).certs.find((c) => new X509Certificate(c).subject.includes('Elena Sol'))!;
     const signerNotAfter = new Date(new X509Certificate(signer).validTo);
-    const late = new Date(signedAt.getTime() + 2 * HOUR);
+    const late = new Date(signedAt.getTime() + 2 * DAY);
     expect(signerNotAfter.getTime()).toBeLessThan(late.getTime());
 
     // Everything verified at the time of the document time stamp, from the file alone; the OCSP
@@ -73,7 +74,7 @@ describe('universal rendition validated offline, after the signer certificates e
     // pdfsig on a machine whose clock is past the signer certificate's end: the signature itself
     // still verifies. poppler 22.12 judges the certificate at its own "now" and reads no DSS, so it
     // calls it expired: the long-term checks above are openssl's, from the DSS.
-    const shifted = await pdfsigShifted(universal, root, '+3h');
+    const shifted = await pdfsigShifted(universal, root, '+3d');
     expect(shifted).toMatch(/Signature Validation: Signature is Valid\./);
     expect(shifted).toMatch(/Certificate has Expired/);
   });
