@@ -9,11 +9,11 @@
 // verifyTimeStampReply (imprint, nonce, signature, TSA chain to a trusted root) before the library
 // sees a token; and it is not asked to gather validation data (longTermValidation), for the
 // reasons in dss-revision.ts. The prefix property is checked afterwards, as everywhere in pdf/.
-import { randomBytes } from 'node:crypto';
 import { PlaceholderError, type TimestampAuthority } from '@libpdf/core';
 import { isStrictPrefix, type OpenPdf, requireIncremental } from './open-pdf.js';
 import { PdfSignError } from './sign-errors.js';
 import { PkiError, verifyTimeStampReply, type VerifiedTimeStamp } from '../pki/index.js';
+import { randomNonce } from '../pki/tsa-request.js';
 
 export interface ArchiveTimestampOptions {
   /** RFC 3161: (SHA-256 of the covered bytes, nonce as positive INTEGER bytes) → DER TimeStampResp. */
@@ -61,18 +61,16 @@ async function once(doc: OpenPdf, opts: ArchiveTimestampOptions, estimatedSize: 
       if (algorithm !== 'SHA-256') {
         throw new PdfSignError('SIGNING_FAILED', `unexpected digest algorithm ${algorithm}`);
       }
-      // RFC 3161 §2.4.1: a fresh nonce; its first byte keeps the INTEGER positive and minimal.
-      const nonce = randomBytes(16);
-      nonce[0] = (nonce[0] % 0x7f) + 1;
+      const nonce = randomNonce();
       let reply: Uint8Array;
       try {
-        reply = await opts.timestamp(digest, new Uint8Array(nonce));
+        reply = await opts.timestamp(digest, nonce);
       } catch (err) {
         throw new PdfSignError('SIGNING_FAILED', `the time-stamp authority did not answer: ${(err as Error).message}`);
       }
       verified = await verifyTimeStampReply(reply, {
         expectedImprint: digest,
-        expectedNonce: new Uint8Array(nonce),
+        expectedNonce: nonce,
         trustedRootsDer: opts.trustedRootsDer,
         untrustedDer: opts.untrustedDer,
       });

@@ -15,7 +15,7 @@
 // Because sign() also always adds the CMS signing-time attribute (forbidden in PAdES baseline),
 // the signature dictionary, /ByteRange and CMS (cades-signature.ts, with pkijs) are done here.
 // Pure, as pdf/ must be: the signer, the clock and the TSA are parameters.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import { addSignatureTimestamp, createCadesSignature, encodeCms } from './cades-signature.js';
 import { createAppearanceStream, formatSignedAt, registerAppearanceFonts } from './signature-appearance.js';
@@ -23,6 +23,7 @@ import { embedSignaturePng, type EmbeddedImage } from './signature-image.js';
 import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type WidgetPlacement } from './signature-widgets.js';
 import { PdfSignError } from './sign-errors.js';
 import { PkiError, verifyTimeStampReply } from '../pki/index.js';
+import { randomNonce } from '../pki/tsa-request.js';
 
 export { PdfSignError, type PdfSignProblem } from './sign-errors.js';
 
@@ -236,12 +237,11 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
 
   // Gap 3: the signature time-stamp is over the signature value (EN 319 122-1 §5.3), with a fresh
   // nonce (RFC 3161 §2.4.1) whose first byte keeps the INTEGER positive and minimally encoded.
-  const nonce = randomBytes(16);
-  nonce[0] = (nonce[0] % 0x7f) + 1;
+  const nonce = randomNonce();
   const imprint = new Uint8Array(createHash('sha256').update(signatureValue).digest());
   let reply: Uint8Array;
   try {
-    reply = await opts.timestamp(imprint, new Uint8Array(nonce));
+    reply = await opts.timestamp(imprint, nonce);
   } catch (err) {
     throw new PdfSignError('SIGNING_FAILED', `the time-stamp authority did not answer: ${(err as Error).message}`);
   }
@@ -251,7 +251,7 @@ async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: numb
   try {
     ({ tokenDer } = await verifyTimeStampReply(reply, {
       expectedImprint: imprint,
-      expectedNonce: new Uint8Array(nonce),
+      expectedNonce: nonce,
       trustedRootsDer: opts.trustedRootsDer,
       untrustedDer: opts.signer.chainDer,
     }));

@@ -1,5 +1,6 @@
 // An RFC 3161 TimeStampReq (§2.4.1) for a SHA-256 imprint: what a signature asks the time-stamp
 // authority, built here so the in-process TSA and an external one receive the same bytes.
+import { randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
@@ -18,4 +19,16 @@ export function createTimeStampRequest(imprint: Uint8Array, nonce: Uint8Array, c
     ...(policyOid ? { reqPolicy: policyOid } : {}),
   });
   return Buffer.from(req.toSchema().toBER(false));
+}
+
+/**
+ * A fresh nonce (RFC 3161 §2.4.1) of 16 random bytes whose first byte is 0x01..0x7f, so that the
+ * INTEGER it becomes is positive and minimally encoded: a first byte with the high bit set would be
+ * a negative number, and a leading zero a non-minimal DER encoding, which TSAs (OpenSSL's among
+ * them) refuse as a malformed request.
+ */
+export function randomNonce(): Uint8Array {
+  const nonce = randomBytes(16);
+  nonce[0] = (nonce[0] % 0x7f) + 1;
+  return new Uint8Array(nonce);
 }

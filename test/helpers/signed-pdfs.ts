@@ -3,6 +3,7 @@
 // signatures appended by hand, so that every published attack on PDF signatures can be built
 // exactly: a byte range moved, a revision appended, an object pointed elsewhere. The CMS is made
 // by the service's own CAdES code with a signer of the openssl test PKI (openssl-pki.ts).
+import { randomNonce } from '../../src/pki/tsa-request.js';
 import { createHash, randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -209,7 +210,7 @@ export async function makeCms(pki: TestPki, opts: SignOptions, digest: Uint8Arra
   });
   if (opts.timestamp) {
     const imprint = createHash('sha256').update(signatureValue).digest();
-    addSignatureTimestamp(signedData, timeStampTokenFromReply(await pki.timestamp(imprint, randomBytes(8))));
+    addSignatureTimestamp(signedData, timeStampTokenFromReply(await pki.timestamp(imprint, randomNonce())));
   }
   if (opts.encapsulate) {
     signedData.encapContentInfo.eContent = new asn1js.OctetString({ valueHex: opts.encapsulate });

@@ -3,6 +3,7 @@
 // (poppler), an independent validator, is given the same file, the test records what it says: it
 // checks the digest over the /ByteRange and nothing of what came after, so it accepts signature
 // wrapping and every attack that appends a revision.
+import { randomNonce } from '../../src/pki/tsa-request.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -388,7 +389,7 @@ describe('long-term validation and documents signed by Sello', () => {
     const signed = await signedOnce();
     const crls = { root: crl('root'), issuing: crl('issuing') };
     const issuingSubject = new X509Certificate(pki.issuingCaDer).subject;
-    const tsa = { timestamp: async (digest: Uint8Array) => timeStampTokenFromReply(await pki.timestamp(digest, randomBytes(8))) };
+    const tsa = { timestamp: async (digest: Uint8Array) => timeStampTokenFromReply(await pki.timestamp(digest, randomNonce())) };
     const pdf = await PDF.load(signed.bytes);
     const { bytes } = await pdf.addArchivalData({
       timestampAuthority: tsa,

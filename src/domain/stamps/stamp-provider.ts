@@ -4,11 +4,10 @@
 // stores it: granted status, the imprint and nonce of this request, the authority's signature,
 // its chain to the configured roots (pki/tsa-verify.ts, the one verifier) and, when configured,
 // the policy.
-import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Deps, Nom151Psc } from '../deps.js';
 import { PkiError, verifyTimeStampReply } from '../../pki/index.js';
-import { createTimeStampRequest } from '../../pki/tsa-request.js';
+import { createTimeStampRequest, randomNonce } from '../../pki/tsa-request.js';
 
 const TIMEOUT_MS = 15_000;
 const MAX_REPLY_BYTES = 256 * 1024;
@@ -51,15 +50,13 @@ export function stampProvider(deps: Pick<Deps, 'pki' | 'nom151Psc' | 'clock'>): 
   return {
     kind,
     async stamp(imprint) {
-      // A positive, minimally encoded INTEGER: first byte 0x01..0x7f.
-      const nonce = randomBytes(16);
-      nonce[0] = (nonce[0] % 0x7f) + 1;
+      const nonce = randomNonce();
       const request = createTimeStampRequest(imprint, nonce, true, psc?.policyOid);
       const reply = psc ? await askPsc(psc, request) : await askBuiltIn(deps, request);
       try {
         const v = await verifyTimeStampReply(reply, {
           expectedImprint: imprint,
-          expectedNonce: new Uint8Array(nonce),
+          expectedNonce: nonce,
           trustedRootsDer: roots,
           now: deps.clock.now(),
         });
