@@ -1,7 +1,9 @@
 // The only reader of process.env. Every setting is read and validated here, once, at start;
 // everything else receives a Config. An invalid environment fails with every bad variable listed,
 // so an operator fixes them in one go rather than one restart at a time.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pemCertificates } from './pki/pem.js';
 import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './pki/signer-defaults.js';
 
 export interface Limits {
@@ -60,6 +62,17 @@ export interface Config {
   defaultLanguage: 'es' | 'en';
   /** Display name of the account created on the first start (signers see it as the sender). */
   firstAccountName: string;
+  sat: SatSettings;
+}
+
+/** Signing with the signer's own SAT e.firma (domain/signing/sat/). */
+export interface SatSettings {
+  /** The SAT's CA certificates (SELLO_SAT_TRUST_PEM, read at start): roots and issuing CAs. Empty: SAT signing is off. */
+  trustedDer: Buffer[];
+  /** The SAT's OCSP responder; absent, a signature's revocation status is reported as unknown. */
+  ocspUrl: string | undefined;
+  /** How long a prepared signature waits for the signer's signature value, in minutes. */
+  prepareMinutes: number;
 }
 
 /** How the job runners of one database tell the live from the dead (jobs/worker-liveness.ts). */
@@ -263,6 +276,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (tsaUrl && !env.SELLO_TSA_TRUST_PEM) {
     problems.push('SELLO_TSA_TRUST_PEM: required with SELLO_TSA_URL (a PEM file with the root the TSA chains to)');
   }
+  const sat = satSettings(env, problems);
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
@@ -310,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers,
     defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
     firstAccountName: firstAccountName || 'Sello',
+    sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),
@@ -350,4 +365,26 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(problems);
   }
   return config;
+}
+
+/** SELLO_SAT_TRUST_PEM (a PEM file of the SAT's CA certificates) and SELLO_SAT_OCSP_URL. */
+function satSettings(env: NodeJS.ProcessEnv, problems: string[]): Omit<SatSettings, 'prepareMinutes'> {
+  const ocspUrl = env.SELLO_SAT_OCSP_URL || undefined;
+  if (ocspUrl && !/^https?:\/\/\S+$/.test(ocspUrl)) {
+    problems.push('SELLO_SAT_OCSP_URL: expected an http(s) URL of the SAT OCSP responder');
+  }
+  const path = env.SELLO_SAT_TRUST_PEM;
+  if (!path) {
+    return { trustedDer: [], ocspUrl };
+  }
+  try {
+    const trustedDer = pemCertificates(readFileSync(resolve(path), 'utf8'));
+    if (trustedDer.length === 0) {
+      problems.push(`SELLO_SAT_TRUST_PEM=${path}: the file holds no certificate`);
+    }
+    return { trustedDer, ocspUrl };
+  } catch (err) {
+    problems.push(`SELLO_SAT_TRUST_PEM=${path}: ${(err as Error).message}`);
+    return { trustedDer: [], ocspUrl };
+  }
 }
