@@ -11,11 +11,13 @@
 //   F  one signature (certificate, appearance, CMS, time stamp, store) on a 1-page and a 300-page
 //      PDF, p50/p99 and peak RSS, beside the floor (SHA-256 + one RSA signature): bench/signing.ts.
 //      It needs no server and runs after the server has stopped.
+//   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
+//      (bench/sat-signing.ts), in this process, after the server has stopped.
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCDEF: which to run), BENCH_A_SECONDS (default 10),
+// Environment: BENCH_SCENARIOS (default ABCDEFS: which to run), BENCH_A_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
 // of scenario F per input), BENCH_F_KEYS=demand (scenario F with each signer key generated during
 // its signature instead of taken from the pool), BENCH_F_KEY_TYPE=ecdsa-p256 (scenario F with
@@ -33,6 +35,7 @@ import { delta, snapshot, type CpuDelta } from './cpu.js';
 import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
 import { authTimingPairs } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
+import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 
@@ -43,7 +46,7 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEF').toUpperCase();
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFS').toUpperCase();
 const NEEDS_SERVER = /[A-E]/.test(SCENARIOS);
 const MB = 1024 * 1024;
 
@@ -88,6 +91,9 @@ async function main() {
     }
     if (SCENARIOS.includes('F')) {
       await scenarioSigning({ cpuProfileDir: process.env.BENCH_CPU_PROF });
+    }
+    if (SCENARIOS.includes('S')) {
+      await scenarioSatSigning();
     }
   } finally {
     if (!interrupted) {
