@@ -54,3 +54,10 @@ export async function markPreparationFinished(trx: Transaction<Database>, id: st
 export async function dropExpiredPreparations(trx: Transaction<Database>, signerRowId: string, now: Date): Promise<void> {
   await sql`delete from sat_preparations where signer_row_id = ${signerRowId} and expires_at < ${now} and finished_at is null`.execute(trx);
 }
+
+/** Preparations of this signer still waiting for a signature value. */
+export async function countOpenPreparations(trx: Transaction<Database>, signerRowId: string, now: Date): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from sat_preparations
+    where signer_row_id = ${signerRowId} and finished_at is null and expires_at >= ${now}`.execute(trx);
+  return rows[0].n;
+}

@@ -228,6 +228,15 @@ describe('signing with the SAT e.firma', () => {
     expect(ok.json).toMatchObject({ status: 'signed', document_status: 'completed' });
   });
 
+  it('keeps at most five unfinished preparations per signer', async () => {
+    const { token } = await satDocument();
+    for (let i = 0; i < 5; i++) {
+      expect((await prepare(token, maria)).status).toBe(200);
+    }
+    const sixth = await prepare(token, maria);
+    expect([sixth.status, sixth.json.error.code]).toEqual([429, 'RATE_LIMITED']);
+  });
+
   it('signs when the SAT responder cannot be reached, and the report says the status is unknown', async () => {
     const sat2 = s.deps.config.sat as { ocspUrl: string | undefined };
     const url = sat2.ocspUrl;

@@ -8,7 +8,7 @@ import { decodeBase64 } from '../../base64.js';
 import type { Deps } from '../../deps.js';
 import { prepareExternalSignature } from '../../../pdf/external-signature.js';
 import { certificatesToPem } from '../../../pki/index.js';
-import { dropExpiredPreparations, insertPreparation } from '../../../store/sat-repo.js';
+import { countOpenPreparations, dropExpiredPreparations, insertPreparation } from '../../../store/sat-repo.js';
 import { stickersOf } from '../../../store/signing-repo.js';
 import type { SatPrepared } from '../../../schemas/sat-signing.js';
 import { signingError } from '../sign-document.js';
@@ -17,6 +17,8 @@ import { legendLanguage } from '../workflow-language.js';
 import { checkSatCertificate } from './check-sat-certificate.js';
 
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
+/** Each preparation stores a whole revision: a link holder must not fill the disk with them. */
+const MAX_OPEN_PREPARATIONS = 5;
 
 export interface SatPrepareInput {
   token: string;
@@ -62,6 +64,12 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
       throw new AppError('DOCUMENT_NOT_SIGNABLE', 'this signer has no signature box on the document');
     }
     const now = deps.clock.now();
+    if ((await countOpenPreparations(trx, s.signer.id, now)) >= MAX_OPEN_PREPARATIONS) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `${MAX_OPEN_PREPARATIONS} signatures are prepared and not finished: finish one, or wait for them to expire`,
+      );
+    }
     const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
     const current = await deps.blobs.get(s.document.original_sha256);
     let prepared: Awaited<ReturnType<typeof prepareExternalSignature>>;
