@@ -17,11 +17,13 @@
 //      a 1-page and a 300-page ~10 MB PDF, p50/p99 and peak RSS: bench/verifying.ts. No server.
 //   U  the universal rendition (PAdES B-LTA: validation data, DSS, document time stamp, DSS) of a
 //      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
+//   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
+//      (bench/sat-signing.ts), in this process, after the server has stopped.
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
 //
-// Environment: BENCH_SCENARIOS (default ABCDEFGUV: which to run), BENCH_A_SECONDS (default 10),
+// Environment: BENCH_SCENARIOS (default ABCDEFGSUV: which to run), BENCH_A_SECONDS (default 10),
 // BENCH_G_SECONDS (default 10),
 // BENCH_B_REQUESTS (default 200), BENCH_F_SMALL and BENCH_F_LARGE (default 60 and 15: signatures
 // of scenario F per input), BENCH_U_SMALL and BENCH_U_LARGE (default 30 and 8: renditions of
@@ -42,6 +44,7 @@ import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.
 import { authTimingPairs } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
+import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
 import { scenarioUniversal } from './universal.js';
@@ -54,7 +57,7 @@ const B_REQUESTS = Number(process.env.BENCH_B_REQUESTS ?? 200);
 const B_MAX_MS = 60_000;
 const C_MS = 5000;
 const LARGE_BYTES = 5 * 1024 * 1024;
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFGUV').toUpperCase();
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFGSUV').toUpperCase();
 const NEEDS_SERVER = /[A-EG]/.test(SCENARIOS);
 const MB = 1024 * 1024;
 
@@ -99,6 +102,9 @@ async function main() {
     }
     if (SCENARIOS.includes('F')) {
       await scenarioSigning({ cpuProfileDir: process.env.BENCH_CPU_PROF });
+    }
+    if (SCENARIOS.includes('S')) {
+      await scenarioSatSigning();
     }
     if (SCENARIOS.includes('U')) {
       await scenarioUniversal({ cpuProfileDir: process.env.BENCH_CPU_PROF });

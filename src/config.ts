@@ -1,7 +1,9 @@
 // The only reader of process.env. Every setting is read and validated here, once, at start;
 // everything else receives a Config. An invalid environment fails with every bad variable listed,
 // so an operator fixes them in one go rather than one restart at a time.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pemCertificates } from './pki/pem.js';
 import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './pki/signer-defaults.js';
 
 export interface Limits {
@@ -64,6 +66,7 @@ export interface Config {
   firstAccountName: string;
   /** Days before the certificate of a universal rendition's last document time stamp ends that its renewal is due. */
   ltaRenewMarginDays: number;
+  sat: SatSettings;
 }
 
 /** An operator's certification-service provider (PSC) for NOM-151 stamps. */
@@ -77,6 +80,16 @@ export interface Nom151Settings {
   trustPath: string;
   /** Policy OID asked for in every request and required in every token; absent: the provider's own. */
   policyOid?: string;
+}
+
+/** Signing with the signer's own SAT e.firma (domain/signing/sat/). */
+export interface SatSettings {
+  /** The SAT's CA certificates (SELLO_SAT_TRUST_PEM, read at start): roots and issuing CAs. Empty: SAT signing is off. */
+  trustedDer: Buffer[];
+  /** The SAT's OCSP responder; absent, a signature's revocation status is reported as unknown. */
+  ocspUrl: string | undefined;
+  /** How long a prepared signature waits for the signer's signature value, in minutes. */
+  prepareMinutes: number;
 }
 
 /** How the job runners of one database tell the live from the dead (jobs/worker-liveness.ts). */
@@ -281,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('SELLO_TSA_TRUST_PEM: required with SELLO_TSA_URL (a PEM file with the root the TSA chains to)');
   }
   const nom151 = nom151Settings(env, problems);
+  const sat = satSettings(env, problems);
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
@@ -330,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
     firstAccountName: firstAccountName || 'Sello',
     ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
+    sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),
@@ -401,4 +416,26 @@ function nom151Settings(env: Env, problems: string[]): Nom151Settings | undefine
     problems.push('SELLO_NOM151_USER: must not contain ":" (HTTP basic authentication, RFC 7617)');
   }
   return { url, user, password, trustPath: resolve(env.SELLO_NOM151_TRUST_PEM ?? ''), policyOid };
+}
+
+/** SELLO_SAT_TRUST_PEM (a PEM file of the SAT's CA certificates) and SELLO_SAT_OCSP_URL. */
+function satSettings(env: NodeJS.ProcessEnv, problems: string[]): Omit<SatSettings, 'prepareMinutes'> {
+  const ocspUrl = env.SELLO_SAT_OCSP_URL || undefined;
+  if (ocspUrl && !/^https?:\/\/\S+$/.test(ocspUrl)) {
+    problems.push('SELLO_SAT_OCSP_URL: expected an http(s) URL of the SAT OCSP responder');
+  }
+  const path = env.SELLO_SAT_TRUST_PEM;
+  if (!path) {
+    return { trustedDer: [], ocspUrl };
+  }
+  try {
+    const trustedDer = pemCertificates(readFileSync(resolve(path), 'utf8'));
+    if (trustedDer.length === 0) {
+      problems.push(`SELLO_SAT_TRUST_PEM=${path}: the file holds no certificate`);
+    }
+    return { trustedDer, ocspUrl };
+  } catch (err) {
+    problems.push(`SELLO_SAT_TRUST_PEM=${path}: ${(err as Error).message}`);
+    return { trustedDer: [], ocspUrl };
+  }
 }

@@ -90,6 +90,16 @@ export const ERROR_CODES = {
   OTP_EXPIRED: 'code expired',
   /** The signature sent (image or typed text) is not acceptable; the message says why. */
   SIGNATURE_INVALID: 'bad signature input',
+  /** A SAT signer's certificate is refused (details.reason: unreadable, csd, rfc_mismatch, expired, not_yet_valid, untrusted, revoked). */
+  SAT_CERTIFICATE_REFUSED: 'certificate refused',
+  /** The signature value sent for a prepared SAT signature does not verify with the signer's certificate. */
+  SAT_SIGNATURE_INVALID: 'signature does not verify',
+  /** No prepared SAT signature with that id for this signer. */
+  PREPARATION_NOT_FOUND: 'unknown preparation',
+  /** The prepared SAT signature waited longer than allowed: prepare again. */
+  PREPARATION_EXPIRED: 'preparation expired',
+  /** The prepared SAT signature was finished already, or the document changed since: prepare again. */
+  PREPARATION_USED: 'preparation used',
   /** The PDF cannot take a signature without rewriting it (damaged structure, certified against changes). */
   PDF_NOT_SIGNABLE: 'PDF not signable',
   /** The signature could not be made (time-stamp authority down or its answer refused). */

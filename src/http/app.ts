@@ -23,6 +23,7 @@ import { landingRoutes } from './routes/landing.js';
 import { historyRoutes } from './routes/history.js';
 import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
+import { satSigningRoutes } from './routes/sat-signing.js';
 import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
@@ -122,6 +123,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
+  await app.register(satSigningRoutes(deps));
   await app.register(documentPageRoutes(deps));
   await app.register(setSigningRoutes(deps));
   await app.register(signerPageRoutes());

@@ -49,8 +49,17 @@ function signingCertificateV2(cert: pkijs.Certificate): pkijs.Attribute {
   });
 }
 
+/** The signed attributes of a PAdES baseline signature: content-type, message-digest, signing-certificate-v2. */
+export function cadesSignedAttributes(leaf: pkijs.Certificate, contentDigest: Uint8Array): pkijs.Attribute[] {
+  return [
+    new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_DATA })] }),
+    new pkijs.Attribute({ type: OID_MESSAGE_DIGEST, values: [new asn1js.OctetString({ valueHex: contentDigest })] }),
+    signingCertificateV2(leaf),
+  ];
+}
+
 /** RFC 5280 §4.2.1.3: a key certified without digitalSignature/nonRepudiation must not sign. */
-function checkKeyUsage(cert: pkijs.Certificate): void {
+export function checkKeyUsage(cert: pkijs.Certificate): void {
   const ext = cert.extensions?.find((e) => e.extnID === '2.5.29.15');
   if (!ext) {
     return;
@@ -124,11 +133,7 @@ export async function createCadesSignature(opts: {
     sid: new pkijs.IssuerAndSerialNumber({ issuer: leaf.issuer, serialNumber: leaf.serialNumber }),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({
       type: 0,
-      attributes: [
-        new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_DATA })] }),
-        new pkijs.Attribute({ type: OID_MESSAGE_DIGEST, values: [new asn1js.OctetString({ valueHex: opts.contentDigest })] }),
-        signingCertificateV2(leaf),
-      ],
+      attributes: cadesSignedAttributes(leaf, opts.contentDigest),
     }),
   });
   const signedData = new pkijs.SignedData({

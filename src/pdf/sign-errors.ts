@@ -12,6 +12,8 @@ export type PdfSignProblem =
   | 'CLOCK_BEHIND'
   /** A signature box is off its page, empty, too small or on a page that does not exist. */
   | 'BOX_INVALID'
+  /** A signature value made outside (the signer's own key) does not verify with their certificate. */
+  | 'SIGNATURE_MISMATCH'
   /** Anything else: bad key or certificate, untrusted signer chain, unreadable image, a bug. */
   | 'SIGNING_FAILED';
 

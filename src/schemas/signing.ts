@@ -36,7 +36,7 @@ examples(RejectBody, { reason: 'The amount in clause 3 is wrong.' });
 export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'the six digits sent' }) });
 examples(CodeBody, { code: '482913' });
 
-const HOW_PROVEN = ['link', 'email_code', 'not_available'] as const;
+const HOW_PROVEN = ['link', 'email_code', 'efirma', 'not_available'] as const;
 const SignerBox = Type.Object({ sticker_id: Type.String(), page: Type.Integer({ description: '0-based' }), rect: Rect });
 const OtherSigner = Type.Object({ name: Nullable(Type.String()), status: Type.String() });
 
@@ -59,7 +59,11 @@ export const SigningInfo = Type.Object({
     authority: Type.String(),
     status: Type.String(),
     signed_at: Nullable(DateTime()),
-    proof: StringEnum(HOW_PROVEN, { description: 'how identity is proven: the link itself, or a code sent by email' }),
+    proof: StringEnum(HOW_PROVEN, {
+      description:
+        "how identity is proven: the link itself, a code sent by email, or the signer's own SAT e.firma (/sat/prepare, /sat/finish)",
+    }),
+    rfc: Nullable(Type.String({ description: 'SAT: the RFC the e.firma must be for; null for other authorities' })),
     verified: Type.Boolean({ description: 'EMAIL: a code was verified recently enough to sign now' }),
   }),
   boxes: Type.Array(SignerBox),
@@ -81,6 +85,7 @@ examples(SigningInfo, {
     status: 'viewed',
     signed_at: null,
     proof: 'link',
+    rfc: null,
     verified: true,
   },
   boxes: [{ sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],

@@ -10,7 +10,9 @@ export interface ReportSigner {
   name: string | null;
   email: string | null;
   status: string;
-  signature_type: 'drawn' | 'typed' | null;
+  signature_type: 'drawn' | 'typed' | 'efirma' | null;
+  /** An e.firma's revocation status as the SAT's responder answered at signing time (good, unknown). */
+  certificate_status: string | null;
   certificate_serial: string | null;
   action_ip: string | null;
   boxes: { sticker_index: number; page: number; lx: number; ly: number; tx: number; ty: number }[];
@@ -20,7 +22,7 @@ export interface ReportSigner {
 export async function reportSigners(db: Db, documentId: string): Promise<ReportSigner[]> {
   const r = await sql<ReportSigner>`
     select s.id::text as id, s.signer_id, s.authority, s.data, s.name, s.email, s.status, s.signature_type,
-           s.certificate_serial, s.action_ip,
+           s.certificate_serial, s.action_ip, s.certificate_status,
            coalesce((select json_agg(json_build_object('sticker_index', k.sticker_index, 'page', k.page,
                        'lx', k.lx, 'ly', k.ly, 'tx', k.tx, 'ty', k.ty) order by k.sticker_index)
                      from stickers k where k.signer_row_id = s.id), '[]'::json) as boxes

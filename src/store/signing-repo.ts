@@ -95,12 +95,14 @@ export async function recordSignature(
     sha256: string;
     at: Date;
     certificateSerial: string;
-    type: 'drawn' | 'typed';
+    type: 'drawn' | 'typed' | 'efirma';
     ip: string | null;
+    /** Revocation status learnt from an outside responder (SAT e.firma); null for the service's own certificates. */
+    certificateStatus?: string | null;
   },
 ): Promise<void> {
   await sql`update signers set status = 'signed', signed_at = ${s.at}, certificate_serial = ${s.certificateSerial},
-              signature_type = ${s.type}, action_ip = ${s.ip}
+              signature_type = ${s.type}, action_ip = ${s.ip}, certificate_status = ${s.certificateStatus ?? null}
             where id = ${s.signerRowId}`.execute(trx);
   await sql`update documents set original_sha256 = ${s.sha256}, updated_at = ${s.at} where id = ${s.documentId}`.execute(trx);
   await sql`insert into document_revisions (document_id, revision, sha256, signer_row_id, created_at)

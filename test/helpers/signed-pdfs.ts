@@ -4,7 +4,7 @@
 // exactly: a byte range moved, a revision appended, an object pointed elsewhere. The CMS is made
 // by the service's own CAdES code with a signer of the openssl test PKI (openssl-pki.ts).
 import { randomNonce } from '../../src/pki/tsa-request.js';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { addSignatureTimestamp, createCadesSignature, encodeCms } from '../../src/pdf/cades-signature.js';

@@ -109,7 +109,7 @@ describe('signature report', () => {
     const serialOf = (id: string) => signers.find((x) => x.signer_id === id)!.certificate_serial;
     expect(a).toMatchObject({
       signatureType: 'PAdES-B-T',
-      certType: 'service-issued',
+      certType: 'SELLO',
       signCertificateSerial: serialOf(ana),
       email: 'ana@example.com',
       ipAddress: '127.0.0.1',

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -33,6 +36,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SELLO_SIGNER_KEY: 'dsa' })).toThrow(/SELLO_SIGNER_KEY="dsa": expected ecdsa-p256 or rsa-2048/);
     expect(() => loadConfig({ SELLO_SIGNER_CERT_DAYS: '0' })).toThrow(/SELLO_SIGNER_CERT_DAYS/);
     expect(() => loadConfig({ SELLO_SIGNER_CERT_DAYS: '4000' })).toThrow(/SELLO_SIGNER_CERT_DAYS/);
+  });
+  it('SAT e.firma: off without SELLO_SAT_TRUST_PEM; a missing or empty file and a bad OCSP URL are listed', () => {
+    expect(loadConfig({}).sat).toEqual({ trustedDer: [], ocspUrl: undefined, prepareMinutes: 5 });
+    const dir = mkdtempSync(join(tmpdir(), 'sello-config-'));
+    try {
+      writeFileSync(join(dir, 'empty.pem'), 'no certificate here\n');
+      expect(() => loadConfig({ SELLO_SAT_TRUST_PEM: join(dir, 'missing.pem') })).toThrow(/SELLO_SAT_TRUST_PEM=.*missing\.pem/);
+      expect(() => loadConfig({ SELLO_SAT_TRUST_PEM: join(dir, 'empty.pem') })).toThrow(/holds no certificate/);
+      expect(() => loadConfig({ SELLO_SAT_OCSP_URL: 'ldap://sat' })).toThrow(/SELLO_SAT_OCSP_URL/);
+      expect(() => loadConfig({ SELLO_SAT_PREPARE_MINUTES: '0' })).toThrow(/SELLO_SAT_PREPARE_MINUTES/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('refuses private URLs in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SELLO_ALLOW_PRIVATE_URLS: 'true' })).toThrow(/production/);

@@ -5,7 +5,7 @@
 // wrapping and every attack that appends a revision.
 import { randomNonce } from '../../src/pki/tsa-request.js';
 import { execFileSync } from 'node:child_process';
-import { randomBytes, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDF } from '@libpdf/core';

@@ -13,6 +13,7 @@ import { ActionBar } from './components/ActionBar';
 import { SenderCard } from './components/SenderCard';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
+import { EfirmaStep } from './components/EfirmaStep';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
@@ -37,19 +38,22 @@ function DocumentApp({ token }: { token: string }) {
       return;
     }
     await run('sign', t.signing, async () => {
-      const result = await sign(token, signature, i18n.lang);
-      setInfo(
-        (prev) =>
-          prev && {
-            ...prev,
-            document: { ...prev.document, status: result.document_status },
-            signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
-          },
-      );
-      setStatus(`${t.signedTitle}. ${result.document_status === 'completed' ? t.completedAll : t.waitingOthers}`);
-      setPdfVersion((v) => v + 1);
-      void load();
+      signed(await sign(token, signature, i18n.lang));
     });
+  };
+
+  const signed = (result: { document_status: string; signed_at: string }) => {
+    setInfo(
+      (prev) =>
+        prev && {
+          ...prev,
+          document: { ...prev.document, status: result.document_status },
+          signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
+        },
+    );
+    setStatus(`${t.signedTitle}. ${result.document_status === 'completed' ? t.completedAll : t.waitingOthers}`);
+    setPdfVersion((v) => v + 1);
+    void load();
   };
 
   const doReject = (reason: string) =>
@@ -90,6 +94,27 @@ function DocumentApp({ token }: { token: string }) {
     const closed = CLOSED.has(s.document.status) ? t.state[s.document.status] : undefined;
     if (closed) {
       return <StateView title={closed[0]} text={closed[1]} state={s.document.status} />;
+    }
+    if (s.signer.proof === 'efirma') {
+      // The SAT signer signs with their own e.firma, read in this page (EfirmaStep.tsx).
+      return (
+        <>
+          {sender}
+          <p className="box-hint">{t.boxHint(s.boxes.length)}</p>
+          {viewer}
+          <SignersList signers={s.signers} />
+          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
+            <EfirmaStep
+              token={token}
+              rfc={s.signer.rfc ?? ''}
+              language={i18n.lang}
+              busy={busy !== null}
+              run={(action) => run('sign', t.signing, action)}
+              onSigned={signed}
+            />
+          </section>
+        </>
+      );
     }
     const available = s.signer.authority === 'EMAIL_LINK' || s.signer.authority === 'EMAIL';
     const needsCode = s.signer.authority === 'EMAIL' && !s.signer.verified;

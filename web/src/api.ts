@@ -5,6 +5,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Rect as RectSchema } from '../../src/schemas/common.js';
 import type { CodeSent, CodeVerified, RejectResult, SignBody, SignResult, SigningInfo } from '../../src/schemas/signing.js';
+import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 
 export type { CodeSent, CodeVerified, RejectResult, SignResult, SigningInfo };
 
@@ -66,6 +67,14 @@ export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
 /** `language` is the page's: the signature's legend in the PDF is drawn in it. */
 export const sign = (token: string, signature: Signature, language: Lang) =>
   call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language });
+
+/** SAT e.firma, step one: only the certificate goes up; the answer holds the bytes to sign. */
+export const prepareSat = (token: string, certificate: string, language: Lang) =>
+  call<SatPrepared>('POST', `${base(token)}/sat/prepare`, { certificate, consent: true, language });
+
+/** SAT e.firma, step two: only the signature value goes up. */
+export const finishSat = (token: string, preparationId: string, signature: string) =>
+  call<SignResult>('POST', `${base(token)}/sat/finish`, { preparation_id: preparationId, signature });
 
 export const sendCode = (token: string) => call<CodeSent>('POST', `${base(token)}/otp`);
 

@@ -27,6 +27,7 @@ import type { VerifiedPdf, VerifiedSignature } from '../../pdf/verify/verify-pdf
 import { pdfJailError } from './read-pdf.js';
 import { findDocument } from '../../store/documents-repo.js';
 import { certificateStatus } from '../../store/pki-repo.js';
+import { splitTrust } from '../../pki/sat-certificate.js';
 import { reportSigners, type ReportSigner } from '../../store/report-repo.js';
 import type { Firma, InkSignature, SignatureReport } from '../../schemas/report.js';
 
@@ -74,6 +75,11 @@ async function ocspOf(deps: Deps, sig: VerifiedSignature, ours: boolean, respond
   };
 }
 
+function satOcsp(sig: VerifiedSignature, status: string | null): Firma['ocsp'] {
+  const certStatus = status === 'good' ? 'good' : 'unknown';
+  return { signatureValid: sig.validSignature && sig.trusted && certStatus === 'good', certStatus, signer: '' };
+}
+
 export async function signatureReport(deps: Deps, q: { accountId: string; ticket: string }): Promise<SignatureReport> {
   const doc = await findDocument(deps.db, q.accountId, q.ticket);
   if (!doc) {
@@ -119,8 +125,10 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
   let read: VerifiedPdf;
   try {
     const root = deps.pki.pki.root.certificateDer;
+    // Signers chain to the service root or, for e.firma signatures, to the SAT's roots; time stamps
+    // may come from the operator's TSA (SELLO_TSA_URL).
     read = await deps.pdfJail.verifyPdf(bytes, {
-      trustedRootsDer: [root],
+      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors],
       timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
     });
   } catch (err) {
@@ -136,6 +144,8 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
     // Only this document's signers: a field named after another document's signer reveals nothing.
     const signer = signers.find((s) => sig.fieldName === `Sello-${s.signer_id}`);
     const ours = !!sig.signer && issuedByUs(sig.signer.der, issuing);
+    // The signer's own SAT e.firma: its status is what the SAT's responder answered when it signed.
+    const sat = !ours && signer?.signature_type === 'efirma' && signer.certificate_serial === sig.signer?.serial;
     const embedded = sig.timestamp !== null;
     const box = boxOf(sig, signer, read.pages);
     firmas.push({
@@ -149,7 +159,7 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
       totalRevisions: read.totalRevisions,
       revision: sig.revision,
       signDate: sig.signDate?.toISOString() ?? '',
-      certType: ours ? 'service-issued' : 'external',
+      certType: ours ? 'SELLO' : sat ? 'SAT' : 'external',
       signCertificateSerial: sig.signer?.serial ?? '',
       box,
       email: sig.signer?.email || signer?.email || '',
@@ -158,7 +168,7 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
       downstreamData: signer
         ? { authority: signer.authority, dataType: DATA_TYPES[signer.authority] ?? '', subject: signer.data }
         : { authority: '', dataType: sig.signer?.email ? 'email' : '', subject: sig.signer?.email ?? '' },
-      ocsp: await ocspOf(deps, sig, ours, responderDn),
+      ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, responderDn),
       certificados: sig.certificates.map(({ der: _der, ...c }) => c),
       problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
       modifiedAfterSigning: sig.modifiedAfterSigning,

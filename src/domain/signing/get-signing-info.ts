@@ -31,7 +31,8 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
       status: s.signer.status === 'pending' || s.signer.status === 'invited' ? 'viewed' : s.signer.status,
       signed_at: s.signer.signed_at?.toISOString() ?? null,
       // How identity is proven: the link itself, or a one-time code sent by email (POST .../otp).
-      proof: s.signer.authority === 'EMAIL' ? 'email_code' : s.signer.authority === 'EMAIL_LINK' ? 'link' : 'not_available',
+      proof: proofOf(deps, s.signer.authority),
+      rfc: s.signer.authority === 'SAT' ? s.signer.data : null,
       // EMAIL: whether a code was verified recently enough to sign now.
       verified: s.signer.authority === 'EMAIL_LINK' || (s.signer.authority === 'EMAIL' && (await isProven(deps, s))),
     },
@@ -44,4 +45,13 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     message: workflowMessage(s.document.workflow),
     default_language: deps.config.defaultLanguage,
   };
+}
+
+/** How identity is proven; the SAT e.firma only where the operator installed the SAT's CAs. */
+function proofOf(deps: Deps, authority: string): SigningInfo['signer']['proof'] {
+  const proofs: Record<string, SigningInfo['signer']['proof']> = { EMAIL: 'email_code', EMAIL_LINK: 'link' };
+  if (authority === 'SAT' && deps.config.sat.trustedDer.length > 0) {
+    return 'efirma';
+  }
+  return proofs[authority] ?? 'not_available';
 }

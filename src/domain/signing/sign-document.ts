@@ -5,18 +5,13 @@
 import { decodeBase64 } from '../base64.js';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { emitEvent } from '../events/emit-event.js';
-import { appendHistory } from '../history/append-history.js';
-import { advanceAfterSignature } from '../workflows/advance-flow.js';
 import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
-import { completeDocument, recordSignature, signersOf, stickersOf } from '../../store/signing-repo.js';
-import { markUniversalPending } from '../../store/universal-repo.js';
-import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
+import { stickersOf } from '../../store/signing-repo.js';
+import { concludeSignature } from './conclude-signature.js';
 import { legendLanguage } from './workflow-language.js';
 import { issueOneTimeCertificate } from './one-time-certificate.js';
 import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
-import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
 import type { SignResult } from '../../schemas/signing.js';
 
@@ -117,66 +112,12 @@ export async function signDocument(
       throw signingError(err);
     }
     const sha256 = await deps.blobs.put(signed.pdf);
-    await recordSignature(trx, {
-      documentId: s.document.id,
-      signerRowId: s.signer.id,
-      sha256,
-      at: now,
-      certificateSerial: cert.serialHex,
-      type: opts.signature.type,
-      ip: opts.ip ?? null,
-    });
-    const eventSigner = {
-      signer_id: s.signer.signer_id,
-      name: s.signer.name,
-      email: s.signer.email,
-      authority: s.signer.authority,
-      data: s.signer.data,
-    };
-    await emitEvent(trx, deps, {
-      accountId: s.document.account_id,
-      documentId: s.document.id,
-      kind: 'original_signed',
-      meta: { signer: eventSigner, authority: s.signer.authority, signed_at: now.toISOString() },
-      dedupeKey: `signed:${s.signer.signer_id}`,
-    });
-    await appendHistory(trx, {
-      documentId: s.document.id,
-      at: now,
-      action: 'signed',
-      actor: `signer:${s.signer.signer_id}`,
-      ip: opts.ip ?? null,
-      details: {
-        signature_type: opts.signature.type,
-        certificate_serial: cert.serialHex,
-        revision_sha256: sha256,
-        authority: s.signer.authority,
-      },
-    });
-    const everyone = await signersOf(trx, s.document.id);
-    const completed = everyone.every((x) => x.status === 'signed' || x.id === s.signer.id);
-    if (completed) {
-      await completeDocument(trx, s.document.id, now);
-      // The universal rendition (PAdES B-LTA) is owed from now on: its job commits with the completion.
-      await markUniversalPending(trx, s.document.id);
-      await addUniversalBuildJob(trx, { documentId: s.document.id });
-      await queueCompletionStamp(trx, s.document.id);
-      await appendHistory(trx, { documentId: s.document.id, at: now, action: 'completed', actor: 'system', details: { sha256 } });
-      await emitEvent(trx, deps, {
-        accountId: s.document.account_id,
-        documentId: s.document.id,
-        kind: 'document_completed',
-        meta: {},
-        dedupeKey: `completed:${s.document.ticket}`,
-      });
-    }
-    // Reminders stop, the next signer of an ordered flow is invited, or the conclusion email goes.
-    await advanceAfterSignature(trx, deps, { documentId: s.document.id, signerRowId: s.signer.id, completed });
-    return { status: 'signed' as const, signed_at: now.toISOString(), document_status: completed ? 'completed' : s.document.status };
+    // The rows, events, history and workflow step every signature shares (conclude-signature.ts).
+    return concludeSignature(trx, deps, s, { sha256, now, certificateSerial: cert.serialHex, type: opts.signature.type, ip: opts.ip });
   });
 }
 
-function signingError(err: unknown): Error {
+export function signingError(err: unknown): Error {
   if (!(err instanceof PdfSignError)) {
     return err as Error;
   }

@@ -1,0 +1,108 @@
+// POST /sign/api/{token}/sat/finish: the second step. The browser sends only the signature value it
+// made with the signer's key over the signed attributes prepare returned. It is verified against
+// the certificate; the CMS is assembled with the certificate chain and the signature time stamp,
+// written into the prepared revision, which must still extend the document's current revision; and
+// the signature concludes as every other does (conclude-signature.ts). A preparation belongs to one
+// signer, is used once and expires.
+import { AppError, invalid } from '../../errors.js';
+import { decodeBase64 } from '../../base64.js';
+import type { Deps } from '../../deps.js';
+import { finishExternalSignature } from '../../../pdf/external-signature.js';
+import { PdfSignError } from '../../../pdf/sign-pdf.js';
+import { pemCertificates } from '../../../pki/index.js';
+import { readSatCertificate } from '../../../pki/sat-certificate.js';
+import { lockPreparation, markPreparationFinished } from '../../../store/sat-repo.js';
+import type { SignResult } from '../../../schemas/signing.js';
+import { concludeSignature } from '../conclude-signature.js';
+import { signingError } from '../sign-document.js';
+import { openSession, requireSignable, requireTurn } from '../signing-session.js';
+import { timestampSource } from '../timestamp-source.js';
+import { satChain } from './check-sat-certificate.js';
+import { requireSatSigner } from './prepare-sat-signature.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SatFinishInput {
+  token: string;
+  preparationId: string;
+  signature: Buffer;
+  ip?: string;
+}
+
+/** `{preparation_id, signature}`. */
+export function parseSatFinishBody(body: Record<string, unknown>): Omit<SatFinishInput, 'token' | 'ip'> {
+  if (typeof body.preparation_id !== 'string' || !UUID.test(body.preparation_id)) {
+    throw invalid('preparation_id', 'required: the preparation_id the prepare request answered');
+  }
+  if (typeof body.signature !== 'string' || body.signature.length === 0) {
+    throw invalid('signature', 'required: the signature value in Base64');
+  }
+  return { preparationId: body.preparation_id, signature: decodeBase64(body.signature, { field: 'signature', maxBytes: 2048 }) };
+}
+
+export async function finishSatSignature(deps: Deps, input: SatFinishInput): Promise<SignResult> {
+  return deps.db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, input.token, true);
+    requireSatSigner(s);
+    // Another signer's preparation is as unknown as one never made.
+    const p = await lockPreparation(trx, input.preparationId, s.signer.id);
+    if (!p) {
+      throw new AppError('PREPARATION_NOT_FOUND', 'no prepared signature with that id for this signer');
+    }
+    if (p.finished_at) {
+      throw new AppError('PREPARATION_USED', 'this prepared signature was already used');
+    }
+    const now = deps.clock.now();
+    if (now > p.expires_at) {
+      throw new AppError('PREPARATION_EXPIRED', 'the prepared signature expired: sign again', { expires_at: p.expires_at.toISOString() });
+    }
+    requireSignable(s);
+    await requireTurn(trx, s);
+    if (p.base_sha256 !== s.document.original_sha256) {
+      throw new AppError('PREPARATION_USED', 'the document was signed by someone else since this signature was prepared: sign again');
+    }
+    const chainDer = pemCertificates(p.chain_pem);
+    // Still valid and trusted now, at the moment the time stamp will prove.
+    satChain(deps, p.certificate, now);
+    const [original, prepared] = await Promise.all([deps.blobs.get(p.base_sha256), deps.blobs.get(p.prepared_sha256)]);
+    const tsa = timestampSource(deps);
+    let signed: Buffer;
+    try {
+      signed = await finishExternalSignature({
+        original,
+        prepared: {
+          pdf: prepared,
+          byteRange: p.byte_range,
+          contentsStart: p.contents_start,
+          contentsEnd: p.contents_end,
+          signedAttributes: p.signed_attributes,
+        },
+        certificateDer: p.certificate,
+        chainDer,
+        signatureValue: input.signature,
+        timestamp: tsa.timestamp,
+        timestampRootsDer: tsa.trustedRootsDer,
+      });
+    } catch (err) {
+      if (err instanceof PdfSignError && err.problem === 'SIGNATURE_MISMATCH') {
+        throw new AppError(
+          'SAT_SIGNATURE_INVALID',
+          'the signature does not verify with the certificate: was it made with the key of this e.firma?',
+        );
+      }
+      throw signingError(err);
+    }
+    const sha256 = await deps.blobs.put(signed);
+    await markPreparationFinished(trx, p.id, now);
+    const cert = readSatCertificate(p.certificate);
+    return concludeSignature(trx, deps, s, {
+      sha256,
+      now,
+      certificateSerial: cert.serialHex,
+      type: 'efirma',
+      ip: input.ip,
+      certificateStatus: p.ocsp_status,
+      historyDetails: { rfc: p.rfc, certificate_number: p.certificate_number, certificate_status: p.ocsp_status },
+    });
+  });
+}

@@ -1,0 +1,55 @@
+// Signing with the signer's own SAT e.firma, in two requests around the browser, which keeps the
+// key and its password (docs/api.md, "Signing with the SAT e.firma"). No HMAC: the personal link's
+// token is the credential, as for the rest of the signing API.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { finishSatSignature, parseSatFinishBody } from '../../domain/signing/sat/finish-sat-signature.js';
+import { parseSatPrepareBody, prepareSatSignature } from '../../domain/signing/sat/prepare-sat-signature.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { SatFinishBody, SatPrepareBody, SatPrepared } from '../../schemas/sat-signing.js';
+import { SignResult, TokenParams as Token } from '../../schemas/signing.js';
+import { retryTransientConflict } from '../../store/transient-conflict.js';
+import { asObject } from './documents.js';
+
+export function satSigningRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    const tags = ['signing'];
+    app.post(
+      '/sign/api/:token/sat/prepare',
+      {
+        schema: {
+          operationId: 'prepareSatSignature',
+          security: [],
+          summary: 'SAT authority: check the e.firma certificate and prepare the signature; answers the bytes to sign',
+          tags,
+          params: Token,
+          body: SatPrepareBody,
+          response: { 200: SatPrepared, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const input = { token: (req.params as { token: string }).token, ...parseSatPrepareBody(asObject(req.body)) };
+        return retryTransientConflict(() => prepareSatSignature(deps, input));
+      },
+    );
+
+    app.post(
+      '/sign/api/:token/sat/finish',
+      {
+        schema: {
+          operationId: 'finishSatSignature',
+          security: [],
+          summary: 'SAT authority: send the signature value made in the browser; the document is signed',
+          tags,
+          params: Token,
+          body: SatFinishBody,
+          response: { 200: SignResult, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const input = { token: (req.params as { token: string }).token, ...parseSatFinishBody(asObject(req.body)), ip: req.ip };
+        return retryTransientConflict(() => finishSatSignature(deps, input));
+      },
+    );
+  };
+}
