@@ -59,6 +59,8 @@ export interface Config {
   tsaTrustPath: string | undefined;
   /** The NOM-151 conservation provider (a PSC's RFC 3161 service); absent: the built-in authority stamps. */
   nom151: Nom151Settings | undefined;
+  /** SMS and WhatsApp providers; a channel without one keeps its messages in the outbox. */
+  channels: ChannelSettings;
   workers: WorkerSettings;
   /** Language of the signer page and of the signature's legend when neither the workflow nor the browser gives one the page speaks. */
   defaultLanguage: 'es' | 'en';
@@ -90,6 +92,43 @@ export interface SatSettings {
   ocspUrl: string | undefined;
   /** How long a prepared signature waits for the signer's signature value, in minutes. */
   prepareMinutes: number;
+}
+
+/** Twilio's Messages API: SMS, and WhatsApp when `whatsappFrom` is set and Meta is not configured. */
+export interface TwilioSettings {
+  accountSid: string;
+  /** Authenticates the API calls and signs the status callbacks (X-Twilio-Signature). */
+  authToken: string;
+  /** https://api.twilio.com, or a simulator's address in tests. */
+  baseUrl: string;
+  /** Sender of SMS: a phone number, or a Messaging Service (either enables SMS). */
+  smsFrom?: string;
+  messagingServiceSid?: string;
+  /** WhatsApp sender number (E.164) registered with Twilio. */
+  whatsappFrom?: string;
+  /** Approved WhatsApp Content templates (ContentSid) per message kind; without one the text is sent as Body. */
+  whatsappContent: { invitation?: string; reminder?: string; otp?: string };
+}
+
+/** Meta's WhatsApp Cloud API, with approved templates for invitations, reminders and codes. */
+export interface MetaWhatsAppSettings {
+  accessToken: string;
+  phoneNumberId: string;
+  /** Signs the webhook's POSTs (X-Hub-Signature-256). */
+  appSecret: string;
+  /** Echoed by Meta in the GET that verifies the webhook's URL. */
+  verifyToken: string;
+  /** https://graph.facebook.com, or a simulator's address in tests. */
+  baseUrl: string;
+  apiVersion: string;
+  templates: { invitation: string; reminder: string; otp: string };
+  /** Template language code of each workflow language. */
+  languages: { es: string; en: string };
+}
+
+export interface ChannelSettings {
+  twilio?: TwilioSettings;
+  meta?: MetaWhatsAppSettings;
 }
 
 /** How the job runners of one database tell the live from the dead (jobs/worker-liveness.ts). */
@@ -295,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const nom151 = nom151Settings(env, problems);
   const sat = satSettings(env, problems);
+  const channels = channelSettings(env, problems);
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
@@ -340,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     tsaUrl,
     tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
     nom151,
+    channels,
     workers,
     defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
     firstAccountName: firstAccountName || 'Sello',
@@ -438,4 +479,102 @@ function satSettings(env: NodeJS.ProcessEnv, problems: string[]): Omit<SatSettin
     problems.push(`SELLO_SAT_TRUST_PEM=${path}: ${(err as Error).message}`);
     return { trustedDer: [], ocspUrl };
   }
+}
+
+/** SELLO_TWILIO_* and SELLO_META_*: each provider is all or nothing; its base URL may be replaced. */
+function channelSettings(env: Env, problems: string[]): ChannelSettings {
+  const get = (n: string) => env[n] || undefined;
+  const url = (n: string, fallback: string) => {
+    const v = (get(n) ?? fallback).replace(/\/+$/, '');
+    if (!/^https?:\/\/\S+$/.test(v)) {
+      problems.push(`${n}=${JSON.stringify(v)}: expected an http(s) URL`);
+    }
+    return v;
+  };
+  const phone = (n: string) => {
+    const v = get(n);
+    if (v !== undefined && !/^\+[1-9]\d{6,14}$/.test(v)) {
+      problems.push(`${n}=${JSON.stringify(v)}: expected a phone number in E.164 form (+ and 7 to 15 digits)`);
+    }
+    return v;
+  };
+  const out: ChannelSettings = {};
+  const twilioNames = [
+    'SELLO_TWILIO_SMS_FROM',
+    'SELLO_TWILIO_MESSAGING_SERVICE_SID',
+    'SELLO_TWILIO_WHATSAPP_FROM',
+    'SELLO_TWILIO_BASE_URL',
+    'SELLO_TWILIO_WHATSAPP_CONTENT_INVITATION',
+    'SELLO_TWILIO_WHATSAPP_CONTENT_REMINDER',
+    'SELLO_TWILIO_WHATSAPP_CONTENT_OTP',
+  ];
+  const sid = get('SELLO_TWILIO_ACCOUNT_SID');
+  const token = get('SELLO_TWILIO_AUTH_TOKEN');
+  if (sid || token) {
+    if (!sid || !token) {
+      problems.push('SELLO_TWILIO_ACCOUNT_SID and SELLO_TWILIO_AUTH_TOKEN: set both or neither');
+    }
+    const t: TwilioSettings = {
+      accountSid: sid ?? '',
+      authToken: token ?? '',
+      baseUrl: url('SELLO_TWILIO_BASE_URL', 'https://api.twilio.com'),
+      smsFrom: phone('SELLO_TWILIO_SMS_FROM'),
+      messagingServiceSid: get('SELLO_TWILIO_MESSAGING_SERVICE_SID'),
+      whatsappFrom: phone('SELLO_TWILIO_WHATSAPP_FROM'),
+      whatsappContent: {
+        invitation: get('SELLO_TWILIO_WHATSAPP_CONTENT_INVITATION'),
+        reminder: get('SELLO_TWILIO_WHATSAPP_CONTENT_REMINDER'),
+        otp: get('SELLO_TWILIO_WHATSAPP_CONTENT_OTP'),
+      },
+    };
+    if (!t.smsFrom && !t.messagingServiceSid && !t.whatsappFrom) {
+      problems.push('SELLO_TWILIO_SMS_FROM, SELLO_TWILIO_MESSAGING_SERVICE_SID or SELLO_TWILIO_WHATSAPP_FROM: set at least one sender');
+    }
+    out.twilio = t;
+  } else {
+    const stray = twilioNames.filter((n) => env[n]);
+    if (stray.length > 0) {
+      problems.push(`${stray.join(', ')}: set only with SELLO_TWILIO_ACCOUNT_SID and SELLO_TWILIO_AUTH_TOKEN`);
+    }
+  }
+  const metaRequired = ['SELLO_META_ACCESS_TOKEN', 'SELLO_META_PHONE_NUMBER_ID', 'SELLO_META_APP_SECRET', 'SELLO_META_VERIFY_TOKEN'];
+  const metaOptional = [
+    'SELLO_META_BASE_URL',
+    'SELLO_META_API_VERSION',
+    'SELLO_META_TEMPLATE_INVITATION',
+    'SELLO_META_TEMPLATE_REMINDER',
+    'SELLO_META_TEMPLATE_OTP',
+    'SELLO_META_LANGUAGE_ES',
+    'SELLO_META_LANGUAGE_EN',
+  ];
+  const metaSet = metaRequired.filter((n) => env[n]);
+  if (metaSet.length > 0) {
+    if (metaSet.length < metaRequired.length) {
+      problems.push(`${metaRequired.filter((n) => !env[n]).join(', ')}: required with ${metaSet.join(', ')} (Meta's WhatsApp Cloud API)`);
+    }
+    const apiVersion = get('SELLO_META_API_VERSION') ?? 'v21.0';
+    if (!/^v\d+\.\d+$/.test(apiVersion)) {
+      problems.push(`SELLO_META_API_VERSION=${JSON.stringify(apiVersion)}: expected a Graph API version such as v21.0`);
+    }
+    out.meta = {
+      accessToken: get('SELLO_META_ACCESS_TOKEN') ?? '',
+      phoneNumberId: get('SELLO_META_PHONE_NUMBER_ID') ?? '',
+      appSecret: get('SELLO_META_APP_SECRET') ?? '',
+      verifyToken: get('SELLO_META_VERIFY_TOKEN') ?? '',
+      baseUrl: url('SELLO_META_BASE_URL', 'https://graph.facebook.com'),
+      apiVersion,
+      templates: {
+        invitation: get('SELLO_META_TEMPLATE_INVITATION') ?? 'sello_invitation',
+        reminder: get('SELLO_META_TEMPLATE_REMINDER') ?? 'sello_reminder',
+        otp: get('SELLO_META_TEMPLATE_OTP') ?? 'sello_code',
+      },
+      languages: { es: get('SELLO_META_LANGUAGE_ES') ?? 'es_MX', en: get('SELLO_META_LANGUAGE_EN') ?? 'en_US' },
+    };
+  } else {
+    const stray = metaOptional.filter((n) => env[n]);
+    if (stray.length > 0) {
+      problems.push(`${stray.join(', ')}: set only with ${metaRequired.join(', ')}`);
+    }
+  }
+  return out;
 }

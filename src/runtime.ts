@@ -12,6 +12,7 @@ import { createSecretBox } from './pki/secret-box.js';
 import { PdfJail } from './jail/pdf-jail.js';
 import { createTemplateEngines } from './render/index.js';
 import { createSmtpTransport } from './notify/email-transport.js';
+import { createMessageChannels } from './notify/channels.js';
 import { createFsBlobStore } from './store/blobs.js';
 import { openDb, type DbHandle } from './store/db.js';
 import { resolveMasterKey } from './store/master-key.js';
@@ -69,6 +70,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
         baseUrl: config.publicUrl,
       }),
       signerKeys,
+      channels: createMessageChannels(config.channels, () => config.publicUrl),
       mail: config.smtpUrl ? { transport: createSmtpTransport(config.smtpUrl), from: config.mailFrom } : undefined,
       externalTsa:
         config.tsaUrl && config.tsaTrustPath

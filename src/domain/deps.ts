@@ -8,6 +8,7 @@ import type { SecretBox } from '../pki/secret-box.js';
 import type { TemplateEngines } from '../render/index.js';
 import type { PkiResponder } from './pki/pki-responses.js';
 import type { MailTransport } from '../notify/email-transport.js';
+import type { MessageChannels } from '../notify/message-transport.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Db } from '../store/db.js';
 
@@ -37,6 +38,8 @@ export interface Deps {
   signerKeys: SignerKeySource;
   /** The SMTP transport and sender address; absent when no SMTP server is configured (outbox only). */
   mail?: { transport: MailTransport; from: string };
+  /** The SMS and WhatsApp transports; a channel without one keeps its messages in the outbox. */
+  channels?: MessageChannels;
   /** An external time-stamp authority (SELLO_TSA_URL) and the roots its tokens must chain to. */
   externalTsa?: { url: string; trustedRootsDer: Buffer[] };
   /**

@@ -120,6 +120,8 @@ export const ERROR_CODES = {
   SIGNER_NOT_EDITABLE: 'signer fixed',
   /** The edit would give the document two signers with the same authority and data. */
   SIGNER_CONFLICT: 'duplicate signer',
+  /** A provider's status callback without a valid signature (X-Twilio-Signature, X-Hub-Signature-256), or a wrong webhook verify token; nothing was changed. */
+  CALLBACK_SIGNATURE_INVALID: 'bad callback signature',
   /** No route for that method and path. */
   ROUTE_NOT_FOUND: 'unknown route',
   /** The account sent more requests a minute than allowed; see Retry-After. */

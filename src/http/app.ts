@@ -18,6 +18,7 @@ import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
 import { accountRoutes } from './routes/account.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
+import { channelCallbackRoutes } from './routes/channel-callbacks.js';
 import { healthRoutes } from './routes/health.js';
 import { landingRoutes } from './routes/landing.js';
 import { historyRoutes } from './routes/history.js';
@@ -130,6 +131,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(downloadLinkRoutes(deps));
   await app.register(verifyRoutes(deps));
   await app.register(verifyFileRoutes(deps));
+  await app.register(channelCallbackRoutes(deps));
   if (deps.config.env !== 'production') {
     await app.register(devOutboxRoutes(deps));
   }

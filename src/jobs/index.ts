@@ -16,6 +16,7 @@ import { NOM151_STAMP } from './payloads/nom151-stamp.js';
 import { CHECK_OCSP_RESPONDER } from './payloads/check-ocsp-responder.js';
 import { DELIVER_WEBHOOK } from './payloads/deliver-webhook.js';
 import { SEND_EMAIL } from './payloads/send-email.js';
+import { SEND_MESSAGE } from './payloads/send-message.js';
 import { WORKFLOW_EXPIRE } from './payloads/workflow-expire.js';
 import { WORKFLOW_REMIND } from './payloads/workflow-remind.js';
 import { UNIVERSAL_BUILD } from './payloads/universal-build.js';
@@ -25,6 +26,7 @@ import { sendEmailTask } from './send-email.js';
 import { universalBuildTask } from './universal-build.js';
 import { universalRenewTask } from './universal-renew.js';
 import { universalSweepTask } from './universal-sweep.js';
+import { sendMessageTask } from './send-message.js';
 import { workflowExpireTask } from './workflow-expire.js';
 import { workflowRemindTask } from './workflow-remind.js';
 import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
@@ -33,6 +35,7 @@ export function taskList(deps: Deps): TaskList {
   return {
     [DELIVER_WEBHOOK.task]: deliverWebhookTask(deps),
     [SEND_EMAIL.task]: sendEmailTask(deps),
+    [SEND_MESSAGE.task]: sendMessageTask(deps),
     [CHECK_OCSP_RESPONDER.task]: checkOcspResponderTask(deps),
     [WORKFLOW_REMIND.task]: workflowRemindTask(deps),
     [WORKFLOW_EXPIRE.task]: workflowExpireTask(deps),

@@ -263,12 +263,17 @@ describe('POST /sign/api/document/{ticket}/link', () => {
     expect(mailsTo(d.ana)).toHaveLength(2);
   });
 
-  it('SMS, WHATSAPP and SAT boxes: 409 AUTHORITY_NOT_AVAILABLE', async () => {
+  it('SAT boxes: 409 AUTHORITY_NOT_AVAILABLE; an SMS box takes a phone number, not an email', async () => {
     const d = await newDocument();
-    const r = await askLink(d.ticket, d.sticker(4), '+525512345678');
+    const sat = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'SAT', data: 'GODE561231GR8', ...box(0) }] });
+    const r = await askLink(sat.document_ticket, sat.stickers[0].sticker_id, 'GODE561231GR8');
     expect(r.status).toBe(409);
-    expect(r.json.error).toMatchObject({ code: 'AUTHORITY_NOT_AVAILABLE', details: { authority: 'SMS' } });
+    expect(r.json.error).toMatchObject({ code: 'AUTHORITY_NOT_AVAILABLE', details: { authority: 'SAT' } });
     expect(r.json.error.message).toContain('not available on this server yet');
+    const sms = await askLink(d.ticket, d.sticker(4), '+52 55 1234 5678');
+    expect(sms.status).toBe(200);
+    await jobs.runDue();
+    expect(smtp.messages).toHaveLength(0);
   });
 
   it('a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE, and the page shows its state', async () => {

@@ -247,12 +247,20 @@ describe('rejection', () => {
 });
 
 describe('authorities', () => {
-  it('answers clearly that SMS signing is not available yet', async () => {
-    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'SMS', data: '+525512345678', ...box(0) }] });
+  it('answers clearly that SAT signing is not available yet', async () => {
+    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'SAT', data: 'GODE561231GR8', ...box(0) }] });
     const token = doc.stickers[0].signer_url.split('/').pop()!;
     const r = await call('POST', `/sign/api/${token}/sign`, drawn());
     expect([r.status, r.json.error.code]).toEqual([409, 'AUTHORITY_NOT_AVAILABLE']);
     expect(r.json.error.message).toMatch(/not available on this server yet/);
+  });
+
+  it('an SMS signer must verify a code sent by SMS before signing', async () => {
+    const doc = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'SMS', data: '+525512345678', ...box(0) }] });
+    const token = doc.stickers[0].signer_url.split('/').pop()!;
+    const r = await call('POST', `/sign/api/${token}/sign`, drawn());
+    expect([r.status, r.json.error.code]).toEqual([409, 'VERIFICATION_REQUIRED']);
+    expect(r.json.error.message).toMatch(/by SMS/);
   });
   it('does not let a deleted document be signed', async () => {
     const { doc, ana } = await twoSignerDocument();

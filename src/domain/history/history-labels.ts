@@ -29,6 +29,7 @@ const ACTIONS: Record<string, { es: string; en: string }> = {
   viewed: { es: 'Visto', en: 'Viewed' },
   otp_sent: { es: 'Código enviado', en: 'Code sent' },
   otp_verified: { es: 'Código verificado', en: 'Code verified' },
+  message_failed: { es: 'Mensaje no entregado', en: 'Message not delivered' },
   signed: { es: 'Firmado', en: 'Signed' },
   rejected: { es: 'Rechazado', en: 'Rejected' },
   set_rejected: { es: 'Conjunto rechazado', en: 'Set rejected' },

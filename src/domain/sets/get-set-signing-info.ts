@@ -4,7 +4,7 @@
 // marks the signer as having viewed each document still to sign (record-view.ts, per document).
 import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
-import { isProven } from '../signing/one-time-code.js';
+import { isProven, proofOf, provenByCode } from '../signing/one-time-code.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
 import { senderInfo, workflowMessage } from '../signing/sender.js';
 import { recordView } from '../signing/record-view.js';
@@ -26,7 +26,7 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
   const open = openRows(s);
   const proven =
     s.signer.authority === 'EMAIL_LINK' ||
-    (s.signer.authority === 'EMAIL' && open.length > 0 && (await isProven(deps, await rowSession(deps, open[0]))));
+    (provenByCode(s.signer.authority) && open.length > 0 && (await isProven(deps, await rowSession(deps, open[0]))));
   // One document at a time: a set may hold many large PDFs, and only their page sizes are needed.
   const documents = [];
   for (const r of s.rows) {
@@ -53,7 +53,7 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
       authority: s.signer.authority,
       status: s.signer.status,
       signed_at: s.signer.status === 'signed' && signedTimes.length ? new Date(Math.max(...signedTimes)).toISOString() : null,
-      proof: s.signer.authority === 'EMAIL' ? 'email_code' : s.signer.authority === 'EMAIL_LINK' ? 'link' : 'not_available',
+      proof: proofOf(s.signer.authority),
       verified: proven,
       // An ordered flow that has not reached this signer yet: they may look, not act.
       due: running && (await isDue(deps.db, s)),

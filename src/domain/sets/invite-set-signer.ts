@@ -6,6 +6,8 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
+import { phoneChannelOf, queueMessage } from '../messages/queue-message.js';
+import { invitationText } from '../../notify/message-templates.js';
 import { daysMs, effectiveWorkflow } from '../workflows/effective-workflow.js';
 import { isOpen } from '../workflows/invite-due.js';
 import { invitationMail } from '../../notify/email-templates.js';
@@ -46,19 +48,34 @@ export async function inviteSetSigner(
   const now = deps.clock.now();
   const wf = effectiveWorkflow(set.workflow);
   const url = setSigningLink(deps, signer.token_sealed);
-  // Only the email channel exists on this server: a signer without an address is reached through
-  // the set link the close response handed out.
-  if (signer.email && url) {
+  const phone = phoneChannelOf(signer.authority);
+  const to = phone ? signer.data : signer.email;
+  const documentName = o.reminder && set.name ? set.name : open[0].document_name;
+  if (phone && url) {
+    // SMS and WHATSAPP signers: one message on their channel for the whole set, billed once.
+    await queueMessage(trx, deps, {
+      accountId: set.account_id,
+      documentId: open[0].document_id,
+      signerId: open[0].signer_id,
+      channel: phone,
+      kind: o.reminder ? 'reminder' : 'invitation',
+      language: wf.language,
+      to: signer.data,
+      rendered: invitationText({ language: wf.language, senderName: set.account_name, documentName, signUrl: url }, o.reminder),
+      onExhausted: 'record',
+    });
+  } else if (to && url) {
+    // A signer without an address is reached through the set link the close response handed out.
     await queueEmail(trx, deps, {
       accountId: set.account_id,
       documentId: open[0].document_id,
       kind: o.reminder ? 'reminder' : 'invitation',
-      to: signer.email,
+      to,
       mail: invitationMail(
         {
           language: wf.language,
           signerName: signer.name,
-          documentName: o.reminder && set.name ? set.name : open[0].document_name,
+          documentName,
           signUrl: url,
           senderName: set.account_name,
           subject: wf.subject,
@@ -82,8 +99,8 @@ export async function inviteSetSigner(
         set_signer_id: signer.signer_id,
         document_set: set.uuid,
         documents: rows.length,
-        channel: signer.email ? 'email' : 'none',
-        recipient: signer.email,
+        channel: phone ?? (to ? 'email' : 'none'),
+        recipient: to,
       },
     });
   }

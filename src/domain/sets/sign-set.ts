@@ -5,7 +5,7 @@
 // rejects the set (stopSetAfterRejection): its other documents are cancelled.
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { isProven } from '../signing/one-time-code.js';
+import { isProven, provenByCode, SENT_BY } from '../signing/one-time-code.js';
 import { rejectDocument } from '../signing/reject-document.js';
 import { signDocument, type SignatureInput } from '../signing/sign-document.js';
 import { retryTransientConflict } from '../../store/transient-conflict.js';
@@ -62,12 +62,15 @@ async function requireProven(deps: Deps, s: SetSigningSession, first: SetSigning
   if (s.signer.authority === 'EMAIL_LINK') {
     return;
   }
-  if (s.signer.authority !== 'EMAIL') {
+  if (!provenByCode(s.signer.authority)) {
     throw new AppError('AUTHORITY_NOT_AVAILABLE', `signing with authority ${s.signer.authority} is not available on this server yet`, {
       authority: s.signer.authority,
     });
   }
   if (!(await isProven(deps, await rowSession(deps, first)))) {
-    throw new AppError('VERIFICATION_REQUIRED', 'enter the code sent to your email address first (POST .../otp, then .../otp/verify)');
+    throw new AppError(
+      'VERIFICATION_REQUIRED',
+      `enter the code sent ${SENT_BY[s.signer.authority]} first (POST .../otp, then .../otp/verify)`,
+    );
   }
 }

@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
 import { signersOf, stickersOf } from '../../store/signing-repo.js';
-import { isProven } from './one-time-code.js';
+import { isProven, proofOf, provenByCode } from './one-time-code.js';
 import { recordView } from './record-view.js';
 import { openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
@@ -30,11 +30,12 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
       authority: s.signer.authority,
       status: s.signer.status === 'pending' || s.signer.status === 'invited' ? 'viewed' : s.signer.status,
       signed_at: s.signer.signed_at?.toISOString() ?? null,
-      // How identity is proven: the link itself, or a one-time code sent by email (POST .../otp).
-      proof: proofOf(deps, s.signer.authority),
+      // How identity is proven: the link itself, a one-time code sent by email, SMS or WhatsApp
+      // (POST .../otp), or the signer's own SAT e.firma.
+      proof: signerProof(deps, s.signer.authority),
       rfc: s.signer.authority === 'SAT' ? s.signer.data : null,
-      // EMAIL: whether a code was verified recently enough to sign now.
-      verified: s.signer.authority === 'EMAIL_LINK' || (s.signer.authority === 'EMAIL' && (await isProven(deps, s))),
+      // Proven by code: whether a code was verified recently enough to sign now.
+      verified: s.signer.authority === 'EMAIL_LINK' || (provenByCode(s.signer.authority) && (await isProven(deps, s))),
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
     signers: signers.map((x) => ({ name: x.name, status: x.status })),
@@ -48,10 +49,9 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
 }
 
 /** How identity is proven; the SAT e.firma only where the operator installed the SAT's CAs. */
-function proofOf(deps: Deps, authority: string): SigningInfo['signer']['proof'] {
-  const proofs: Record<string, SigningInfo['signer']['proof']> = { EMAIL: 'email_code', EMAIL_LINK: 'link' };
+function signerProof(deps: Deps, authority: string): SigningInfo['signer']['proof'] {
   if (authority === 'SAT' && deps.config.sat.trustedDer.length > 0) {
     return 'efirma';
   }
-  return proofs[authority] ?? 'not_available';
+  return proofOf(authority);
 }

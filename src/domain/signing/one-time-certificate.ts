@@ -12,6 +12,8 @@ export interface OneTimeCertificateRequest {
   /** CN: the signer's name, or the service's for a seal. */
   name: string;
   email?: string;
+  /** E.164 phone of an SMS or WHATSAPP signer, named in the certificate as a tel: URI. */
+  phone?: string;
   /** For a seal: the service's public URL. */
   uri?: string;
   kind: 'signer' | 'seal';
@@ -29,6 +31,7 @@ export async function issueOneTimeCertificate(
   const cert = await issueSignerCertificate(deps.pki.pki, {
     name: r.name,
     email: r.email,
+    phone: r.phone,
     uri: r.uri,
     serialNumber: randomSerialHex(),
     now: r.now,

@@ -2,6 +2,7 @@
 // a box and gives the address of its signer; when it is that signer's, their personal signing link
 // (the very signer_url of the create response) is emailed to it. Holding the address's mailbox is the
 // proof of an EMAIL_LINK signer (decisions.md "Authorities"); an EMAIL signer still enters a code.
+// SMS and WHATSAPP signers give their phone number and get the link by SMS or WhatsApp (then a code).
 //
 // Anti-enumeration: the answer is the same whether or not the address matched, whether or not the
 // signer can still sign, so the endpoint does not tell who the signers are. Anti-flooding: at most
@@ -11,6 +12,8 @@ import type { Deps } from '../deps.js';
 import { AppError, invalid } from '../errors.js';
 import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
+import { phoneChannelOf, queueMessage } from '../messages/queue-message.js';
+import { invitationText } from '../../notify/message-templates.js';
 import { signingLink } from '../workflows/signing-link.js';
 import { invitationMail } from '../../notify/email-templates.js';
 import { findBox, recentLinkRequests } from '../../store/document-page-repo.js';
@@ -22,8 +25,8 @@ import type { LinkAnswer } from '../../schemas/signing.js';
 /** Invitations one signer of one document may receive in an hour, those sent by a workflow included. */
 export const LINK_REQUESTS_PER_HOUR = 3;
 const HOUR_MS = 60 * 60_000;
-/** The authorities whose proof starts with an email to the signer's address. */
-const EMAIL_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL']);
+/** The authorities whose proof starts with a message to the signer's address or phone. */
+const LINKED_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP']);
 const MAX_EMAIL_LENGTH = 254;
 const MAX_ID_LENGTH = 100;
 
@@ -48,7 +51,7 @@ export function parseLinkRequest(body: Record<string, unknown>): LinkRequest {
   }
   const data = body.data;
   if (typeof data !== 'string' || data.trim() === '') {
-    throw invalid('data', 'required: the email address of the signer of that box');
+    throw invalid('data', 'required: the email address (or, for SMS and WHATSAPP, the phone number) of the signer of that box');
   }
   if (data.trim().length > MAX_EMAIL_LENGTH) {
     throw invalid('data', `at most ${MAX_EMAIL_LENGTH} characters`);
@@ -69,7 +72,7 @@ export async function sendPersonalLink(
       throw new AppError('SIGNER_NOT_FOUND', 'sticker_id: no box with this sticker_id on the document', { field: 'sticker_id' });
     }
     requireDocumentSignable(doc.status);
-    if (!EMAIL_AUTHORITIES.has(box.authority)) {
+    if (!LINKED_AUTHORITIES.has(box.authority)) {
       throw new AppError(
         'AUTHORITY_NOT_AVAILABLE',
         `identifying as a signer of authority ${box.authority} is not available on this server yet`,
@@ -94,17 +97,33 @@ export async function sendPersonalLink(
         },
       );
     }
-    const matches = o.request.data.toLowerCase() === box.data.trim().toLowerCase();
+    const phone = phoneChannelOf(box.authority);
+    const matches = phone ? samePhone(o.request.data, box.data) : o.request.data.toLowerCase() === box.data.trim().toLowerCase();
     const canAct = box.status !== 'signed' && box.status !== 'rejected';
     const url = matches && canAct ? signingLink(deps, box.token_sealed) : null;
-    if (url) {
+    const language = languageOf(doc.workflow);
+    if (url && phone) {
+      // Without a messages piece left nothing is sent, recorded as a failed message: the answer
+      // stays the same, so it tells nothing about the number.
+      await queueMessage(trx, deps, {
+        accountId: doc.account_id,
+        documentId: doc.id,
+        signerId: box.signer_id,
+        channel: phone,
+        kind: 'invitation',
+        language,
+        to: box.data,
+        rendered: invitationText({ language, senderName: doc.account_name, documentName: doc.name, signUrl: url }),
+        onExhausted: 'record',
+      });
+    } else if (url) {
       await queueEmail(trx, deps, {
         accountId: doc.account_id,
         documentId: doc.id,
         kind: 'invitation',
         to: box.data,
         mail: invitationMail({
-          language: languageOf(doc.workflow),
+          language,
           signerName: box.name,
           documentName: doc.name,
           signUrl: url,
@@ -122,4 +141,10 @@ export async function sendPersonalLink(
     });
     return LINK_ANSWER;
   });
+}
+
+/** Phone numbers compared by their digits: "+52 55 1234 5678" is the box's "+525512345678". */
+function samePhone(given: string, data: string): boolean {
+  const digits = (v: string) => v.replace(/[\s().-]/g, '');
+  return /^\+\d+$/.test(digits(given)) && digits(given) === digits(data.trim());
 }

@@ -80,6 +80,7 @@ export async function signDocument(
     const cert = await issueOneTimeCertificate(deps, trx, {
       name: displayName,
       email: s.signer.email ?? undefined,
+      phone: s.signer.authority === 'SMS' || s.signer.authority === 'WHATSAPP' ? s.signer.data : undefined,
       kind: 'signer',
       documentId: s.document.id,
       signerRowId: s.signer.id,
@@ -136,6 +137,12 @@ export function signingError(err: unknown): Error {
 function authorityLabel(authority: string, language: 'es' | 'en'): string {
   if (authority === 'EMAIL') {
     return language === 'en' ? 'Email code' : 'Código por correo';
+  }
+  if (authority === 'SMS') {
+    return language === 'en' ? 'SMS code' : 'Código por SMS';
+  }
+  if (authority === 'WHATSAPP') {
+    return language === 'en' ? 'WhatsApp code' : 'Código por WhatsApp';
   }
   return language === 'en' ? 'Email link' : 'Enlace por correo';
 }

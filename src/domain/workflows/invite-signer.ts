@@ -5,7 +5,9 @@ import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
+import { phoneChannelOf, queueMessage } from '../messages/queue-message.js';
 import { invitationMail } from '../../notify/email-templates.js';
+import { invitationText } from '../../notify/message-templates.js';
 import type { Database } from '../../store/schema.js';
 import { addWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
 import { markSignerInvited, type FlowDocument, type FlowSigner } from '../../store/workflow-repo.js';
@@ -21,10 +23,26 @@ export async function inviteSigner(
   const now = deps.clock.now();
   const wf = effectiveWorkflow(doc.workflow);
   const url = signingLink(deps, signer.token_sealed);
-  const to = invitationAddress(signer);
-  // Only the email channel exists on this server: a signer without an address (SMS, WHATSAPP,
-  // SAT without a sticker email) is reached through the links the client distributes.
-  if (to && url) {
+  const phone = phoneChannelOf(signer.authority);
+  const to = phone ? signer.data : invitationAddress(signer);
+  let messageId: string | undefined;
+  if (phone && url) {
+    // SMS and WHATSAPP signers are invited on the channel that proves them, at the phone in `data`.
+    const sent = await queueMessage(trx, deps, {
+      accountId: doc.account_id,
+      documentId: doc.id,
+      signerId: signer.signer_id,
+      channel: phone,
+      kind: o.reminder ? 'reminder' : 'invitation',
+      language: wf.language,
+      to: signer.data,
+      rendered: invitationText({ language: wf.language, senderName: doc.account_name, documentName: doc.name, signUrl: url }, o.reminder),
+      onExhausted: 'record',
+    });
+    messageId = sent.messageId;
+  } else if (to && url) {
+    // A signer without an address (SAT without a sticker email) is reached through the links the
+    // client distributes.
     await queueEmail(trx, deps, {
       accountId: doc.account_id,
       documentId: doc.id,
@@ -50,7 +68,7 @@ export async function inviteSigner(
     at: now,
     action: o.reminder ? 'reminded' : 'invited',
     actor: 'system',
-    details: { signer_id: signer.signer_id, channel: to ? 'email' : 'none', recipient: to },
+    details: { signer_id: signer.signer_id, channel: phone ?? (to ? 'email' : 'none'), recipient: to, message_id: messageId },
   });
   await scheduleReminder(trx, { signerRowId: signer.id, documentId: doc.id, days: wf.remindEveryDays, from: now });
 }

@@ -52,11 +52,11 @@ export function documentPageRoutes(deps: Deps) {
         schema: {
           operationId: 'sendSignerLink',
           security: [],
-          summary: "Email a signer's personal link to the address given, when it is that box's signer's",
+          summary: "Send a signer's personal link to the address or phone given, when it is that box's signer's",
           description:
-            'For EMAIL_LINK and EMAIL boxes. The answer is the same whether or not the address matched. At most ' +
-            `${LINK_REQUESTS_PER_HOUR} requests for one signer an hour, whether or not the address matched (429 RATE_LIMITED with Retry-After); SMS, WHATSAPP ` +
-            'and SAT boxes: 409 AUTHORITY_NOT_AVAILABLE; a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE.',
+            'By email for EMAIL_LINK and EMAIL boxes, by SMS or WhatsApp for SMS and WHATSAPP boxes. The answer is the same whether or not the address matched. At most ' +
+            `${LINK_REQUESTS_PER_HOUR} requests for one signer an hour, whether or not the address matched (429 RATE_LIMITED with Retry-After); SAT ` +
+            'boxes: 409 AUTHORITY_NOT_AVAILABLE; a document that can no longer be signed: 409 DOCUMENT_NOT_SIGNABLE.',
           tags,
           params: Ticket,
           body: LinkRequestBody,

@@ -93,7 +93,7 @@ export function signingRoutes(deps: Deps) {
         schema: {
           operationId: 'sendSigningCode',
           security: [],
-          summary: "EMAIL authority: send a one-time code to the signer's address",
+          summary: "EMAIL, SMS, WHATSAPP authorities: send a one-time code to the signer's address or phone",
           tags,
           params: Token,
           body: NoBody,
@@ -109,7 +109,7 @@ export function signingRoutes(deps: Deps) {
         schema: {
           operationId: 'verifySigningCode',
           security: [],
-          summary: 'EMAIL authority: prove the one-time code',
+          summary: 'EMAIL, SMS, WHATSAPP authorities: prove the one-time code',
           tags,
           params: Token,
           body: CodeBody,
