@@ -3,7 +3,7 @@
 // one click — then each signed PDF offered for download and judged by pdfsig.
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -48,13 +48,7 @@ describe('set page', () => {
 
     const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale: 'es-ES' });
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' || (m.type() === 'warning' && /worker/i.test(m.text()))) {
-        problems.push(`console ${m.type()}: ${m.text()}`);
-      }
-    });
+    const problems = pageProblems(page);
     await page.goto(url);
 
     // Both documents are listed with their page count; the first one opens in the viewer.

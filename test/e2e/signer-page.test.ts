@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signerPageRoutes } from '../../src/http/routes/signer-page.js';
 import { listMessages } from '../../src/store/mail-repo.js';
@@ -55,17 +55,7 @@ async function twoSigners(workflow?: Record<string, unknown>) {
 async function phone(url: string, locale = 'es-ES'): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  // pdf.js warns when it cannot start its worker and falls back to the main thread: a problem too.
-  page.on('console', (m) => {
-    // "Worker task was terminated" is not one: it is a render cancelled because the page drew again
-    // (after a signature the page reloads its PDF), the cancellation pdf.js is asked for.
-    const cancelled = /Worker task was terminated/.test(m.text());
-    if (m.type() === 'error' || (m.type() === 'warning' && /worker/i.test(m.text()) && !cancelled)) {
-      problems.push(`console ${m.type()}: ${m.text()} at ${m.location().url}`);
-    }
-  });
+  const problems = pageProblems(page);
   await page.goto(url);
   return { page, problems };
 }

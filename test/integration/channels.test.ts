@@ -88,7 +88,8 @@ describe('invitations and reminders on the signer channel', () => {
     const doc = await createWith([{ authority: 'WHATSAPP', data: bruno }], { language: 'en' });
     expect(to(bruno)).toHaveLength(1);
     expect(to(bruno)[0]).toMatchObject({ provider: 'meta', template: 'sello_invitation', language: 'en_US' });
-    expect(to(bruno)[0].params).toEqual(['Test account', doc.name, doc.stickers[0].signer_url]);
+    // The document as the signer sees it everywhere: its stored file name.
+    expect(to(bruno)[0].params).toEqual(['Test account', `${doc.name}.pdf`, doc.stickers[0].signer_url]);
   });
 
   it('sends one reminder per signer per period, on each one channel, and none to a signer who signed', async () => {
