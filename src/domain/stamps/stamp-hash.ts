@@ -26,12 +26,21 @@ export async function stampHash(deps: Deps, opts: { accountId: string; body: Rec
   const imprint = parseSha256(opts.body.hash, 'hash');
   await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'stamps', at: deps.clock.now() });
   const issued = await stampProvider(deps).stamp(imprint);
+  await recordApiStamp(deps, opts.accountId, 'hash', issued);
+  return stampAnswer(issued);
+}
+
+/**
+ * An API stamp (of a client's hash or PDF), kept for the account's record with the stamps piece it
+ * took, in one transaction: a refused piece (402) stores nothing.
+ */
+export async function recordApiStamp(deps: Deps, accountId: string, subject: 'hash' | 'pdf', issued: IssuedStamp): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    await consumePiece(trx, { accountId: opts.accountId, kind: 'stamps', channel: 'hash', at: deps.clock.now() });
+    await consumePiece(trx, { accountId, kind: 'stamps', channel: subject, at: deps.clock.now() });
     await insertStamp(trx, {
-      accountId: opts.accountId,
+      accountId,
       documentId: null,
-      subject: 'hash',
+      subject,
       coveredSha256: issued.hash,
       token: issued.token,
       provider: issued.provider,
@@ -41,5 +50,4 @@ export async function stampHash(deps: Deps, opts: { accountId: string; body: Rec
       at: deps.clock.now(),
     });
   });
-  return stampAnswer(issued);
 }
