@@ -67,6 +67,16 @@ describe('universal rendition', () => {
     expect(dss.crls).toHaveLength(2);
     expect(dss.vriKeys).toHaveLength(3);
 
+    // The service's own verifier (POST /api/report) on the rendition: intact, no attack, both
+    // signatures at B-LTA from the embedded data, the document time stamp itself at B-LT.
+    const verified = await s.client.verifyPdf(universal);
+    expect(verified).toMatchObject({ documentIntegrity: 'intact', attacks: [] });
+    expect(verified.firmas.map((f) => [f.validSignature, f.modifiedAfterSigning, f.level, f.validationData])).toEqual([
+      [true, false, 'B-LTA', 'embedded'],
+      [true, false, 'B-LTA', 'embedded'],
+      [true, false, 'B-LT', 'embedded'],
+    ]);
+
     const actions = (await history(s, ticket)).map((h) => h.action);
     expect(actions.slice(-2)).toEqual(['completed', 'universal_signed']);
     const metas = await notifications(s, ticket, 'universal_signed');
