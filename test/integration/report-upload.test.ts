@@ -39,7 +39,7 @@ async function status(send: () => Promise<unknown>): Promise<{ status: number; c
 }
 
 describe('POST /api/report', () => {
-  it('a document signed by the service: intact, service-issued, B-T, the same verdicts as GET /api/report', async () => {
+  it('a document signed by the service: intact, certType SELLO, B-T, the same verdicts as GET /api/report', async () => {
     const doc = await s.client.createDocument({
       b64_doc: (await makePdf([A4])).toString('base64'),
       stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } }],
@@ -65,7 +65,7 @@ describe('POST /api/report', () => {
       level: 'B-T',
       timestampValid: true,
       validationData: 'service',
-      certType: 'service-issued',
+      certType: 'SELLO',
       box: -1, // an upload is no document of the account: no signer is matched
       ipAddress: '',
       ocsp: { signatureValid: true, certStatus: 'good' },
