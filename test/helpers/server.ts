@@ -20,6 +20,7 @@ import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
 import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
+import { createMessageChannels } from '../../src/notify/channels.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
 import { openDb } from '../../src/store/db.js';
 
@@ -103,6 +104,8 @@ async function boot(
     templates: createTemplateEngines(config.render, pdfJail),
     pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki }),
     signerKeys,
+    // As the runtime builds them: providers from the environment (SELLO_TWILIO_*, SELLO_META_*), else the outbox.
+    channels: createMessageChannels(config.channels, () => config.publicUrl),
   };
   signerKeys.start();
   const logs: string[] = [];

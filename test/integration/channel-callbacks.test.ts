@@ -4,7 +4,6 @@
 // code, in the history too) and transient ones (retried with backoff, sent once).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMessageChannels } from '../../src/notify/channels.js';
 import { META, postMetaStatus, postTwilioStatus, startChannelSimulator, type ChannelSimulator } from '../helpers/channel-simulator.js';
 import { movableClock, releaseScheduledJobs } from '../helpers/flow-clock.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';
@@ -20,7 +19,6 @@ let pdf: string;
 beforeAll(async () => {
   sim = await startChannelSimulator();
   s = await startTestServer({ clock, env: sim.env() });
-  s.deps.channels = createMessageChannels(s.deps.config.channels, () => s.deps.config.publicUrl);
   jobs = jobRunner(s.connectionString, s.deps);
   pdf = (await makePdf([A4])).toString('base64');
 });

@@ -4,7 +4,6 @@
 // message takes, and the outbox when no provider is configured.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addPackage } from '../../src/domain/packages/manage-packages.js';
-import { createMessageChannels } from '../../src/notify/channels.js';
 import { apiError } from '../helpers/api-error.js';
 import { startChannelSimulator, type ChannelSimulator } from '../helpers/channel-simulator.js';
 import { DAY, movableClock, releaseScheduledJobs } from '../helpers/flow-clock.js';
@@ -22,7 +21,6 @@ let pdf: string;
 beforeAll(async () => {
   sim = await startChannelSimulator();
   s = await startTestServer({ clock, env: sim.env() });
-  s.deps.channels = createMessageChannels(s.deps.config.channels, () => s.deps.config.publicUrl);
   jobs = jobRunner(s.connectionString, s.deps);
   pdf = (await makePdf([A4])).toString('base64');
 });
