@@ -101,14 +101,32 @@ export class WorkerPool {
     while (this.queue.length > 0 && this.busy < this.size) {
       const job = this.queue.shift()!;
       this.busy++;
-      const worker =
-        this.idle.pop() ??
-        new Worker(BOOT, { workerData: { entry: this.opts.entry.href }, resourceLimits: this.opts.resourceLimits, stdout: false });
+      const worker = this.idle.pop() ?? this.start();
       void this.runOn(worker, job).finally(() => {
         this.busy--;
         this.pump();
       });
     }
+  }
+
+  private start(): Worker {
+    const worker = new Worker(BOOT, {
+      workerData: { entry: this.opts.entry.href },
+      resourceLimits: this.opts.resourceLimits,
+      stdout: false,
+    });
+    // A worker can fail when no task listens: it runs out of memory in the moment between its task's
+    // time limit and its termination, or fails while idle (a timer its task left behind). Without a
+    // listener of its own, that 'error' event would be an uncaught exception of the whole process.
+    // The task, if any, has been answered already; a dead worker leaves the idle list.
+    worker.on('error', () => {});
+    worker.once('exit', () => {
+      const at = this.idle.indexOf(worker);
+      if (at >= 0) {
+        this.idle.splice(at, 1);
+      }
+    });
+    return worker;
   }
 
   private runOn(worker: Worker, job: Job): Promise<void> {

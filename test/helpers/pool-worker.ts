@@ -1,0 +1,20 @@
+// A worker module for the worker pool's own tests: tasks that misbehave in the ways a parser can.
+import { serveTasks } from '../../src/jail/serve-tasks.js';
+
+serveTasks({
+  echo: (input: string) => input,
+  /** Answers, then fails while its worker sits idle in the pool. */
+  failWhenIdle: (input: string) => {
+    setTimeout(() => {
+      throw new Error('failed after answering');
+    }, 20);
+    return input;
+  },
+  /** Allocates without end: the worker's memory limit stops it. */
+  exhaustMemory: () => {
+    const hoard: number[][] = [];
+    for (;;) {
+      hoard.push(new Array(1 << 16).fill(hoard.length));
+    }
+  },
+});
