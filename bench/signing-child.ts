@@ -14,7 +14,6 @@
 // after the signature that took the key, never beside it. With keys: 'demand' every key is
 // generated during its signature instead (the service without the pool, or with the pool drained).
 import { createHash, createPrivateKey, sign } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../src/domain/deps.js';
 import { createPkiResponder } from '../src/domain/pki/pki-responses.js';
@@ -29,11 +28,11 @@ import {
   issueSignerCertificate,
   pkiUrls,
   randomSerialHex,
-  type PkiMaterial,
 } from '../src/pki/index.js';
 import { generateKeyPair } from '../src/pki/primitives.js';
 import type { Db } from '../src/store/db.js';
 import { createFsBlobStore } from '../src/store/blobs.js';
+import { type MaterialMessage, type PeakMethod, decodeMaterial, startPeakRss } from './child-support.js';
 import { drawnSignaturePng } from './pdfs.js';
 
 /** What the parent sends. Buffers travel as Base64 over the IPC channel: no key touches the disk. */
@@ -47,9 +46,7 @@ export interface ChildJob {
   iterations: number;
   /** Extra samples of the signer's key generation alone (of the key type benchmarked), after the measured run. */
   keygenSamples: number;
-  material: Record<keyof Pick<PkiMaterial, 'issuing' | 'tsa' | 'ocsp'>, { certificateDer: string; privateKeyPkcs8: string }> & {
-    root: { certificateDer: string; privateKeyPkcs8?: string };
-  };
+  material: MaterialMessage;
   publicUrl: string;
   tsaPolicyOid: string;
   /** 'pool': keys from a KeyPairPool, full before each signature; 'demand': generated during it. */
@@ -82,49 +79,12 @@ export interface ChildResult {
   baselineRss: number;
   peakRss: number;
   /** How the peak was measured: the kernel's high-water mark, or sampling when it cannot be reset. */
-  peakMethod: 'VmHWM' | 'sampled';
+  peakMethod: PeakMethod;
   signedBytes: number;
 }
 
-const kib = (field: string) => {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
-  return m ? Number(m[1]) * 1024 : NaN;
-};
-
-/**
- * Resets the kernel's peak-RSS mark (Linux, clear_refs "5"), so that VmHWM then covers only what
- * follows. Where that is refused, RSS is sampled every 2 ms instead; a synchronous step that peaks
- * between two samples is then missed, so the sampled figure is a lower bound.
- */
-function startPeakRss(): { stop: () => { peak: number; method: ChildResult['peakMethod'] } } {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return { stop: () => ({ peak: kib('VmHWM'), method: 'VmHWM' }) };
-  } catch {
-    let peak = process.memoryUsage.rss();
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 2);
-    return {
-      stop: () => {
-        clearInterval(timer);
-        return { peak: Math.max(peak, process.memoryUsage.rss()), method: 'sampled' };
-      },
-    };
-  }
-}
-
-const b = (s: string) => Buffer.from(s, 'base64');
-
 async function run(job: ChildJob): Promise<ChildResult> {
-  const m = job.material;
-  const material: PkiMaterial = {
-    root: { certificateDer: b(m.root.certificateDer), privateKeyPkcs8: m.root.privateKeyPkcs8 ? b(m.root.privateKeyPkcs8) : undefined },
-    issuing: { certificateDer: b(m.issuing.certificateDer), privateKeyPkcs8: b(m.issuing.privateKeyPkcs8) },
-    intermediatesDer: [],
-    tsa: { certificateDer: b(m.tsa.certificateDer), privateKeyPkcs8: b(m.tsa.privateKeyPkcs8) },
-    ocsp: { certificateDer: b(m.ocsp.certificateDer), privateKeyPkcs8: b(m.ocsp.privateKeyPkcs8) },
-  };
+  const material = decodeMaterial(job.material);
   const clock: Clock = { now: () => new Date() };
   // The responder's time stamps need neither the database nor the master key (no OCSP renewal
   // settings are given), so none is passed: the TSA path is the production one.

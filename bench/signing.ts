@@ -13,6 +13,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateServicePki, type PkiMaterial } from '../src/pki/index.js';
+import { encodeMaterial } from './child-support.js';
 import { percentile } from './load.js';
 import { manyPagesPdf, onePagePdf } from './pdfs.js';
 import type { ChildJob, ChildResult, SignatureSample } from './signing-child.js';
@@ -118,11 +119,6 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
     execArgv: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] : [],
     stdio: 'inherit',
   });
-  const b64 = (v: Buffer) => v.toString('base64');
-  const keyed = (k: { certificateDer: Buffer; privateKeyPkcs8: Buffer }) => ({
-    certificateDer: b64(k.certificateDer),
-    privateKeyPkcs8: b64(k.privateKeyPkcs8),
-  });
   const job: ChildJob = {
     type: 'run',
     pdfPath,
@@ -131,15 +127,7 @@ function runChild(input: Input, pdfPath: string, blobDir: string, material: PkiM
     warmup: input.warmup,
     iterations: input.iterations,
     keygenSamples: input.keygenSamples,
-    material: {
-      root: {
-        certificateDer: b64(material.root.certificateDer),
-        privateKeyPkcs8: material.root.privateKeyPkcs8 && b64(material.root.privateKeyPkcs8),
-      },
-      issuing: keyed(material.issuing),
-      tsa: keyed(material.tsa),
-      ocsp: keyed(material.ocsp),
-    },
+    material: encodeMaterial(material),
     publicUrl: PUBLIC_URL,
     tsaPolicyOid: TSA_POLICY_OID,
     keys: KEYS,

@@ -4,24 +4,14 @@
 // job does (makeUniversal: the validation data gathered and checked, a DSS, a document time stamp
 // from the built-in TSA, a second DSS), minus the database: the service's OCSP answers and CRLs
 // are made in this process by the same pki/ functions, with every certificate "good".
-import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../src/domain/deps.js';
 import { createPkiResponder, type PkiResponder } from '../src/domain/pki/pki-responses.js';
 import { timestampSource } from '../src/domain/signing/timestamp-source.js';
 import { makeUniversal } from '../src/domain/universal/make-universal.js';
-import { signPdf } from '../src/pdf/sign-pdf.js';
-import {
-  KeyPairPool,
-  createCrl,
-  createOcspResponse,
-  importPki,
-  issueSignerCertificate,
-  pkiUrls,
-  randomSerialHex,
-  type PkiMaterial,
-} from '../src/pki/index.js';
+import { KeyPairPool, createCrl, createOcspResponse, importPki } from '../src/pki/index.js';
 import type { Db } from '../src/store/db.js';
+import { type MaterialMessage, type PeakMethod, decodeMaterial, signAsService, startPeakRss } from './child-support.js';
 import { drawnSignaturePng } from './pdfs.js';
 
 export interface UniversalChildJob {
@@ -30,9 +20,7 @@ export interface UniversalChildJob {
   page: number;
   warmup: number;
   iterations: number;
-  material: Record<keyof Pick<PkiMaterial, 'issuing' | 'tsa' | 'ocsp'>, { certificateDer: string; privateKeyPkcs8: string }> & {
-    root: { certificateDer: string; privateKeyPkcs8?: string };
-  };
+  material: MaterialMessage;
   publicUrl: string;
   tsaPolicyOid: string;
 }
@@ -43,48 +31,15 @@ export interface UniversalChildResult {
   samples: number[];
   baselineRss: number;
   peakRss: number;
-  peakMethod: 'VmHWM' | 'sampled';
+  peakMethod: PeakMethod;
   /** CPU time of this process (every thread, user + system) per rendition: less sensitive than p50 to a busy machine. */
   cpuPerRenditionMs: number;
   originalBytes: number;
   universalBytes: number;
 }
 
-const kib = (field: string) => {
-  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
-  return m ? Number(m[1]) * 1024 : NaN;
-};
-
-/** As in signing-child.ts: the kernel's peak-RSS mark reset, or RSS sampled every 2 ms (a lower bound). */
-function startPeakRss(): { stop: () => { peak: number; method: UniversalChildResult['peakMethod'] } } {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return { stop: () => ({ peak: kib('VmHWM'), method: 'VmHWM' }) };
-  } catch {
-    let peak = process.memoryUsage.rss();
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 2);
-    return {
-      stop: () => {
-        clearInterval(timer);
-        return { peak: Math.max(peak, process.memoryUsage.rss()), method: 'sampled' };
-      },
-    };
-  }
-}
-
-const b = (s: string) => Buffer.from(s, 'base64');
-
 async function run(job: UniversalChildJob): Promise<UniversalChildResult> {
-  const m = job.material;
-  const material: PkiMaterial = {
-    root: { certificateDer: b(m.root.certificateDer), privateKeyPkcs8: m.root.privateKeyPkcs8 ? b(m.root.privateKeyPkcs8) : undefined },
-    issuing: { certificateDer: b(m.issuing.certificateDer), privateKeyPkcs8: b(m.issuing.privateKeyPkcs8) },
-    intermediatesDer: [],
-    tsa: { certificateDer: b(m.tsa.certificateDer), privateKeyPkcs8: b(m.tsa.privateKeyPkcs8) },
-    ocsp: { certificateDer: b(m.ocsp.certificateDer), privateKeyPkcs8: b(m.ocsp.privateKeyPkcs8) },
-  };
+  const material = decodeMaterial(job.material);
   const clock: Clock = { now: () => new Date() };
   const pki = await importPki(material);
   const base = createPkiResponder({ db: undefined as unknown as Db, clock }, pki, job.tsaPolicyOid);
@@ -103,34 +58,18 @@ async function run(job: UniversalChildJob): Promise<UniversalChildResult> {
       }),
   };
   const tsa = timestampSource({ pki: responder });
-  const urls = pkiUrls(job.publicUrl);
   const keys = new KeyPairPool({ size: 2 }); // not started: each key is made when asked for
-  let pdf: Uint8Array = await readFile(job.pdfPath);
-  for (const [i, name] of ['Ana Benchmark', 'Bruno Benchmark'].entries()) {
-    const now = clock.now();
-    const cert = await issueSignerCertificate(pki, {
+  const pdf = await signAsService(
+    await readFile(job.pdfPath),
+    ['Ana Benchmark', 'Bruno Benchmark'].map((name, i) => ({
       name,
       email: `signer${i}@example.com`,
-      serialNumber: randomSerialHex(),
-      now,
-      ocspUrl: urls.ocsp,
-      crlUrl: urls.crl,
-      caIssuersUrl: urls.issuingCer,
-      keys,
-    });
-    pdf = (
-      await signPdf({
-        pdf,
-        fieldName: `Sello-bench${i}`,
-        boxes: [{ page: job.page, rect: { lx: 40 + i * 260, ly: 80, tx: 240 + i * 260, ty: 150 } }],
-        appearance: { image: drawnSignaturePng(), signerName: name, signedAt: now, authorityLabel: 'Email link', locale: 'en' },
-        signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
-        timestamp: tsa.timestamp,
-        trustedRootsDer: tsa.trustedRootsDer,
-        now: () => now,
-      })
-    ).pdf;
-  }
+      fieldName: `Sello-bench${i}`,
+      box: { page: job.page, rect: { lx: 40 + i * 260, ly: 80, tx: 240 + i * 260, ty: 150 } },
+      image: drawnSignaturePng(),
+    })),
+    { pki, tsa, publicUrl: job.publicUrl, keys, clock },
+  );
   const deps = { pki: responder, clock, externalTsa: undefined, fetchPkiData: undefined };
   let universalBytes = 0;
   for (let i = 0; i < job.warmup; i++) {

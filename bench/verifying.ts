@@ -14,10 +14,10 @@ import type { Clock } from '../src/domain/deps.js';
 import { createPkiResponder } from '../src/domain/pki/pki-responses.js';
 import { timestampSource } from '../src/domain/signing/timestamp-source.js';
 import { checkFlateStreams } from '../src/pdf/flate-budget.js';
-import { signPdf } from '../src/pdf/sign-pdf.js';
 import { verifyPdf } from '../src/pdf/verify/verify-pdf.js';
-import { KeyPairPool, generateServicePki, importPki, issueSignerCertificate, pkiUrls, randomSerialHex } from '../src/pki/index.js';
+import { KeyPairPool, generateServicePki, importPki } from '../src/pki/index.js';
 import type { Db } from '../src/store/db.js';
+import { signAsService, startPeakRss } from './child-support.js';
 import { percentile } from './load.js';
 import { manyPagesPdf, onePagePdf } from './pdfs.js';
 
@@ -39,52 +39,19 @@ async function signedTwice(pages: number): Promise<Buffer> {
   const material = await generateServicePki({ organization: 'Sello Bench', baseUrl: PUBLIC_URL, now: new Date() });
   const responder = createPkiResponder({ db: undefined as unknown as Db, clock }, await importPki(material), TSA_POLICY_OID);
   const tsa = timestampSource({ pki: responder });
-  const urls = pkiUrls(PUBLIC_URL);
   const keys = new KeyPairPool({ size: 2, refillDelayMs: 0 });
-  let pdf: Uint8Array = unsigned;
-  for (const [i, x] of [60, 320].entries()) {
-    const now = clock.now();
-    const cert = await issueSignerCertificate(responder.pki, {
+  const pdf = await signAsService(
+    unsigned,
+    [60, 320].map((x, i) => ({
       name: `Signer ${i + 1}`,
       email: `signer${i + 1}@example.com`,
-      serialNumber: randomSerialHex(),
-      now,
-      ocspUrl: urls.ocsp,
-      crlUrl: urls.crl,
-      caIssuersUrl: urls.issuingCer,
-      keys,
-    });
-    pdf = (
-      await signPdf({
-        pdf,
-        fieldName: `Sello-bench-${i + 1}`,
-        boxes: [{ page: 0, rect: { lx: x, ly: 80, tx: x + 200, ty: 150 } }],
-        appearance: { signerName: `Signer ${i + 1}`, signedAt: now, authorityLabel: 'Email link', locale: 'en' },
-        signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
-        timestamp: (imprint, nonce) => tsa.timestamp(imprint, nonce),
-        trustedRootsDer: tsa.trustedRootsDer,
-        now: () => now,
-      })
-    ).pdf;
-  }
+      fieldName: `Sello-bench-${i + 1}`,
+      box: { page: 0, rect: { lx: x, ly: 80, tx: x + 200, ty: 150 } },
+    })),
+    { pki: responder.pki, tsa, publicUrl: PUBLIC_URL, keys, clock },
+  );
   writeFileSync(`${process.env.BENCH_V_ROOT_FILE}`, Buffer.from(tsa.trustedRootsDer[0]));
   return Buffer.from(pdf);
-}
-
-function peakReset(): () => number {
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-  } catch {
-    let peak = process.memoryUsage.rss();
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage.rss());
-    }, 2);
-    return () => {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
-    };
-  }
 }
 
 async function child(pages: number, iterations: number): Promise<ChildResult> {
@@ -95,7 +62,7 @@ async function child(pages: number, iterations: number): Promise<ChildResult> {
     return verifyPdf(bytes, { trustedRootsDer: [root] });
   };
   const first = await verifyOnce(); // warm-up, and the verdict printed
-  const peak = peakReset();
+  const peak = startPeakRss();
   const samples: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const t0 = performance.now();
@@ -103,7 +70,7 @@ async function child(pages: number, iterations: number): Promise<ChildResult> {
     samples.push(performance.now() - t0);
   }
   const verdict = `${first.documentIntegrity}, ${first.signatures.map((s) => `${s.validSignature ? 'valid' : 'invalid'} ${s.level}`).join(' + ')}`;
-  return { name: `${pages}-page`, bytes: bytes.length, samples, peakRssBytes: peak(), verdict };
+  return { name: `${pages}-page`, bytes: bytes.length, samples, peakRssBytes: peak.stop().peak, verdict };
 }
 
 function runChild(pages: number, iterations: number): Promise<ChildResult> {
