@@ -1,6 +1,6 @@
 // Prepared SAT e.firma signatures (migration 0017): what the first request made, waiting for the
 // signer's signature value. Raw SQL as in signing-repo.ts.
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 export interface SatPreparation {
@@ -18,6 +18,8 @@ export interface SatPreparation {
   rfc: string;
   certificate_number: string;
   ocsp_status: 'good' | 'unknown';
+  /** The SAT responder's answer (DER) when it gave one. */
+  ocsp_response: Buffer | null;
   signed_at: Date;
   language: 'es' | 'en';
   expires_at: Date;
@@ -29,10 +31,10 @@ export type NewSatPreparation = Omit<SatPreparation, 'id' | 'finished_at'> & { c
 export async function insertPreparation(trx: Transaction<Database>, p: NewSatPreparation): Promise<string> {
   const { rows } = await sql<{ id: string }>`insert into sat_preparations (signer_row_id, document_id, base_sha256, prepared_sha256,
       byte_range, contents_start, contents_end, signed_attributes, certificate, chain_pem, rfc, certificate_number, ocsp_status,
-      signed_at, language, created_at, expires_at)
+      ocsp_response, signed_at, language, created_at, expires_at)
     values (${p.signer_row_id}, ${p.document_id}, ${p.base_sha256}, ${p.prepared_sha256}, ${p.byte_range}, ${p.contents_start},
       ${p.contents_end}, ${p.signed_attributes}, ${p.certificate}, ${p.chain_pem}, ${p.rfc}, ${p.certificate_number},
-      ${p.ocsp_status}, ${p.signed_at}, ${p.language}, ${p.created_at}, ${p.expires_at})
+      ${p.ocsp_status}, ${p.ocsp_response}, ${p.signed_at}, ${p.language}, ${p.created_at}, ${p.expires_at})
     returning id::text as id`.execute(trx);
   return rows[0].id;
 }
@@ -60,4 +62,11 @@ export async function countOpenPreparations(trx: Transaction<Database>, signerRo
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from sat_preparations
     where signer_row_id = ${signerRowId} and finished_at is null and expires_at >= ${now}`.execute(trx);
   return rows[0].n;
+}
+
+/** The SAT responders' answers kept for the signatures of a document (finished preparations). */
+export async function satOcspResponsesOf(db: Kysely<Database>, documentId: string): Promise<Buffer[]> {
+  const { rows } = await sql<{ ocsp_response: Buffer }>`select ocsp_response from sat_preparations
+    where document_id = ${documentId} and finished_at is not null and ocsp_response is not null`.execute(db);
+  return rows.map((r) => r.ocsp_response);
 }

@@ -47,6 +47,8 @@ export interface SatTestPki {
     password?: string;
   }): Promise<SatCredential>;
   revoke(serialHex: string): void;
+  /** The root's CRL (DER, nothing revoked), as published at `issuingCrlUrl`. */
+  rootCrl(): Promise<Buffer>;
   /** Starts the OCSP responder on a loopback port. */
   ocspResponder(): Promise<{ url: string; requests: number; close(): Promise<void> }>;
   dispose(): void;
@@ -86,10 +88,30 @@ const caSubject = (cn: string) =>
   `/CN=${cn}/O=SERVICIO DE ADMINISTRACION TRIBUTARIA/OU=SAT-IES Authority/emailAddress=pruebas@example.com` +
   '/street=AV. HIDALGO 77/postalCode=06300/C=MX/ST=CIUDAD DE MEXICO/L=CUAUHTEMOC/x500UniqueIdentifier=SAT970701NN3';
 
-export async function createSatTestPki(): Promise<SatTestPki> {
+/** The root's CRL, for `openssl ca -gencrl`. */
+const ROOT_CA_CONFIG = `[ca]
+default_ca = root_ca
+[root_ca]
+database = root-index.txt
+crlnumber = root-crlnumber
+default_md = sha256
+default_crl_days = 30
+`;
+
+/**
+ * issuingCrlUrl: where the issuing CA's certificate says its status is published (the root's CRL,
+ * see rootCrl()); without it, the issuing CA names no CRL, and its revocation cannot be checked.
+ */
+export async function createSatTestPki(opts: { issuingCrlUrl?: string } = {}): Promise<SatTestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'sello-sat-pki-'));
   const p = (f: string) => join(dir, f);
-  writeFileSync(p('ext.cnf'), EXTENSIONS);
+  writeFileSync(
+    p('ext.cnf'),
+    opts.issuingCrlUrl ? EXTENSIONS.replace('[v3_ca]\n', `[v3_ca]\ncrlDistributionPoints = URI:${opts.issuingCrlUrl}\n`) : EXTENSIONS,
+  );
+  writeFileSync(p('root-ca.cnf'), ROOT_CA_CONFIG);
+  writeFileSync(p('root-index.txt'), '');
+  writeFileSync(p('root-crlnumber'), '01\n');
   writeFileSync(p('index.txt'), '');
   const index: string[] = [];
   let counter = 1;
@@ -213,6 +235,11 @@ export async function createSatTestPki(): Promise<SatTestPki> {
         }
       }
       writeFileSync(p('index.txt'), `${index.join('\n')}\n`);
+    },
+    async rootCrl() {
+      await openssl(dir, ['ca', '-gencrl', '-config', 'root-ca.cnf', '-keyfile', 'root.key', '-cert', 'root.pem', '-out', 'root.crl']);
+      await openssl(dir, ['crl', '-in', 'root.crl', '-outform', 'DER', '-out', 'root.crl.der']);
+      return readFileSync(p('root.crl.der'));
     },
     async ocspResponder() {
       let n = 0;

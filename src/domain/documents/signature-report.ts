@@ -146,6 +146,9 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
     const ours = !!sig.signer && issuedByUs(sig.signer.der, issuing);
     // The signer's own SAT e.firma: its status is what the SAT's responder answered when it signed.
     const sat = !ours && signer?.signature_type === 'efirma' && signer.certificate_serial === sig.signer?.serial;
+    // In an uploaded file, a signer not ours whose chain the verifier trusted chains to the SAT's roots
+    // (the only others it is given); its status is unknown to the service.
+    const satUploaded = !ours && !signer && !!sig.signer && sig.trusted;
     const embedded = sig.timestamp !== null;
     const box = boxOf(sig, signer, read.pages);
     firmas.push({
@@ -159,7 +162,7 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
       totalRevisions: read.totalRevisions,
       revision: sig.revision,
       signDate: sig.signDate?.toISOString() ?? '',
-      certType: ours ? 'SELLO' : sat ? 'SAT' : 'external',
+      certType: ours ? 'SELLO' : sat || satUploaded ? 'SAT' : 'external',
       signCertificateSerial: sig.signer?.serial ?? '',
       box,
       email: sig.signer?.email || signer?.email || '',

@@ -3,6 +3,7 @@
 // step claims the row (store-universal.ts). A failure is recorded (status and history) and thrown
 // again, so the job runner retries it with backoff.
 import type { Deps } from '../deps.js';
+import { satOcspResponsesOf } from '../../store/sat-repo.js';
 import { universalState } from '../../store/universal-repo.js';
 import { makeUniversal } from './make-universal.js';
 import { recordUniversalFailure, storeUniversalRevision } from './store-universal.js';
@@ -18,7 +19,12 @@ export async function buildUniversal(
   }
   try {
     const original = await deps.blobs.get(s.original_sha256);
-    const made = await makeUniversal(deps, { pdf: original, scope: 'initial' });
+    const made = await makeUniversal(deps, {
+      pdf: original,
+      scope: 'initial',
+      signersCa: { trustedDer: deps.config.sat.trustedDer, ocspUrl: deps.config.sat.ocspUrl },
+      storedOcspDer: await satOcspResponsesOf(deps.db, o.documentId),
+    });
     return (await storeUniversalRevision(deps, { documentId: o.documentId, made, kind: 'initial', previousSha256: null }))
       ? 'built'
       : 'skipped';

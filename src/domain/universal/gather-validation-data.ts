@@ -5,6 +5,12 @@
 // second way, the root's covers the issuing CA); the responder certificates the OCSP responses
 // carry. Anything that cannot be had or does not check stops the build with the reason
 // (ValidationDataMissing): the rendition is never produced at a lower level than it claims.
+//
+// One exception: paths that end at a root of the signers' own CAs (the SAT's e.firma, configured
+// by the operator, whose CAs may publish no CRL and whose responder may be down). The service
+// cannot make those CAs publish; it embeds whatever revocation data it obtained and records what
+// it could not (`gaps`), and the verifier then reports those signatures at the level their data
+// supports.
 import { validateChain, hasOcspNoCheck, readCmsMaterial } from '../../pki/index.js';
 import type { VriEntry } from '../../pdf/dss-revision.js';
 import { type RevocationSource, ValidationDataMissing, subjectOf } from './revocation-source.js';
@@ -22,6 +28,10 @@ export interface GatherOptions {
   /** Certificates that may complete a path (the service's CA chain). */
   knownCertificatesDer: readonly Uint8Array[];
   source: RevocationSource;
+  /** Roots whose paths get best-effort revocation data (see above). */
+  bestEffortRootsDer?: readonly Uint8Array[];
+  /** Filled with what best-effort paths lack. */
+  gaps?: string[];
 }
 
 /** One VRI entry per target; throws ValidationDataMissing naming what is missing. */
@@ -64,41 +74,53 @@ async function coverPath(o: GatherOptions, leafDer: Buffer, carried: Buffer[], e
   }
   const path = chain.path;
   entry.certificatesDer.push(...path);
+  const root = path[path.length - 1];
+  const bestEffort = (o.bestEffortRootsDer ?? []).some((r) => Buffer.from(r).equals(root));
   for (let i = 0; i < path.length - 1; i++) {
-    const cert = path[i];
-    const issuer = path[i + 1];
-    if (i === 0 && hasOcspNoCheck(cert)) {
+    if (i === 0 && hasOcspNoCheck(path[i])) {
       continue; // RFC 6960 §4.2.2.2.1: trusted for the lifetime of its certificate
     }
-    const src = o.source;
-    if (i === 0) {
-      // End entity: OCSP whenever an answer can be asked for; a CRL of its issuer as well where
-      // there is one. An OCSP responder that exists but fails is a failure, not a reason to settle.
-      if (src.hasOcsp(cert, issuer)) {
-        const { der, checked } = await src.ocsp(cert, issuer);
-        entry.ocspsDer.push(der);
-        entry.certificatesDer.push(...checked.responderCertificatesDer);
-        await coverResponders(o, checked.responderCertificatesDer, issuer, entry);
-        if (src.hasCrl(cert, issuer)) {
-          entry.crlsDer.push(await src.crl(cert, issuer));
-        }
-      } else if (src.hasCrl(cert, issuer)) {
-        entry.crlsDer.push(await src.crl(cert, issuer));
-      } else {
-        throw new ValidationDataMissing(`${subjectOf(cert)} names neither an OCSP responder nor a CRL`);
+    try {
+      await coverCertificate(o, path[i], path[i + 1], i === 0, entry);
+    } catch (err) {
+      if (!bestEffort || !(err instanceof ValidationDataMissing)) {
+        throw err;
       }
-      continue;
+      o.gaps?.push(err.message);
     }
-    // A CA: the CRL of its issuer; OCSP only where it names no distribution point.
-    if (src.hasCrl(cert, issuer)) {
-      entry.crlsDer.push(await src.crl(cert, issuer));
-    } else if (src.hasOcsp(cert, issuer)) {
+  }
+}
+
+/** The revocation data of one certificate of a path (`issuer` is the next one). */
+async function coverCertificate(o: GatherOptions, cert: Buffer, issuer: Buffer, endEntity: boolean, entry: VriEntry): Promise<void> {
+  const src = o.source;
+  if (endEntity) {
+    // End entity: OCSP whenever an answer can be asked for; a CRL of its issuer as well where
+    // there is one. An OCSP responder that exists but fails is a failure, not a reason to settle.
+    if (src.hasOcsp(cert, issuer)) {
       const { der, checked } = await src.ocsp(cert, issuer);
       entry.ocspsDer.push(der);
       entry.certificatesDer.push(...checked.responderCertificatesDer);
+      await coverResponders(o, checked.responderCertificatesDer, issuer, entry);
+      if (src.hasCrl(cert, issuer)) {
+        entry.crlsDer.push(await src.crl(cert, issuer));
+      }
+    } else if (src.hasCrl(cert, issuer)) {
+      entry.crlsDer.push(await src.crl(cert, issuer));
     } else {
-      throw new ValidationDataMissing(`${subjectOf(cert)} (a CA) names neither a CRL distribution point nor an OCSP responder`);
+      throw new ValidationDataMissing(`${subjectOf(cert)} names neither an OCSP responder nor a CRL`);
     }
+    return;
+  }
+  // A CA: the CRL of its issuer; OCSP only where it names no distribution point.
+  if (src.hasCrl(cert, issuer)) {
+    entry.crlsDer.push(await src.crl(cert, issuer));
+  } else if (src.hasOcsp(cert, issuer)) {
+    const { der, checked } = await src.ocsp(cert, issuer);
+    entry.ocspsDer.push(der);
+    entry.certificatesDer.push(...checked.responderCertificatesDer);
+  } else {
+    throw new ValidationDataMissing(`${subjectOf(cert)} (a CA) names neither a CRL distribution point nor an OCSP responder`);
   }
 }
 

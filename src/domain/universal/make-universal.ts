@@ -11,6 +11,7 @@ import { appendDss } from '../../pdf/dss-revision.js';
 import { openPdf } from '../../pdf/open-pdf.js';
 import { signedFieldsOf } from '../../pdf/signed-fields.js';
 import type { VerifiedTimeStamp } from '../../pki/index.js';
+import { splitTrust } from '../../pki/sat-certificate.js';
 import { timestampSource } from '../signing/timestamp-source.js';
 import { gatherValidationData } from './gather-validation-data.js';
 import { revocationSource, ValidationDataMissing } from './revocation-source.js';
@@ -26,20 +27,43 @@ export interface MadeUniversal {
   tsaNotAfter: Date;
   /** How many signatures and time stamps the first DSS covered. */
   covered: number;
+  /** Revocation data of signers' own CAs (the SAT's) that could not be had; empty for the service's own. */
+  gaps: string[];
+}
+
+/** The CAs of signers who sign with their own certificate (the SAT's e.firma), as the operator configured them. */
+export interface SignersCa {
+  trustedDer: readonly Uint8Array[];
+  /** Their OCSP responder, for certificates that name none. */
+  ocspUrl?: string;
 }
 
 export async function makeUniversal(
   deps: Pick<Deps, 'pki' | 'externalTsa' | 'fetchPkiData' | 'clock'>,
-  o: { pdf: Uint8Array; scope: 'initial' | 'renewal' },
+  o: {
+    pdf: Uint8Array;
+    scope: 'initial' | 'renewal';
+    signersCa?: SignersCa;
+    /** OCSP answers obtained at signing time (the SAT's), used when no fresh one can be had. */
+    storedOcspDer?: readonly Buffer[];
+  },
 ): Promise<MadeUniversal> {
   const tsa = timestampSource(deps);
   const pki = deps.pki.pki;
-  const known = [pki.issuing.certificateDer, ...pki.chainDer];
-  // Our signer certificates chain to our root; document time stamps may chain to the external TSA's.
-  const trustedRootsDer = tsa.trustedRootsDer;
-  const source = revocationSource(deps);
+  const signersCa = splitTrust(o.signersCa?.trustedDer ?? []);
+  const known = [pki.issuing.certificateDer, ...pki.chainDer, ...signersCa.intermediates];
+  // Our signer certificates chain to our root; document time stamps may chain to the external TSA's;
+  // e.firma signatures to the SAT's roots.
+  const trustedRootsDer = [...tsa.trustedRootsDer, ...signersCa.anchors];
+  const signersCaDer = [...signersCa.anchors, ...signersCa.intermediates];
+  const isSignersCa = (der: Buffer) => signersCaDer.some((c) => c.equals(der));
+  const source = revocationSource(deps, {
+    ocspUrlFor: (_cert, issuer) => (isSignersCa(issuer) ? o.signersCa?.ocspUrl : undefined),
+    storedOcspDer: o.storedOcspDer,
+  });
+  const gaps: string[] = [];
   const gather = (targets: { signature: Uint8Array; cms: Uint8Array }[]) =>
-    gatherValidationData({ targets, trustedRootsDer, knownCertificatesDer: known, source });
+    gatherValidationData({ targets, trustedRootsDer, knownCertificatesDer: known, source, bestEffortRootsDer: signersCa.anchors, gaps });
 
   // One model of the file, reloaded after each revision (three parses of it in all).
   const doc = await openPdf(o.pdf);
@@ -67,5 +91,6 @@ export async function makeUniversal(
     token,
     tsaNotAfter: new Date(new X509Certificate(token.tsaCertificateDer).validTo),
     covered: targets.length,
+    gaps: [...new Set(gaps)],
   };
 }

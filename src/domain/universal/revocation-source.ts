@@ -7,6 +7,10 @@
 // certificates that chain to a root the operator configured, not from a client, so they do not go
 // through the client URL guard. Every answer is kept for the rest of one build: ten signatures
 // under one CA fetch its CRL once.
+//
+// Certificates of signers' own CAs (the SAT's e.firma) may name no responder: the operator's
+// responder for that CA is asked instead (`ocspUrlFor`). When it cannot answer now, an answer
+// obtained earlier (at signing time) that checks for the certificate is used (`storedOcspDer`).
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import {
@@ -54,7 +58,14 @@ export function subjectOf(der: Uint8Array): string {
   }
 }
 
-export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): RevocationSource {
+export interface RevocationSourceOptions {
+  /** The responder to ask for a certificate that names none (the SAT's, configured by the operator). */
+  ocspUrlFor?: (certDer: Buffer, issuerDer: Buffer) => string | undefined;
+  /** OCSP answers obtained before (at signing time), used when no fresh one can be had. */
+  storedOcspDer?: readonly Buffer[];
+}
+
+export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>, opts: RevocationSourceOptions = {}): RevocationSource {
   const pki = deps.pki.pki;
   const ours = (issuerDer: Buffer) => issuerDer.equals(pki.issuing.certificateDer);
   const ourRoot = (issuerDer: Buffer) => issuerDer.equals(pki.root.certificateDer) && pki.root.privateKey !== undefined;
@@ -89,6 +100,8 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
     return Buffer.concat(chunks);
   };
 
+  const ocspUrl = (certDer: Buffer, issuerDer: Buffer) => certificateUrls(certDer).ocsp[0] ?? opts.ocspUrlFor?.(certDer, issuerDer);
+
   const fetchOcsp = async (certDer: Buffer, issuerDer: Buffer) => {
     const what = `OCSP for ${subjectOf(certDer)}`;
     const request = createOcspRequest({ certificateDer: certDer, issuerDer });
@@ -100,7 +113,7 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
         throw new ValidationDataMissing(`${what}: the service's OCSP responder failed (${(err as Error).message})`);
       }
     } else {
-      const url = certificateUrls(certDer).ocsp[0];
+      const url = ocspUrl(certDer, issuerDer);
       if (!url) {
         throw new ValidationDataMissing(`${what}: the certificate names no OCSP responder`);
       }
@@ -127,6 +140,33 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
     return { der, checked };
   };
 
+  /** A stored answer about `cert` that checks and says good. */
+  const storedOcsp = (certDer: Buffer, issuerDer: Buffer): { der: Buffer; checked: CheckedOcsp } | undefined => {
+    for (const der of opts.storedOcspDer ?? []) {
+      try {
+        const checked = checkOcspResponse(der, { certificateDer: certDer, issuerDer });
+        if (checked.certStatus === 'good') {
+          return { der, checked };
+        }
+      } catch {
+        // about another certificate, or unusable: try the next
+      }
+    }
+    return undefined;
+  };
+
+  const fetchOcspOrStored = async (certDer: Buffer, issuerDer: Buffer) => {
+    try {
+      return await fetchOcsp(certDer, issuerDer);
+    } catch (err) {
+      const stored = err instanceof ValidationDataMissing && !ours(issuerDer) ? storedOcsp(certDer, issuerDer) : undefined;
+      if (stored) {
+        return stored;
+      }
+      throw err;
+    }
+  };
+
   const fetchCrl = async (certDer: Buffer, issuerDer: Buffer, url: string | undefined) => {
     const what = `CRL for ${subjectOf(certDer)}`;
     let der: Buffer;
@@ -149,13 +189,14 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>): Revo
   };
 
   return {
-    hasOcsp: (certDer, issuerDer) => ours(issuerDer) || certificateUrls(certDer).ocsp.length > 0,
+    hasOcsp: (certDer, issuerDer) =>
+      ours(issuerDer) || ocspUrl(certDer, issuerDer) !== undefined || storedOcsp(certDer, issuerDer) !== undefined,
     hasCrl: (certDer, issuerDer) => ours(issuerDer) || ourRoot(issuerDer) || certificateUrls(certDer).crl.length > 0,
     ocsp(certDer, issuerDer) {
       const k = key(certDer, issuerDer);
       let p = ocspCache.get(k);
       if (!p) {
-        p = fetchOcsp(certDer, issuerDer);
+        p = fetchOcspOrStored(certDer, issuerDer);
         ocspCache.set(k, p);
       }
       return p;

@@ -58,6 +58,8 @@ export async function storeUniversalRevision(
         tsa,
         tsa_not_after: o.made.tsaNotAfter.toISOString(),
         renew_at: renewAt.toISOString(),
+        // Revocation data of signers' own CAs (the SAT's) that could not be embedded.
+        ...(o.made.gaps.length > 0 ? { validation_gaps: o.made.gaps } : {}),
       },
     });
     if (o.kind === 'initial') {

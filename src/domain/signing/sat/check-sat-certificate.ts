@@ -18,6 +18,8 @@ export interface CheckedSatCertificate {
   chainDer: Buffer[];
   /** What the SAT's responder said; unknown when it was not configured or could not be reached. */
   status: 'good' | 'unknown';
+  /** The responder's answer (DER) when it gave one, kept for the universal rendition. */
+  ocspResponseDer?: Buffer;
 }
 
 type Reason = 'unreadable' | 'csd' | 'rfc_mismatch' | 'expired' | 'not_yet_valid' | 'untrusted' | 'revoked';
@@ -70,15 +72,21 @@ export async function checkSatCertificate(deps: Pick<Deps, 'config' | 'clock'>, 
     throw refused('expired', `the certificate expired on ${cert.notAfter.toISOString()}; renew your e.firma with the SAT`);
   }
   const path = satChain(deps, der, now);
-  const status = await revocationStatus(deps, der, path[1], now);
-  return { cert, chainDer: path.slice(1), status };
+  const revocation = await revocationStatus(deps, der, path[1], now);
+  return { cert, chainDer: path.slice(1), ...revocation };
 }
 
-/** Good, unknown, or SAT_CERTIFICATE_REFUSED for a revoked certificate. */
-async function revocationStatus(deps: Pick<Deps, 'config'>, der: Buffer, issuerDer: Buffer, now: Date): Promise<'good' | 'unknown'> {
+/** Good (with the answer) or unknown; SAT_CERTIFICATE_REFUSED for a revoked certificate. */
+async function revocationStatus(
+  deps: Pick<Deps, 'config'>,
+  der: Buffer,
+  issuerDer: Buffer,
+  now: Date,
+): Promise<{ status: 'good' | 'unknown'; ocspResponseDer?: Buffer }> {
+  const unknown = { status: 'unknown' as const };
   const url = deps.config.sat.ocspUrl;
   if (!url) {
-    return 'unknown';
+    return unknown;
   }
   let answer: Buffer;
   try {
@@ -91,23 +99,23 @@ async function revocationStatus(deps: Pick<Deps, 'config'>, der: Buffer, issuerD
     });
     answer = Buffer.from(await res.arrayBuffer());
     if (!res.ok || answer.length > MAX_OCSP_BYTES) {
-      return 'unknown';
+      return unknown;
     }
   } catch {
     // Unreachable: the signature is made, and the report says its status is unknown (see docs/api.md).
-    return 'unknown';
+    return unknown;
   }
   let status: ReturnType<typeof readOcspResponse>;
   try {
     status = readOcspResponse(answer, { certificateDer: der, issuerDer, at: now });
   } catch (err) {
     if (err instanceof PkiError) {
-      return 'unknown';
+      return unknown;
     }
     throw err;
   }
   if (status.status === 'revoked') {
     throw refused('revoked', `the SAT reports this certificate revoked since ${status.revokedAt.toISOString()}`);
   }
-  return status.status;
+  return status.status === 'good' ? { status: 'good', ocspResponseDer: answer } : unknown;
 }

@@ -109,6 +109,7 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
       rfc: cert.rfc,
       certificate_number: cert.certificateNumber,
       ocsp_status: checked.status,
+      ocsp_response: checked.ocspResponseDer ?? null,
       signed_at: prepared.signedAt,
       language,
       created_at: now,
