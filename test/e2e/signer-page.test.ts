@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +200,50 @@ describe('signer page', () => {
     expect(await signed.getAttribute('data-document-status')).toBe('completed');
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+
+  it('asks SMS and WhatsApp signers for the code sent to their phone before the pad, then signs', async () => {
+    const phoneOf = { SMS: '+5215512345678', WHATSAPP: '+5215587654321' } as const;
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      stickers: [
+        { authority: 'SMS', data: phoneOf.SMS, name: 'Diego', page: 0, rect: { lx: 40, ly: 60, tx: 240, ty: 130 } },
+        { authority: 'WHATSAPP', data: phoneOf.WHATSAPP, name: 'Elena', page: 0, rect: { lx: 300, ly: 60, tx: 500, ty: 130 } },
+      ],
+    });
+    for (const [i, authority] of (['SMS', 'WHATSAPP'] as const).entries()) {
+      const { page, problems } = await phone(doc.stickers[i].signer_url);
+      const heading = authority === 'SMS' ? 'Confirma tu teléfono' : 'Confirma tu WhatsApp';
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await page.getByRole('button', { name: 'Enviar código' }).click();
+      await page.getByLabel('Código de 6 dígitos').waitFor();
+      // Without a provider configured the message waits in the outbox, where the operator reads it.
+      const sent = await sql<{ body_text: string; channel: string }>`select body_text, channel from channel_messages
+        where recipient = ${phoneOf[authority]} and kind = 'otp'`.execute(s.deps.db);
+      expect(sent.rows.map((r) => r.channel)).toEqual([authority === 'SMS' ? 'sms' : 'whatsapp']);
+      // The page names the number only by its last digits.
+      const said = (await page.getByRole('status').filter({ hasText: 'Enviamos un código' }).textContent()) ?? '';
+      expect(said).toContain(`${phoneOf[authority].slice(0, 3)}*********${phoneOf[authority].slice(-2)}`);
+      expect(said).not.toContain(phoneOf[authority].slice(3, 11));
+      const code = /\b(\d{6})\b/.exec(sent.rows[0].body_text)![1];
+      await page.getByLabel('Código de 6 dígitos').fill(code);
+      await page.getByRole('button', { name: 'Verificar' }).click();
+      await page.getByRole('tab', { name: 'Escribir' }).click();
+      await page.locator('#typed-signature').fill(authority === 'SMS' ? 'Diego' : 'Elena');
+      await page.locator('#consent').check();
+      await page.getByRole('button', { name: 'Firmar' }).click();
+      const signed = page.getByTestId('signed-state');
+      await signed.waitFor();
+      expect(await signed.getAttribute('data-document-status')).toBe(i === 0 ? 'pending' : 'completed');
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    const checked = await pdfsig(file, rootPem);
+    expect(checked.signatures.map((x) => [x.valid, x.trusted])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
   });
 
   it('in English, rejects with an emoji reason counted as the user sees it; the reason is stored', async () => {

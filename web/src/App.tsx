@@ -14,6 +14,7 @@ import { SenderCard } from './components/SenderCard';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
 import { EfirmaStep } from './components/EfirmaStep';
+import { signingMode } from './proof';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
@@ -116,8 +117,7 @@ function DocumentApp({ token }: { token: string }) {
         </>
       );
     }
-    const available = s.signer.authority === 'EMAIL_LINK' || s.signer.authority === 'EMAIL';
-    const needsCode = s.signer.authority === 'EMAIL' && !s.signer.verified;
+    const { available, needsCode } = signingMode(s.signer);
     const canSign = signature !== null && consent && busy === null;
     return (
       <>

@@ -14,6 +14,7 @@ import { SenderCard } from './components/SenderCard';
 import { SignersList } from './components/SignersList';
 import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
 import { setDictionaries, setPageDict } from './set-i18n';
+import { signingMode } from './proof';
 
 export function SetApp({ token }: { token: string }) {
   const { info, setInfo, loadError, load } = usePageData(() => getSetInfo(token), token);
@@ -79,8 +80,7 @@ export function SetApp({ token }: { token: string }) {
         </>
       );
     }
-    const available = s.signer.authority === 'EMAIL_LINK' || s.signer.authority === 'EMAIL';
-    const needsCode = s.signer.authority === 'EMAIL' && !s.signer.verified;
+    const { available, needsCode } = signingMode(s.signer);
     const canSign = signature !== null && consent && busy === null && toSign.length > 0;
     return (
       <>

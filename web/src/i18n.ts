@@ -2,6 +2,7 @@
 // `language`), else the browser's.
 import { createContext, useContext } from 'react';
 import type { Lang } from './api';
+import type { CodeChannel } from './proof';
 
 const es = {
   title: 'Firmar documento',
@@ -83,13 +84,21 @@ const es = {
   linkInvalid: 'Este enlace de firma no es válido. Pide al remitente uno nuevo.',
   authorityTitle: 'Método de firma no disponible',
   authority: (a: string) => `La firma con ${a} aún no está disponible en este servidor.`,
-  codeHeading: 'Confirma tu correo',
-  codeIntro: (email: string) => `Para firmar, te enviaremos un código de 6 dígitos a ${email}.`,
+  codeHeading: { email: 'Confirma tu correo', sms: 'Confirma tu teléfono', whatsapp: 'Confirma tu WhatsApp' } as Record<
+    CodeChannel,
+    string
+  >,
+  codeIntro: (channel: CodeChannel, email: string) =>
+    channel === 'sms'
+      ? 'Para firmar, te enviaremos un código de 6 dígitos por SMS al teléfono que indicó quien te envió el documento.'
+      : channel === 'whatsapp'
+        ? 'Para firmar, te enviaremos un código de 6 dígitos por WhatsApp al número que indicó quien te envió el documento.'
+        : `Para firmar, te enviaremos un código de 6 dígitos a ${email}.`,
   codeSend: 'Enviar código',
   codeSent: (to: string) => `Enviamos un código a ${to}. Vence en 10 minutos.`,
   codeLabel: 'Código de 6 dígitos',
   codeVerify: 'Verificar',
-  codeVerified: 'Correo confirmado. Ya puedes firmar.',
+  codeVerified: 'Identidad confirmada. Ya puedes firmar.',
   codeResend: 'Enviar otro código',
   errorTitle: 'Ha ocurrido un problema',
   network: 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
@@ -205,13 +214,18 @@ const en: Dict = {
   linkInvalid: 'This signing link is not valid. Ask the sender for a new one.',
   authorityTitle: 'Signing method not available',
   authority: (a) => `Signing with ${a} is not available on this server yet.`,
-  codeHeading: 'Confirm your email',
-  codeIntro: (email) => `To sign, we will send a 6-digit code to ${email}.`,
+  codeHeading: { email: 'Confirm your email', sms: 'Confirm your phone', whatsapp: 'Confirm your WhatsApp' },
+  codeIntro: (channel, email) =>
+    channel === 'sms'
+      ? 'To sign, we will send a 6-digit code by SMS to the phone the sender gave.'
+      : channel === 'whatsapp'
+        ? 'To sign, we will send a 6-digit code by WhatsApp to the number the sender gave.'
+        : `To sign, we will send a 6-digit code to ${email}.`,
   codeSend: 'Send code',
   codeSent: (to) => `We sent a code to ${to}. It expires in 10 minutes.`,
   codeLabel: '6-digit code',
   codeVerify: 'Verify',
-  codeVerified: 'Email confirmed. You can sign now.',
+  codeVerified: 'Identity confirmed. You can sign now.',
   codeResend: 'Send another code',
   errorTitle: 'Something went wrong',
   network: 'Could not reach the server. Check your connection and try again.',

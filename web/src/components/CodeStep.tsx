@@ -1,12 +1,15 @@
-// The EMAIL authority's proof: a six-digit code sent to the signer's address, entered here before
-// the signature pad appears.
+// The EMAIL, SMS and WHATSAPP authorities' proof: a six-digit code sent to the signer's address or
+// phone, entered here before the signature pad appears.
 import { useState } from 'react';
 import { ApiError, sendCode, verifyCode } from '../api';
 import { useI18n } from '../i18n';
+import type { CodeChannel } from '../proof';
 
 export function CodeStep(props: {
   token: string;
   email: string;
+  /** Where the code goes: the signer's email, or their phone by SMS or WhatsApp. */
+  channel: CodeChannel;
   onVerified: () => void;
   onError: (e: ApiError) => void;
   /** Calls to use instead of the per-document ones (a set link proves all its documents with one code). */
@@ -33,10 +36,10 @@ export function CodeStep(props: {
 
   return (
     <div className="code-step">
-      <h2>{t.codeHeading}</h2>
+      <h2>{t.codeHeading[props.channel]}</h2>
       {sentTo === null ? (
         <>
-          <p>{t.codeIntro(props.email)}</p>
+          <p>{t.codeIntro(props.channel, props.email)}</p>
           <button
             type="button"
             className="button button-primary"

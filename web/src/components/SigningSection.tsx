@@ -8,10 +8,11 @@ import { CodeStep } from './CodeStep';
 import { StateView } from './Outcome';
 import { RejectDialog } from './RejectDialog';
 import { SignatureField } from './SignatureField';
+import { codeChannelOf } from '../proof';
 
 export interface SigningSectionProps {
   token: string;
-  signer: { authority: string; email: string | null };
+  signer: { authority: string; email: string | null; proof: string };
   /** The authority can be proven on this server. */
   available: boolean;
   /** An EMAIL signer who has not verified a code yet. */
@@ -44,6 +45,7 @@ export function SigningSection(p: SigningSectionProps) {
           <CodeStep
             token={p.token}
             email={p.signer.email ?? ''}
+            channel={codeChannelOf(p.signer.proof) ?? 'email'}
             send={p.code?.send}
             verify={p.code?.verify}
             onError={p.onCodeError}
