@@ -3,7 +3,8 @@
 // the signer's personal link, and that link opens the signing page.
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { sql } from 'kysely';
+import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpTransport } from '../../src/notify/email-transport.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';
@@ -81,6 +82,42 @@ describe('document_url', () => {
     await page.goto(link);
     await page.getByRole('button', { name: 'Firmar', exact: true }).waitFor();
     expect(await page.locator('.box-hint').textContent()).toBe('Tu firma irá en el recuadro resaltado.');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('an SMS signer gives a phone number and gets the personal link by SMS', async () => {
+    const number = '+5215511223344';
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Pagaré',
+      stickers: [{ authority: 'SMS', data: number, page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } }],
+    });
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale: 'es-ES' });
+    const invitations = async () =>
+      (
+        await sql<{ body_text: string; channel: string }>`select body_text, channel from channel_messages
+          where recipient = ${number} and kind = 'invitation' order by id`.execute(s.deps.db)
+      ).rows;
+    const before = (await invitations()).length;
+    const page = await context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(doc.document_url);
+    await page.getByRole('radio').first().check();
+    // The field asks for a phone number, with the keyboard a phone needs.
+    const field = page.getByLabel(/Tu número de teléfono/);
+    expect(await field.getAttribute('type')).toBe('tel');
+    await field.fill('+52 1 55 1122 3344');
+    await page.getByRole('button', { name: 'Enviarme mi enlace' }).click();
+    const sent = page.getByTestId('link-sent');
+    await sent.waitFor();
+    expect(await page.getByRole('heading', { name: 'Revisa tus mensajes' }).isVisible()).toBe(true);
+    // Without a provider configured the SMS waits in the outbox; it carries the signer's own link.
+    const texts = await invitations();
+    expect(texts).toHaveLength(before + 1);
+    const last = texts[texts.length - 1];
+    expect(last.channel).toBe('sms');
+    expect(last.body_text).toContain(doc.stickers[0].signer_url);
     expect(problems).toEqual([]);
     await context.close();
   });

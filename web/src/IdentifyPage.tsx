@@ -1,6 +1,7 @@
 // The page behind document_url (/document/{ticket}): the document with every box outlined and
-// labelled; the signer chooses their box (on the page or in the list), types their email address,
-// and is told that a personal link was sent if the address is that box's signer's. The server gives
+// labelled; the signer chooses their box (on the page or in the list), types their email address
+// (their phone number for an SMS or WhatsApp box), and is told that a personal link was sent if it
+// is that box's signer's. The server gives
 // the same answer either way, so the page never says whether the address matched.
 import { useEffect, useRef, useState } from 'react';
 import { documentDict, PageShell, usePageI18n } from './components/PageShell';
@@ -13,13 +14,15 @@ import './identify.css';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
-/** Authorities whose signer proves their address by email: the only ones this server can verify. */
+/** Authorities whose signer can be sent a link: to their email, or by SMS or WhatsApp to their phone. */
 const BY_EMAIL = new Set(['EMAIL_LINK', 'EMAIL']);
+const BY_PHONE = new Set(['SMS', 'WHATSAPP']);
+const linkable = (authority: string) => BY_EMAIL.has(authority) || BY_PHONE.has(authority);
 
 type Box = DocumentPage['boxes'][number];
 
 /** A box nobody can ask a link for: its signer already acted, or their authority cannot be proven here. */
-const unavailable = (b: Box) => !BY_EMAIL.has(b.signer.authority) || b.signer.status === 'signed' || b.signer.status === 'rejected';
+const unavailable = (b: Box) => !linkable(b.signer.authority) || b.signer.status === 'signed' || b.signer.status === 'rejected';
 
 export function IdentifyPage({ ticket }: { ticket: string }) {
   const { info, loadError, load } = usePageData(() => getDocumentPage(ticket), ticket);
@@ -28,7 +31,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
   const [email, setEmail] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [sentFor, setSentFor] = useState<string | null>(null);
+  const [sentFor, setSentFor] = useState<{ label: string; byPhone: boolean } | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const outcomeRef = useRef<HTMLHeadingElement>(null);
 
@@ -44,6 +47,8 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
 
   const pagesOf = (b: Box) => ti.pages([b.page + 1]);
   const chosenBox = info?.boxes.find((b) => b.sticker_id === chosen);
+  /** The chosen box's signer is reached by phone: the field asks for a number. */
+  const byPhone = !!chosenBox && BY_PHONE.has(chosenBox.signer.authority);
 
   /** Chosen on the document: the form is where the next step is. */
   const chooseOnPage = (id: string) => {
@@ -58,7 +63,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
       return;
     }
     if (email.trim() === '') {
-      setFieldError(ti.emailRequired);
+      setFieldError(byPhone ? ti.phoneRequired : ti.emailRequired);
       emailRef.current?.focus();
       return;
     }
@@ -67,7 +72,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
     setBusy(true);
     try {
       await requestLink(ticket, chosenBox.sticker_id, email.trim());
-      setSentFor(chosenBox.signer.label);
+      setSentFor({ label: chosenBox.signer.label, byPhone });
     } catch (err) {
       const e = asApiError(err);
       setError(e);
@@ -90,9 +95,9 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
     body = (
       <section className="outcome outcome-sent" aria-labelledby="sent-title" data-testid="link-sent">
         <h2 ref={outcomeRef} id="sent-title" tabIndex={-1} className="outcome-title">
-          {ti.sentTitle}
+          {sentFor.byPhone ? ti.sentTitlePhone : ti.sentTitle}
         </h2>
-        <p>{ti.sent(sentFor)}</p>
+        <p>{sentFor.byPhone ? ti.sentPhone(sentFor.label) : ti.sent(sentFor.label)}</p>
         <button type="button" className="button button-secondary" onClick={() => setSentFor(null)}>
           {ti.again}
         </button>
@@ -124,7 +129,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
             <ul>
               {info.boxes.map((b) => {
                 const off = unavailable(b);
-                const note = !BY_EMAIL.has(b.signer.authority) ? ti.unavailable : (t.signerStatus[b.signer.status] ?? b.signer.status);
+                const note = !linkable(b.signer.authority) ? ti.unavailable : (t.signerStatus[b.signer.status] ?? b.signer.status);
                 return (
                   <li key={b.sticker_id} className={b.sticker_id === chosen ? 'identify-option identify-chosen' : 'identify-option'}>
                     <input
@@ -141,7 +146,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
                     />
                     <label htmlFor={`box-${b.sticker_id}`}>
                       <span className="identify-label">{ti.option(b.signer.label, pagesOf(b))}</span>
-                      <span className={BY_EMAIL.has(b.signer.authority) ? `badge badge-${b.signer.status}` : 'badge'}>{note}</span>
+                      <span className={linkable(b.signer.authority) ? `badge badge-${b.signer.status}` : 'badge'}>{note}</span>
                     </label>
                   </li>
                 );
@@ -149,15 +154,15 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
             </ul>
           </fieldset>
           <label className="field-label" htmlFor="identify-email">
-            {ti.emailLabel}
+            {byPhone ? ti.phoneLabel : ti.emailLabel}
           </label>
           <input
             ref={emailRef}
             id="identify-email"
             className="text-input"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
+            type={byPhone ? 'tel' : 'email'}
+            inputMode={byPhone ? 'tel' : 'email'}
+            autoComplete={byPhone ? 'tel' : 'email'}
             maxLength={254}
             value={email}
             onChange={(e) => setEmail(e.target.value)}

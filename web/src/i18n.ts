@@ -109,7 +109,7 @@ const es = {
   identify: {
     title: 'Identifícate para firmar',
     intro:
-      'Elige tu recuadro de firma y escribe tu correo electrónico. Si es el del firmante de ese recuadro, te enviaremos tu enlace personal para firmar.',
+      'Elige tu recuadro de firma y escribe tu correo electrónico (o tu teléfono, si firmas por SMS o WhatsApp). Si es el del firmante de ese recuadro, te enviaremos tu enlace personal para firmar.',
     chooseLegend: 'Tu recuadro de firma',
     chooseHint: 'También puedes tocar tu recuadro en el esquema de las páginas.',
     outlineNote: 'Aquí ves solo dónde va cada firma: el documento se abre con tu enlace personal.',
@@ -122,7 +122,12 @@ const es = {
     sending: 'Enviando…',
     chooseFirst: 'Elige primero tu recuadro.',
     emailRequired: 'Escribe tu correo electrónico.',
+    phoneLabel: 'Tu número de teléfono, con lada del país (p. ej. +52 55 1234 5678)',
+    phoneRequired: 'Escribe tu número de teléfono.',
     sentTitle: 'Revisa tu correo',
+    sentTitlePhone: 'Revisa tus mensajes',
+    sentPhone: (label: string) =>
+      `Si este número pertenece al firmante del recuadro «${label}», te hemos enviado un enlace personal para firmar por SMS o WhatsApp.`,
     sent: (label: string) =>
       `Si este correo pertenece al firmante del recuadro «${label}», te hemos enviado un enlace personal para firmar. Ábrelo desde tu correo.`,
     again: 'Pedir otro enlace',
@@ -235,7 +240,7 @@ const en: Dict = {
   identify: {
     title: 'Identify yourself to sign',
     intro:
-      'Choose your signature box and type your email address. If it is the address of that box’s signer, we will send you your personal signing link.',
+      'Choose your signature box and type your email address (or your phone number, if you sign by SMS or WhatsApp). If it is that box’s signer’s, we will send you your personal signing link.',
     chooseLegend: 'Your signature box',
     chooseHint: 'You can also tap your box on the outline of the pages.',
     outlineNote: 'This shows only where each signature goes: the document opens with your personal link.',
@@ -248,7 +253,12 @@ const en: Dict = {
     sending: 'Sending…',
     chooseFirst: 'Choose your box first.',
     emailRequired: 'Type your email address.',
+    phoneLabel: 'Your phone number, with the country code (e.g. +52 55 1234 5678)',
+    phoneRequired: 'Type your phone number.',
     sentTitle: 'Check your email',
+    sentTitlePhone: 'Check your messages',
+    sentPhone: (label) =>
+      `If this number belongs to the signer of the box “${label}”, we sent you a personal signing link by SMS or WhatsApp.`,
     sent: (label) =>
       `If this address belongs to the signer of the box “${label}”, we sent you a personal signing link. Open it from your email.`,
     again: 'Ask for another link',
