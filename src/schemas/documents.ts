@@ -167,6 +167,21 @@ export const ListedSigner = Type.Object({
   status: Type.String(),
 });
 
+/** The last SMS or WhatsApp message to a signer that failed for good (the document listing). */
+export const DeliveryError = Type.Object(
+  {
+    channel: StringEnum(['sms', 'whatsapp']),
+    kind: StringEnum(['invitation', 'reminder', 'otp']),
+    code: Nullable(Type.String({ description: "the provider's error code (e.g. Twilio 21211), or PACKAGE_EXHAUSTED" })),
+    reply: Nullable(Type.String({ description: "the provider's words" })),
+    failed_at: DateTime(),
+  },
+  { description: 'the last message to this signer that could not be delivered; null when none failed' },
+);
+
+/** A signer in the document listing: as listed elsewhere, plus the last delivery failure. */
+export const DocumentListSigner = Type.Composite([ListedSigner, Type.Object({ delivery_error: Nullable(DeliveryError) })]);
+
 export const DocumentListQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default 0)' })),
   to: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default now)' })),
@@ -181,7 +196,7 @@ export const DocumentListing = Type.Object({
       name: Type.String(),
       status: Type.String(),
       created_at: DateTime(),
-      signers: Type.Array(ListedSigner),
+      signers: Type.Array(DocumentListSigner),
       signed_count: Type.Integer(),
     }),
   ),
@@ -203,6 +218,7 @@ examples(DocumentListing, {
           authority: 'EMAIL_LINK',
           data: 'ana@example.com',
           status: 'pending',
+          delivery_error: null,
         },
         {
           signer_id: 'e5170200-5785-4d56-a8d0-99fde182bf52',
@@ -211,6 +227,13 @@ examples(DocumentListing, {
           authority: 'SMS',
           data: '+525512345678',
           status: 'pending',
+          delivery_error: {
+            channel: 'sms',
+            kind: 'invitation',
+            code: '21211',
+            reply: "The 'To' number +525512345678 is not a valid phone number.",
+            failed_at: '2026-11-22T02:52:19.031Z',
+          },
         },
       ],
       signed_count: 0,

@@ -162,10 +162,24 @@ export interface ListedDocument {
   name: string;
   status: DocumentStatus;
   created_at: Date;
-  signers: { signer_id: string; name: string | null; email: string | null; authority: string; data: string; status: string }[];
+  signers: {
+    signer_id: string;
+    name: string | null;
+    email: string | null;
+    authority: string;
+    data: string;
+    status: string;
+    delivery_error: {
+      channel: 'sms' | 'whatsapp';
+      kind: 'invitation' | 'reminder' | 'otp';
+      code: string | null;
+      reply: string | null;
+      failed_at: string;
+    } | null;
+  }[];
 }
 
-/** Newest first, keyset-paged on (created_at, id). */
+/** Newest first, keyset-paged on (created_at, id); each signer with the last message to them that failed for good. */
 export async function listDocuments(
   db: Db,
   q: { accountId: string; from: Date; to: Date; limit: number; after?: { createdAt: Date; id: string } },
@@ -176,7 +190,11 @@ export async function listDocuments(
     .select(
       sql<ListedDocument['signers']>`coalesce((
         select json_agg(json_build_object('signer_id', s.signer_id, 'name', s.name, 'email', s.email,
-               'authority', s.authority, 'data', s.data, 'status', s.status) order by s.position)
+               'authority', s.authority, 'data', s.data, 'status', s.status,
+               'delivery_error', (select json_build_object('channel', m.channel, 'kind', m.kind, 'code', m.error_code,
+                   'reply', m.reply, 'failed_at', to_char(m.failed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                 from channel_messages m where m.document_id = d.id and m.signer_id = s.signer_id and m.status = 'failed'
+                 order by m.failed_at desc, m.id desc limit 1)) order by s.position)
         from signers s where s.document_id = d.id), '[]'::json)`.as('signers'),
     )
     .where('d.account_id', '=', q.accountId)

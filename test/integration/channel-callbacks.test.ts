@@ -99,6 +99,15 @@ describe('Twilio status callbacks', () => {
     expect(failed).toEqual([
       expect.objectContaining({ details: expect.objectContaining({ channel: 'sms', kind: 'invitation', code: '30003' }) }),
     ]);
+    // The document listing shows it on the signer's entry.
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.signers[0].delivery_error).toEqual({
+      channel: 'sms',
+      kind: 'invitation',
+      code: '30003',
+      reply: expect.stringContaining('undelivered 30003'),
+      failed_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
   });
 });
 
@@ -141,6 +150,8 @@ describe('failures when sending', () => {
     await invite('SMS', eva);
     expect(sim.messages.filter((x) => x.to === eva)).toEqual([]);
     expect(await messageOf(eva)).toMatchObject({ status: 'failed', error_code: '21211', attempts: 1 });
+    const listed = (await s.client.listDocuments()).documents.flatMap((d) => d.signers).find((x) => x.data === eva)!;
+    expect(listed.delivery_error).toMatchObject({ channel: 'sms', kind: 'invitation', code: '21211' });
     expect(await errorsFor(eva)).toEqual([{ kind: 'sms_error', meta: expect.objectContaining({ code: '21211', recipient: eva }) }]);
   });
 
