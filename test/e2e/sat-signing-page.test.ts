@@ -134,4 +134,19 @@ describe('the signer page with a SAT e.firma', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('rejects without the e.firma: the personal link is the proof of a refusal', async () => {
+    const { doc, url } = await satSignerUrl();
+    const { page, problems } = await open(url);
+    await page.getByRole('heading', { name: 'Firmar con tu e.firma del SAT' }).waitFor();
+    await page.getByRole('button', { name: 'Rechazar', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rechazar el documento' });
+    await dialog.getByLabel('Motivo del rechazo').fill('No reconozco este contrato');
+    await dialog.getByRole('button', { name: 'Rechazar documento' }).click();
+    await page.getByRole('heading', { name: 'Has rechazado el documento' }).waitFor();
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.status).toBe('rejected');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -257,6 +257,22 @@ describe('signing with the SAT e.firma', () => {
     }
   });
 
+  it('a SAT signer rejects with their personal link: the document stops for everyone, nothing prepared can finish', async () => {
+    const { doc, token, second } = await satDocument(true);
+    const prepared = await prepare(second, await sat.issue(JUAN));
+    expect(prepared.status).toBe(200);
+    const rejected = await call('POST', `/sign/api/${token}/reject`, { reason: 'El RFC del contrato no es el mío' });
+    expect(rejected.status, JSON.stringify(rejected.json)).toBe(200);
+    expect(rejected.json).toMatchObject({ status: 'rejected', document_status: 'rejected' });
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.status).toBe('rejected');
+    const history = await s.client.documentHistory(doc.document_ticket);
+    expect(history.entries.find((e) => e.action === 'rejected')?.details).toMatchObject({ reason: 'El RFC del contrato no es el mío' });
+    // The other signer's preparation made before the rejection cannot be finished any more.
+    const late = await finish(second, prepared.json.preparation_id, 'AAAA');
+    expect(late.status).toBe(409);
+  });
+
   it('a restart between prepare and finish loses nothing', async () => {
     const { doc, token } = await satDocument();
     const prepared = await prepare(token, maria);

@@ -15,6 +15,7 @@ import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
 import { EfirmaStep } from './components/EfirmaStep';
 import { signingMode } from './proof';
+import { RejectDialog } from './components/RejectDialog';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
@@ -113,7 +114,18 @@ function DocumentApp({ token }: { token: string }) {
               run={(action) => run('sign', t.signing, action)}
               onSigned={signed}
             />
+            <div className="actions">
+              <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
+                {t.reject}
+              </button>
+            </div>
           </section>
+          <RejectDialog
+            open={rejectOpen}
+            busy={busy === 'reject'}
+            onClose={() => setRejectOpen(false)}
+            onReject={(r) => void doReject(r)}
+          />
         </>
       );
     }

@@ -42,8 +42,12 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
     await requireTurn(trx, s);
-    // Rejecting needs the same proof of identity as signing.
-    await requireProof(deps, trx, s);
+    // Rejecting needs the same proof of identity as signing, except for a SAT signer: the e.firma
+    // proves a signature, and declining signs nothing, so their personal link is the proof, as for
+    // EMAIL_LINK (docs/api.md, "Rejecting").
+    if (s.signer.authority !== 'SAT') {
+      await requireProof(deps, trx, s);
+    }
     const now = deps.clock.now();
     await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now, ip: opts.ip ?? null });
     await appendHistory(trx, {
