@@ -228,6 +228,12 @@ export const DocumentPage = Type.Object({
           }),
           authority: Type.String(),
           status: Type.String(),
+          link_by: Nullable(
+            StringEnum(['email', 'phone'], {
+              description:
+                'what the signer types to ask for their link (their email address, or their phone number for SMS and WHATSAPP); null: this signer cannot ask here',
+            }),
+          ),
         }),
       }),
     ]),
@@ -243,13 +249,13 @@ examples(DocumentPage, {
       sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a',
       page: 0,
       rect: { lx: 50, ly: 50, tx: 250, ty: 120 },
-      signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+      signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending', link_by: 'email' },
     },
     {
       sticker_id: '5b0f5d0e-2c55-4c9e-b3d4-6a1f2f0a7c11',
       page: 0,
       rect: { lx: 320, ly: 50, tx: 520, ty: 120 },
-      signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'signed' },
+      signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'signed', link_by: 'email' },
     },
   ],
   language: null,
@@ -257,7 +263,10 @@ examples(DocumentPage, {
 
 export const LinkRequestBody = Type.Object({
   sticker_id: Type.String({ description: 'The box chosen' }),
-  data: Type.String({ description: "The signer's email address (compared trimmed, ignoring case)" }),
+  data: Type.String({
+    description:
+      "The signer's email address (compared trimmed, ignoring case); for SMS and WHATSAPP boxes their phone number; for SAT boxes the email address the sender gave for them",
+  }),
 });
 examples(LinkRequestBody, { sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a', data: 'ana@example.com' });
 

@@ -30,6 +30,8 @@ export interface PublicBox {
   authority: string;
   data: string;
   name: string | null;
+  /** The email address the sender gave for the signer (a SAT signer's link goes there). */
+  email: string | null;
   status: string;
   token_sealed: Buffer | null;
 }
@@ -45,7 +47,7 @@ export async function findPublicDocument(q: Q, ticket: string, lock = false): Pr
 }
 
 const BOX = sql`k.sticker_id, k.page, k.lx, k.ly, k.tx, k.ty, s.id::text as signer_row_id, s.signer_id, s.authority, s.data,
-  s.name, s.status, s.token_sealed`;
+  s.name, s.email, s.status, s.token_sealed`;
 
 /** Every box of the document with its signer, in sticker order. */
 export async function boxesOfDocument(q: Q, documentId: string): Promise<PublicBox[]> {

@@ -100,31 +100,31 @@ describe('GET /sign/api/document/{ticket}', () => {
         sticker_id: d.sticker(0),
         page: 0,
         rect: { lx: 60, ly: 60, tx: 260, ty: 130 },
-        signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+        signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending', link_by: 'email' },
       },
       {
         sticker_id: d.sticker(1),
         page: 1,
         rect: { lx: 60, ly: 60, tx: 260, ty: 130 },
-        signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+        signer: { label: 'A*** G*** · a***@example.com', authority: 'EMAIL_LINK', status: 'pending', link_by: 'email' },
       },
       {
         sticker_id: d.sticker(2),
         page: 0,
         rect: { lx: 320, ly: 60, tx: 520, ty: 130 },
-        signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'pending' },
+        signer: { label: 'j***@example.com', authority: 'EMAIL_LINK', status: 'pending', link_by: 'email' },
       },
       {
         sticker_id: d.sticker(3),
         page: 1,
         rect: { lx: 320, ly: 60, tx: 520, ty: 130 },
-        signer: { label: 'e***@example.com', authority: 'EMAIL', status: 'pending' },
+        signer: { label: 'e***@example.com', authority: 'EMAIL', status: 'pending', link_by: 'email' },
       },
       {
         sticker_id: d.sticker(4),
         page: 1,
         rect: { lx: 260, ly: 60, tx: 460, ty: 130 },
-        signer: { label: '+52********78', authority: 'SMS', status: 'pending' },
+        signer: { label: '+52********78', authority: 'SMS', status: 'pending', link_by: 'phone' },
       },
     ]);
     for (const secret of [d.ana, d.juan, d.eva, '5512345678', 'García', d.url(0).split('/').pop()!]) {
@@ -263,13 +263,13 @@ describe('POST /sign/api/document/{ticket}/link', () => {
     expect(mailsTo(d.ana)).toHaveLength(2);
   });
 
-  it('SAT boxes: 409 AUTHORITY_NOT_AVAILABLE; an SMS box takes a phone number, not an email', async () => {
+  it('SAT boxes without an email on file: 409 AUTHORITY_NOT_AVAILABLE; an SMS box takes a phone number, not an email', async () => {
     const d = await newDocument();
     const sat = await s.client.createDocument({ b64_doc: pdf, stickers: [{ authority: 'SAT', data: 'GODE561231GR8', ...box(0) }] });
     const r = await askLink(sat.document_ticket, sat.stickers[0].sticker_id, 'GODE561231GR8');
     expect(r.status).toBe(409);
     expect(r.json.error).toMatchObject({ code: 'AUTHORITY_NOT_AVAILABLE', details: { authority: 'SAT' } });
-    expect(r.json.error.message).toContain('not available on this server yet');
+    expect(r.json.error.message).toContain('no email address on file');
     const sms = await askLink(d.ticket, d.sticker(4), '+52 55 1234 5678');
     expect(sms.status).toBe(200);
     await jobs.runDue();

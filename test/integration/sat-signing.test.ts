@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listMessages } from '../../src/store/mail-repo.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { type SatCredential, type SatTestPki, createSatTestPki } from '../helpers/sat-pki.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
@@ -271,6 +272,35 @@ describe('signing with the SAT e.firma', () => {
     // The other signer's preparation made before the rejection cannot be finished any more.
     const late = await finish(second, prepared.json.preparation_id, 'AAAA');
     expect(late.status).toBe(409);
+  });
+
+  it('on the document_url page a SAT signer asks for their link with the email the sender gave; without one they cannot', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Contrato',
+      stickers: [
+        { authority: 'SAT', data: MARIA.rfc, email: 'maria@example.com', ...box(0) },
+        { authority: 'SAT', data: JUAN.rfc, ...box(1) },
+      ],
+    });
+    const ticket = doc.document_ticket;
+    const page = await call('GET', `/sign/api/document/${ticket}`);
+    expect(page.json.boxes.map((b: { signer: { link_by: string | null } }) => b.signer.link_by)).toEqual(['email', null]);
+    const [mariaBox, juanBox] = page.json.boxes.map((b: { sticker_id: string }) => b.sticker_id);
+
+    const before = (await listMessages(s.deps.db, 1000)).length;
+    // The RFC reaches nobody: only the address on file gets the link.
+    expect((await call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: mariaBox, data: MARIA.rfc })).status).toBe(200);
+    expect((await listMessages(s.deps.db, 1000)).length).toBe(before);
+    const asked = await call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: mariaBox, data: 'Maria@Example.com' });
+    expect(asked.status).toBe(200);
+    const [mail] = await listMessages(s.deps.db, 1);
+    expect(mail.recipient).toBe('maria@example.com');
+    expect(mail.body_text).toContain(doc.stickers[0].signer_url);
+
+    const refused = await call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: juanBox, data: 'juan@example.com' });
+    expect([refused.status, refused.json.error.code]).toEqual([409, 'AUTHORITY_NOT_AVAILABLE']);
+    expect(refused.json.error.message).toMatch(/no email address on file/);
   });
 
   it('a restart between prepare and finish loses nothing', async () => {

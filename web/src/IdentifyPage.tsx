@@ -14,15 +14,13 @@ import './identify.css';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
-/** Authorities whose signer can be sent a link: to their email, or by SMS or WhatsApp to their phone. */
-const BY_EMAIL = new Set(['EMAIL_LINK', 'EMAIL']);
-const BY_PHONE = new Set(['SMS', 'WHATSAPP']);
-const linkable = (authority: string) => BY_EMAIL.has(authority) || BY_PHONE.has(authority);
+/** Whether the box's signer can be sent a link here (the server says with what: email or phone). */
+const linkable = (b: Box) => b.signer.link_by !== null;
 
 type Box = DocumentPage['boxes'][number];
 
 /** A box nobody can ask a link for: its signer already acted, or their authority cannot be proven here. */
-const unavailable = (b: Box) => !linkable(b.signer.authority) || b.signer.status === 'signed' || b.signer.status === 'rejected';
+const unavailable = (b: Box) => !linkable(b) || b.signer.status === 'signed' || b.signer.status === 'rejected';
 
 export function IdentifyPage({ ticket }: { ticket: string }) {
   const { info, loadError, load } = usePageData(() => getDocumentPage(ticket), ticket);
@@ -48,7 +46,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
   const pagesOf = (b: Box) => ti.pages([b.page + 1]);
   const chosenBox = info?.boxes.find((b) => b.sticker_id === chosen);
   /** The chosen box's signer is reached by phone: the field asks for a number. */
-  const byPhone = !!chosenBox && BY_PHONE.has(chosenBox.signer.authority);
+  const byPhone = chosenBox?.signer.link_by === 'phone';
 
   /** Chosen on the document: the form is where the next step is. */
   const chooseOnPage = (id: string) => {
@@ -129,7 +127,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
             <ul>
               {info.boxes.map((b) => {
                 const off = unavailable(b);
-                const note = !linkable(b.signer.authority) ? ti.unavailable : (t.signerStatus[b.signer.status] ?? b.signer.status);
+                const note = !linkable(b) ? ti.unavailable : (t.signerStatus[b.signer.status] ?? b.signer.status);
                 return (
                   <li key={b.sticker_id} className={b.sticker_id === chosen ? 'identify-option identify-chosen' : 'identify-option'}>
                     <input
@@ -146,7 +144,7 @@ export function IdentifyPage({ ticket }: { ticket: string }) {
                     />
                     <label htmlFor={`box-${b.sticker_id}`}>
                       <span className="identify-label">{ti.option(b.signer.label, pagesOf(b))}</span>
-                      <span className={linkable(b.signer.authority) ? `badge badge-${b.signer.status}` : 'badge'}>{note}</span>
+                      <span className={linkable(b) ? `badge badge-${b.signer.status}` : 'badge'}>{note}</span>
                     </label>
                   </li>
                 );

@@ -14,6 +14,7 @@ import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../
 import type { Database } from '../../store/schema.js';
 import { explicitLanguage } from './workflow-language.js';
 import type { DocumentPage } from '../../schemas/signing.js';
+import { linkBy } from './link-by.js';
 
 /** Longer than any ticket the service issues (a UUID); longer input is not looked up. */
 const MAX_TICKET_LENGTH = 100;
@@ -46,7 +47,7 @@ export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config'
       sticker_id: b.sticker_id,
       page: b.page,
       rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty },
-      signer: { label: signerLabel(b), authority: b.authority, status: b.status },
+      signer: { label: signerLabel(b), authority: b.authority, status: b.status, link_by: linkBy(b) },
     })),
     language: explicitLanguage(doc.workflow),
   };

@@ -3,6 +3,9 @@
 // (the very signer_url of the create response) is emailed to it. Holding the address's mailbox is the
 // proof of an EMAIL_LINK signer (decisions.md "Authorities"); an EMAIL signer still enters a code.
 // SMS and WHATSAPP signers give their phone number and get the link by SMS or WhatsApp (then a code).
+// A SAT signer's data is an RFC, which reaches nobody: they give the email address the sender gave
+// for them, and the link goes there (the e.firma then proves who signs); without one, they cannot
+// ask here.
 //
 // Anti-enumeration: the answer is the same whether or not the address matched, whether or not the
 // signer can still sign, so the endpoint does not tell who the signers are. Anti-flooding: at most
@@ -18,6 +21,7 @@ import { signingLink } from '../workflows/signing-link.js';
 import { invitationMail } from '../../notify/email-templates.js';
 import { findBox, recentLinkRequests } from '../../store/document-page-repo.js';
 import { requirePageDocument } from './get-document-page.js';
+import { linkBy } from './link-by.js';
 import { languageOf } from './workflow-language.js';
 import { requireDocumentSignable } from './signing-session.js';
 import type { LinkAnswer } from '../../schemas/signing.js';
@@ -25,8 +29,9 @@ import type { LinkAnswer } from '../../schemas/signing.js';
 /** Invitations one signer of one document may receive in an hour, those sent by a workflow included. */
 export const LINK_REQUESTS_PER_HOUR = 3;
 const HOUR_MS = 60 * 60_000;
-/** The authorities whose proof starts with a message to the signer's address or phone. */
-const LINKED_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP']);
+/** Where the link goes: the signer's data, or for a SAT signer the email address the sender gave. */
+const addressOf = (box: { authority: string; data: string; email: string | null }) =>
+  box.authority === 'SAT' ? (box.email ?? '') : box.data;
 const MAX_EMAIL_LENGTH = 254;
 const MAX_ID_LENGTH = 100;
 
@@ -72,10 +77,12 @@ export async function sendPersonalLink(
       throw new AppError('SIGNER_NOT_FOUND', 'sticker_id: no box with this sticker_id on the document', { field: 'sticker_id' });
     }
     requireDocumentSignable(doc.status);
-    if (!LINKED_AUTHORITIES.has(box.authority)) {
+    if (!linkBy(box)) {
       throw new AppError(
         'AUTHORITY_NOT_AVAILABLE',
-        `identifying as a signer of authority ${box.authority} is not available on this server yet`,
+        box.authority === 'SAT'
+          ? 'this SAT signer has no email address on file to send the link to: ask the sender for your signing link'
+          : `identifying as a signer of authority ${box.authority} is not available on this server yet`,
         {
           authority: box.authority,
         },
@@ -98,7 +105,7 @@ export async function sendPersonalLink(
       );
     }
     const phone = phoneChannelOf(box.authority);
-    const matches = phone ? samePhone(o.request.data, box.data) : o.request.data.toLowerCase() === box.data.trim().toLowerCase();
+    const matches = phone ? samePhone(o.request.data, box.data) : o.request.data.toLowerCase() === addressOf(box).trim().toLowerCase();
     const canAct = box.status !== 'signed' && box.status !== 'rejected';
     const url = matches && canAct ? signingLink(deps, box.token_sealed) : null;
     const language = languageOf(doc.workflow);
@@ -121,7 +128,7 @@ export async function sendPersonalLink(
         accountId: doc.account_id,
         documentId: doc.id,
         kind: 'invitation',
-        to: box.data,
+        to: addressOf(box),
         mail: invitationMail({
           language,
           signerName: box.name,
