@@ -149,4 +149,42 @@ describe('the signer page with a SAT e.firma', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('on a set link, opens the e.firma once and signs every document of the set; no request carries the key', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta de cliente' });
+    const tickets: string[] = [];
+    for (const name of ['Contrato', 'Anexo']) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [{ authority: 'SAT', data: MARIA.rfc, name: 'María Gómez', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'es' });
+    const { page, sent, problems } = await open(closed.signers[0].signer_url);
+    await page.getByRole('heading', { name: 'Firmar con tu e.firma del SAT' }).waitFor();
+    await pickFiles(page, maria.password);
+    await page.getByRole('button', { name: 'Firmar con e.firma' }).click();
+    const signed = page.getByTestId('signed-state');
+    await signed.waitFor({ timeout: 30_000 });
+    expect(await signed.getAttribute('data-set-status')).toBe('COMPLETED');
+    expect(problems).toEqual([]);
+    const posts = sent.map((r) => new URL(r.url).pathname);
+    expect(posts.filter((p) => p.endsWith('/sat/prepare'))).toHaveLength(2);
+    expect(posts.filter((p) => p.endsWith('/sat/finish'))).toHaveLength(2);
+    for (const request of sent) {
+      const text = request.body.toString('latin1');
+      for (const secret of secrets()) {
+        expect(text.includes(secret), `${request.url} carries a form of the key or the password`).toBe(false);
+      }
+    }
+    for (const ticket of tickets) {
+      const file = (await s.client.downloadDocument('original', ticket)).bytes;
+      const checked = await pdfsig(file, sat.rootPem);
+      expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: MARIA.name });
+    }
+    await page.context().close();
+  });
 });

@@ -12,7 +12,9 @@ import { RejectedView, StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
 import { SignersList } from './components/SignersList';
-import { getSetInfo, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
+import { finishSetSat, getSetInfo, prepareSetSat, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
+import { EfirmaStep } from './components/EfirmaStep';
+import { RejectDialog } from './components/RejectDialog';
 import { setDictionaries, setPageDict } from './set-i18n';
 import { signingMode } from './proof';
 
@@ -77,6 +79,50 @@ export function SetApp({ token }: { token: string }) {
           <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />
           {sender}
           {list}
+        </>
+      );
+    }
+    if (s.signer.proof === 'efirma') {
+      // The SAT signer: the e.firma is opened once in this page, then each document is prepared,
+      // signed with the key here and finished in turn (the key never leaves the page).
+      return (
+        <>
+          {sender}
+          <p className="box-hint">{st.intro(toSign.length)}</p>
+          {list}
+          <SignersList signers={s.signers} />
+          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
+            <EfirmaStep
+              token={token}
+              rfc={s.signer.rfc ?? ''}
+              language={i18n.lang}
+              busy={busy !== null}
+              run={(action) => run('sign', st.signingAll(toSign.length), action)}
+              onSigned={() => undefined}
+              signWith={async (efirma) => {
+                let setStatusAfter = s.set.status;
+                for (const d of toSign) {
+                  const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
+                  const signature = await efirma.sign(prepared.signed_attributes);
+                  setStatusAfter = (await finishSetSat(token, d.document_ticket, prepared.preparation_id, signature)).set_status;
+                }
+                setStatus(`${st.signedAllTitle}. ${setStatusAfter === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
+                setVersion((v) => v + 1);
+                await load();
+              }}
+            />
+            <div className="actions">
+              <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
+                {t.reject}
+              </button>
+            </div>
+          </section>
+          <RejectDialog
+            open={rejectOpen}
+            busy={busy === 'reject'}
+            onClose={() => setRejectOpen(false)}
+            onReject={(r) => void doReject(r)}
+          />
         </>
       );
     }

@@ -1,6 +1,7 @@
 // The set signing API the page talks to on /sign/set/{token} (src/http/routes/set-signing.ts): one
 // link for every document of a set where the signer has a box. Same-origin, the token is the credential.
 import { call, type Lang, type Signature } from './api';
+import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 import type { SetDocument, SetSigningInfo, SetSignResult } from '../../src/schemas/signing.js';
 
 // The answers' shapes are the API's own schemas (src/schemas/signing.ts), as types only.
@@ -26,3 +27,11 @@ export const sendSetCode = (token: string) => call<{ status: 'sent'; to: string;
 
 export const verifySetCode = (token: string, code: string) =>
   call<{ status: 'verified'; verified_at: string }>('POST', `${base(token)}/otp/verify`, { code });
+
+/** SAT e.firma on a set link, step one for one document of the set. */
+export const prepareSetSat = (token: string, ticket: string, certificate: string, language: Lang) =>
+  call<SatPrepared>('POST', `${base(token)}/sat/prepare`, { certificate, consent: true, language, document_ticket: ticket });
+
+/** Step two for that document: only the signature value goes up; answers the set as it stands. */
+export const finishSetSat = (token: string, ticket: string, preparationId: string, signature: string) =>
+  call<SetSignResult>('POST', `${base(token)}/sat/finish`, { document_ticket: ticket, preparation_id: preparationId, signature });

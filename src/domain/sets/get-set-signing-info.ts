@@ -4,7 +4,8 @@
 // marks the signer as having viewed each document still to sign (record-view.ts, per document).
 import type { Deps } from '../deps.js';
 import { readPdf } from '../documents/read-pdf.js';
-import { isProven, proofOf, provenByCode } from '../signing/one-time-code.js';
+import { isProven, provenByCode } from '../signing/one-time-code.js';
+import { signerProof } from '../signing/get-signing-info.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
 import { senderInfo, workflowMessage } from '../signing/sender.js';
 import { recordView } from '../signing/record-view.js';
@@ -53,7 +54,8 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
       authority: s.signer.authority,
       status: s.signer.status,
       signed_at: s.signer.status === 'signed' && signedTimes.length ? new Date(Math.max(...signedTimes)).toISOString() : null,
-      proof: proofOf(s.signer.authority),
+      proof: signerProof(deps, s.signer.authority),
+      rfc: s.signer.authority === 'SAT' ? s.signer.data : null,
       verified: proven,
       // An ordered flow that has not reached this signer yet: they may look, not act.
       due: running && (await isDue(deps.db, s)),

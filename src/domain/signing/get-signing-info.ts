@@ -49,7 +49,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
 }
 
 /** How identity is proven; the SAT e.firma only where the operator installed the SAT's CAs. */
-function signerProof(deps: Deps, authority: string): SigningInfo['signer']['proof'] {
+export function signerProof(deps: Pick<Deps, 'config'>, authority: string): SigningInfo['signer']['proof'] {
   if (authority === 'SAT' && deps.config.sat.trustedDer.length > 0) {
     return 'efirma';
   }

@@ -1,13 +1,15 @@
 // Signing with the signer's own SAT e.firma, in two requests around the browser, which keeps the
 // key and its password (docs/api.md, "Signing with the SAT e.firma"). No HMAC: the personal link's
-// token is the credential, as for the rest of the signing API.
+// token is the credential, as for the rest of the signing API. On a set link, the same two steps
+// run once per document of the set (/sign/api/set/{token}/sat/...).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { finishSatSignature, parseSatFinishBody } from '../../domain/signing/sat/finish-sat-signature.js';
 import { parseSatPrepareBody, prepareSatSignature } from '../../domain/signing/sat/prepare-sat-signature.js';
 import { ErrorResponse } from '../../schemas/common.js';
-import { SatFinishBody, SatPrepareBody, SatPrepared } from '../../schemas/sat-signing.js';
-import { SignResult, TokenParams as Token } from '../../schemas/signing.js';
+import { finishSetSatSignature, prepareSetSatSignature } from '../../domain/sets/sat-set-signing.js';
+import { SatFinishBody, SatPrepareBody, SatPrepared, SetSatFinishBody, SetSatPrepareBody } from '../../schemas/sat-signing.js';
+import { SetSignResult, SetTokenParams, SignResult, TokenParams as Token } from '../../schemas/signing.js';
 import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { asObject } from './documents.js';
 
@@ -50,6 +52,38 @@ export function satSigningRoutes(deps: Deps) {
         const input = { token: (req.params as { token: string }).token, ...parseSatFinishBody(asObject(req.body)), ip: req.ip };
         return retryTransientConflict(() => finishSatSignature(deps, input));
       },
+    );
+
+    app.post(
+      '/sign/api/set/:token/sat/prepare',
+      {
+        schema: {
+          operationId: 'prepareSetSatSignature',
+          security: [],
+          summary: 'SAT authority on a set link: prepare the e.firma signature of one document of the set (document_ticket)',
+          tags,
+          params: SetTokenParams,
+          body: SetSatPrepareBody,
+          response: { 200: SatPrepared, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => prepareSetSatSignature(deps, { token: (req.params as { token: string }).token, body: asObject(req.body) }),
+    );
+
+    app.post(
+      '/sign/api/set/:token/sat/finish',
+      {
+        schema: {
+          operationId: 'finishSetSatSignature',
+          security: [],
+          summary: 'SAT authority on a set link: send the signature value for one document of the set; answers the set as it stands',
+          tags,
+          params: SetTokenParams,
+          body: SetSatFinishBody,
+          response: { 200: SetSignResult, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => finishSetSatSignature(deps, { token: (req.params as { token: string }).token, body: asObject(req.body), ip: req.ip }),
     );
   };
 }

@@ -64,6 +64,18 @@ export interface EfirmaStepProps {
   /** Runs the signature as the page's other actions run (busy state, errors shown). */
   run: (action: () => Promise<void>) => Promise<void>;
   onSigned: (result: SignResult) => void;
+  /**
+   * Signs something else than the page's one document (a set: each of its documents in turn), with
+   * the certificate and a signer of prepared attributes; the key never leaves this page.
+   */
+  signWith?: (efirma: OpenedEfirma) => Promise<void>;
+}
+
+/** What a signing flow needs of the opened e.firma: the certificate to send, and the key's signature. */
+export interface OpenedEfirma {
+  certificate: string;
+  /** Signs the Base64 signed attributes a prepare answered; the signature value, Base64. */
+  sign: (signedAttributes: string) => Promise<string>;
 }
 
 const readFile = async (input: File | null) => (input ? new Uint8Array(await input.arrayBuffer()) : null);
@@ -90,9 +102,16 @@ export function EfirmaStep(p: EfirmaStepProps) {
         }
         throw err;
       }
-      const prepared = await prepareSat(p.token, toBase64(efirma.certificate), p.language);
-      const signature = await signPrepared(efirma.key, fromBase64(prepared.signed_attributes));
-      p.onSigned(await finishSat(p.token, prepared.preparation_id, toBase64(signature)));
+      const opened: OpenedEfirma = {
+        certificate: toBase64(efirma.certificate),
+        sign: async (attrs) => toBase64(await signPrepared(efirma.key, fromBase64(attrs))),
+      };
+      if (p.signWith) {
+        await p.signWith(opened);
+        return;
+      }
+      const prepared = await prepareSat(p.token, opened.certificate, p.language);
+      p.onSigned(await finishSat(p.token, prepared.preparation_id, await opened.sign(prepared.signed_attributes)));
     });
 
   return (
