@@ -33,10 +33,15 @@ import type {
   TimestampValidation,
   StickerInput,
   Subscription,
+  SavedTemplate,
+  TemplateFields,
+  TemplateInput,
+  TemplateList,
   WorkflowUpdate,
 } from './types.js';
 
 export { type ClientOptions, type RawResponse, SelloApiError } from './transport.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookVerifyOptions } from './webhooks.js';
 export type * from './types.js';
 
 const seg = encodeURIComponent;
@@ -181,6 +186,27 @@ export class SelloClient extends SignedTransport {
   }
 
   // Events
+
+  // Templates
+
+  /** Registers a template (html, pdf, pdfmake, docx), or replaces the one of the same name. */
+  saveTemplate(input: TemplateInput): Promise<SavedTemplate> {
+    return this.request('POST', '/developers/template/save', input);
+  }
+
+  /** Registers a pdf template from the raw PDF (its form fields become the template's fields). */
+  saveTemplatePdf(name: string, file: Uint8Array): Promise<SavedTemplate> {
+    return this.upload(`/developers/template/pdf?name=${encodeURIComponent(name)}`, file);
+  }
+
+  listTemplates(): Promise<TemplateList> {
+    return this.request('GET', '/developers/templates');
+  }
+
+  /** The fields and tables a template expects. */
+  templateFields(name: string): Promise<TemplateFields> {
+    return this.request('GET', `/developers/template/${seg(name)}/fields`);
+  }
 
   /** POST /developers/webhook: the notification and its document, with the original in Base64. */
   notificationDocument(notificationId: string): Promise<NotificationDocument> {

@@ -3,6 +3,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Rect as RectSchema } from '../schemas/common.js';
 import type { CreateDocumentBody } from '../schemas/documents.js';
+import type { SaveTemplateBody } from '../schemas/templates.js';
 import type { ListedSubscription } from '../schemas/events.js';
 import type { SetSignerView } from '../schemas/sets.js';
 import type { SetWorkflowResult } from '../schemas/sets.js';
@@ -22,6 +23,7 @@ export type { CreatedSubscription, DeletedSubscription, NotificationDocument } f
 export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
 export type { ClosedSet, CreatedSet, DocumentSet, RemovedSetSigner } from '../schemas/sets.js';
 export type { WorkflowSettings } from '../schemas/workflows.js';
+export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/templates.js';
 
 export type Rect = Static<typeof RectSchema>;
 type CreatePayload = Static<typeof CreateDocumentBody>;
@@ -59,3 +61,6 @@ export type StampedPdf = Static<typeof StampedPdfSchema>;
 export type PdfStampsValidation = Static<typeof PdfStampsValidationSchema>;
 export type StampList = Static<typeof StampListSchema>;
 export type StampedRevision = Static<typeof StampedRevisionSchema>;
+
+/** The body of saveTemplate: type, name and data (Base64, or a pdfmake definition). */
+export type TemplateInput = Static<typeof SaveTemplateBody>;

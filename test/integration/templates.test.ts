@@ -69,7 +69,8 @@ const HTML = `<!doctype html><html><head><style>body{font-family:sans-serif}</st
 
 describe('html', () => {
   it('round-trips: save, fields, generate with a table; values as text, no placeholder left', async () => {
-    const saved = await s.client.request<Saved>('POST', '/developers/template/save', {
+    // Through the client's typed methods, as an integrator calls them.
+    const saved = await s.client.saveTemplate({
       template_type: 'html',
       template_name: 'contrato',
       template_data: Buffer.from(HTML).toString('base64'),
@@ -90,8 +91,14 @@ describe('html', () => {
         ],
       },
     ]);
-    const fields = await s.client.request<Saved>('GET', '/developers/template/contrato/fields');
+    const fields = await s.client.templateFields('contrato');
     expect(fields.fields.map((f) => f.id)).toEqual(['client', 'date']);
+    expect(fields.template_type).toBe('html');
+    expect((await s.client.listTemplates()).templates.find((t) => t.template_title === 'contrato')).toMatchObject({
+      template_type: 'html',
+      fields: 2,
+      tables: 1,
+    });
 
     const { created, file, text } = await generate(
       s.client,
@@ -200,6 +207,8 @@ describe('pdf forms', () => {
     const r = await s.client.rawUpload('/developers/template/pdf?name=from-bytes', form);
     expect(r.status).toBe(200);
     expect(JSON.parse(r.text).template_title).toBe('from-bytes');
+    // The client's method, with a name that needs escaping in the query.
+    expect((await s.client.saveTemplatePdf('de bytes & más', form)).template_title).toBe('de bytes & más');
 
     const wrong = createHash('sha256').update('other').digest('base64');
     const res = await fetch(`${s.baseUrl}/developers/template/pdf?name=sneaky`, {
