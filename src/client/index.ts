@@ -34,6 +34,8 @@ import type {
   StickerInput,
   Subscription,
   SavedTemplate,
+  DeliveryList,
+  RetriedDelivery,
   TemplateFields,
   TemplateInput,
   TemplateList,
@@ -224,6 +226,23 @@ export class SelloClient extends SignedTransport {
 
   listSubscriptions(): Promise<{ subscriptions: Subscription[] }> {
     return this.request('GET', '/api/subscriptions');
+  }
+
+  /** The account's webhook deliveries, newest first (state: pending, delivered, failed, discarded). */
+  listWebhookDeliveries(q: { state?: string; limit?: number; nextToken?: string } = {}): Promise<DeliveryList> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) {
+      if (v !== undefined) {
+        params.set(k, String(v));
+      }
+    }
+    const qs = params.toString();
+    return this.request('GET', `/api/webhooks/deliveries${qs ? `?${qs}` : ''}`);
+  }
+
+  /** Sends a delivery that failed (or waits for its next attempt) again now. */
+  retryWebhookDelivery(id: string): Promise<RetriedDelivery> {
+    return this.request('POST', `/api/webhooks/deliveries/${seg(id)}/retry`, {});
   }
 
   // Account

@@ -23,6 +23,7 @@ export type { CreatedSubscription, DeletedSubscription, NotificationDocument } f
 export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
 export type { ClosedSet, CreatedSet, DocumentSet, RemovedSetSigner } from '../schemas/sets.js';
 export type { WorkflowSettings } from '../schemas/workflows.js';
+export type { DeliveryList, RetriedDelivery, WebhookDelivery } from '../schemas/webhook-deliveries.js';
 export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/templates.js';
 
 export type Rect = Static<typeof RectSchema>;

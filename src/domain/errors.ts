@@ -58,6 +58,8 @@ export const ERROR_CODES = {
   NOTIFICATION_NOT_FOUND: 'unknown notification',
   /** No subscription with that id in this account (or it was deleted already). */
   SUBSCRIPTION_NOT_FOUND: 'unknown subscription',
+  /** No webhook delivery with that id in this account. */
+  DELIVERY_NOT_FOUND: 'unknown delivery',
   /** The account already holds the most active subscriptions allowed. */
   TOO_MANY_SUBSCRIPTIONS: 'subscription limit',
   /** A document was added to a set that is no longer OPEN. */

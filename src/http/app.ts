@@ -25,6 +25,7 @@ import { historyRoutes } from './routes/history.js';
 import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
 import { satSigningRoutes } from './routes/sat-signing.js';
+import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
@@ -197,6 +198,7 @@ function apiPlugin(deps: Deps) {
     await app.register(stampRoutes(deps));
     await app.register(templateRoutes(deps));
     await app.register(eventRoutes(deps));
+    await app.register(webhookDeliveryRoutes(deps));
     await app.register(accountRoutes(deps));
   };
 }

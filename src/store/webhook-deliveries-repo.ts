@@ -1,6 +1,6 @@
 // SQL for the webhook deliveries of notifications, one per (notification, target): where an event
 // goes, and the claim and outcome of each delivery attempt.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import { refreshNotifications } from './notifications-repo.js';
 import type { Database, DeliveryState, DocumentStatus } from './schema.js';
@@ -161,4 +161,64 @@ export async function settleDelivery(
     .executeTakeFirst();
   await refreshNotifications(trx, [d.notificationRowId], outcome.at);
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** One row of an account's delivery log (webhook-deliveries.ts). */
+export interface LoggedDelivery {
+  id: string;
+  notification_id: string;
+  kind: string;
+  document_ticket: string | null;
+  target: string;
+  subscription_id: string | null;
+  url: string | null;
+  state: DeliveryState;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+const LOG_COLUMNS = sql`d.id::text as id, n.notification_id, n.kind, doc.ticket as document_ticket, d.target,
+  s.subscription_id, case when d.target = 'account' then a.webhook_url else s.url end as url, d.state, d.attempts,
+  d.last_status, d.last_error, d.last_attempt_at, d.next_attempt_at, d.delivered_at, d.created_at`;
+const LOG_FROM = sql`notification_deliveries d join notifications n on n.id = d.notification_id
+  join accounts a on a.id = n.account_id left join documents doc on doc.id = n.document_id
+  left join subscriptions s on s.id = d.subscription_id`;
+
+/** The account's deliveries, newest first, keyset-paged on id. */
+export async function listAccountDeliveries(
+  db: Db,
+  q: { accountId: string; state?: DeliveryState; limit: number; beforeId?: string },
+): Promise<LoggedDelivery[]> {
+  const r = await sql<LoggedDelivery>`select ${LOG_COLUMNS} from ${LOG_FROM}
+    where n.account_id = ${q.accountId}
+      ${q.state ? sql`and d.state = ${q.state}` : sql``}
+      ${q.beforeId ? sql`and d.id < ${q.beforeId}::bigint` : sql``}
+    order by d.id desc limit ${q.limit}`.execute(db);
+  return r.rows;
+}
+
+/** One delivery of the account, locked for a change; undefined for another account's. */
+export async function lockAccountDelivery(
+  trx: Trx,
+  accountId: string,
+  id: string,
+): Promise<(LoggedDelivery & { notification_row_id: string }) | undefined> {
+  const r = await sql<LoggedDelivery & { notification_row_id: string }>`select ${LOG_COLUMNS}, n.id::text as notification_row_id
+    from ${LOG_FROM} where n.account_id = ${accountId} and d.id = ${id}::bigint for update of d`.execute(trx);
+  return r.rows[0];
+}
+
+/** Makes a delivery pending again with its next attempt now ("send again"). */
+export async function reopenDelivery(trx: Trx, d: { id: string; notificationRowId: string }, at: Date): Promise<void> {
+  await trx
+    .updateTable('notification_deliveries')
+    .set({ state: 'pending', next_attempt_at: at, updated_at: at })
+    .where('id', '=', d.id)
+    .execute();
+  await refreshNotifications(trx, [d.notificationRowId], at);
 }

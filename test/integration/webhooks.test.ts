@@ -362,6 +362,77 @@ describe('retries', () => {
   });
 });
 
+describe('the delivery log', () => {
+  it('lists a failed delivery with its last answer; send again delivers it; a delivered one is 409', async () => {
+    const doc = await newDocument();
+    const id = await emit(s.creds, doc.id, 'document_completed', {});
+    statusById.set(id, 503);
+    await sql`update notification_deliveries set attempts = ${MAX_ATTEMPTS - 1}
+      where notification_id = (select id from notifications where notification_id = ${id})`.execute(s.deps.db);
+    await runJobs();
+    const failed = (await s.client.listWebhookDeliveries({ state: 'failed' })).deliveries.find((d) => d.notification_id === id)!;
+    expect(failed).toMatchObject({
+      event: 'document_completed',
+      document_ticket: doc.ticket,
+      target: 'account',
+      subscription_id: null,
+      url: `http://127.0.0.1:${port}/account`,
+      state: 'failed',
+      attempts: MAX_ATTEMPTS,
+      last_status: 503,
+      next_attempt_at: null,
+      delivered_at: null,
+    });
+    expect(failed.last_attempt_at).not.toBeNull();
+
+    // The receiver is fixed; sending again delivers it with one more attempt, signed as ever.
+    statusById.delete(id);
+    const retried = await s.client.retryWebhookDelivery(failed.id);
+    expect(retried).toMatchObject({ id: failed.id, state: 'pending' });
+    expect(await notificationRow(id)).toMatchObject({ state: 'pending' });
+    await runJobs();
+    const got = receivedFor(id);
+    expect(got).toHaveLength(2);
+    expectSigned(got[1], accountSecret);
+    const after = (await s.client.listWebhookDeliveries()).deliveries.find((d) => d.id === failed.id)!;
+    expect(after).toMatchObject({ state: 'delivered', attempts: MAX_ATTEMPTS + 1, last_status: 200 });
+    expect(await notificationRow(id)).toMatchObject({ state: 'delivered' });
+    const again = await apiError(s.client.retryWebhookDelivery(failed.id));
+    expect([again.status, again.code]).toEqual([409, 'INVALID_STATE']);
+  });
+
+  it('pages newest first, filters by state, and keeps every account to its own deliveries', async () => {
+    const doc = await newDocument();
+    const ids = [];
+    for (let i = 0; i < 3; i++) {
+      ids.push(await emit(s.creds, doc.id, 'document_completed', {}));
+    }
+    await runJobs();
+    const first = await s.client.listWebhookDeliveries({ limit: 2 });
+    expect(first.deliveries).toHaveLength(2);
+    expect(first.nextToken).toBeDefined();
+    expect(first.deliveries.map((d) => d.notification_id)).toEqual([ids[2], ids[1]]);
+    const second = await s.client.listWebhookDeliveries({ limit: 2, nextToken: first.nextToken });
+    expect(second.deliveries[0].notification_id).toBe(ids[0]);
+    expect((await s.client.listWebhookDeliveries({ state: 'pending' })).deliveries.every((d) => d.state === 'pending')).toBe(true);
+
+    const other = await s.newAccount('Otra');
+    expect((await other.client.listWebhookDeliveries()).deliveries).toEqual([]);
+    const foreign = await apiError(other.client.retryWebhookDelivery(first.deliveries[0].id));
+    expect([foreign.status, foreign.code]).toEqual([404, 'DELIVERY_NOT_FOUND']);
+    for (const [q, field] of [
+      [{ state: 'lost' }, 'state'],
+      [{ limit: 0 }, 'limit'],
+      [{ nextToken: 'nope' }, 'nextToken'],
+    ] as const) {
+      const e = await apiError(s.client.listWebhookDeliveries(q));
+      expect([e.status, e.code], field).toEqual([400, 'INVALID_INPUT']);
+      expect(e.message).toContain(field);
+    }
+    expect((await apiError(s.client.retryWebhookDelivery('abc'))).status).toBe(404);
+  });
+});
+
 describe('deleting the document', () => {
   it('discards its pending notifications: nothing is sent, even if the job runs anyway', async () => {
     const doc = await newDocument();
