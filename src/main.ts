@@ -15,6 +15,7 @@ import { AppError } from './domain/errors.js';
 const cli = {
   account: () => import('./cli/account.js'),
   mail: () => import('./cli/mail.js'),
+  messages: () => import('./cli/messages.js'),
   history: () => import('./cli/history.js'),
   authCheck: () => import('./cli/auth-check.js'),
   apiRequest: () => import('./cli/api-request.js'),
@@ -38,6 +39,8 @@ const USAGE = `usage: sello <command>
   account package list --web-id ID [--json]
   account package end --web-id ID --id PACKAGE_ID [--json]
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
+  messages list [--json] [--limit N]
+                                SMS and WhatsApp messages: sent, delivered, failed, or kept in the outbox
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
   auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
@@ -118,6 +121,17 @@ async function main(argv: string[]): Promise<number> {
       const runtime = await (await cli.database()).openStore(config);
       try {
         await runMailCommand(runtime.deps, cmd);
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    case 'messages': {
+      const { parseMessagesCommand, runMessagesCommand } = await cli.messages();
+      const cmd = parseMessagesCommand(rest);
+      const runtime = await (await cli.database()).openStore(config);
+      try {
+        await runMessagesCommand(runtime.deps, cmd);
       } finally {
         await runtime.close();
       }

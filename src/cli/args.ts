@@ -39,3 +39,17 @@ function withValues(argv: string[], spec: Record<string, 'string' | 'boolean'>):
   }
   return out;
 }
+
+/** `<command> list [--json] [--limit N]`, as the outbox commands (mail, messages) take it. */
+export function parseListCommand(argv: string[], usage: string): { json: boolean; limit: number } {
+  const [sub, ...rest] = argv;
+  if (sub !== 'list') {
+    throw new UsageError(usage);
+  }
+  const { values } = flags(rest, { json: 'boolean', limit: 'string' });
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new UsageError('--limit: a whole number from 1 to 1000');
+  }
+  return { json: values.json === true, limit };
+}

@@ -2,19 +2,10 @@
 // no SMTP server is configured), newest first, for operators.
 import type { Deps } from '../domain/deps.js';
 import { listMessages } from '../store/mail-repo.js';
-import { UsageError, flags } from './args.js';
+import { parseListCommand } from './args.js';
 
 export function parseMailCommand(argv: string[]): { json: boolean; limit: number } {
-  const [sub, ...rest] = argv;
-  if (sub !== 'list') {
-    throw new UsageError('usage: sello mail list [--json] [--limit N]');
-  }
-  const { values } = flags(rest, { json: 'boolean', limit: 'string' });
-  const limit = values.limit === undefined ? 20 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new UsageError('--limit: a whole number from 1 to 1000');
-  }
-  return { json: values.json === true, limit };
+  return parseListCommand(argv, 'usage: sello mail list [--json] [--limit N]');
 }
 
 export async function runMailCommand(deps: Pick<Deps, 'db'>, cmd: { json: boolean; limit: number }): Promise<void> {
