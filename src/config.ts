@@ -69,6 +69,15 @@ export interface Config {
   /** Days before the certificate of a universal rendition's last document time stamp ends that its renewal is due. */
   ltaRenewMarginDays: number;
   sat: SatSettings;
+  identity: IdentitySettings;
+}
+
+/** Identity verification of signers (docs/api.md, "Identity verification"). */
+export interface IdentitySettings {
+  /** Largest evidence image accepted, in bytes. */
+  maxImageBytes: number;
+  /** Days the images of a decided review are kept, then deleted. */
+  evidenceDays: number;
 }
 
 /** An operator's certification-service provider (PSC) for NOM-151 stamps. */
@@ -386,6 +395,10 @@ export function loadConfig(env: Env = process.env): Config {
     firstAccountName: firstAccountName || 'Sello',
     ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
     sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
+    identity: {
+      maxImageBytes: int('SELLO_IDENTITY_IMAGE_MB', 5, 1, 20) * mb,
+      evidenceDays: int('SELLO_IDENTITY_EVIDENCE_DAYS', 30, 1, 3650),
+    },
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),

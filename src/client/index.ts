@@ -35,6 +35,9 @@ import type {
   Subscription,
   SavedTemplate,
   DeliveryList,
+  IdentityReview,
+  IdentityReviewDetail,
+  IdentityReviewList,
   RetriedDelivery,
   TemplateFields,
   TemplateInput,
@@ -243,6 +246,30 @@ export class SelloClient extends SignedTransport {
   /** Sends a delivery that failed (or waits for its next attempt) again now. */
   retryWebhookDelivery(id: string): Promise<RetriedDelivery> {
     return this.request('POST', `/api/webhooks/deliveries/${seg(id)}/retry`, {});
+  }
+
+  // Identity verification
+
+  /** The account's identity reviews, newest first (status: pending, approved, rejected). */
+  listIdentityReviews(q: { status?: string; limit?: number; before?: number } = {}): Promise<IdentityReviewList> {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) {
+      if (v !== undefined) {
+        params.set(k, String(v));
+      }
+    }
+    const qs = params.toString();
+    return this.request('GET', `/api/identity/reviews${qs ? `?${qs}` : ''}`);
+  }
+
+  /** One review, with the signer's images in Base64 (until the retention period deletes them). */
+  getIdentityReview(id: string): Promise<IdentityReviewDetail> {
+    return this.request('GET', `/api/identity/reviews/${seg(id)}`);
+  }
+
+  /** Approves (the signer may sign) or rejects (with the reason: they may not) a pending review. */
+  decideIdentityReview(id: string, decision: { decision: 'approve' | 'reject'; reason?: string }): Promise<IdentityReview> {
+    return this.request('POST', `/api/identity/reviews/${seg(id)}`, decision);
   }
 
   // Account

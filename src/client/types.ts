@@ -24,6 +24,7 @@ export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/rep
 export type { ClosedSet, CreatedSet, DocumentSet, RemovedSetSigner } from '../schemas/sets.js';
 export type { WorkflowSettings } from '../schemas/workflows.js';
 export type { DeliveryList, RetriedDelivery, WebhookDelivery } from '../schemas/webhook-deliveries.js';
+export type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../schemas/identity.js';
 export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/templates.js';
 
 export type Rect = Static<typeof RectSchema>;

@@ -60,6 +60,12 @@ export const ERROR_CODES = {
   SUBSCRIPTION_NOT_FOUND: 'unknown subscription',
   /** No webhook delivery with that id in this account. */
   DELIVERY_NOT_FOUND: 'unknown delivery',
+  /** No identity review with that id in this account. */
+  REVIEW_NOT_FOUND: 'unknown review',
+  /** The signer must have their identity verified before signing. */
+  IDENTITY_VERIFICATION_REQUIRED: 'identity verification required',
+  /** The signer's identity verification failed: they cannot sign. */
+  IDENTITY_VERIFICATION_FAILED: 'identity verification failed',
   /** The account already holds the most active subscriptions allowed. */
   TOO_MANY_SUBSCRIPTIONS: 'subscription limit',
   /** A document was added to a set that is no longer OPEN. */

@@ -26,6 +26,8 @@ import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
 import { satSigningRoutes } from './routes/sat-signing.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
+import { identityCaptureRoutes } from './routes/identity-capture.js';
+import { identityReviewRoutes } from './routes/identity.js';
 import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
@@ -126,6 +128,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
   await app.register(satSigningRoutes(deps));
+  await app.register(identityCaptureRoutes(deps));
   await app.register(documentPageRoutes(deps));
   await app.register(setSigningRoutes(deps));
   await app.register(signerPageRoutes());
@@ -199,6 +202,7 @@ function apiPlugin(deps: Deps) {
     await app.register(templateRoutes(deps));
     await app.register(eventRoutes(deps));
     await app.register(webhookDeliveryRoutes(deps));
+    await app.register(identityReviewRoutes(deps));
     await app.register(accountRoutes(deps));
   };
 }

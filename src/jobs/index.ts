@@ -30,6 +30,8 @@ import { sendMessageTask } from './send-message.js';
 import { workflowExpireTask } from './workflow-expire.js';
 import { workflowRemindTask } from './workflow-remind.js';
 import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
+import { identityEvidenceSweepTask } from './identity-evidence-sweep.js';
+import { IDENTITY_EVIDENCE_SWEEP } from './payloads/identity-evidence-sweep.js';
 
 export function taskList(deps: Deps): TaskList {
   return {
@@ -43,6 +45,7 @@ export function taskList(deps: Deps): TaskList {
     [UNIVERSAL_BUILD.task]: universalBuildTask(deps),
     [UNIVERSAL_RENEW.task]: universalRenewTask(deps),
     [UNIVERSAL_SWEEP.task]: universalSweepTask(deps),
+    [IDENTITY_EVIDENCE_SWEEP.task]: identityEvidenceSweepTask(deps),
   };
 }
 
@@ -60,6 +63,12 @@ const CRON_ITEMS = parseCronItems([
     match: '43 4 * * *', // every day at 04:43 UTC
     identifier: UNIVERSAL_SWEEP.task,
     options: { backfillPeriod: 0, maxAttempts: 3, jobKey: UNIVERSAL_SWEEP.task },
+  },
+  {
+    task: IDENTITY_EVIDENCE_SWEEP.task,
+    match: '29 2 * * *', // every day at 02:29 UTC
+    identifier: IDENTITY_EVIDENCE_SWEEP.task,
+    options: { backfillPeriod: 0, maxAttempts: 3, jobKey: IDENTITY_EVIDENCE_SWEEP.task },
   },
 ]);
 

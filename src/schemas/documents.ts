@@ -14,6 +14,9 @@ const Sticker = Type.Object(
     rect: Rect,
     name: Type.Optional(Type.String()),
     email: Type.Optional(Type.String()),
+    requireIdentityVerification: Type.Optional(
+      Type.Boolean({ description: "this box's signer verifies their identity before signing (docs/api.md, Identity verification)" }),
+    ),
     stickerType: Type.Optional(Type.Unknown()),
     dataType: Type.Optional(Type.Unknown()),
     imageType: Type.Optional(Type.Unknown()),
@@ -59,6 +62,9 @@ export const CreateDocumentBody = Type.Object(
     ),
     document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),
     workflow: Type.Optional(DocumentWorkflowSettings),
+    requireIdentityVerification: Type.Optional(
+      Type.Boolean({ description: 'every signer verifies their identity before signing; not with document_set' }),
+    ),
     nom151: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {
         ...checkedByUseCase,

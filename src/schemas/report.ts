@@ -68,6 +68,18 @@ export const Firma = Type.Composite([
       authority: Type.String(),
       dataType: Type.String({ description: 'email, phone or rfc' }),
       subject: Type.String(),
+      identityVerification: Type.Optional(
+        Type.Object(
+          {
+            method: Type.Literal('manual_review', {
+              description: "a person of the account reviewed the signer's identity document and selfie",
+            }),
+            reviewId: Type.String(),
+            verifiedAt: DateTime(),
+          },
+          { description: 'present when the signer was asked to verify their identity before signing, and was' },
+        ),
+      ),
     }),
     ocsp: Type.Object({
       signatureValid: Type.Boolean(),

@@ -3,6 +3,7 @@
 // the ticket is what gives access (routes/signing.ts, set-signing.ts, document-page.ts).
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageLanguage, PageSize, Rect, StringEnum, TicketParam } from './common.js';
+import { IdentityState } from './identity.js';
 import { examples } from './common.js';
 
 export const TokenParams = Type.Object({ token: Type.String({ description: 'the token of a personal signing link' }) });
@@ -65,6 +66,7 @@ export const SigningInfo = Type.Object({
     }),
     rfc: Nullable(Type.String({ description: 'SAT: the RFC the e.firma must be for; null for other authorities' })),
     verified: Type.Boolean({ description: 'EMAIL, SMS, WHATSAPP: a code was verified recently enough to sign now' }),
+    identity: IdentityState,
   }),
   boxes: Type.Array(SignerBox),
   signers: Type.Array(OtherSigner),
@@ -87,6 +89,7 @@ examples(SigningInfo, {
     proof: 'link',
     rfc: null,
     verified: true,
+    identity: { required: false, status: null, captured: [], submitted: false },
   },
   boxes: [{ sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
   signers: [

@@ -27,6 +27,8 @@ export interface NewDocument {
     tokenHash: Buffer;
     /** The token sealed under the master key, so invitations and reminders can send the same link. */
     tokenSealed: Buffer;
+    /** The signer starts verification_pending. */
+    requireIdentityVerification?: boolean;
   }[];
   stickers: {
     stickerId: string;
@@ -77,6 +79,7 @@ export async function insertDocument(trx: Transaction<Database>, d: NewDocument)
           email: s.email,
           token_hash: s.tokenHash,
           token_sealed: s.tokenSealed,
+          identity_status: s.requireIdentityVerification ? ('verification_pending' as const) : null,
         })),
       )
       .returning(['id', 'position'])
@@ -190,7 +193,10 @@ export async function listDocuments(
     .select(
       sql<ListedDocument['signers']>`coalesce((
         select json_agg(json_build_object('signer_id', s.signer_id, 'name', s.name, 'email', s.email,
-               'authority', s.authority, 'data', s.data, 'status', s.status,
+               'authority', s.authority, 'data', s.data,
+               -- before signing or rejecting, a signer asked to verify their identity is in its state
+               'status', case when s.identity_status is not null and s.status not in ('signed', 'rejected')
+                              then s.identity_status else s.status end,
                'delivery_error', (select json_build_object('channel', m.channel, 'kind', m.kind, 'code', m.error_code,
                    'reply', m.reply, 'failed_at', to_char(m.failed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                  from channel_messages m where m.document_id = d.id and m.signer_id = s.signer_id and m.status = 'failed'

@@ -115,6 +115,7 @@ export interface SignersTable {
   last_reminded_at: NullableTimestamp;
   reminders_sent: Generated<number>;
   set_signer_id: string | null;
+  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
   created_at: Generated<Date>;
 }
 

@@ -17,6 +17,8 @@ export interface SigningSigner {
   email: string | null;
   status: string;
   signed_at: Date | null;
+  /** null when no identity verification was asked for this signer. */
+  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
 }
 
 export interface SigningDocument {
@@ -31,7 +33,7 @@ export interface SigningDocument {
 }
 
 const SIGNER = sql`s.id::text as id, s.signer_id, s.document_id::text as document_id, s.position, s.authority, s.data, s.name,
-  s.email, s.status, s.signed_at`;
+  s.email, s.status, s.signed_at, s.identity_status`;
 const DOCUMENT = sql`d.id::text as id, d.ticket, d.account_id::text as account_id, d.name, d.status, d.original_sha256,
   d.page_count, d.workflow`;
 

@@ -87,6 +87,17 @@ export async function createDocument(
   if (p.nom151 !== undefined && p.nom151 !== null && typeof p.nom151 !== 'boolean') {
     throw invalid('nom151', 'expected true (stamp the completed document, NOM-151) or false');
   }
+  if (p.requireIdentityVerification !== undefined && typeof p.requireIdentityVerification !== 'boolean') {
+    throw invalid('requireIdentityVerification', 'expected true (every signer verifies their identity before signing) or false');
+  }
+  const verifyAll = p.requireIdentityVerification === true;
+  const verifyAny =
+    verifyAll ||
+    (Array.isArray(p.stickers) &&
+      p.stickers.some((x: unknown) => (x as { requireIdentityVerification?: unknown } | null)?.requireIdentityVerification === true));
+  if (inSet && verifyAny) {
+    throw invalid('requireIdentityVerification', 'not available for documents of a set yet: create the document on its own');
+  }
   if (inSet && p.workflow !== undefined && p.workflow !== null) {
     throw invalid('workflow', "must not be sent with document_set: the set's flow is defined when the set is closed");
   }
@@ -180,6 +191,7 @@ export async function createDocument(
         email: s.email,
         tokenHash: tokens[i].hash,
         tokenSealed: deps.secrets.seal(tokens[i].token),
+        requireIdentityVerification: verifyAll || s.requireIdentityVerification,
       })),
       stickers: stickers.map((s, i) => ({
         stickerId: stickerIds[i],

@@ -169,7 +169,20 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
       ipAddress: signer?.action_ip ?? '',
       timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
       downstreamData: signer
-        ? { authority: signer.authority, dataType: DATA_TYPES[signer.authority] ?? '', subject: signer.data }
+        ? {
+            authority: signer.authority,
+            dataType: DATA_TYPES[signer.authority] ?? '',
+            subject: signer.data,
+            ...(signer.identity_review
+              ? {
+                  identityVerification: {
+                    method: 'manual_review' as const,
+                    reviewId: signer.identity_review.review_id,
+                    verifiedAt: new Date(signer.identity_review.verified_at).toISOString(),
+                  },
+                }
+              : {}),
+          }
         : { authority: '', dataType: sig.signer?.email ? 'email' : '', subject: sig.signer?.email ?? '' },
       ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, responderDn),
       certificados: sig.certificates.map(({ der: _der, ...c }) => c),

@@ -11,6 +11,8 @@ export interface PlannedSigner {
   data: string;
   name: string | null;
   email: string | null;
+  /** Verified before signing (the sticker's flag, or the payload's for every signer). */
+  requireIdentityVerification: boolean;
 }
 
 export interface PlannedSticker {
@@ -68,6 +70,10 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
     if (email !== null && !isEmail(email)) {
       fail(i, 'email', 'must be an email address');
     }
+    if (s.requireIdentityVerification !== undefined && typeof s.requireIdentityVerification !== 'boolean') {
+      fail(i, 'requireIdentityVerification', 'must be true or false');
+    }
+    const verify = s.requireIdentityVerification === true;
 
     const key = `${s.authority}\u0000${data.value}`;
     let signer = signers.get(key);
@@ -82,11 +88,14 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
         data: data.value,
         name,
         email: email?.toLowerCase() ?? (isMail ? data.value : null),
+        requireIdentityVerification: verify,
       };
       signers.set(key, signer);
     } else {
       signer.name ??= name;
       signer.email ??= email?.toLowerCase() ?? null;
+      // One box of the signer asking is enough: the signer signs all their boxes at once.
+      signer.requireIdentityVerification ||= verify;
     }
     const extra: Record<string, unknown> = {};
     for (const k of ['stickerType', 'dataType', 'imageType']) {

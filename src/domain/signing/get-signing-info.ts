@@ -10,6 +10,7 @@ import { openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
 import { explicitLanguage } from './workflow-language.js';
 import { senderInfo, workflowMessage } from './sender.js';
+import { identityState } from '../identity/capture-evidence.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
@@ -36,6 +37,8 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
       rfc: s.signer.authority === 'SAT' ? s.signer.data : null,
       // Proven by code: whether a code was verified recently enough to sign now.
       verified: s.signer.authority === 'EMAIL_LINK' || (provenByCode(s.signer.authority) && (await isProven(deps, s))),
+      // Asked to verify their identity: what they sent, and whether it was decided.
+      identity: await identityState(deps.db, s),
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
     signers: signers.map((x) => ({ name: x.name, status: x.status })),

@@ -14,6 +14,7 @@ import { requireProof } from './one-time-code.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
 import type { SignResult } from '../../schemas/signing.js';
+import { requireIdentityVerified } from '../identity/require-identity.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -69,6 +70,7 @@ export async function signDocument(
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
+    requireIdentityVerified(s);
     await requireTurn(trx, s);
     await requireProof(deps, trx, s);
     const boxes = await stickersOf(trx, s.signer.id);

@@ -19,6 +19,7 @@ import { openSession, requireSignable, requireTurn } from '../signing-session.js
 import { timestampSource } from '../timestamp-source.js';
 import { satChain } from './check-sat-certificate.js';
 import { requireSatSigner } from './prepare-sat-signature.js';
+import { requireIdentityVerified } from '../../identity/require-identity.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -57,6 +58,7 @@ export async function finishSatSignature(deps: Deps, input: SatFinishInput): Pro
       throw new AppError('PREPARATION_EXPIRED', 'the prepared signature expired: sign again', { expires_at: p.expires_at.toISOString() });
     }
     requireSignable(s);
+    requireIdentityVerified(s);
     await requireTurn(trx, s);
     if (p.base_sha256 !== s.document.original_sha256) {
       throw new AppError('PREPARATION_USED', 'the document was signed by someone else since this signature was prepared: sign again');

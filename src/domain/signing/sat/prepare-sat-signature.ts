@@ -15,6 +15,7 @@ import { signingError } from '../sign-document.js';
 import { openSession, requireSignable, requireTurn, type SigningSession } from '../signing-session.js';
 import { legendLanguage } from '../workflow-language.js';
 import { checkSatCertificate } from './check-sat-certificate.js';
+import { requireIdentityVerified } from '../../identity/require-identity.js';
 
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
 /** Each preparation stores a whole revision: a link holder must not fill the disk with them. */
@@ -52,6 +53,7 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
   // Checked before the document is locked: the SAT's OCSP responder may take seconds to answer.
   const first = await openSession(deps.db, input.token);
   requireSignable(first);
+  requireIdentityVerified(first);
   requireSatSigner(first);
   const checked = await checkSatCertificate(deps, input.certificate, first.signer.data);
   const { cert } = checked;

@@ -1,0 +1,144 @@
+// POST /sign/api/{token}/identity/{kind} and /identity/submit: a signer asked to verify their
+// identity sends the front and back of their identity document and a selfie, one image at a time
+// (JPEG, PNG or WebP; replaced when sent again), then submits them for review. The images are
+// sealed under the master key before they are stored, and never logged. Submitting creates the
+// review a person of the account decides on (reviews.ts) and takes a `verifications` piece.
+import { createHash } from 'node:crypto';
+import { AppError, invalid } from '../errors.js';
+import { decodeBase64 } from '../base64.js';
+import type { Deps } from '../deps.js';
+import { appendHistory } from '../history/append-history.js';
+import { consumePiece } from '../packages/consume-piece.js';
+import { openSession, requireSignable } from '../signing/signing-session.js';
+import { type EvidenceKind, evidenceOf, insertReview, pendingReviewOf, upsertEvidence } from '../../store/identity-repo.js';
+import { imageInfo } from './image-info.js';
+
+export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['front', 'back', 'selfie'];
+/** Smallest side of a usable image: below it a document's text or a face cannot be made out. */
+export const MIN_SIDE_PX = 480;
+
+export interface IdentityState {
+  required: boolean;
+  status: 'verification_pending' | 'verified' | 'verification_failed' | null;
+  captured: EvidenceKind[];
+  submitted: boolean;
+}
+
+function requireVerifying(s: Awaited<ReturnType<typeof openSession>>) {
+  if (s.signer.identity_status !== 'verification_pending') {
+    throw new AppError(
+      'INVALID_STATE',
+      s.signer.identity_status === null
+        ? 'no identity verification is asked of this signer'
+        : `the identity verification of this signer is decided already (${s.signer.identity_status})`,
+    );
+  }
+}
+
+export async function captureEvidence(
+  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'config'>,
+  o: { token: string; kind: string; image: unknown },
+): Promise<IdentityState> {
+  if (!(EVIDENCE_KINDS as readonly string[]).includes(o.kind)) {
+    throw invalid('kind', `expected one of ${EVIDENCE_KINDS.join(', ')}`);
+  }
+  if (typeof o.image !== 'string' || o.image.length === 0) {
+    throw invalid('image', 'required: the image (JPEG, PNG or WebP) in Base64');
+  }
+  const max = deps.config.identity.maxImageBytes;
+  const bytes = decodeBase64(o.image, { field: 'image', maxBytes: max });
+  const info = imageInfo(bytes);
+  if (!info) {
+    throw invalid('image', 'not a JPEG, PNG or WebP image');
+  }
+  if (Math.min(info.width, info.height) < MIN_SIDE_PX) {
+    throw invalid('image', `too small to read (${info.width} × ${info.height} px): at least ${MIN_SIDE_PX} px on the shorter side`);
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, o.token, true);
+    requireSignable(s);
+    requireVerifying(s);
+    if (await pendingReviewOf(trx, s.signer.id)) {
+      throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
+    }
+    await upsertEvidence(trx, {
+      signerRowId: s.signer.id,
+      kind: o.kind as EvidenceKind,
+      content_type: info.contentType,
+      width: info.width,
+      height: info.height,
+      size_bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      sealed: deps.secrets.seal(bytes.toString('base64')),
+      created_at: deps.clock.now(),
+    });
+    return identityState(trx, s);
+  });
+}
+
+export async function submitEvidence(deps: Pick<Deps, 'db' | 'clock'>, o: { token: string; ip?: string }): Promise<IdentityState> {
+  return deps.db.transaction().execute(async (trx) => {
+    const s = await openSession(trx, o.token, true);
+    requireSignable(s);
+    requireVerifying(s);
+    if (await pendingReviewOf(trx, s.signer.id)) {
+      throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
+    }
+    const evidence = await evidenceOf(trx, s.signer.id);
+    const missing = EVIDENCE_KINDS.filter((k) => !evidence.some((e) => e.kind === k));
+    if (missing.length > 0) {
+      throw new AppError('INVALID_STATE', `send every image first; missing: ${missing.join(', ')}`, { missing });
+    }
+    const now = deps.clock.now();
+    // What the service checked of each image; the rest is the reviewer's to judge.
+    const checks = {
+      images: Object.fromEntries(
+        evidence.map((e) => [
+          e.kind,
+          { content_type: e.content_type, width: e.width, height: e.height, size_bytes: e.size_bytes, sha256: e.sha256 },
+        ]),
+      ),
+    };
+    const reviewId = await insertReview(trx, {
+      accountId: s.document.account_id,
+      documentId: s.document.id,
+      signerRowId: s.signer.id,
+      checks,
+      at: now,
+    });
+    // Billed when submitted: a 402 here rolls the review back and the signer can submit later.
+    await consumePiece(trx, {
+      accountId: s.document.account_id,
+      kind: 'verifications',
+      channel: 'manual',
+      documentId: s.document.id,
+      at: now,
+    });
+    await appendHistory(trx, {
+      documentId: s.document.id,
+      at: now,
+      action: 'identity_submitted',
+      actor: `signer:${s.signer.signer_id}`,
+      ip: o.ip ?? null,
+      details: { review_id: reviewId, images: evidence.map((e) => ({ kind: e.kind, sha256: e.sha256 })) },
+    });
+    return identityState(trx, s);
+  });
+}
+
+export async function identityState(
+  q: Parameters<typeof evidenceOf>[0],
+  s: Awaited<ReturnType<typeof openSession>>,
+): Promise<IdentityState> {
+  const status = s.signer.identity_status;
+  if (status === null) {
+    return { required: false, status: null, captured: [], submitted: false };
+  }
+  const evidence = await evidenceOf(q, s.signer.id);
+  return {
+    required: true,
+    status,
+    captured: evidence.map((e) => e.kind),
+    submitted: status !== 'verification_pending' || (await pendingReviewOf(q, s.signer.id)) !== undefined,
+  };
+}

@@ -1,0 +1,132 @@
+// GET /api/identity/reviews, GET /api/identity/reviews/{id}, POST /api/identity/reviews/{id}: the
+// account's people look at a signer's evidence and decide. Approving makes the signer `verified`
+// (they may sign) and emits identity_verification_passed; rejecting makes them
+// `verification_failed` (they may not) and emits identity_verification_failed with the reason.
+// Another account's review is as unknown as one never made.
+import { AppError, invalid } from '../errors.js';
+import type { Deps } from '../deps.js';
+import { emitEvent } from '../events/emit-event.js';
+import { appendHistory } from '../history/append-history.js';
+import type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../../schemas/identity.js';
+import { type ReviewRow, decideReview, findReview, listReviews, sealedEvidenceOf, setIdentityStatus } from '../../store/identity-repo.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REASON_MAX = 500;
+const STATUSES = ['pending', 'approved', 'rejected'];
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+function view(r: ReviewRow): IdentityReview {
+  return {
+    id: r.id,
+    status: r.status,
+    document_ticket: r.document_ticket,
+    document_name: r.document_name,
+    signer: { signer_id: r.signer_id, name: r.signer_name, email: r.signer_email, authority: r.authority, data: r.data },
+    checks: r.checks,
+    reason: r.reason,
+    created_at: new Date(r.created_at).toISOString(),
+    decided_at: iso(r.decided_at),
+    evidence_deleted_at: iso(r.evidence_deleted_at),
+  };
+}
+
+export async function listIdentityReviews(
+  deps: Pick<Deps, 'db'>,
+  q: { accountId: string; status?: string; limit?: string; before?: string },
+): Promise<IdentityReviewList> {
+  if (q.status !== undefined && !STATUSES.includes(q.status)) {
+    throw invalid('status', `expected one of ${STATUSES.join(', ')}`);
+  }
+  const limit = q.limit === undefined ? 50 : Number(q.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+    throw invalid('limit', 'expected a whole number from 1 to 200');
+  }
+  let before: Date | undefined;
+  if (q.before !== undefined) {
+    before = new Date(Number(q.before));
+    if (!/^\d{1,15}$/.test(q.before) || Number.isNaN(before.getTime())) {
+      throw invalid('before', 'expected a time in milliseconds since the Unix epoch');
+    }
+  }
+  const rows = await listReviews(deps.db, { accountId: q.accountId, status: q.status, limit, before });
+  return { reviews: rows.map(view) };
+}
+
+async function requireReview(q: Parameters<typeof findReview>[0], accountId: string, id: string, lock = false): Promise<ReviewRow> {
+  const r = UUID.test(id) ? await findReview(q, accountId, id, lock) : undefined;
+  if (!r) {
+    throw new AppError('REVIEW_NOT_FOUND', `no identity review ${id}`);
+  }
+  return r;
+}
+
+/** The review with its images (Base64), opened from their seal; none once the retention deleted them. */
+export async function getIdentityReview(
+  deps: Pick<Deps, 'db' | 'secrets'>,
+  q: { accountId: string; id: string },
+): Promise<IdentityReviewDetail> {
+  const r = await requireReview(deps.db, q.accountId, q.id);
+  const evidence = r.evidence_deleted_at ? [] : await sealedEvidenceOf(deps.db, r.signer_row_id);
+  return {
+    ...view(r),
+    evidence: evidence.map((e) => ({
+      kind: e.kind,
+      content_type: e.content_type,
+      width: e.width,
+      height: e.height,
+      sha256: e.sha256,
+      image: deps.secrets.open(e.sealed),
+    })),
+  };
+}
+
+export async function decideIdentityReview(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  q: { accountId: string; id: string; body: Record<string, unknown> },
+): Promise<IdentityReview> {
+  const decision = q.body.decision;
+  if (decision !== 'approve' && decision !== 'reject') {
+    throw invalid('decision', 'expected "approve" or "reject"');
+  }
+  const raw = q.body.reason;
+  if (raw !== undefined && raw !== null && typeof raw !== 'string') {
+    throw invalid('reason', 'expected a string');
+  }
+  const reason = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
+  if (decision === 'reject' && reason === null) {
+    throw invalid('reason', 'required when rejecting: the signer and the sender are told why');
+  }
+  if (reason !== null && reason.length > REASON_MAX) {
+    throw invalid('reason', `at most ${REASON_MAX} characters`);
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await requireReview(trx, q.accountId, q.id, true);
+    if (r.status !== 'pending') {
+      throw new AppError('INVALID_STATE', `review ${q.id} was decided already (${r.status})`);
+    }
+    const now = deps.clock.now();
+    const approved = decision === 'approve';
+    await decideReview(trx, r.id, { status: approved ? 'approved' : 'rejected', reason, at: now });
+    await setIdentityStatus(trx, r.signer_row_id, approved ? 'verified' : 'verification_failed');
+    await appendHistory(trx, {
+      documentId: r.document_id,
+      at: now,
+      action: approved ? 'identity_verified' : 'identity_rejected',
+      actor: 'account',
+      details: { review_id: r.id, signer_id: r.signer_id, ...(reason ? { reason } : {}) },
+    });
+    await emitEvent(trx, deps, {
+      accountId: q.accountId,
+      documentId: r.document_id,
+      kind: approved ? 'identity_verification_passed' : 'identity_verification_failed',
+      meta: {
+        signer: { signer_id: r.signer_id, name: r.signer_name, email: r.signer_email, authority: r.authority, data: r.data },
+        provider: 'manual',
+        reason: approved ? null : reason,
+      },
+      dedupeKey: `identity:${r.id}`,
+    });
+    return view({ ...r, status: approved ? 'approved' : 'rejected', reason, decided_at: now });
+  });
+}

@@ -1,0 +1,51 @@
+// The signer's side of identity verification (docs/api.md, "Identity verification"): send each
+// image, then submit them for review. No HMAC: the personal link's token is the credential, as for
+// the rest of the signing API.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { captureEvidence, submitEvidence } from '../../domain/identity/capture-evidence.js';
+import { ErrorResponse } from '../../schemas/common.js';
+import { EvidenceBody, EvidenceParams, IdentityState, SubmitBody } from '../../schemas/identity.js';
+import { TokenParams as Token } from '../../schemas/signing.js';
+import { asObject } from './documents.js';
+
+export function identityCaptureRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    const tags = ['signing'];
+    app.post(
+      '/sign/api/:token/identity/:kind',
+      {
+        schema: {
+          operationId: 'sendIdentityEvidence',
+          security: [],
+          summary:
+            'Identity verification: send one image (front, back of the identity document, or selfie); sent again, it replaces the last',
+          tags,
+          params: EvidenceParams,
+          body: EvidenceBody,
+          response: { 200: IdentityState, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const p = req.params as { token: string; kind: string };
+        return captureEvidence(deps, { token: p.token, kind: p.kind, image: asObject(req.body).image });
+      },
+    );
+
+    app.post(
+      '/sign/api/:token/identity/submit',
+      {
+        schema: {
+          operationId: 'submitIdentityEvidence',
+          security: [],
+          summary: 'Identity verification: submit the three images for review',
+          tags,
+          params: Token,
+          body: SubmitBody,
+          response: { 200: IdentityState, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => submitEvidence(deps, { token: (req.params as { token: string }).token, ip: req.ip }),
+    );
+  };
+}

@@ -1,0 +1,134 @@
+// SQL of identity verification (migration 0020): a signer's captured evidence (sealed images), the
+// reviews decided on it, and the signer's identity_status.
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+export type EvidenceKind = 'front' | 'back' | 'selfie';
+export type IdentityStatus = 'verification_pending' | 'verified' | 'verification_failed';
+
+export interface EvidenceFacts {
+  kind: EvidenceKind;
+  content_type: string;
+  width: number;
+  height: number;
+  size_bytes: number;
+  sha256: string;
+  created_at: Date;
+}
+
+export async function upsertEvidence(trx: Q, e: EvidenceFacts & { signerRowId: string; sealed: Buffer }): Promise<void> {
+  await sql`insert into identity_evidence (signer_row_id, kind, content_type, width, height, size_bytes, sha256, sealed, created_at)
+    values (${e.signerRowId}, ${e.kind}, ${e.content_type}, ${e.width}, ${e.height}, ${e.size_bytes}, ${e.sha256}, ${e.sealed}, ${e.created_at})
+    on conflict (signer_row_id, kind) do update set content_type = excluded.content_type, width = excluded.width,
+      height = excluded.height, size_bytes = excluded.size_bytes, sha256 = excluded.sha256, sealed = excluded.sealed,
+      created_at = excluded.created_at`.execute(trx);
+}
+
+/** The evidence a signer has captured, without the images. */
+export async function evidenceOf(q: Q, signerRowId: string): Promise<EvidenceFacts[]> {
+  const r = await sql<EvidenceFacts>`select kind, content_type, width, height, size_bytes, sha256, created_at
+    from identity_evidence where signer_row_id = ${signerRowId} order by kind`.execute(q);
+  return r.rows;
+}
+
+/** The sealed images of a signer's evidence. */
+export async function sealedEvidenceOf(q: Q, signerRowId: string): Promise<(EvidenceFacts & { sealed: Buffer })[]> {
+  const r = await sql<EvidenceFacts & { sealed: Buffer }>`select kind, content_type, width, height, size_bytes, sha256, created_at, sealed
+    from identity_evidence where signer_row_id = ${signerRowId} order by kind`.execute(q);
+  return r.rows;
+}
+
+export async function setIdentityStatus(trx: Q, signerRowId: string, status: IdentityStatus): Promise<void> {
+  await sql`update signers set identity_status = ${status} where id = ${signerRowId}`.execute(trx);
+}
+
+export interface ReviewRow {
+  id: string;
+  status: 'pending' | 'approved' | 'rejected';
+  checks: Record<string, unknown>;
+  reason: string | null;
+  created_at: Date;
+  decided_at: Date | null;
+  evidence_deleted_at: Date | null;
+  document_id: string;
+  document_ticket: string;
+  document_name: string;
+  signer_row_id: string;
+  signer_id: string;
+  signer_name: string | null;
+  signer_email: string | null;
+  authority: string;
+  data: string;
+  identity_status: IdentityStatus | null;
+}
+
+const REVIEW = sql`r.id::text as id, r.status, r.checks, r.reason, r.created_at, r.decided_at, r.evidence_deleted_at,
+  d.id::text as document_id, d.ticket as document_ticket, d.name as document_name, s.id::text as signer_row_id, s.signer_id,
+  s.name as signer_name, s.email as signer_email, s.authority, s.data, s.identity_status`;
+const REVIEW_FROM = sql`identity_reviews r join documents d on d.id = r.document_id join signers s on s.id = r.signer_row_id`;
+
+export async function insertReview(
+  trx: Q,
+  r: { accountId: string; documentId: string; signerRowId: string; checks: Record<string, unknown>; at: Date },
+): Promise<string> {
+  const { rows } = await sql<{ id: string }>`insert into identity_reviews (account_id, document_id, signer_row_id, checks, created_at)
+    values (${r.accountId}, ${r.documentId}, ${r.signerRowId}, ${JSON.stringify(r.checks)}::jsonb, ${r.at}) returning id::text as id`.execute(
+    trx,
+  );
+  return rows[0].id;
+}
+
+export async function pendingReviewOf(q: Q, signerRowId: string): Promise<string | undefined> {
+  const r = await sql<{
+    id: string;
+  }>`select id::text as id from identity_reviews where signer_row_id = ${signerRowId} and status = 'pending'`.execute(q);
+  return r.rows[0]?.id;
+}
+
+export async function listReviews(q: Q, o: { accountId: string; status?: string; limit: number; before?: Date }): Promise<ReviewRow[]> {
+  const r = await sql<ReviewRow>`select ${REVIEW} from ${REVIEW_FROM} where r.account_id = ${o.accountId}
+    ${o.status ? sql`and r.status = ${o.status}` : sql``}
+    ${o.before ? sql`and r.created_at < ${o.before}` : sql``}
+    order by r.created_at desc, r.id desc limit ${o.limit}`.execute(q);
+  return r.rows;
+}
+
+/** One review of the account (locked with `lock`, inside a transaction); undefined for another account's. */
+export async function findReview(q: Q, accountId: string, id: string, lock = false): Promise<ReviewRow | undefined> {
+  const r = await sql<ReviewRow>`select ${REVIEW} from ${REVIEW_FROM} where r.account_id = ${accountId} and r.id = ${id}::uuid
+    ${lock ? sql`for update of r` : sql``}`.execute(q);
+  return r.rows[0];
+}
+
+export async function decideReview(
+  trx: Q,
+  id: string,
+  d: { status: 'approved' | 'rejected'; reason: string | null; at: Date },
+): Promise<void> {
+  await sql`update identity_reviews set status = ${d.status}, reason = ${d.reason}, decided_at = ${d.at} where id = ${id}::uuid`.execute(
+    trx,
+  );
+}
+
+/** The signer's decided review (approved), for the report: when and how the identity was proven. */
+export async function approvedReviewOf(q: Q, signerRowId: string): Promise<{ id: string; decided_at: Date } | undefined> {
+  const r = await sql<{ id: string; decided_at: Date }>`select id::text as id, decided_at from identity_reviews
+    where signer_row_id = ${signerRowId} and status = 'approved' order by decided_at desc limit 1`.execute(q);
+  return r.rows[0];
+}
+
+/**
+ * Deletes the images of reviews decided before `before` (the retention period): the review stays,
+ * with evidence_deleted_at. Returns how many reviews lost their images.
+ */
+export async function deleteDecidedEvidence(q: Q, before: Date, at: Date): Promise<number> {
+  const r = await sql<{ id: string }>`with due as (
+      update identity_reviews set evidence_deleted_at = ${at}
+      where status <> 'pending' and decided_at < ${before} and evidence_deleted_at is null
+      returning signer_row_id, id)
+    , gone as (delete from identity_evidence e using due where e.signer_row_id = due.signer_row_id)
+    select id::text as id from due`.execute(q);
+  return r.rows.length;
+}
