@@ -12,6 +12,7 @@ import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signerPageRoutes } from '../../src/http/routes/signer-page.js';
 import { listMessages } from '../../src/store/mail-repo.js';
+import { testPng } from '../helpers/images.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
@@ -244,6 +245,59 @@ describe('signer page', () => {
       [true, true],
       [true, true],
     ]);
+  });
+
+  it('asks for the identity document and a selfie before the pad; signs once approved, never once rejected', async () => {
+    const images = [
+      { name: 'frente.png', mimeType: 'image/png', buffer: testPng(1200, 760) },
+      { name: 'reverso.png', mimeType: 'image/png', buffer: testPng(1200, 760, [150, 170, 200]) },
+      { name: 'selfie.png', mimeType: 'image/png', buffer: testPng(720, 960, [230, 200, 180]) },
+    ];
+    const create = () =>
+      s.client.createDocument({
+        b64_doc: pdf,
+        requireIdentityVerification: true,
+        stickers: [
+          { authority: 'EMAIL_LINK', data: 'ines@example.com', name: 'Inés', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+        ],
+      });
+    const review = async (ticket: string) =>
+      (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find((r) => r.document_ticket === ticket)!;
+
+    for (const outcome of ['approve', 'reject'] as const) {
+      const doc = await create();
+      const { page, problems } = await phone(doc.stickers[0].signer_url);
+      await page.getByRole('heading', { name: 'Verifica tu identidad' }).waitFor();
+      expect(await page.locator('#signature-pad, #typed-signature').count()).toBe(0);
+      // On a phone the fields open the camera: the document with the back one, the selfie with the front one.
+      expect(await page.locator('#identity-front').getAttribute('capture')).toBe('environment');
+      expect(await page.locator('#identity-selfie').getAttribute('capture')).toBe('user');
+      for (const [i, kind] of (['front', 'back', 'selfie'] as const).entries()) {
+        await page.locator(`#identity-${kind}`).setInputFiles(images[i]);
+        await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(i + 1);
+      }
+      await page.getByRole('button', { name: 'Enviar a revisión' }).click();
+      await page.getByTestId('identity-pending').waitFor();
+
+      const r = await review(doc.document_ticket);
+      await s.client.decideIdentityReview(
+        r.id,
+        outcome === 'approve' ? { decision: 'approve' } : { decision: 'reject', reason: 'No coincide' },
+      );
+      await page.reload();
+      if (outcome === 'approve') {
+        await page.getByRole('tab', { name: 'Escribir' }).click();
+        await page.locator('#typed-signature').fill('Inés');
+        await page.locator('#consent').check();
+        await page.getByRole('button', { name: 'Firmar' }).click();
+        await page.getByTestId('signed-state').waitFor();
+      } else {
+        await page.getByTestId('identity-failed').waitFor();
+        expect(await page.getByRole('button', { name: 'Firmar' }).count()).toBe(0);
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
   });
 
   it('in English, rejects with an emoji reason counted as the user sees it; the reason is stored', async () => {

@@ -16,6 +16,7 @@ import { SetApp } from './SetApp';
 import { EfirmaStep } from './components/EfirmaStep';
 import { signingMode } from './proof';
 import { RejectDialog } from './components/RejectDialog';
+import { IdentityStep } from './components/IdentityStep';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
@@ -96,6 +97,31 @@ function DocumentApp({ token }: { token: string }) {
     const closed = CLOSED.has(s.document.status) ? t.state[s.document.status] : undefined;
     if (closed) {
       return <StateView title={closed[0]} text={closed[1]} state={s.document.status} />;
+    }
+    if (s.signer.identity.required && s.signer.identity.status !== 'verified') {
+      // Identity first (IdentityStep.tsx): the pad and the e.firma come once it is approved.
+      return (
+        <>
+          {sender}
+          {viewer}
+          <SignersList signers={s.signers} />
+          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
+            <IdentityStep
+              token={token}
+              language={i18n.lang}
+              identity={s.signer.identity}
+              busy={busy !== null}
+              run={(announce, action) =>
+                run('sign', announce, async () => {
+                  await action();
+                  setStatus('');
+                })
+              }
+              onChanged={() => void load()}
+            />
+          </section>
+        </>
+      );
     }
     if (s.signer.proof === 'efirma') {
       // The SAT signer signs with their own e.firma, read in this page (EfirmaStep.tsx).

@@ -91,3 +91,10 @@ export async function getPdf(token: string): Promise<Uint8Array> {
   }
   return new Uint8Array(await res.arrayBuffer());
 }
+
+/** Identity verification: one image (front, back of the identity document, or selfie), Base64. */
+export const sendIdentityImage = (token: string, kind: 'front' | 'back' | 'selfie', image: string) =>
+  call<SigningInfo['signer']['identity']>('POST', `${base(token)}/identity/${kind}`, { image });
+
+/** Identity verification: the three images go to review. */
+export const submitIdentity = (token: string) => call<SigningInfo['signer']['identity']>('POST', `${base(token)}/identity/submit`, {});

@@ -1,0 +1,143 @@
+// The step before the pad for a signer asked to verify their identity: the front and back of their
+// identity document and a selfie. On a phone each field opens the camera (the `capture` attribute:
+// the back camera for the document, the front one for the selfie); elsewhere it picks a file.
+// Then the images go to review, and the page says so until a person of the sender decides.
+import { useState } from 'react';
+import { sendIdentityImage, submitIdentity } from '../api';
+import type { Lang } from '../api';
+
+type Kind = 'front' | 'back' | 'selfie';
+const KINDS: Kind[] = ['front', 'back', 'selfie'];
+
+const TEXT = {
+  es: {
+    heading: 'Verifica tu identidad',
+    intro:
+      'Antes de firmar, quien te envió el documento pide verificar tu identidad. Toma una foto de tu identificación oficial por ambos lados y una selfie: con buena luz, sin reflejos, que se lea todo el texto y se vea tu cara completa.',
+    labels: { front: 'Identificación, frente', back: 'Identificación, reverso', selfie: 'Selfie' },
+    hints: {
+      front: 'La cara con tu foto, completa y enfocada.',
+      back: 'El otro lado, completo y enfocado.',
+      selfie: 'Tu cara de frente, sin lentes oscuros ni gorra.',
+    },
+    ready: 'Lista',
+    send: 'Enviar a revisión',
+    sending: 'Enviando…',
+    pendingTitle: 'Tu identidad está en revisión',
+    pending: 'Recibimos tus fotos. Cuando quien te envió el documento las revise podrás firmar: vuelve a abrir este enlace más tarde.',
+    failedTitle: 'No se pudo verificar tu identidad',
+    failed: 'Quien te envió el documento no aprobó la verificación, así que no puedes firmarlo. Comunícate con esa persona.',
+  },
+  en: {
+    heading: 'Verify your identity',
+    intro:
+      'Before you sign, the sender asks to verify your identity. Take a photo of both sides of your official ID and a selfie: in good light, without glare, with all the text readable and your whole face visible.',
+    labels: { front: 'ID, front', back: 'ID, back', selfie: 'Selfie' },
+    hints: {
+      front: 'The side with your photo, whole and in focus.',
+      back: 'The other side, whole and in focus.',
+      selfie: 'Your face, looking ahead, without sunglasses or a cap.',
+    },
+    ready: 'Ready',
+    send: 'Send for review',
+    sending: 'Sending…',
+    pendingTitle: 'Your identity is being reviewed',
+    pending: 'We received your photos. You can sign once the sender reviews them: open this link again later.',
+    failedTitle: 'Your identity could not be verified',
+    failed: 'The sender did not approve the verification, so you cannot sign this document. Please contact them.',
+  },
+};
+
+const readAsBase64 = (file: File) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+
+export interface IdentityStepProps {
+  token: string;
+  language: Lang;
+  identity: { status: string | null; captured: string[]; submitted: boolean };
+  /** Runs an action as the page's other actions run (busy state, announced, errors shown). */
+  run: (announce: string, action: () => Promise<void>) => Promise<void>;
+  busy: boolean;
+  /** The page reloads the signer's state after a submission. */
+  onChanged: () => void;
+}
+
+export function IdentityStep(p: IdentityStepProps) {
+  const t = TEXT[p.language];
+  const [captured, setCaptured] = useState<string[]>(p.identity.captured);
+
+  if (p.identity.status === 'verification_failed') {
+    return (
+      <div className="identity-step" data-testid="identity-failed">
+        <h2>{t.failedTitle}</h2>
+        <p>{t.failed}</p>
+      </div>
+    );
+  }
+  if (p.identity.submitted) {
+    return (
+      <div className="identity-step" data-testid="identity-pending">
+        <h2>{t.pendingTitle}</h2>
+        <p>{t.pending}</p>
+      </div>
+    );
+  }
+
+  const pick = (kind: Kind, file: File | undefined) => {
+    if (!file) {
+      return;
+    }
+    void p.run(t.sending, async () => {
+      const state = await sendIdentityImage(p.token, kind, await readAsBase64(file));
+      setCaptured(state.captured);
+    });
+  };
+  const complete = KINDS.every((k) => captured.includes(k));
+
+  return (
+    <form
+      className="identity-step"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (complete) {
+          void p.run(t.sending, async () => {
+            await submitIdentity(p.token);
+            p.onChanged();
+          });
+        }
+      }}
+    >
+      <h2>{t.heading}</h2>
+      <p>{t.intro}</p>
+      {KINDS.map((kind) => (
+        <div key={kind} className="identity-field">
+          <label htmlFor={`identity-${kind}`}>
+            {t.labels[kind]} {captured.includes(kind) && <span className="badge badge-signed">{t.ready}</span>}
+          </label>
+          <p className="hint" id={`identity-${kind}-hint`}>
+            {t.hints[kind]}
+          </p>
+          <input
+            id={`identity-${kind}`}
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            capture={kind === 'selfie' ? 'user' : 'environment'}
+            aria-describedby={`identity-${kind}-hint`}
+            disabled={p.busy}
+            onChange={(e) => pick(kind, e.target.files?.[0])}
+          />
+        </div>
+      ))}
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={!complete || p.busy}>
+          {p.busy ? t.sending : t.send}
+        </button>
+      </div>
+    </form>
+  );
+}
