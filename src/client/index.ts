@@ -49,6 +49,18 @@ export { type ClientOptions, type RawResponse, SelloApiError } from './transport
 export { verifyWebhook, WebhookVerificationError, type WebhookVerifyOptions } from './webhooks.js';
 export type * from './types.js';
 
+/** `path?k=v&…` of the parameters given (undefined ones left out); just `path` without any. */
+function withQuery(path: string, q: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v !== undefined) {
+      params.set(k, String(v));
+    }
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
 const seg = encodeURIComponent;
 
 export class SelloClient extends SignedTransport {
@@ -59,14 +71,7 @@ export class SelloClient extends SignedTransport {
   }
 
   listDocuments(q: { from?: number; to?: number; limit?: number; nextToken?: string } = {}): Promise<DocumentList> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) {
-      if (v !== undefined) {
-        params.set(k, String(v));
-      }
-    }
-    const qs = params.toString();
-    return this.request('GET', `/api/document${qs ? `?${qs}` : ''}`);
+    return this.request('GET', withQuery('/api/document', q));
   }
 
   async downloadDocument(type: 'original' | 'universal' | 'source', ticket: string): Promise<DocumentFile> {
@@ -233,14 +238,7 @@ export class SelloClient extends SignedTransport {
 
   /** The account's webhook deliveries, newest first (state: pending, delivered, failed, discarded). */
   listWebhookDeliveries(q: { state?: string; limit?: number; nextToken?: string } = {}): Promise<DeliveryList> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) {
-      if (v !== undefined) {
-        params.set(k, String(v));
-      }
-    }
-    const qs = params.toString();
-    return this.request('GET', `/api/webhooks/deliveries${qs ? `?${qs}` : ''}`);
+    return this.request('GET', withQuery('/api/webhooks/deliveries', q));
   }
 
   /** Sends a delivery that failed (or waits for its next attempt) again now. */
@@ -252,14 +250,7 @@ export class SelloClient extends SignedTransport {
 
   /** The account's identity reviews, newest first (status: pending, approved, rejected). */
   listIdentityReviews(q: { status?: string; limit?: number; before?: number } = {}): Promise<IdentityReviewList> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) {
-      if (v !== undefined) {
-        params.set(k, String(v));
-      }
-    }
-    const qs = params.toString();
-    return this.request('GET', `/api/identity/reviews${qs ? `?${qs}` : ''}`);
+    return this.request('GET', withQuery('/api/identity/reviews', q));
   }
 
   /** One review, with the signer's images in Base64 (until the retention period deletes them). */
@@ -285,13 +276,6 @@ export class SelloClient extends SignedTransport {
 
   /** Pieces consumed between two instants (epoch ms; default the last 30 days), per kind and channel. */
   consumption(q: { from?: number; to?: number } = {}): Promise<ConsumptionReport> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) {
-      if (v !== undefined) {
-        params.set(k, String(v));
-      }
-    }
-    const qs = params.toString();
-    return this.request('GET', `/api/account/consumption${qs ? `?${qs}` : ''}`);
+    return this.request('GET', withQuery('/api/account/consumption', q));
   }
 }

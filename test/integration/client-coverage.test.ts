@@ -24,7 +24,9 @@ function clientCalls(): Set<string> {
       .replace(/\$\{qs.*$/, '')
       .replace(/\?.*$/, '')
       .replace(/\$\{[^}]*\}/g, '{}');
-  for (const [, method, path] of source.matchAll(/this\.(?:request|raw)(?:<.*?>)?\(\s*'([A-Z]+)',\s*[`']([^`']+)[`']/g)) {
+  for (const [, method, path] of source.matchAll(
+    /this\.(?:request|raw)(?:<.*?>)?\(\s*'([A-Z]+)',\s*(?:withQuery\(\s*)?[`']([^`']+)[`']/g,
+  )) {
     calls.add(`${method} ${normal(path)}`);
   }
   for (const [, path] of source.matchAll(/this\.(?:upload|uploadForBytes|rawUpload)(?:<[^>]*>)?\(\s*[`']([^`']+)[`']/g)) {

@@ -13,9 +13,8 @@ import { ActionBar } from './components/ActionBar';
 import { SenderCard } from './components/SenderCard';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
-import { EfirmaStep } from './components/EfirmaStep';
+import { EfirmaSection } from './components/EfirmaSection';
 import { signingMode } from './proof';
-import { RejectDialog } from './components/RejectDialog';
 import { IdentityStep } from './components/IdentityStep';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
@@ -131,25 +130,18 @@ function DocumentApp({ token }: { token: string }) {
           <p className="box-hint">{t.boxHint(s.boxes.length)}</p>
           {viewer}
           <SignersList signers={s.signers} />
-          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
-            <EfirmaStep
-              token={token}
-              rfc={s.signer.rfc ?? ''}
-              language={i18n.lang}
-              busy={busy !== null}
-              run={(action) => run('sign', t.signing, action)}
-              onSigned={signed}
-            />
-            <div className="actions">
-              <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
-                {t.reject}
-              </button>
-            </div>
-          </section>
-          <RejectDialog
-            open={rejectOpen}
-            busy={busy === 'reject'}
-            onClose={() => setRejectOpen(false)}
+          <EfirmaSection
+            token={token}
+            rfc={s.signer.rfc ?? ''}
+            language={i18n.lang}
+            busy={busy !== null}
+            run={(action) => run('sign', t.signing, action)}
+            onSigned={signed}
+            heading={t.signHeading}
+            rejectLabel={t.reject}
+            rejectOpen={rejectOpen}
+            onRejectOpen={setRejectOpen}
+            rejecting={busy === 'reject'}
             onReject={(r) => void doReject(r)}
           />
         </>

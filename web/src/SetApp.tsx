@@ -13,8 +13,7 @@ import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
 import { SignersList } from './components/SignersList';
 import { finishSetSat, getSetInfo, prepareSetSat, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
-import { EfirmaStep } from './components/EfirmaStep';
-import { RejectDialog } from './components/RejectDialog';
+import { EfirmaSection } from './components/EfirmaSection';
 import { setDictionaries, setPageDict } from './set-i18n';
 import { signingMode } from './proof';
 
@@ -91,36 +90,29 @@ export function SetApp({ token }: { token: string }) {
           <p className="box-hint">{st.intro(toSign.length)}</p>
           {list}
           <SignersList signers={s.signers} />
-          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
-            <EfirmaStep
-              token={token}
-              rfc={s.signer.rfc ?? ''}
-              language={i18n.lang}
-              busy={busy !== null}
-              run={(action) => run('sign', st.signingAll(toSign.length), action)}
-              onSigned={() => undefined}
-              signWith={async (efirma) => {
-                let setStatusAfter = s.set.status;
-                for (const d of toSign) {
-                  const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
-                  const signature = await efirma.sign(prepared.signed_attributes);
-                  setStatusAfter = (await finishSetSat(token, d.document_ticket, prepared.preparation_id, signature)).set_status;
-                }
-                setStatus(`${st.signedAllTitle}. ${setStatusAfter === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
-                setVersion((v) => v + 1);
-                await load();
-              }}
-            />
-            <div className="actions">
-              <button type="button" className="button button-danger-outline" onClick={() => setRejectOpen(true)} disabled={busy !== null}>
-                {t.reject}
-              </button>
-            </div>
-          </section>
-          <RejectDialog
-            open={rejectOpen}
-            busy={busy === 'reject'}
-            onClose={() => setRejectOpen(false)}
+          <EfirmaSection
+            token={token}
+            rfc={s.signer.rfc ?? ''}
+            language={i18n.lang}
+            busy={busy !== null}
+            run={(action) => run('sign', st.signingAll(toSign.length), action)}
+            onSigned={() => undefined}
+            signWith={async (efirma) => {
+              let setStatusAfter = s.set.status;
+              for (const d of toSign) {
+                const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
+                const signature = await efirma.sign(prepared.signed_attributes);
+                setStatusAfter = (await finishSetSat(token, d.document_ticket, prepared.preparation_id, signature)).set_status;
+              }
+              setStatus(`${st.signedAllTitle}. ${setStatusAfter === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
+              setVersion((v) => v + 1);
+              await load();
+            }}
+            heading={t.signHeading}
+            rejectLabel={t.reject}
+            rejectOpen={rejectOpen}
+            onRejectOpen={setRejectOpen}
+            rejecting={busy === 'reject'}
             onReject={(r) => void doReject(r)}
           />
         </>

@@ -4,6 +4,7 @@
 // sealed under the master key before they are stored, and never logged. Submitting creates the
 // review a person of the account decides on (reviews.ts) and takes a `verifications` piece.
 import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import { decodeBase64 } from '../base64.js';
 import type { Deps } from '../deps.js';
@@ -11,6 +12,7 @@ import { appendHistory } from '../history/append-history.js';
 import { consumePiece } from '../packages/consume-piece.js';
 import { openSession, requireSignable } from '../signing/signing-session.js';
 import { type EvidenceKind, evidenceOf, insertReview, pendingReviewOf, upsertEvidence } from '../../store/identity-repo.js';
+import type { Database } from '../../store/schema.js';
 import { imageInfo } from './image-info.js';
 
 export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['front', 'back', 'selfie'];
@@ -24,7 +26,10 @@ export interface IdentityState {
   submitted: boolean;
 }
 
-function requireVerifying(s: Awaited<ReturnType<typeof openSession>>) {
+/** The signer behind the token, locked, who still has evidence to send (nothing submitted yet). */
+async function openVerifying(trx: Transaction<Database>, token: string) {
+  const s = await openSession(trx, token, true);
+  requireSignable(s);
   if (s.signer.identity_status !== 'verification_pending') {
     throw new AppError(
       'INVALID_STATE',
@@ -33,6 +38,10 @@ function requireVerifying(s: Awaited<ReturnType<typeof openSession>>) {
         : `the identity verification of this signer is decided already (${s.signer.identity_status})`,
     );
   }
+  if (await pendingReviewOf(trx, s.signer.id)) {
+    throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
+  }
+  return s;
 }
 
 export async function captureEvidence(
@@ -55,12 +64,7 @@ export async function captureEvidence(
     throw invalid('image', `too small to read (${info.width} × ${info.height} px): at least ${MIN_SIDE_PX} px on the shorter side`);
   }
   return deps.db.transaction().execute(async (trx) => {
-    const s = await openSession(trx, o.token, true);
-    requireSignable(s);
-    requireVerifying(s);
-    if (await pendingReviewOf(trx, s.signer.id)) {
-      throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
-    }
+    const s = await openVerifying(trx, o.token);
     await upsertEvidence(trx, {
       signerRowId: s.signer.id,
       kind: o.kind as EvidenceKind,
@@ -78,12 +82,7 @@ export async function captureEvidence(
 
 export async function submitEvidence(deps: Pick<Deps, 'db' | 'clock'>, o: { token: string; ip?: string }): Promise<IdentityState> {
   return deps.db.transaction().execute(async (trx) => {
-    const s = await openSession(trx, o.token, true);
-    requireSignable(s);
-    requireVerifying(s);
-    if (await pendingReviewOf(trx, s.signer.id)) {
-      throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
-    }
+    const s = await openVerifying(trx, o.token);
     const evidence = await evidenceOf(trx, s.signer.id);
     const missing = EVIDENCE_KINDS.filter((k) => !evidence.some((e) => e.kind === k));
     if (missing.length > 0) {
