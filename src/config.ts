@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pemCertificates } from './pki/pem.js';
 import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './pki/signer-defaults.js';
+import { type IdentitySettings, identitySettings } from './config-identity.js';
 
 export interface Limits {
   /** Largest decoded PDF accepted, in bytes (25 MB). */
@@ -70,14 +71,6 @@ export interface Config {
   ltaRenewMarginDays: number;
   sat: SatSettings;
   identity: IdentitySettings;
-}
-
-/** Identity verification of signers (docs/api.md, "Identity verification"). */
-export interface IdentitySettings {
-  /** Largest evidence image accepted, in bytes. */
-  maxImageBytes: number;
-  /** Days the images of a decided review are kept, then deleted. */
-  evidenceDays: number;
 }
 
 /** An operator's certification-service provider (PSC) for NOM-151 stamps. */
@@ -395,10 +388,7 @@ export function loadConfig(env: Env = process.env): Config {
     firstAccountName: firstAccountName || 'Sello',
     ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
     sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
-    identity: {
-      maxImageBytes: int('SELLO_IDENTITY_IMAGE_MB', 5, 1, 20) * mb,
-      evidenceDays: int('SELLO_IDENTITY_EVIDENCE_DAYS', 30, 1, 3650),
-    },
+    identity: identitySettings(env, problems),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
     pdfJail: {
       workers: int('SELLO_PDF_WORKERS', 2, 1, 64),

@@ -62,6 +62,10 @@ export const ERROR_CODES = {
   DELIVERY_NOT_FOUND: 'unknown delivery',
   /** No identity review with that id in this account. */
   REVIEW_NOT_FOUND: 'unknown review',
+  /** No identity verification provider is configured. */
+  PROVIDER_NOT_AVAILABLE: 'no verification provider',
+  /** The identity verification provider did not answer as expected. */
+  PROVIDER_UNAVAILABLE: 'verification provider unavailable',
   /** The signer must have their identity verified before signing. */
   IDENTITY_VERIFICATION_REQUIRED: 'identity verification required',
   /** The signer's identity verification failed: they cannot sign. */

@@ -28,6 +28,7 @@ import { satSigningRoutes } from './routes/sat-signing.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { identityCaptureRoutes } from './routes/identity-capture.js';
 import { identityReviewRoutes } from './routes/identity.js';
+import { identityProviderRoutes } from './routes/identity-provider.js';
 import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
@@ -129,6 +130,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(signingRoutes(deps));
   await app.register(satSigningRoutes(deps));
   await app.register(identityCaptureRoutes(deps));
+  await app.register(identityProviderRoutes(deps));
   await app.register(documentPageRoutes(deps));
   await app.register(setSigningRoutes(deps));
   await app.register(signerPageRoutes());

@@ -1,7 +1,7 @@
 // Identity verification of signers: the signer's captures (routes/identity-capture.ts) and the
 // account's reviews (routes/identity.ts).
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, examples } from './common.js';
+import { DateTime, Nullable, StringEnum, checkedByUseCase, examples } from './common.js';
 
 export const EVIDENCE_KIND = StringEnum(['front', 'back', 'selfie'], {
   description: "front and back of the signer's identity document, and a selfie",
@@ -12,9 +12,18 @@ export const IdentityState = Type.Object({
   status: Nullable(StringEnum(['verification_pending', 'verified', 'verification_failed'])),
   captured: Type.Array(EVIDENCE_KIND, { description: 'images sent so far' }),
   submitted: Type.Boolean({ description: 'submitted for review (or decided)' }),
+  provider: Nullable(
+    Type.String({ description: "the operator's verification provider the signer may use instead (/identity/provider); null: none" }),
+  ),
 });
 export type IdentityState = Static<typeof IdentityState>;
-examples(IdentityState, { required: true, status: 'verification_pending', captured: ['front', 'back', 'selfie'], submitted: true });
+examples(IdentityState, {
+  required: true,
+  status: 'verification_pending',
+  captured: ['front', 'back', 'selfie'],
+  submitted: true,
+  provider: null,
+});
 
 export const EvidenceParams = Type.Object({ token: Type.String(), kind: Type.String({ description: 'front, back or selfie' }) });
 export const EvidenceBody = Type.Object({
@@ -108,3 +117,19 @@ export const ReviewDecision = Type.Object({
   reason: Type.Optional(Type.String({ description: 'required when rejecting; at most 500 characters' })),
 });
 examples(ReviewDecision, { decision: 'reject', reason: 'The selfie does not match the photo of the document' });
+
+export const ProviderSession = Type.Object({ url: Type.String({ description: "the provider's page: send the signer there" }) });
+examples(ProviderSession, { url: 'https://verify.example-provider.com/s/8f2c1e' });
+
+export const ProviderResult = Type.Object(
+  {
+    reference: Type.String({ description: 'the reference the session was started with' }),
+    outcome: StringEnum(['approved', 'rejected']),
+    reason: Type.Optional(Type.String()),
+  },
+  // Read only after the signature over the raw body is checked.
+  checkedByUseCase,
+);
+examples(ProviderResult, { reference: '5d6c0b7e-2f1a-4c3b-9d8e-7f6a5b4c3d2e', outcome: 'approved' });
+export const ProviderResultAnswer = Type.Object({ status: Type.Literal('ok'), applied: Type.Integer() });
+examples(ProviderResultAnswer, { status: 'ok', applied: 1 });

@@ -71,9 +71,11 @@ export const Firma = Type.Composite([
       identityVerification: Type.Optional(
         Type.Object(
           {
-            method: Type.Literal('manual_review', {
-              description: "a person of the account reviewed the signer's identity document and selfie",
+            method: StringEnum(['manual_review', 'provider'], {
+              description:
+                "manual_review: a person of the account reviewed the signer's identity document and selfie; provider: the operator's verification provider",
             }),
+            provider: Type.String({ description: "'manual', or the provider's name" }),
             reviewId: Type.String(),
             verifiedAt: DateTime(),
           },

@@ -62,22 +62,42 @@ export interface ReviewRow {
   authority: string;
   data: string;
   identity_status: IdentityStatus | null;
+  account_id: string;
+  /** 'manual' (a person of the account) or the external provider's name. */
+  provider: string;
 }
 
 const REVIEW = sql`r.id::text as id, r.status, r.checks, r.reason, r.created_at, r.decided_at, r.evidence_deleted_at,
+  r.account_id::text as account_id, r.provider,
   d.id::text as document_id, d.ticket as document_ticket, d.name as document_name, s.id::text as signer_row_id, s.signer_id,
   s.name as signer_name, s.email as signer_email, s.authority, s.data, s.identity_status`;
 const REVIEW_FROM = sql`identity_reviews r join documents d on d.id = r.document_id join signers s on s.id = r.signer_row_id`;
 
 export async function insertReview(
   trx: Q,
-  r: { accountId: string; documentId: string; signerRowId: string; checks: Record<string, unknown>; at: Date },
+  r: {
+    id?: string;
+    accountId: string;
+    documentId: string;
+    signerRowId: string;
+    checks: Record<string, unknown>;
+    at: Date;
+    provider?: { name: string; session: string };
+  },
 ): Promise<string> {
-  const { rows } = await sql<{ id: string }>`insert into identity_reviews (account_id, document_id, signer_row_id, checks, created_at)
-    values (${r.accountId}, ${r.documentId}, ${r.signerRowId}, ${JSON.stringify(r.checks)}::jsonb, ${r.at}) returning id::text as id`.execute(
-    trx,
-  );
+  const { rows } = await sql<{ id: string }>`insert into identity_reviews (id, account_id, document_id, signer_row_id, checks, created_at,
+      provider, provider_session)
+    values (coalesce(${r.id ?? null}::uuid, gen_random_uuid()), ${r.accountId}, ${r.documentId}, ${r.signerRowId},
+      ${JSON.stringify(r.checks)}::jsonb, ${r.at}, ${r.provider?.name ?? 'manual'}, ${r.provider?.session ?? null})
+    returning id::text as id`.execute(trx);
   return rows[0].id;
+}
+
+/** A review an external provider decides, by the reference the service gave it (its id), locked. */
+export async function findProviderReview(q: Q, id: string): Promise<ReviewRow | undefined> {
+  const r = await sql<ReviewRow>`select ${REVIEW} from ${REVIEW_FROM} where r.id = ${id}::uuid and r.provider <> 'manual'
+    for update of r`.execute(q);
+  return r.rows[0];
 }
 
 export async function pendingReviewOf(q: Q, signerRowId: string): Promise<string | undefined> {

@@ -75,7 +75,13 @@ describe('identity verification', () => {
   it('approved: the signer sends the three images, the review shows them, approval lets them sign', async () => {
     const { doc, ana, bruno } = await verifyingDocument();
     const info = await call(`/sign/api/${ana}`);
-    expect(info.json.signer.identity).toEqual({ required: true, status: 'verification_pending', captured: [], submitted: false });
+    expect(info.json.signer.identity).toEqual({
+      required: true,
+      status: 'verification_pending',
+      captured: [],
+      submitted: false,
+      provider: null,
+    });
     expect((await call(`/sign/api/${bruno}`)).json.signer.identity.required).toBe(false);
     const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
     expect(listed.signers.map((x) => x.status)).toEqual(['verification_pending', 'viewed']);
@@ -86,7 +92,13 @@ describe('identity verification', () => {
     expect([incomplete.status, incomplete.json.error.details]).toEqual([409, { missing: ['front', 'back', 'selfie'] }]);
 
     const state = await submitAll(ana);
-    expect(state).toEqual({ required: true, status: 'verification_pending', captured: ['back', 'front', 'selfie'], submitted: true });
+    expect(state).toEqual({
+      required: true,
+      status: 'verification_pending',
+      captured: ['back', 'front', 'selfie'],
+      submitted: true,
+      provider: null,
+    });
     expect((await sign(ana)).json.error.code).toBe('IDENTITY_VERIFICATION_REQUIRED');
 
     // The images are sealed at rest: no stored byte sequence is the image.
@@ -131,6 +143,7 @@ describe('identity verification', () => {
     const report = await s.client.signatureReport(doc.document_ticket);
     expect(report.firmas[0].downstreamData.identityVerification).toEqual({
       method: 'manual_review',
+      provider: 'manual',
       reviewId: review.id,
       verifiedAt: decided.decided_at,
     });

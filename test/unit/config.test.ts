@@ -67,4 +67,23 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '0' })).toThrow(/SELLO_WORKER_HEARTBEAT_MS="0"/);
   });
+  it('identity verification: 5 MB images kept 30 days; a provider with all three settings or none', () => {
+    expect(loadConfig({}).identity).toEqual({ maxImageBytes: 5 * 1024 * 1024, evidenceDays: 30 });
+    const full = {
+      SELLO_IDENTITY_PROVIDER_URL: 'https://verify.example.com/v1/',
+      SELLO_IDENTITY_PROVIDER_KEY: 'k',
+      SELLO_IDENTITY_PROVIDER_SECRET: 's',
+    };
+    expect(loadConfig(full).identity.provider).toEqual({
+      url: 'https://verify.example.com/v1',
+      apiKey: 'k',
+      callbackSecret: 's',
+      name: 'external',
+    });
+    expect(() => loadConfig({ SELLO_IDENTITY_PROVIDER_URL: 'https://verify.example.com' })).toThrow(
+      /set all three or none \(missing: SELLO_IDENTITY_PROVIDER_KEY, SELLO_IDENTITY_PROVIDER_SECRET\)/,
+    );
+    expect(() => loadConfig({ ...full, SELLO_IDENTITY_PROVIDER_URL: 'ftp://x' })).toThrow(/SELLO_IDENTITY_PROVIDER_URL="ftp:\/\/x"/);
+    expect(() => loadConfig({ SELLO_IDENTITY_EVIDENCE_DAYS: '0' })).toThrow(/SELLO_IDENTITY_EVIDENCE_DAYS="0"/);
+  });
 });

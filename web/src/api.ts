@@ -98,3 +98,6 @@ export const sendIdentityImage = (token: string, kind: 'front' | 'back' | 'selfi
 
 /** Identity verification: the three images go to review. */
 export const submitIdentity = (token: string) => call<SigningInfo['signer']['identity']>('POST', `${base(token)}/identity/submit`, {});
+
+/** Identity verification with the operator's provider: where to send the signer. */
+export const startIdentityProvider = (token: string) => call<{ url: string }>('POST', `${base(token)}/identity/provider`, {});

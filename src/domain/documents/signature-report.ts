@@ -176,7 +176,8 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
             ...(signer.identity_review
               ? {
                   identityVerification: {
-                    method: 'manual_review' as const,
+                    method: signer.identity_review.provider === 'manual' ? ('manual_review' as const) : ('provider' as const),
+                    provider: signer.identity_review.provider,
                     reviewId: signer.identity_review.review_id,
                     verifiedAt: new Date(signer.identity_review.verified_at).toISOString(),
                   },

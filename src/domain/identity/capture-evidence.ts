@@ -24,10 +24,11 @@ export interface IdentityState {
   status: 'verification_pending' | 'verified' | 'verification_failed' | null;
   captured: EvidenceKind[];
   submitted: boolean;
+  provider: string | null;
 }
 
 /** The signer behind the token, locked, who still has evidence to send (nothing submitted yet). */
-async function openVerifying(trx: Transaction<Database>, token: string) {
+export async function openVerifying(trx: Transaction<Database>, token: string) {
   const s = await openSession(trx, token, true);
   requireSignable(s);
   if (s.signer.identity_status !== 'verification_pending') {
@@ -76,11 +77,14 @@ export async function captureEvidence(
       sealed: deps.secrets.seal(bytes.toString('base64')),
       created_at: deps.clock.now(),
     });
-    return identityState(trx, s);
+    return identityState(trx, s, deps.config.identity.provider?.name ?? null);
   });
 }
 
-export async function submitEvidence(deps: Pick<Deps, 'db' | 'clock'>, o: { token: string; ip?: string }): Promise<IdentityState> {
+export async function submitEvidence(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  o: { token: string; ip?: string },
+): Promise<IdentityState> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openVerifying(trx, o.token);
     const evidence = await evidenceOf(trx, s.signer.id);
@@ -121,17 +125,18 @@ export async function submitEvidence(deps: Pick<Deps, 'db' | 'clock'>, o: { toke
       ip: o.ip ?? null,
       details: { review_id: reviewId, images: evidence.map((e) => ({ kind: e.kind, sha256: e.sha256 })) },
     });
-    return identityState(trx, s);
+    return identityState(trx, s, deps.config.identity.provider?.name ?? null);
   });
 }
 
 export async function identityState(
   q: Parameters<typeof evidenceOf>[0],
   s: Awaited<ReturnType<typeof openSession>>,
+  provider: string | null,
 ): Promise<IdentityState> {
   const status = s.signer.identity_status;
   if (status === null) {
-    return { required: false, status: null, captured: [], submitted: false };
+    return { required: false, status: null, captured: [], submitted: false, provider: null };
   }
   const evidence = await evidenceOf(q, s.signer.id);
   return {
@@ -139,5 +144,6 @@ export async function identityState(
     status,
     captured: evidence.map((e) => e.kind),
     submitted: status !== 'verification_pending' || (await pendingReviewOf(q, s.signer.id)) !== undefined,
+    provider,
   };
 }

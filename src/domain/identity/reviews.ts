@@ -4,7 +4,9 @@
 // `verification_failed` (they may not) and emits identity_verification_failed with the reason.
 // Another account's review is as unknown as one never made.
 import { AppError, invalid } from '../errors.js';
+import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
+import type { Database } from '../../store/schema.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
 import type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../../schemas/identity.js';
@@ -105,28 +107,43 @@ export async function decideIdentityReview(
     if (r.status !== 'pending') {
       throw new AppError('INVALID_STATE', `review ${q.id} was decided already (${r.status})`);
     }
-    const now = deps.clock.now();
-    const approved = decision === 'approve';
-    await decideReview(trx, r.id, { status: approved ? 'approved' : 'rejected', reason, at: now });
-    await setIdentityStatus(trx, r.signer_row_id, approved ? 'verified' : 'verification_failed');
-    await appendHistory(trx, {
-      documentId: r.document_id,
-      at: now,
-      action: approved ? 'identity_verified' : 'identity_rejected',
-      actor: 'account',
-      details: { review_id: r.id, signer_id: r.signer_id, ...(reason ? { reason } : {}) },
-    });
-    await emitEvent(trx, deps, {
-      accountId: q.accountId,
-      documentId: r.document_id,
-      kind: approved ? 'identity_verification_passed' : 'identity_verification_failed',
-      meta: {
-        signer: { signer_id: r.signer_id, name: r.signer_name, email: r.signer_email, authority: r.authority, data: r.data },
-        provider: 'manual',
-        reason: approved ? null : reason,
-      },
-      dedupeKey: `identity:${r.id}`,
-    });
-    return view({ ...r, status: approved ? 'approved' : 'rejected', reason, decided_at: now });
+    if (r.provider !== 'manual') {
+      throw new AppError('INVALID_STATE', `review ${q.id} is decided by the verification provider ${r.provider}`);
+    }
+    return applyDecision(trx, deps, r, { approved: decision === 'approve', reason, actor: 'account' });
   });
+}
+
+/**
+ * Records a decision on a pending review, by a person of the account or a provider: the review, the
+ * signer's identity_status, the history and the event, in the caller's transaction.
+ */
+export async function applyDecision(
+  trx: Transaction<Database>,
+  deps: Pick<Deps, 'clock'>,
+  r: ReviewRow,
+  d: { approved: boolean; reason: string | null; actor: 'account' | 'system' },
+): Promise<IdentityReview> {
+  const now = deps.clock.now();
+  await decideReview(trx, r.id, { status: d.approved ? 'approved' : 'rejected', reason: d.reason, at: now });
+  await setIdentityStatus(trx, r.signer_row_id, d.approved ? 'verified' : 'verification_failed');
+  await appendHistory(trx, {
+    documentId: r.document_id,
+    at: now,
+    action: d.approved ? 'identity_verified' : 'identity_rejected',
+    actor: d.actor,
+    details: { review_id: r.id, signer_id: r.signer_id, provider: r.provider, ...(d.reason ? { reason: d.reason } : {}) },
+  });
+  await emitEvent(trx, deps, {
+    accountId: r.account_id,
+    documentId: r.document_id,
+    kind: d.approved ? 'identity_verification_passed' : 'identity_verification_failed',
+    meta: {
+      signer: { signer_id: r.signer_id, name: r.signer_name, email: r.signer_email, authority: r.authority, data: r.data },
+      provider: r.provider,
+      reason: d.approved ? null : d.reason,
+    },
+    dedupeKey: `identity:${r.id}`,
+  });
+  return view({ ...r, status: d.approved ? 'approved' : 'rejected', reason: d.reason, decided_at: now });
 }

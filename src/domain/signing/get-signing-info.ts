@@ -38,7 +38,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
       // Proven by code: whether a code was verified recently enough to sign now.
       verified: s.signer.authority === 'EMAIL_LINK' || (provenByCode(s.signer.authority) && (await isProven(deps, s))),
       // Asked to verify their identity: what they sent, and whether it was decided.
-      identity: await identityState(deps.db, s),
+      identity: await identityState(deps.db, s, deps.config.identity.provider?.name ?? null),
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
     signers: signers.map((x) => ({ name: x.name, status: x.status })),

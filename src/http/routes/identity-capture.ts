@@ -4,8 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { captureEvidence, submitEvidence } from '../../domain/identity/capture-evidence.js';
+import { startProviderVerification } from '../../domain/identity/external-provider.js';
 import { ErrorResponse } from '../../schemas/common.js';
-import { EvidenceBody, EvidenceParams, IdentityState, SubmitBody } from '../../schemas/identity.js';
+import { EvidenceBody, EvidenceParams, IdentityState, ProviderSession, SubmitBody } from '../../schemas/identity.js';
 import { TokenParams as Token } from '../../schemas/signing.js';
 import { asObject } from './documents.js';
 
@@ -30,6 +31,22 @@ export function identityCaptureRoutes(deps: Deps) {
         const p = req.params as { token: string; kind: string };
         return captureEvidence(deps, { token: p.token, kind: p.kind, image: asObject(req.body).image });
       },
+    );
+
+    app.post(
+      '/sign/api/:token/identity/provider',
+      {
+        schema: {
+          operationId: 'startProviderVerification',
+          security: [],
+          summary: "Identity verification with the operator's external provider: starts a session; answers where to send the signer",
+          tags,
+          params: Token,
+          body: SubmitBody,
+          response: { 200: ProviderSession, '4xx': ErrorResponse, '5xx': ErrorResponse },
+        },
+      },
+      async (req) => startProviderVerification(deps, { token: (req.params as { token: string }).token, ip: req.ip }),
     );
 
     app.post(

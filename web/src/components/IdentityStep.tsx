@@ -3,7 +3,7 @@
 // the back camera for the document, the front one for the selfie); elsewhere it picks a file.
 // Then the images go to review, and the page says so until a person of the sender decides.
 import { useState } from 'react';
-import { sendIdentityImage, submitIdentity } from '../api';
+import { sendIdentityImage, startIdentityProvider, submitIdentity } from '../api';
 import type { Lang } from '../api';
 
 type Kind = 'front' | 'back' | 'selfie';
@@ -22,6 +22,8 @@ const TEXT = {
     },
     ready: 'Lista',
     send: 'Enviar a revisión',
+    orProvider: (name: string) => `O verifica tu identidad con ${name}:`,
+    provider: (name: string) => `Verificar con ${name}`,
     sending: 'Enviando…',
     pendingTitle: 'Tu identidad está en revisión',
     pending: 'Recibimos tus fotos. Cuando quien te envió el documento las revise podrás firmar: vuelve a abrir este enlace más tarde.',
@@ -40,6 +42,8 @@ const TEXT = {
     },
     ready: 'Ready',
     send: 'Send for review',
+    orProvider: (name: string) => `Or verify your identity with ${name}:`,
+    provider: (name: string) => `Verify with ${name}`,
     sending: 'Sending…',
     pendingTitle: 'Your identity is being reviewed',
     pending: 'We received your photos. You can sign once the sender reviews them: open this link again later.',
@@ -59,7 +63,7 @@ const readAsBase64 = (file: File) =>
 export interface IdentityStepProps {
   token: string;
   language: Lang;
-  identity: { status: string | null; captured: string[]; submitted: boolean };
+  identity: { status: string | null; captured: string[]; submitted: boolean; provider: string | null };
   /** Runs an action as the page's other actions run (busy state, announced, errors shown). */
   run: (announce: string, action: () => Promise<void>) => Promise<void>;
   busy: boolean;
@@ -138,6 +142,24 @@ export function IdentityStep(p: IdentityStepProps) {
           {p.busy ? t.sending : t.send}
         </button>
       </div>
+      {p.identity.provider && (
+        <div className="identity-provider">
+          <p>{t.orProvider(p.identity.provider)}</p>
+          <button
+            type="button"
+            className="button"
+            disabled={p.busy}
+            onClick={() =>
+              void p.run(t.sending, async () => {
+                // The provider's page; it sends the signer back to this link when done.
+                window.location.assign((await startIdentityProvider(p.token)).url);
+              })
+            }
+          >
+            {t.provider(p.identity.provider)}
+          </button>
+        </div>
+      )}
     </form>
   );
 }

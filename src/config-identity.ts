@@ -1,0 +1,60 @@
+// Settings of identity verification (SELLO_IDENTITY_*), apart from config.ts for size: the evidence
+// the signer page takes, how long it is kept, and the external verification provider when the
+// operator has one (all three of its settings, or none).
+export interface IdentitySettings {
+  /** Largest evidence image accepted, in bytes. */
+  maxImageBytes: number;
+  /** Days the images of a decided review are kept, then deleted. */
+  evidenceDays: number;
+  /** An external verification provider (docs/api.md, "External providers"); absent: manual review only. */
+  provider?: IdentityProviderSettings;
+}
+
+export interface IdentityProviderSettings {
+  /** Its API's base URL: sessions are created at `${url}/sessions`. */
+  url: string;
+  /** Bearer token of the service's calls to it. */
+  apiKey: string;
+  /** Key of the HMAC-SHA256 signature of its result callbacks. */
+  callbackSecret: string;
+  /** Its name, as the events and the report give it. */
+  name: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function identitySettings(env: Env, problems: string[]): IdentitySettings {
+  const get = (n: string) => env[n] || undefined;
+  const int = (n: string, fallback: number, min: number, max: number) => {
+    const raw = get(n);
+    const v = raw === undefined ? fallback : Number(raw);
+    if (!Number.isInteger(v) || v < min || v > max) {
+      problems.push(`${n}=${JSON.stringify(raw)}: expected a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return v;
+  };
+  const out: IdentitySettings = {
+    maxImageBytes: int('SELLO_IDENTITY_IMAGE_MB', 5, 1, 20) * 1024 * 1024,
+    evidenceDays: int('SELLO_IDENTITY_EVIDENCE_DAYS', 30, 1, 3650),
+  };
+  const names = ['SELLO_IDENTITY_PROVIDER_URL', 'SELLO_IDENTITY_PROVIDER_KEY', 'SELLO_IDENTITY_PROVIDER_SECRET'];
+  const given = names.filter((n) => get(n));
+  if (given.length > 0 && given.length < names.length) {
+    problems.push(`${names.join(', ')}: set all three or none (missing: ${names.filter((n) => !get(n)).join(', ')})`);
+    return out;
+  }
+  if (given.length === names.length) {
+    const url = get('SELLO_IDENTITY_PROVIDER_URL')!.replace(/\/+$/, '');
+    if (!/^https?:\/\/\S+$/.test(url)) {
+      problems.push(`SELLO_IDENTITY_PROVIDER_URL=${JSON.stringify(url)}: expected an http(s) URL`);
+    }
+    out.provider = {
+      url,
+      apiKey: get('SELLO_IDENTITY_PROVIDER_KEY')!,
+      callbackSecret: get('SELLO_IDENTITY_PROVIDER_SECRET')!,
+      name: get('SELLO_IDENTITY_PROVIDER_NAME') ?? 'external',
+    };
+  }
+  return out;
+}
