@@ -98,8 +98,10 @@ describe('OpenAPI lint (Redocly recommended)', () => {
           missing.push(`${id}: tags`);
         }
         // Public operations say so with an empty list; the API's say which scheme (hmac).
-        // The providers' callbacks (channels/) carry the provider's own signature, checked by the route.
-        const publicPath = /^\/(sign\/|document\/|download\/|verify\/|verify$|pki\/|channels\/|tsa$|healthz$|$)/.test(path);
+        // The providers' callbacks (channels/, identity/provider/) carry the provider's own signature, checked by the route.
+        const publicPath = /^\/(sign\/|document\/|download\/|verify\/|verify$|pki\/|channels\/|identity\/provider\/|tsa$|healthz$|$)/.test(
+          path,
+        );
         if (JSON.stringify(op.security) !== (publicPath ? '[]' : '[{"hmac":[]}]')) {
           missing.push(`${id}: security ${JSON.stringify(op.security)}`);
         }
