@@ -135,6 +135,36 @@ describe('the signer page with a SAT e.firma', () => {
     await page.context().close();
   });
 
+  it("explains a key of another certificate, a seal certificate (CSD), another person's RFC and an expired one, and sends nothing", async () => {
+    const other = await sat.issue({ rfc: 'PELJ750505XY2', curp: 'PELJ750505HDFRPN01', name: 'JUAN PEREZ LOPEZ', password: 'otra-clave-1' });
+    const csd = await sat.issue({ ...MARIA, kind: 'CSD', password: 'clave-csd-1' });
+    const expired = await sat.issue({ ...MARIA, days: 0, password: 'clave-vieja' });
+    const cases = [
+      { cer: maria.cer, key: other.key, password: other.password, code: 'EFIRMA_KEY_MISMATCH', text: /no corresponde a este certificado/ },
+      { cer: csd.cer, key: csd.key, password: csd.password, code: 'EFIRMA_CSD', text: /sello/i },
+      { cer: other.cer, key: other.key, password: other.password, code: 'EFIRMA_RFC_MISMATCH', text: /RFC/ },
+      { cer: expired.cer, key: expired.key, password: expired.password, code: 'EFIRMA_EXPIRED', text: /vencido/ },
+    ];
+    const { url } = await satSignerUrl();
+    const { page, sent, problems } = await open(url);
+    await page.getByRole('heading', { name: 'Firmar con tu e.firma del SAT' }).waitFor();
+    for (const c of cases) {
+      await page.locator('#efirma-cer').setInputFiles({ name: 'f.cer', mimeType: 'application/pkix-cert', buffer: c.cer });
+      await page.locator('#efirma-key').setInputFiles({ name: 'f.key', mimeType: 'application/octet-stream', buffer: c.key });
+      await page.locator('#efirma-password').fill(c.password);
+      if (!(await page.locator('#efirma-consent').isChecked())) {
+        await page.locator('#efirma-consent').check();
+      }
+      await page.getByRole('button', { name: 'Firmar con e.firma' }).click();
+      const banner = page.getByTestId('error-banner');
+      await expect.poll(() => banner.getAttribute('data-code')).toBe(c.code);
+      expect(await banner.textContent()).toMatch(c.text);
+    }
+    expect(sent).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('rejects without the e.firma: the personal link is the proof of a refusal', async () => {
     const { doc, url } = await satSignerUrl();
     const { page, problems } = await open(url);
