@@ -13,13 +13,21 @@ import { parsePackageCommand, runPackageCommand, type PackageCommand } from './a
 
 const USAGE =
   'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
-  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] | list | package add|list|end ...  [--json]';
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] | list | package add|list|end ...  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
   | { kind: 'rotate-key'; webId: string; json: boolean }
   | { kind: 'webhook'; webId: string; url: string; json: boolean }
-  | { kind: 'update'; webId: string; name?: string; logoPng?: Buffer | null; nom151Default?: boolean; json: boolean }
+  | {
+      kind: 'update';
+      webId: string;
+      name?: string;
+      logoPng?: Buffer | null;
+      nom151Default?: boolean;
+      identityRetries?: number;
+      json: boolean;
+    }
   | { kind: 'list'; json: boolean }
   | { kind: 'package'; command: PackageCommand };
 
@@ -45,6 +53,7 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
         logo: 'string',
         'no-logo': 'boolean',
         nom151: 'string',
+        'identity-retries': 'string',
         json: 'boolean',
       });
       const name = typeof values.name === 'string' ? values.name : undefined;
@@ -53,8 +62,19 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
       if (nom151 !== undefined && nom151 !== 'on' && nom151 !== 'off') {
         throw new UsageError('sello account update: --nom151 takes on or off');
       }
-      if (name === undefined && logoPath === undefined && values['no-logo'] !== true && nom151 === undefined) {
-        throw new UsageError('sello account update: give --name NAME, --logo FILE.png, --no-logo or --nom151 on|off');
+      const retriesText = typeof values['identity-retries'] === 'string' ? values['identity-retries'] : undefined;
+      const identityRetries = retriesText === undefined ? undefined : Number(retriesText);
+      if (identityRetries !== undefined && (!/^\d$/.test(retriesText!) || identityRetries > 5)) {
+        throw new UsageError('sello account update: --identity-retries takes a whole number from 0 to 5');
+      }
+      if (
+        name === undefined &&
+        logoPath === undefined &&
+        values['no-logo'] !== true &&
+        nom151 === undefined &&
+        identityRetries === undefined
+      ) {
+        throw new UsageError('sello account update: give --name NAME, --logo FILE.png, --no-logo, --nom151 on|off or --identity-retries N');
       }
       if (logoPath !== undefined && values['no-logo'] === true) {
         throw new UsageError('sello account update: --logo and --no-logo exclude each other');
@@ -68,7 +88,15 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
         }
       }
       const nom151Default = nom151 === undefined ? undefined : nom151 === 'on';
-      return { kind: 'update', webId: required(values, 'web-id'), name, logoPng, nom151Default, json: values.json === true };
+      return {
+        kind: 'update',
+        webId: required(values, 'web-id'),
+        name,
+        logoPng,
+        nom151Default,
+        identityRetries,
+        json: values.json === true,
+      };
     }
     case 'package':
       return { kind: 'package', command: parsePackageCommand(rest) };
@@ -105,7 +133,13 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
       return;
     }
     case 'update': {
-      const r = await updateAccount(deps, { webId: cmd.webId, name: cmd.name, logoPng: cmd.logoPng, nom151Default: cmd.nom151Default });
+      const r = await updateAccount(deps, {
+        webId: cmd.webId,
+        name: cmd.name,
+        logoPng: cmd.logoPng,
+        nom151Default: cmd.nom151Default,
+        identityRetries: cmd.identityRetries,
+      });
       print(
         cmd.json,
         r,
@@ -114,6 +148,9 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
           ...(r.name ? [`name:   ${r.name}`] : []),
           ...(r.logo ? [`logo:   ${r.logo}`] : []),
           ...(r.nom151 ? [`nom151: ${r.nom151} (documents created without nom151 in their payload)`] : []),
+          ...(r.identityRetries !== undefined
+            ? [`identity retries: ${r.identityRetries} (attempts after a rejected identity verification)`]
+            : []),
         ].join('\n'),
       );
       return;

@@ -10,19 +10,23 @@ export const EVIDENCE_KIND = StringEnum(['front', 'back', 'selfie'], {
 export const IdentityState = Type.Object({
   required: Type.Boolean({ description: 'whether this signer must verify their identity before signing' }),
   status: Nullable(StringEnum(['verification_pending', 'verified', 'verification_failed'])),
-  captured: Type.Array(EVIDENCE_KIND, { description: 'images sent so far' }),
+  captured: Type.Array(EVIDENCE_KIND, { description: 'images sent and not submitted yet (they go to review with submit)' }),
   submitted: Type.Boolean({ description: 'submitted for review (or decided)' }),
   provider: Nullable(
     Type.String({ description: "the operator's verification provider the signer may use instead (/identity/provider); null: none" }),
   ),
+  reason: Nullable(Type.String({ description: 'after a rejection, its reason' })),
+  retry: Type.Boolean({ description: 'after a rejection, whether the account allows another attempt (images sent again, then submit)' }),
 });
 export type IdentityState = Static<typeof IdentityState>;
 examples(IdentityState, {
   required: true,
   status: 'verification_pending',
-  captured: ['front', 'back', 'selfie'],
+  captured: [],
   submitted: true,
   provider: null,
+  reason: null,
+  retry: false,
 });
 
 export const EvidenceParams = Type.Object({ token: Type.String(), kind: Type.String({ description: 'front, back or selfie' }) });

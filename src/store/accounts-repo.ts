@@ -126,3 +126,9 @@ export async function updateAccountProfile(db: Db, webId: string, change: { name
 export async function senderOf(db: Db, accountId: string): Promise<{ name: string; logo_png: Buffer | null } | undefined> {
   return db.selectFrom('accounts').select(['name', 'logo_png']).where('id', '=', accountId).executeTakeFirst();
 }
+
+/** accounts.identity_retries of the account; false when there is no such account. */
+export async function setAccountIdentityRetries(q: Db, webId: string, retries: number): Promise<boolean> {
+  const r = await q.updateTable('accounts').set({ identity_retries: retries }).where('web_id', '=', webId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

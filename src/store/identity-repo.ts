@@ -18,26 +18,42 @@ export interface EvidenceFacts {
   created_at: Date;
 }
 
+/** The signer's draft image of a kind, replaced when sent again. */
 export async function upsertEvidence(trx: Q, e: EvidenceFacts & { signerRowId: string; sealed: Buffer }): Promise<void> {
   await sql`insert into identity_evidence (signer_row_id, kind, content_type, width, height, size_bytes, sha256, sealed, created_at)
     values (${e.signerRowId}, ${e.kind}, ${e.content_type}, ${e.width}, ${e.height}, ${e.size_bytes}, ${e.sha256}, ${e.sealed}, ${e.created_at})
-    on conflict (signer_row_id, kind) do update set content_type = excluded.content_type, width = excluded.width,
-      height = excluded.height, size_bytes = excluded.size_bytes, sha256 = excluded.sha256, sealed = excluded.sealed,
-      created_at = excluded.created_at`.execute(trx);
+    on conflict (signer_row_id, kind) where review_id is null do update set content_type = excluded.content_type,
+      width = excluded.width, height = excluded.height, size_bytes = excluded.size_bytes, sha256 = excluded.sha256,
+      sealed = excluded.sealed, created_at = excluded.created_at`.execute(trx);
 }
 
-/** The evidence a signer has captured, without the images. */
-export async function evidenceOf(q: Q, signerRowId: string): Promise<EvidenceFacts[]> {
+/** The signer's draft images (sent, not submitted yet), without the images. */
+export async function draftEvidenceOf(q: Q, signerRowId: string): Promise<EvidenceFacts[]> {
   const r = await sql<EvidenceFacts>`select kind, content_type, width, height, size_bytes, sha256, created_at
-    from identity_evidence where signer_row_id = ${signerRowId} order by kind`.execute(q);
+    from identity_evidence where signer_row_id = ${signerRowId} and review_id is null order by kind`.execute(q);
   return r.rows;
 }
 
-/** The sealed images of a signer's evidence. */
-export async function sealedEvidenceOf(q: Q, signerRowId: string): Promise<(EvidenceFacts & { sealed: Buffer })[]> {
+/** Gives the signer's drafts to the review just created. */
+export async function attachDraftEvidence(trx: Q, signerRowId: string, reviewId: string): Promise<void> {
+  await sql`update identity_evidence set review_id = ${reviewId}::uuid where signer_row_id = ${signerRowId} and review_id is null`.execute(
+    trx,
+  );
+}
+
+/** The sealed images of a review. */
+export async function sealedEvidenceOf(q: Q, reviewId: string): Promise<(EvidenceFacts & { sealed: Buffer })[]> {
   const r = await sql<EvidenceFacts & { sealed: Buffer }>`select kind, content_type, width, height, size_bytes, sha256, created_at, sealed
-    from identity_evidence where signer_row_id = ${signerRowId} order by kind`.execute(q);
+    from identity_evidence where review_id = ${reviewId}::uuid order by kind`.execute(q);
   return r.rows;
+}
+
+/** How many times the signer's identity was rejected. */
+export async function rejectionsOf(q: Q, signerRowId: string): Promise<number> {
+  const r = await sql<{
+    n: number;
+  }>`select count(*)::int as n from identity_reviews where signer_row_id = ${signerRowId} and status = 'rejected'`.execute(q);
+  return r.rows[0].n;
 }
 
 export async function setIdentityStatus(trx: Q, signerRowId: string, status: IdentityStatus): Promise<void> {
@@ -148,7 +164,22 @@ export async function deleteDecidedEvidence(q: Q, before: Date, at: Date): Promi
       update identity_reviews set evidence_deleted_at = ${at}
       where status <> 'pending' and decided_at < ${before} and evidence_deleted_at is null
       returning signer_row_id, id)
-    , gone as (delete from identity_evidence e using due where e.signer_row_id = due.signer_row_id)
+    , gone as (delete from identity_evidence e using due where e.review_id = due.id)
     select id::text as id from due`.execute(q);
   return r.rows.length;
+}
+
+/** The account's number of further attempts after a rejection (accounts.identity_retries). */
+export async function identityRetriesOf(q: Q, accountId: string): Promise<number> {
+  const r = await sql<{ n: number }>`select identity_retries as n from accounts where id = ${accountId}`.execute(q);
+  return r.rows[0]?.n ?? 0;
+}
+
+/** The reason of the signer's last rejected review, if any. */
+export async function lastRejectionReasonOf(q: Q, signerRowId: string): Promise<string | null> {
+  const r = await sql<{
+    reason: string | null;
+  }>`select reason from identity_reviews where signer_row_id = ${signerRowId} and status = 'rejected'
+    order by decided_at desc limit 1`.execute(q);
+  return r.rows[0]?.reason ?? null;
 }

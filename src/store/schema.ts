@@ -16,6 +16,8 @@ export interface AccountsTable {
   logo_png: Buffer | null;
   /** Whether documents created without `nom151` in their payload are stamped on completion. */
   nom151_default: Generated<boolean>;
+  /** Further attempts after a rejected identity verification (0 to 5). */
+  identity_retries: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -5,6 +5,7 @@
 // refusals (bad images, another account's review).
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateAccount } from '../../src/domain/accounts/update-account.js';
 import { addPackage } from '../../src/domain/packages/manage-packages.js';
 import { sweepIdentityEvidence } from '../../src/domain/identity/sweep-evidence.js';
 import { apiError } from '../helpers/api-error.js';
@@ -81,6 +82,8 @@ describe('identity verification', () => {
       captured: [],
       submitted: false,
       provider: null,
+      reason: null,
+      retry: false,
     });
     expect((await call(`/sign/api/${bruno}`)).json.signer.identity.required).toBe(false);
     const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
@@ -92,12 +95,15 @@ describe('identity verification', () => {
     expect([incomplete.status, incomplete.json.error.details]).toEqual([409, { missing: ['front', 'back', 'selfie'] }]);
 
     const state = await submitAll(ana);
+    // Submitted: the images belong to the review now; none is waiting to be submitted.
     expect(state).toEqual({
       required: true,
       status: 'verification_pending',
-      captured: ['back', 'front', 'selfie'],
+      captured: [],
       submitted: true,
       provider: null,
+      reason: null,
+      retry: false,
     });
     expect((await sign(ana)).json.error.code).toBe('IDENTITY_VERIFICATION_REQUIRED');
 
@@ -169,6 +175,47 @@ describe('identity verification', () => {
     expect((await send(ana, 'front', FRONT)).json.error.code).toBe('INVALID_STATE');
     const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
     expect(listed.signers[0].status).toBe('verification_failed');
+  });
+
+  it('an account that allows a retry lets a rejected signer try again, once per retry, each review with its own images', async () => {
+    await updateAccount(s.deps, { webId: s.creds.webId, identityRetries: 1 });
+    try {
+      const { doc, ana } = await verifyingDocument();
+      await submitAll(ana);
+      const first = await reviewOf(doc.document_ticket);
+      await s.client.decideIdentityReview(first.id, { decision: 'reject', reason: 'Foto borrosa' });
+      expect((await call(`/sign/api/${ana}`)).json.signer.identity).toMatchObject({
+        status: 'verification_failed',
+        reason: 'Foto borrosa',
+        retry: true,
+        submitted: false,
+        captured: [],
+      });
+      const sharper = testPng(1600, 1000, [120, 140, 160]);
+      expect((await send(ana, 'front', sharper)).status).toBe(200);
+      expect((await send(ana, 'back', BACK)).status).toBe(200);
+      expect((await send(ana, 'selfie', SELFIE)).status).toBe(200);
+      expect((await call(`/sign/api/${ana}/identity/submit`, {})).json).toMatchObject({ status: 'verification_pending', submitted: true });
+      const second = (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find(
+        (r) => r.document_ticket === doc.document_ticket,
+      )!;
+      expect(second.id).not.toBe(first.id);
+      // Each review shows the images of its own attempt.
+      const frontOf = async (id: string) => (await s.client.getIdentityReview(id)).evidence.find((e) => e.kind === 'front')!;
+      expect((await frontOf(first.id)).width).toBe(1200);
+      expect((await frontOf(second.id)).width).toBe(1600);
+      await s.client.decideIdentityReview(second.id, { decision: 'reject', reason: 'No coincide' });
+      // One retry only: no third attempt.
+      expect((await call(`/sign/api/${ana}`)).json.signer.identity).toMatchObject({
+        status: 'verification_failed',
+        retry: false,
+        submitted: true,
+      });
+      expect((await send(ana, 'front', FRONT)).json.error.code).toBe('INVALID_STATE');
+      expect((await sign(ana)).json.error.code).toBe('IDENTITY_VERIFICATION_FAILED');
+    } finally {
+      await updateAccount(s.deps, { webId: s.creds.webId, identityRetries: 0 });
+    }
   });
 
   it('every signer with the top-level flag; not with document_set; a flag that is not a boolean is named', async () => {

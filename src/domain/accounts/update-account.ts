@@ -3,7 +3,7 @@
 // page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { updateAccountProfile } from '../../store/accounts-repo.js';
+import { setAccountIdentityRetries, updateAccountProfile } from '../../store/accounts-repo.js';
 import { setAccountNom151Default } from '../../store/stamps-repo.js';
 
 /** Largest logo accepted: a small PNG, sent with every signer page's data. */
@@ -18,12 +18,14 @@ export interface AccountUpdate {
   logoPng?: Buffer | null;
   /** Whether documents created without `nom151` in their payload are stamped on completion (NOM-151). */
   nom151Default?: boolean;
+  /** How many more attempts a signer whose identity verification was rejected may make (0 to 5). */
+  identityRetries?: number;
 }
 
 export async function updateAccount(
   deps: Pick<Deps, 'db'>,
   opts: AccountUpdate,
-): Promise<{ webId: string; name?: string; logo?: string; nom151?: 'on' | 'off' }> {
+): Promise<{ webId: string; name?: string; logo?: string; nom151?: 'on' | 'off'; identityRetries?: number }> {
   const change: { name?: string; logoPng?: Buffer | null } = {};
   if (opts.name !== undefined) {
     const name = opts.name.trim();
@@ -36,11 +38,20 @@ export async function updateAccount(
     change.logoPng = opts.logoPng === null ? null : checkLogo(opts.logoPng);
   }
   const profile = change.name !== undefined || change.logoPng !== undefined;
-  if (!profile && opts.nom151Default === undefined) {
-    throw invalid('name', 'nothing to change: give a name, a logo or the NOM-151 default');
+  if (
+    opts.identityRetries !== undefined &&
+    (!Number.isInteger(opts.identityRetries) || opts.identityRetries < 0 || opts.identityRetries > 5)
+  ) {
+    throw invalid('identity-retries', 'expected a whole number from 0 to 5');
+  }
+  if (!profile && opts.nom151Default === undefined && opts.identityRetries === undefined) {
+    throw invalid('name', 'nothing to change: give a name, a logo, the NOM-151 default or the identity retries');
   }
   const found = await deps.db.transaction().execute(async (trx) => {
     if (profile && !(await updateAccountProfile(trx, opts.webId, change))) {
+      return false;
+    }
+    if (opts.identityRetries !== undefined && !(await setAccountIdentityRetries(trx, opts.webId, opts.identityRetries))) {
       return false;
     }
     return opts.nom151Default === undefined || setAccountNom151Default(trx, opts.webId, opts.nom151Default);
@@ -53,6 +64,7 @@ export async function updateAccount(
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.logoPng !== undefined ? { logo: change.logoPng ? `${change.logoPng.length} bytes` : 'removed' } : {}),
     ...(opts.nom151Default !== undefined ? { nom151: opts.nom151Default ? ('on' as const) : ('off' as const) } : {}),
+    ...(opts.identityRetries !== undefined ? { identityRetries: opts.identityRetries } : {}),
   };
 }
 

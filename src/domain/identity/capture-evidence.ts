@@ -4,14 +4,25 @@
 // sealed under the master key before they are stored, and never logged. Submitting creates the
 // review a person of the account decides on (reviews.ts) and takes a `verifications` piece.
 import { createHash } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import { decodeBase64 } from '../base64.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { consumePiece } from '../packages/consume-piece.js';
-import { openSession, requireSignable } from '../signing/signing-session.js';
-import { type EvidenceKind, evidenceOf, insertReview, pendingReviewOf, upsertEvidence } from '../../store/identity-repo.js';
+import { openSession, requireSignable, type SigningSession } from '../signing/signing-session.js';
+import {
+  type EvidenceKind,
+  attachDraftEvidence,
+  draftEvidenceOf,
+  identityRetriesOf,
+  insertReview,
+  lastRejectionReasonOf,
+  pendingReviewOf,
+  rejectionsOf,
+  setIdentityStatus,
+  upsertEvidence,
+} from '../../store/identity-repo.js';
 import type { Database } from '../../store/schema.js';
 import { imageInfo } from './image-info.js';
 
@@ -25,18 +36,31 @@ export interface IdentityState {
   captured: EvidenceKind[];
   submitted: boolean;
   provider: string | null;
+  /** After a rejection: its reason, and whether the account allows another attempt. */
+  reason: string | null;
+  retry: boolean;
 }
 
-/** The signer behind the token, locked, who still has evidence to send (nothing submitted yet). */
+/** Whether a rejected signer may try again: the account allows more attempts than were rejected. */
+async function mayRetry(q: Kysely<Database>, s: SigningSession): Promise<boolean> {
+  return (await rejectionsOf(q, s.signer.id)) <= (await identityRetriesOf(q, s.document.account_id));
+}
+
+/**
+ * The signer behind the token, locked, who may send evidence now: verification pending with
+ * nothing submitted, or rejected with an attempt left.
+ */
 export async function openVerifying(trx: Transaction<Database>, token: string) {
   const s = await openSession(trx, token, true);
   requireSignable(s);
-  if (s.signer.identity_status !== 'verification_pending') {
+  const status = s.signer.identity_status;
+  const retrying = status === 'verification_failed' && (await mayRetry(trx, s));
+  if (status !== 'verification_pending' && !retrying) {
     throw new AppError(
       'INVALID_STATE',
-      s.signer.identity_status === null
+      status === null
         ? 'no identity verification is asked of this signer'
-        : `the identity verification of this signer is decided already (${s.signer.identity_status})`,
+        : `the identity verification of this signer is decided already (${status})`,
     );
   }
   if (await pendingReviewOf(trx, s.signer.id)) {
@@ -87,7 +111,7 @@ export async function submitEvidence(
 ): Promise<IdentityState> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openVerifying(trx, o.token);
-    const evidence = await evidenceOf(trx, s.signer.id);
+    const evidence = await draftEvidenceOf(trx, s.signer.id);
     const missing = EVIDENCE_KINDS.filter((k) => !evidence.some((e) => e.kind === k));
     if (missing.length > 0) {
       throw new AppError('INVALID_STATE', `send every image first; missing: ${missing.join(', ')}`, { missing });
@@ -109,6 +133,10 @@ export async function submitEvidence(
       checks,
       at: now,
     });
+    await attachDraftEvidence(trx, s.signer.id, reviewId);
+    // A new attempt after a rejection the account allows: pending again until this review is decided.
+    await setIdentityStatus(trx, s.signer.id, 'verification_pending');
+    s.signer.identity_status = 'verification_pending';
     // Billed when submitted: a 402 here rolls the review back and the signer can submit later.
     await consumePiece(trx, {
       accountId: s.document.account_id,
@@ -129,21 +157,21 @@ export async function submitEvidence(
   });
 }
 
-export async function identityState(
-  q: Parameters<typeof evidenceOf>[0],
-  s: Awaited<ReturnType<typeof openSession>>,
-  provider: string | null,
-): Promise<IdentityState> {
+export async function identityState(q: Kysely<Database>, s: SigningSession, provider: string | null): Promise<IdentityState> {
   const status = s.signer.identity_status;
   if (status === null) {
-    return { required: false, status: null, captured: [], submitted: false, provider: null };
+    return { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false };
   }
-  const evidence = await evidenceOf(q, s.signer.id);
+  const drafts = await draftEvidenceOf(q, s.signer.id);
+  const failed = status === 'verification_failed';
+  const retry = failed && (await mayRetry(q, s));
   return {
     required: true,
     status,
-    captured: evidence.map((e) => e.kind),
-    submitted: status !== 'verification_pending' || (await pendingReviewOf(q, s.signer.id)) !== undefined,
+    captured: drafts.map((e) => e.kind),
+    submitted: (status !== 'verification_pending' && !retry) || (await pendingReviewOf(q, s.signer.id)) !== undefined,
     provider,
+    reason: failed ? await lastRejectionReasonOf(q, s.signer.id) : null,
+    retry,
   };
 }

@@ -69,7 +69,7 @@ export async function getIdentityReview(
   q: { accountId: string; id: string },
 ): Promise<IdentityReviewDetail> {
   const r = await requireReview(deps.db, q.accountId, q.id);
-  const evidence = r.evidence_deleted_at ? [] : await sealedEvidenceOf(deps.db, r.signer_row_id);
+  const evidence = r.evidence_deleted_at ? [] : await sealedEvidenceOf(deps.db, r.id);
   return {
     ...view(r),
     evidence: evidence.map((e) => ({

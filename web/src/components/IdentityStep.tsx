@@ -29,6 +29,8 @@ const TEXT = {
     pending: 'Recibimos tus fotos. Cuando quien te envió el documento las revise podrás firmar: vuelve a abrir este enlace más tarde.',
     failedTitle: 'No se pudo verificar tu identidad',
     failed: 'Quien te envió el documento no aprobó la verificación, así que no puedes firmarlo. Comunícate con esa persona.',
+    reason: (r: string) => `Motivo: ${r}`,
+    retry: 'Puedes intentarlo de nuevo: toma las fotos otra vez y envíalas.',
   },
   en: {
     heading: 'Verify your identity',
@@ -49,6 +51,8 @@ const TEXT = {
     pending: 'We received your photos. You can sign once the sender reviews them: open this link again later.',
     failedTitle: 'Your identity could not be verified',
     failed: 'The sender did not approve the verification, so you cannot sign this document. Please contact them.',
+    reason: (r: string) => `Reason: ${r}`,
+    retry: 'You may try again: take the photos once more and send them.',
   },
 };
 
@@ -63,7 +67,14 @@ const readAsBase64 = (file: File) =>
 export interface IdentityStepProps {
   token: string;
   language: Lang;
-  identity: { status: string | null; captured: string[]; submitted: boolean; provider: string | null };
+  identity: {
+    status: string | null;
+    captured: string[];
+    submitted: boolean;
+    provider: string | null;
+    reason: string | null;
+    retry: boolean;
+  };
   /** Runs an action as the page's other actions run (busy state, announced, errors shown). */
   run: (announce: string, action: () => Promise<void>) => Promise<void>;
   busy: boolean;
@@ -75,11 +86,17 @@ export function IdentityStep(p: IdentityStepProps) {
   const t = TEXT[p.language];
   const [captured, setCaptured] = useState<string[]>(p.identity.captured);
 
-  if (p.identity.status === 'verification_failed') {
+  const rejection = p.identity.status === 'verification_failed' && (
+    <div className="identity-rejection" role="status">
+      <h2>{t.failedTitle}</h2>
+      {p.identity.reason && <p>{t.reason(p.identity.reason)}</p>}
+      <p>{p.identity.retry ? t.retry : t.failed}</p>
+    </div>
+  );
+  if (p.identity.status === 'verification_failed' && !p.identity.retry) {
     return (
       <div className="identity-step" data-testid="identity-failed">
-        <h2>{t.failedTitle}</h2>
-        <p>{t.failed}</p>
+        {rejection}
       </div>
     );
   }
@@ -116,6 +133,7 @@ export function IdentityStep(p: IdentityStepProps) {
         }
       }}
     >
+      {rejection}
       <h2>{t.heading}</h2>
       <p>{t.intro}</p>
       {KINDS.map((kind) => (
