@@ -189,16 +189,22 @@ describe('signer page', () => {
     const { page, problems } = await phone(doc.stickers[0].signer_url);
     await page.getByRole('button', { name: 'Enviar código' }).click();
     await page.getByLabel('Código de 6 dígitos').waitFor();
-    const code = /\b(\d{6})\b/.exec((await listMessages(s.deps.db, 1))[0].body_text)![1];
+    // Carla's code email, by recipient and kind: an email of an earlier test queued late cannot stand in for it.
+    const codeMail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === 'carla@example.com' && m.kind === 'otp')!;
+    const code = /\b(\d{6})\b/.exec(codeMail.body_text)![1];
     await page.getByLabel('Código de 6 dígitos').fill(code);
     await page.getByRole('button', { name: 'Verificar' }).click();
     await page.getByRole('tab', { name: 'Escribir' }).click();
     await page.locator('#typed-signature').fill('Carla');
     await page.locator('#consent').check();
     await page.getByRole('button', { name: 'Firmar' }).click();
-    const signed = page.getByTestId('signed-state');
-    await signed.waitFor();
-    expect(await signed.getAttribute('data-document-status')).toBe('completed');
+    // Waited for as one selector, and on failure the page's text says what it showed instead.
+    await page
+      .locator('[data-testid="signed-state"][data-document-status="completed"]')
+      .waitFor()
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}\npage showed: ${(await page.locator('body').innerText()).slice(0, 2000)}`);
+      });
     expect(problems).toEqual([]);
     await page.context().close();
   });
