@@ -30,6 +30,9 @@ export async function authTimingPairs(baseUrl: string, webId: string, pairs = 20
       unknown.push(await once('unknown-web-id'));
     }
   }
+  // percentile() reads a sorted list.
+  unknown.sort((a, b) => a - b);
+  known.sort((a, b) => a - b);
   const mu = percentile(unknown, 50);
   const mk = percentile(known, 50);
   console.log(
