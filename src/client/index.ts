@@ -27,6 +27,9 @@ import type {
   SignerUpdate,
   StampAnswer,
   StampList,
+  CreatedEndorsement,
+  EndorsementChain,
+  EndorsementInput,
   StampedPdf,
   StampedRevision,
   PdfStampsValidation,
@@ -140,6 +143,18 @@ export class SelloClient extends SignedTransport {
 
   listStamps(ticket: string): Promise<StampList> {
     return this.request('GET', `/api/document/${seg(ticket)}/stamps`);
+  }
+
+  // Endorsements
+
+  /** Endorses a completed document; the endorser signs through the returned signer_url. */
+  endorseDocument(ticket: string, input: EndorsementInput): Promise<CreatedEndorsement> {
+    return this.request('POST', `/api/document/${seg(ticket)}/endorse`, input);
+  }
+
+  /** The document's endorsements in order, and its current holder. */
+  listEndorsements(ticket: string): Promise<EndorsementChain> {
+    return this.request('GET', `/api/document/${seg(ticket)}/endorsements`);
   }
 
   /** The exact bytes a stamp of the document covers, with the stamp. */

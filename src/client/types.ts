@@ -26,6 +26,10 @@ export type { WorkflowSettings } from '../schemas/workflows.js';
 export type { DeliveryList, RetriedDelivery, WebhookDelivery } from '../schemas/webhook-deliveries.js';
 export type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../schemas/identity.js';
 export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/templates.js';
+export type { CreatedEndorsement, EndorsementChain, EndorsementEntry } from '../schemas/endorsements.js';
+import type { EndorseBody } from '../schemas/endorsements.js';
+/** The body of endorseDocument: the endorsement, its endorser and endorsee, and optionally its box. */
+export type EndorsementInput = Static<typeof EndorseBody>;
 
 export type Rect = Static<typeof RectSchema>;
 type CreatePayload = Static<typeof CreateDocumentBody>;

@@ -138,6 +138,14 @@ export const ERROR_CODES = {
   ROUTE_NOT_FOUND: 'unknown route',
   /** The account sent more requests a minute than allowed; see Retry-After. */
   RATE_LIMITED: 'rate limited',
+  /** An endorsement was asked for a document that is not completed (details.status). */
+  DOCUMENT_NOT_COMPLETED: 'not completed',
+  /** The document already has an endorsement waiting for its endorser (details.endorsement_id). */
+  ENDORSEMENT_PENDING: 'endorsement pending',
+  /** After the first endorsement, the endorser is not the current holder (the last endorsee). */
+  NOT_HOLDER: 'not the holder',
+  /** No endorsement with that id on that document. */
+  ENDORSEMENT_NOT_FOUND: 'unknown endorsement',
   /** A dependency (database, renderer) is unavailable. */
   SERVICE_UNAVAILABLE: 'dependency down',
   /** A bug or an unexpected failure; the body carries the request id only. */

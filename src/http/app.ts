@@ -28,6 +28,7 @@ import { satSigningRoutes } from './routes/sat-signing.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { identityCaptureRoutes } from './routes/identity-capture.js';
 import { identityReviewRoutes } from './routes/identity.js';
+import { endorsementRoutes } from './routes/endorsements.js';
 import { identityProviderRoutes } from './routes/identity-provider.js';
 import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
@@ -205,6 +206,7 @@ function apiPlugin(deps: Deps) {
     await app.register(eventRoutes(deps));
     await app.register(webhookDeliveryRoutes(deps));
     await app.register(identityReviewRoutes(deps));
+    await app.register(endorsementRoutes(deps));
     await app.register(accountRoutes(deps));
   };
 }

@@ -40,6 +40,8 @@ export interface SignatureAppearance {
   authorityLabel: string;
   /** Language of the legend's date line; 'es' when absent. */
   locale?: 'es' | 'en';
+  /** Lines above the signer's name (an endorsement's type, text and endorsee); the first in bold. */
+  heading?: string[];
 }
 
 export interface SignPdfOptions {

@@ -15,6 +15,8 @@ export interface AppearanceText {
   signedAt: Date;
   authorityLabel: string;
   locale?: 'es' | 'en';
+  /** Lines above the name, e.g. an endorsement's type, text and endorsee; the first in bold. */
+  heading?: string[];
 }
 
 export interface AppearanceResources {
@@ -110,6 +112,11 @@ const n = (v: number) => (Math.round(v * 1000) / 1000).toString();
 export function appearanceContent(width: number, height: number, text: AppearanceText, image?: { width: number; height: number }): string {
   const locale = text.locale ?? 'es';
   const lines = [
+    ...(text.heading ?? []).map((h, i) => ({
+      text: toWinAnsiText(h),
+      font: i === 0 ? BOLD : REGULAR,
+      name: i === 0 ? '/SelloB' : '/SelloR',
+    })),
     { text: toWinAnsiText(text.signerName), font: BOLD, name: '/SelloB' },
     { text: toWinAnsiText(formatSignedAt(text.signedAt, locale)), font: REGULAR, name: '/SelloR' },
     { text: toWinAnsiText(text.authorityLabel), font: REGULAR, name: '/SelloR' },

@@ -1,5 +1,6 @@
 // The signature report (GET /api/report/{ticket}) and the document history
 // (GET /api/v1/document/{documentId}/history/json): what external verification reads.
+import { EndorsementEntry } from './endorsements.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, TicketParam, checkedByUseCase } from './common.js';
 import { examples } from './common.js';
@@ -127,6 +128,11 @@ export const SignatureReport = Type.Object(
         'invalid: a signature does not verify; modified: one is valid but the document was changed after it in a way it does not allow',
     }),
     attacks: Type.Array(AttackFinding, { description: 'known attack patterns recognized in the file' }),
+    endorsements: Type.Optional(
+      Type.Array(EndorsementEntry, {
+        description: "the document's endorsements in order (GET /api/report/{ticket} only; each signed one is also a firma)",
+      }),
+    ),
   },
   { description: 'Every signature of the current original, checked from the file' },
 );

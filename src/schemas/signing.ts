@@ -74,6 +74,16 @@ export const SigningInfo = Type.Object({
   sender: Sender,
   message: Nullable(Type.String({ description: "the workflow's message to the signers" })),
   default_language: DefaultLanguage,
+  endorsement: Nullable(
+    Type.Object({
+      endorsement_id: Type.String(),
+      type: StringEnum(['propiedad', 'procuracion', 'garantia']),
+      text: Type.String(),
+      endorsee: Type.Object({ name: Type.String() }),
+      status: StringEnum(['pending', 'signed', 'declined']),
+    }),
+    { description: "this link's endorsement of the completed document, when the link is an endorser's; else null" },
+  ),
 });
 export type SigningInfo = Static<typeof SigningInfo>;
 examples(SigningInfo, {
@@ -100,6 +110,7 @@ examples(SigningInfo, {
   sender: { name: 'Acme Legal', logo: null },
   message: 'Please sign before Friday.',
   default_language: 'es',
+  endorsement: null,
 });
 
 export const SignResult = Type.Object({ status: Type.Literal('signed'), signed_at: DateTime(), document_status: Type.String() });

@@ -52,14 +52,14 @@ const BOX = sql`k.sticker_id, k.page, k.lx, k.ly, k.tx, k.ty, s.id::text as sign
 /** Every box of the document with its signer, in sticker order. */
 export async function boxesOfDocument(q: Q, documentId: string): Promise<PublicBox[]> {
   const r = await sql<PublicBox>`select ${BOX} from stickers k join signers s on s.id = k.signer_row_id
-                                 where k.document_id = ${documentId} order by k.sticker_index`.execute(q);
+                                 where k.document_id = ${documentId} and s.role = 'signer' order by k.sticker_index`.execute(q);
   return r.rows;
 }
 
 /** One box of the document, by sticker_id, with its signer. */
 export async function findBox(q: Q, documentId: string, stickerId: string): Promise<PublicBox | undefined> {
   const r = await sql<PublicBox>`select ${BOX} from stickers k join signers s on s.id = k.signer_row_id
-                                 where k.document_id = ${documentId} and k.sticker_id = ${stickerId}`.execute(q);
+                                 where k.document_id = ${documentId} and k.sticker_id = ${stickerId} and s.role = 'signer'`.execute(q);
   return r.rows[0];
 }
 

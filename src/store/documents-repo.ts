@@ -201,7 +201,7 @@ export async function listDocuments(
                    'reply', m.reply, 'failed_at', to_char(m.failed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
                  from channel_messages m where m.document_id = d.id and m.signer_id = s.signer_id and m.status = 'failed'
                  order by m.failed_at desc, m.id desc limit 1)) order by s.position)
-        from signers s where s.document_id = d.id), '[]'::json)`.as('signers'),
+        from signers s where s.document_id = d.id and s.role = 'signer'), '[]'::json)`.as('signers'),
     )
     .where('d.account_id', '=', q.accountId)
     .where('d.created_at', '>=', q.from)
@@ -269,7 +269,7 @@ export async function setDocuments(db: Db, setId: string) {
       sql<{ signer_id: string; authority: string; data: string; name: string | null; status: string }[]>`coalesce((
         select json_agg(json_build_object('signer_id', s.signer_id, 'authority', s.authority, 'data', s.data,
                'name', s.name, 'status', s.status) order by s.position)
-        from signers s where s.document_id = d.id), '[]'::json)`.as('signers'),
+        from signers s where s.document_id = d.id and s.role = 'signer'), '[]'::json)`.as('signers'),
     )
     .where('d.set_id', '=', setId)
     .orderBy('d.id')

@@ -142,6 +142,7 @@ export async function documentSigners(db: Db, documentId: string) {
     .selectFrom('signers')
     .select(['signer_id', 'name', 'email', 'authority', 'data', 'status'])
     .where('document_id', '=', documentId)
+    .where('role', '=', 'signer')
     .orderBy('position')
     .execute();
 }

@@ -118,7 +118,29 @@ export interface SignersTable {
   reminders_sent: Generated<number>;
   set_signer_id: string | null;
   identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
+  /** 'endorser': the signer of an endorsement (0023_endorsements.sql), not one of the document's signers. */
+  role: Generated<'signer' | 'endorser'>;
   created_at: Generated<Date>;
+}
+
+export type EndorsementType = 'propiedad' | 'procuracion' | 'garantia';
+
+export interface EndorsementsTable {
+  id: Generated<string>;
+  endorsement_id: string;
+  document_id: string;
+  sequence: number;
+  type: EndorsementType;
+  text: string;
+  endorser_name: string;
+  endorsee_name: string;
+  endorsee_email: string | null;
+  endorsee_rfc: string | null;
+  signer_row_id: string;
+  status: Generated<'pending' | 'signed' | 'declined'>;
+  created_at: Timestamp;
+  signed_at: NullableTimestamp;
+  declined_at: NullableTimestamp;
 }
 
 export interface SetSignersTable {
@@ -249,6 +271,7 @@ export interface Database {
   document_sets: DocumentSetsTable;
   documents: DocumentsTable;
   signers: SignersTable;
+  endorsements: EndorsementsTable;
   set_signers: SetSignersTable;
   stickers: StickersTable;
   document_history: DocumentHistoryTable;

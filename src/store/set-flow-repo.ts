@@ -75,7 +75,7 @@ export async function setDocumentSigners(q: Q, setId: string): Promise<SetDocume
     select s.id::text as id, s.signer_id, s.document_id::text as document_id, s.position, s.authority, s.data, s.name, s.email,
            s.status, s.set_signer_id::text as set_signer_id
     from signers s join documents d on d.id = s.document_id
-    where d.set_id = ${setId} order by d.id, s.position`.execute(q);
+    where d.set_id = ${setId} and s.role = 'signer' order by d.id, s.position`.execute(q);
   return r.rows;
 }
 

@@ -19,6 +19,8 @@ export interface SigningSigner {
   signed_at: Date | null;
   /** null when no identity verification was asked for this signer. */
   identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
+  /** 'endorser': the signer of an endorsement of a completed document (domain/endorsements). */
+  role: 'signer' | 'endorser';
 }
 
 export interface SigningDocument {
@@ -33,7 +35,7 @@ export interface SigningDocument {
 }
 
 const SIGNER = sql`s.id::text as id, s.signer_id, s.document_id::text as document_id, s.position, s.authority, s.data, s.name,
-  s.email, s.status, s.signed_at, s.identity_status`;
+  s.email, s.status, s.signed_at, s.identity_status, s.role`;
 const DOCUMENT = sql`d.id::text as id, d.ticket, d.account_id::text as account_id, d.name, d.status, d.original_sha256,
   d.page_count, d.workflow`;
 
@@ -78,8 +80,11 @@ export async function stickersOf(q: Q, signerRowId: string) {
     .execute();
 }
 
-export async function signersOf(q: Q, documentId: string) {
-  const r = await sql<SigningSigner>`select ${SIGNER} from signers s where s.document_id = ${documentId} order by s.position`.execute(q);
+/** The document's signers in order; with `endorsers`, the endorsers of its endorsements after them. */
+export async function signersOf(q: Q, documentId: string, o: { endorsers?: boolean } = {}) {
+  const roles = o.endorsers ? sql`` : sql`and s.role = 'signer'`;
+  const r =
+    await sql<SigningSigner>`select ${SIGNER} from signers s where s.document_id = ${documentId} ${roles} order by s.position`.execute(q);
   return r.rows;
 }
 

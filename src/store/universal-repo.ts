@@ -32,6 +32,17 @@ export async function markUniversalPending(trx: Transaction<Database>, documentI
   await sql`update documents set universal_status = 'pending', universal_error = null where id = ${documentId}`.execute(trx);
 }
 
+/**
+ * An endorsement added a revision to the completed original: the universal rendition made before it
+ * no longer shows the whole document, so a new one is owed (its job queued in the same transaction).
+ * The earlier rendition's blob stays (stamps may cover it); a renewal or a build of the older
+ * original that finishes later is dropped by storeUniversalRevision's checks.
+ */
+export async function markUniversalOwedAgain(trx: Transaction<Database>, documentId: string): Promise<void> {
+  await sql`update documents set universal_sha256 = null, universal_status = 'pending', universal_error = null, universal_renew_at = null
+            where id = ${documentId}`.execute(trx);
+}
+
 export async function markUniversalFailed(trx: Transaction<Database>, documentId: string, error: string): Promise<void> {
   await sql`update documents set universal_status = 'failed', universal_error = ${error} where id = ${documentId}`.execute(trx);
 }

@@ -60,7 +60,7 @@ export async function flowSigners(q: Q, documentId: string): Promise<FlowSigner[
   const r = await sql<FlowSigner>`
     select id::text as id, signer_id, position, authority, data, name, email, status, token_sealed, invited_at,
            set_signer_id::text as set_signer_id
-    from signers where document_id = ${documentId} order by position`.execute(q);
+    from signers where document_id = ${documentId} and role = 'signer' order by position`.execute(q);
   return r.rows;
 }
 
@@ -146,7 +146,7 @@ export async function waitsForEarlierSigner(q: Q, documentId: string, signerRowI
     select case
       when d.set_id is null then
         coalesce((d.workflow->>'ordered')::boolean, false) and d.flow_started_at is not null and exists (
-          select 1 from signers e where e.document_id = d.id and e.position < me.position and e.status <> 'signed')
+          select 1 from signers e where e.document_id = d.id and e.role = 'signer' and e.position < me.position and e.status <> 'signed')
       else
         coalesce((ds.workflow->>'ordered')::boolean, false) and ds.status = 'CLOSED' and exists (
           select 1 from set_signers mine join set_signers e on e.set_id = mine.set_id

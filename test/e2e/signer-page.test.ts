@@ -391,4 +391,58 @@ describe('signer page', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().error.message).toMatch(/npm run build:web/);
   });
+  it('shows an endorser the endorsement, asks the code of an EMAIL endorser, and signs the completed document', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Pagaré',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) }],
+    });
+    const signed = await fetch(`${s.baseUrl}/sign/api/${doc.stickers[0].signer_url.split('/').pop()}/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
+    });
+    expect(signed.status).toBe(200);
+    const endorsement = await s.client.endorseDocument(doc.document_ticket, {
+      endorsement: { type: 'propiedad', text: 'Páguese a la orden de Elisa Mora' },
+      endorser: { name: 'Diana Ríos', authority: 'EMAIL', data: 'diana@example.com' },
+      endorsee: { name: 'Elisa Mora', email: 'elisa@example.com' },
+    });
+
+    const { page, problems } = await phone(endorsement.signer_url);
+    await page.getByTestId('endorsement-card').waitFor();
+    expect(await page.getByTestId('endorsement-type').textContent()).toBe('Endoso en propiedad');
+    expect(await page.getByTestId('endorsement-text').textContent()).toBe('Páguese a la orden de Elisa Mora');
+    expect(await page.getByTestId('endorsement-to').textContent()).toBe('A favor de Elisa Mora');
+    // The endorser's box is on the last page, the second.
+    await expect.poll(() => page.locator('.page').nth(1).locator('.box-highlight').count()).toBe(1);
+    expect(await page.locator('.page').first().locator('.box-highlight').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Enviar código' }).click();
+    await page.getByLabel('Código de 6 dígitos').waitFor();
+    const codeMail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === 'diana@example.com' && m.kind === 'otp')!;
+    await page.getByLabel('Código de 6 dígitos').fill(/\b(\d{6})\b/.exec(codeMail.body_text)![1]);
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.locator('#typed-signature').fill('Diana Ríos');
+    await page.locator('#consent').check();
+    await page.getByRole('button', { name: 'Firmar' }).click();
+    await page
+      .locator('[data-testid="signed-state"][data-document-status="completed"]')
+      .waitFor()
+      .catch(async (err: Error) => {
+        throw new Error(`${err.message}\npage showed: ${(await page.locator('body').innerText()).slice(0, 2000)}`);
+      });
+    expect(await page.getByTestId('document-status').textContent()).toBe('Has firmado el endoso: el documento ya lo incluye.');
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    const final = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    const checked = await pdfsig(final, rootPem);
+    expect(checked.signatures.map((x) => [x.commonName, x.valid, x.trusted])).toEqual([
+      ['Ana García', true, true],
+      ['Diana Ríos', true, true],
+    ]);
+    expect((await s.client.listEndorsements(doc.document_ticket)).holder?.name).toBe('Elisa Mora');
+  });
 });

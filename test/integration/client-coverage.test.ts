@@ -42,6 +42,7 @@ function clientCalls(): Set<string> {
 const ALIASES: Record<string, string> = {
   'POST /developers/delete': 'POST /developers/docs',
   'POST /developers/restore': 'POST /developers/docs',
+  'POST /api/document/{}/endorsment': 'POST /api/document/{}/endorse',
 };
 
 /** The operations an API key calls: those of the OpenAPI document that are not public (security: []). */

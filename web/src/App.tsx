@@ -16,9 +16,15 @@ import { SetApp } from './SetApp';
 import { EfirmaSection } from './components/EfirmaSection';
 import { signingMode } from './proof';
 import { IdentityStep } from './components/IdentityStep';
+import { EndorsementCard } from './components/EndorsementCard';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
+
+/** Whether the link can no longer sign: an endorser's link signs a completed document, and only that. */
+function isClosed(info: { document: { status: string }; endorsement: unknown }): boolean {
+  return info.endorsement ? info.document.status !== 'completed' : CLOSED.has(info.document.status);
+}
 
 /** /sign/set/{token} is a document set signed in one visit (SetApp.tsx); /sign/{token} one document. */
 export function App({ token }: { token: string }) {
@@ -53,7 +59,8 @@ function DocumentApp({ token }: { token: string }) {
           signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
         },
     );
-    setStatus(`${t.signedTitle}. ${result.document_status === 'completed' ? t.completedAll : t.waitingOthers}`);
+    const done = info?.endorsement ? t.endorsementSigned : result.document_status === 'completed' ? t.completedAll : t.waitingOthers;
+    setStatus(`${t.signedTitle}. ${done}`);
     setPdfVersion((v) => v + 1);
     void load();
   };
@@ -79,11 +86,22 @@ function DocumentApp({ token }: { token: string }) {
     const viewer = (
       <PdfViewer token={token} pages={s.pages} boxes={s.boxes} version={pdfVersion} signed={!signable} nextBoxElsewhere={signable} />
     );
-    const sender = <SenderCard sender={s.sender} message={s.message} signer={s.signer} />;
+    const sender = (
+      <>
+        <SenderCard sender={s.sender} message={s.message} signer={s.signer} />
+        {s.endorsement && <EndorsementCard endorsement={s.endorsement} />}
+      </>
+    );
     if (s.signer.status === 'signed') {
       return (
         <>
-          <SignedView token={token} name={s.document.name} signedAt={s.signer.signed_at} documentStatus={s.document.status} />
+          <SignedView
+            token={token}
+            name={s.document.name}
+            signedAt={s.signer.signed_at}
+            documentStatus={s.document.status}
+            endorsement={s.endorsement !== null}
+          />
           {sender}
           <SignersList signers={s.signers} />
           {viewer}
@@ -93,7 +111,7 @@ function DocumentApp({ token }: { token: string }) {
     if (s.signer.status === 'rejected') {
       return <RejectedView />;
     }
-    const closed = CLOSED.has(s.document.status) ? t.state[s.document.status] : undefined;
+    const closed = isClosed(s) ? t.state[s.document.status] : undefined;
     if (closed) {
       return <StateView title={closed[0]} text={closed[1]} state={s.document.status} />;
     }
@@ -191,7 +209,7 @@ function DocumentApp({ token }: { token: string }) {
     );
   }
 
-  const signable = info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !CLOSED.has(info.document.status);
+  const signable = info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !isClosed(info);
   return (
     <PageShell
       i18n={i18n}

@@ -68,6 +68,10 @@ const es = {
   signedAt: (when: string) => `Firmado el ${when}.`,
   waitingOthers: 'Falta la firma de otras personas; el documento se completará cuando firmen todos.',
   completedAll: 'Todos han firmado: el documento está completo.',
+  endorsementLabel: 'Endoso que firmas',
+  endorsementTypes: { propiedad: 'Endoso en propiedad', procuracion: 'Endoso en procuración', garantia: 'Endoso en garantía' },
+  endorsementTo: (name: string) => `A favor de ${name}`,
+  endorsementSigned: 'Has firmado el endoso: el documento ya lo incluye.',
   download: 'Descargar el PDF firmado',
   rejectedByYou: 'Has rechazado el documento',
   rejectedByYouText:
@@ -203,6 +207,14 @@ const en: Dict = {
   signedAt: (when) => `Signed on ${when}.`,
   waitingOthers: 'Other people still have to sign; the document will be complete when everyone has.',
   completedAll: 'Everyone has signed: the document is complete.',
+  endorsementLabel: 'The endorsement you sign',
+  endorsementTypes: {
+    propiedad: 'Endorsement: ownership (propiedad)',
+    procuracion: 'Endorsement: for collection (procuración)',
+    garantia: 'Endorsement: as a pledge (garantía)',
+  },
+  endorsementTo: (name: string) => `To ${name}`,
+  endorsementSigned: 'You have signed the endorsement: the document now includes it.',
   download: 'Download the signed PDF',
   rejectedByYou: 'You rejected the document',
   rejectedByYouText:

@@ -19,6 +19,8 @@
 //   invalidate the signature).
 // - `InkSignatures`: one entry per box drawn by hand (signature type "drawn"), with its position;
 //   typed signatures and signatures made elsewhere have none.
+import { endorsementsOf } from '../../store/endorsements-repo.js';
+import { endorsementChain } from '../endorsements/list-endorsements.js';
 import { X509Certificate } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
@@ -88,7 +90,8 @@ export async function signatureReport(deps: Deps, q: { accountId: string; ticket
   if (doc.status === 'deleted') {
     throw new AppError('DOCUMENT_DELETED', `document ${q.ticket} is deleted; restore it to see its report`);
   }
-  return (await checkDocumentSignatures(deps, doc)).report;
+  const [checked, endorsements] = await Promise.all([checkDocumentSignatures(deps, doc), endorsementsOf(deps.db, doc.id)]);
+  return { ...checked.report, endorsements: endorsementChain(endorsements).endorsements };
 }
 
 /** What the public verification page shows of a signature beyond its firma. */

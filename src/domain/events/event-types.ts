@@ -29,6 +29,8 @@ export interface SignedMeta {
   signer: EventSigner;
   authority: string;
   signed_at: string;
+  /** Present when the signature is an endorsement of a completed document (decisions.md "Endorsements"). */
+  endorsement_id?: string;
 }
 
 /** universal_signed: the long-term-validation rendition exists; the level it reaches and its document time stamp. */

@@ -43,6 +43,9 @@ const ACTIONS: Record<string, { es: string; en: string }> = {
   workflow_changed: { es: 'Flujo modificado', en: 'Workflow changed' },
   flow_restarted: { es: 'Flujo reiniciado', en: 'Flow restarted' },
   signer_updated: { es: 'Firmante corregido', en: 'Signer corrected' },
+  endorsement_requested: { es: 'Endoso solicitado', en: 'Endorsement requested' },
+  endorsed: { es: 'Endosado', en: 'Endorsed' },
+  endorsement_declined: { es: 'Endoso rechazado por el endosante', en: 'Endorsement declined by the endorser' },
   deleted: { es: 'Eliminado', en: 'Deleted' },
   restored: { es: 'Restaurado', en: 'Restored' },
 };

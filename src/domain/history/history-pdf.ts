@@ -37,7 +37,10 @@ export async function historyPdf(
   const now = deps.clock.now();
   // Signers by name and contact, not by their ids.
   const people = new Map(
-    (await signersOf(deps.db, doc.id)).map((x) => [`signer:${x.signer_id}`, [x.name, x.email ?? x.data].filter(Boolean).join(' · ')]),
+    (await signersOf(deps.db, doc.id, { endorsers: true })).map((x) => [
+      `signer:${x.signer_id}`,
+      [x.name, x.email ?? x.data].filter(Boolean).join(' · '),
+    ]),
   );
   const { definition, fields } = layout(
     history,

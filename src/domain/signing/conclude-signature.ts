@@ -14,6 +14,7 @@ import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
 import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
 import type { SignResult } from '../../schemas/signing.js';
 import type { SigningSession } from './signing-session.js';
+import { concludeEndorsement } from '../endorsements/conclude-endorsement.js';
 
 export interface SignatureOutcome {
   /** The blob key of the new revision. */
@@ -35,6 +36,9 @@ export async function concludeSignature(
   o: SignatureOutcome,
 ): Promise<SignResult> {
   const { sha256, now } = o;
+  if (s.signer.role === 'endorser') {
+    return concludeEndorsement(trx, deps, s, o);
+  }
   await recordSignature(trx, {
     documentId: s.document.id,
     signerRowId: s.signer.id,

@@ -11,10 +11,12 @@ import type { SigningInfo } from '../../schemas/signing.js';
 import { explicitLanguage } from './workflow-language.js';
 import { senderInfo, workflowMessage } from './sender.js';
 import { identityState } from '../identity/capture-evidence.js';
+import { endorsementOfSigner } from '../../store/endorsements-repo.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
   await recordView(deps, s, ip);
+  const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(deps.db, s.signer.id) : undefined;
   const [boxes, signers, sender, pdf] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
@@ -48,6 +50,15 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     sender,
     message: workflowMessage(s.document.workflow),
     default_language: deps.config.defaultLanguage,
+    endorsement: endorsement
+      ? {
+          endorsement_id: endorsement.endorsement_id,
+          type: endorsement.type,
+          text: endorsement.text,
+          endorsee: { name: endorsement.endorsee_name },
+          status: endorsement.status,
+        }
+      : null,
   };
 }
 

@@ -11,6 +11,7 @@ import { stopFlowAfterRejection } from '../workflows/advance-flow.js';
 import { requireProof } from './one-time-code.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
 import type { RejectResult } from '../../schemas/signing.js';
+import { declineEndorsement } from '../endorsements/decline-endorsement.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Generous for 300 characters of any script or emoji, far below what an abuse would store. */
@@ -49,6 +50,10 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
       await requireProof(deps, trx, s);
     }
     const now = deps.clock.now();
+    if (s.signer.role === 'endorser') {
+      // An endorser who refuses leaves the document completed and the chain as it was.
+      return declineEndorsement(trx, deps, s, { reason: opts.reason, at: now, ip: opts.ip ?? null });
+    }
     await recordRejection(trx, { documentId: s.document.id, signerRowId: s.signer.id, reason: opts.reason, at: now, ip: opts.ip ?? null });
     await appendHistory(trx, {
       documentId: s.document.id,

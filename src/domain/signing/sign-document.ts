@@ -15,6 +15,8 @@ import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
 import type { SignResult } from '../../schemas/signing.js';
 import { requireIdentityVerified } from '../identity/require-identity.js';
+import { endorsementOfSigner } from '../../store/endorsements-repo.js';
+import { endorsementHeading, endorsementReason, endorserLine } from '../endorsements/endorsement-legend.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -89,6 +91,8 @@ export async function signDocument(
       now,
     });
     const language = legendLanguage(s.document.workflow, opts.language, deps.config.defaultLanguage);
+    // An endorser's box states the endorsement above the usual legend (endorsement-legend.ts).
+    const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(trx, s.signer.id) : undefined;
     const tsa = timestampSource(deps);
     const current = await deps.blobs.get(s.document.original_sha256);
     let signed: Awaited<ReturnType<typeof signPdf>>;
@@ -100,7 +104,8 @@ export async function signDocument(
         appearance: {
           image: opts.signature.type === 'drawn' ? opts.signature.image : undefined,
           typedSignature: opts.signature.type === 'typed' ? opts.signature.text : undefined,
-          signerName: displayName,
+          signerName: endorsement ? endorserLine(displayName, language) : displayName,
+          heading: endorsement ? endorsementHeading(endorsement, language) : undefined,
           signedAt: now,
           authorityLabel: `${authorityLabel(s.signer.authority, language)}: ${s.signer.email ?? s.signer.data}`,
           locale: language,
@@ -109,7 +114,7 @@ export async function signDocument(
         timestamp: tsa.timestamp,
         trustedRootsDer: tsa.trustedRootsDer,
         now: () => now,
-        reason: language === 'en' ? 'Electronic signature' : 'Firma electrónica',
+        reason: endorsement ? endorsementReason(endorsement, language) : language === 'en' ? 'Electronic signature' : 'Firma electrónica',
       });
     } catch (err) {
       throw signingError(err);

@@ -41,9 +41,20 @@ export function requireDocumentSignable(status: string): void {
   }
 }
 
-/** Refuses a document that can no longer be signed or rejected, or a signer who already acted. */
+/**
+ * Refuses a document that can no longer be signed or rejected, or a signer who already acted. An
+ * endorser signs a completed document, and only while it stays completed (not deleted).
+ */
 export function requireSignable(s: SigningSession): void {
-  requireDocumentSignable(s.document.status);
+  if (s.signer.role === 'endorser') {
+    if (s.document.status !== 'completed') {
+      throw new AppError('DOCUMENT_NOT_SIGNABLE', `the document can no longer be endorsed: it is ${s.document.status}`, {
+        status: s.document.status,
+      });
+    }
+  } else {
+    requireDocumentSignable(s.document.status);
+  }
   if (s.signer.status === 'signed') {
     throw new AppError('ALREADY_SIGNED', 'you have already signed this document', { signed_at: s.signer.signed_at });
   }

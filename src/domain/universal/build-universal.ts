@@ -25,7 +25,13 @@ export async function buildUniversal(
       signersCa: { trustedDer: deps.config.sat.trustedDer, ocspUrl: deps.config.sat.ocspUrl },
       storedOcspDer: await satOcspResponsesOf(deps.db, o.documentId),
     });
-    return (await storeUniversalRevision(deps, { documentId: o.documentId, made, kind: 'initial', previousSha256: null }))
+    return (await storeUniversalRevision(deps, {
+      documentId: o.documentId,
+      made,
+      kind: 'initial',
+      previousSha256: null,
+      sourceSha256: s.original_sha256,
+    }))
       ? 'built'
       : 'skipped';
   } catch (err) {

@@ -20,11 +20,18 @@ function tsaName(subject: string): string {
 
 export async function storeUniversalRevision(
   deps: Pick<Deps, 'db' | 'blobs' | 'clock' | 'config'>,
-  o: { documentId: string; made: MadeUniversal; kind: 'initial' | 'renewal'; previousSha256: string | null },
+  o: {
+    documentId: string;
+    made: MadeUniversal;
+    kind: 'initial' | 'renewal';
+    previousSha256: string | null;
+    /** A first rendition: the original it was made from, which must still be the document's (an endorsement adds a revision). */
+    sourceSha256?: string;
+  },
 ): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await universalState(trx, o.documentId, true);
-    if (!s || s.universal_sha256 !== o.previousSha256) {
+    if (!s || s.universal_sha256 !== o.previousSha256 || (o.sourceSha256 !== undefined && s.original_sha256 !== o.sourceSha256)) {
       return false;
     }
     const now = deps.clock.now();

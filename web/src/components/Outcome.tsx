@@ -20,11 +20,14 @@ export function SignedView({
   name,
   signedAt,
   documentStatus,
+  endorsement = false,
 }: {
   token: string;
   name: string;
   signedAt: string | null;
   documentStatus: string;
+  /** The signature was an endorsement of the completed document. */
+  endorsement?: boolean;
 }) {
   const { t, lang } = useI18n();
   const completed = documentStatus === 'completed';
@@ -37,7 +40,7 @@ export function SignedView({
     >
       <FocusHeading id="outcome-title">{t.signedTitle}</FocusHeading>
       {signedAt && <p>{t.signedAt(formatDate(signedAt, lang))}</p>}
-      <p data-testid="document-status">{completed ? t.completedAll : t.waitingOthers}</p>
+      <p data-testid="document-status">{endorsement ? t.endorsementSigned : completed ? t.completedAll : t.waitingOthers}</p>
       <a
         className="button button-primary"
         href={pdfUrl(token)}

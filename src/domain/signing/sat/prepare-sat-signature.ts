@@ -3,6 +3,8 @@
 // appearance in every box of the signer is written with an empty /Contents, and the CMS signed
 // attributes are returned for the browser to sign with the key it keeps. What finish needs is
 // stored (a row and a blob) before the answer, so a retry or a restart between the steps loses nothing.
+import { endorsementOfSigner } from '../../../store/endorsements-repo.js';
+import { endorsementHeading, endorsementReason, endorserLine } from '../../endorsements/endorsement-legend.js';
 import { AppError, invalid } from '../../errors.js';
 import { decodeBase64 } from '../../base64.js';
 import type { Deps } from '../../deps.js';
@@ -74,6 +76,7 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
     }
     const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
     const current = await deps.blobs.get(s.document.original_sha256);
+    const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(trx, s.signer.id) : undefined;
     let prepared: Awaited<ReturnType<typeof prepareExternalSignature>>;
     try {
       prepared = await prepareExternalSignature({
@@ -81,7 +84,8 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
         fieldName: `Sello-${s.signer.signer_id}`,
         boxes: boxes.map((b) => ({ page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
         appearance: {
-          signerName: cert.name,
+          signerName: endorsement ? endorserLine(cert.name, language) : cert.name,
+          heading: endorsement ? endorsementHeading(endorsement, language) : undefined,
           signedAt: now,
           authorityLabel: `${language === 'en' ? 'SAT e.firma' : 'e.firma SAT'}: ${cert.rfc}`,
           locale: language,
@@ -89,7 +93,11 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
         certificateDer: input.certificate,
         chainDer: checked.chainDer,
         now: () => now,
-        reason: language === 'en' ? 'Advanced electronic signature (SAT e.firma)' : 'Firma electrónica avanzada (e.firma SAT)',
+        reason: endorsement
+          ? endorsementReason(endorsement, language)
+          : language === 'en'
+            ? 'Advanced electronic signature (SAT e.firma)'
+            : 'Firma electrónica avanzada (e.firma SAT)',
       });
     } catch (err) {
       throw signingError(err);
