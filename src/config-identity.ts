@@ -8,6 +8,17 @@ export interface IdentitySettings {
   evidenceDays: number;
   /** An external verification provider (docs/api.md, "External providers"); absent: manual review only. */
   provider?: IdentityProviderSettings;
+  /** Limits of the built-in checks' worker threads (jail/image-jail.ts). */
+  checks: IdentityCheckSettings;
+}
+
+export interface IdentityCheckSettings {
+  /** Longest the decoding and measuring of one captured image may take (then 422 IMAGE_TOO_COMPLEX). */
+  qualityTimeoutMs: number;
+  /** Longest the reading of one document image's machine-readable zone may take. */
+  ocrTimeoutMs: number;
+  /** Heap limit of each of those worker threads, in MB. */
+  memoryMb: number;
 }
 
 export interface IdentityProviderSettings {
@@ -37,6 +48,11 @@ export function identitySettings(env: Env, problems: string[]): IdentitySettings
   const out: IdentitySettings = {
     maxImageBytes: int('SELLO_IDENTITY_IMAGE_MB', 5, 1, 20) * 1024 * 1024,
     evidenceDays: int('SELLO_IDENTITY_EVIDENCE_DAYS', 30, 1, 3650),
+    checks: {
+      qualityTimeoutMs: int('SELLO_IDENTITY_CHECK_TIMEOUT_MS', 15000, 1000, 600000),
+      ocrTimeoutMs: int('SELLO_IDENTITY_OCR_TIMEOUT_MS', 60000, 1000, 600000),
+      memoryMb: int('SELLO_IDENTITY_CHECK_MEMORY_MB', 512, 128, 16384),
+    },
   };
   const names = ['SELLO_IDENTITY_PROVIDER_URL', 'SELLO_IDENTITY_PROVIDER_KEY', 'SELLO_IDENTITY_PROVIDER_SECRET'];
   const given = names.filter((n) => get(n));

@@ -9,6 +9,7 @@ import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
 import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, generateKeyPair, pemCertificates } from './pki/index.js';
 import { createSecretBox } from './pki/secret-box.js';
+import { ImageJail } from './jail/image-jail.js';
 import { PdfJail } from './jail/pdf-jail.js';
 import { createTemplateEngines } from './render/index.js';
 import { createSmtpTransport } from './notify/email-transport.js';
@@ -56,6 +57,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       onError: (err) => console.warn(`pki: generating a signer key ahead of time failed: ${(err as Error).message}`),
     });
     const pdfJail = new PdfJail(config.pdfJail);
+    const imageJail = new ImageJail(config.identity.checks);
     const deps: Deps = {
       config,
       db: dbHandle.db,
@@ -64,6 +66,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       clock: systemClock,
       fetchUrl: guardedFetch,
       pdfJail,
+      imageJail,
       templates: createTemplateEngines(config.render, pdfJail),
       pki: createPkiResponder({ db: dbHandle.db, clock: systemClock, secrets }, pki, config.pki.tsaPolicyOid, {
         organization: config.pki.organization,
@@ -97,6 +100,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
         signerKeys.stop();
         await deps.templates.close();
         await deps.pdfJail.close();
+        await deps.imageJail.close();
         deps.mail?.transport.close();
         await dbHandle.close();
         await database.close();

@@ -13,7 +13,7 @@ import { parsePackageCommand, runPackageCommand, type PackageCommand } from './a
 
 const USAGE =
   'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
-  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] | list | package add|list|end ...  [--json]';
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] [--identity-decision manual|automatic] | list | package add|list|end ...  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
@@ -26,6 +26,7 @@ export type AccountCommand =
       logoPng?: Buffer | null;
       nom151Default?: boolean;
       identityRetries?: number;
+      identityDecision?: 'manual' | 'automatic';
       json: boolean;
     }
   | { kind: 'list'; json: boolean }
@@ -54,6 +55,7 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
         'no-logo': 'boolean',
         nom151: 'string',
         'identity-retries': 'string',
+        'identity-decision': 'string',
         json: 'boolean',
       });
       const name = typeof values.name === 'string' ? values.name : undefined;
@@ -67,14 +69,21 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
       if (identityRetries !== undefined && (!/^\d$/.test(retriesText!) || identityRetries > 5)) {
         throw new UsageError('sello account update: --identity-retries takes a whole number from 0 to 5');
       }
+      const identityDecision = typeof values['identity-decision'] === 'string' ? values['identity-decision'] : undefined;
+      if (identityDecision !== undefined && identityDecision !== 'manual' && identityDecision !== 'automatic') {
+        throw new UsageError('sello account update: --identity-decision takes manual or automatic');
+      }
       if (
         name === undefined &&
         logoPath === undefined &&
         values['no-logo'] !== true &&
         nom151 === undefined &&
-        identityRetries === undefined
+        identityRetries === undefined &&
+        identityDecision === undefined
       ) {
-        throw new UsageError('sello account update: give --name NAME, --logo FILE.png, --no-logo, --nom151 on|off or --identity-retries N');
+        throw new UsageError(
+          'sello account update: give --name NAME, --logo FILE.png, --no-logo, --nom151 on|off, --identity-retries N or --identity-decision manual|automatic',
+        );
       }
       if (logoPath !== undefined && values['no-logo'] === true) {
         throw new UsageError('sello account update: --logo and --no-logo exclude each other');
@@ -95,6 +104,7 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
         logoPng,
         nom151Default,
         identityRetries,
+        identityDecision,
         json: values.json === true,
       };
     }
@@ -139,6 +149,7 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
         logoPng: cmd.logoPng,
         nom151Default: cmd.nom151Default,
         identityRetries: cmd.identityRetries,
+        identityDecision: cmd.identityDecision,
       });
       print(
         cmd.json,
@@ -150,6 +161,11 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
           ...(r.nom151 ? [`nom151: ${r.nom151} (documents created without nom151 in their payload)`] : []),
           ...(r.identityRetries !== undefined
             ? [`identity retries: ${r.identityRetries} (attempts after a rejected identity verification)`]
+            : []),
+          ...(r.identityDecision !== undefined
+            ? [
+                `identity decision: ${r.identityDecision} (${r.identityDecision === 'automatic' ? 'approved when every built-in check passes, else a person decides' : 'a person decides every review'})`,
+              ]
             : []),
         ].join('\n'),
       );

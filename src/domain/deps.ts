@@ -2,6 +2,7 @@
 // replaced in tests. Nothing in domain/ reaches for globals.
 import type { Config } from '../config.js';
 import type { GuardedFetchOptions, GuardedResponse } from '../net/url-guard.js';
+import type { ImageJail } from '../jail/image-jail.js';
 import type { PdfJail } from '../jail/pdf-jail.js';
 import type { SignerKeySource } from '../pki/key-pool.js';
 import type { SecretBox } from '../pki/secret-box.js';
@@ -30,6 +31,8 @@ export interface Deps {
   fetchUrl: UrlFetcher;
   /** Where every PDF received from a client is read: worker threads with time and memory limits. */
   pdfJail: PdfJail;
+  /** Where identity evidence photographs are decoded, measured and read: worker threads with limits. */
+  imageJail: ImageJail;
   /** The template engines and their renderer pools. */
   templates: TemplateEngines;
   /** The service's PKI (loaded or generated at start) and what its public endpoints answer. */

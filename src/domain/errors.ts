@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   PROVIDER_NOT_AVAILABLE: 'no verification provider',
   /** The identity verification provider did not answer as expected. */
   PROVIDER_UNAVAILABLE: 'verification provider unavailable',
+  /** An identity document photo is too blurred or has a reflection (details.problem: blurry or glare, the measure and the limit); take it again. */
+  IMAGE_QUALITY: 'photo not usable',
+  /** Decoding an identity evidence image went past the reader's time or memory limit, and was stopped. */
+  IMAGE_TOO_COMPLEX: 'image over reading limits',
   /** The signer must have their identity verified before signing. */
   IDENTITY_VERIFICATION_REQUIRED: 'identity verification required',
   /** The signer's identity verification failed: they cannot sign. */

@@ -32,6 +32,8 @@ import { workflowRemindTask } from './workflow-remind.js';
 import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
 import { identityEvidenceSweepTask } from './identity-evidence-sweep.js';
 import { IDENTITY_EVIDENCE_SWEEP } from './payloads/identity-evidence-sweep.js';
+import { identityChecksTask } from './identity-checks.js';
+import { IDENTITY_CHECKS } from './payloads/identity-checks.js';
 
 export function taskList(deps: Deps): TaskList {
   return {
@@ -46,6 +48,7 @@ export function taskList(deps: Deps): TaskList {
     [UNIVERSAL_RENEW.task]: universalRenewTask(deps),
     [UNIVERSAL_SWEEP.task]: universalSweepTask(deps),
     [IDENTITY_EVIDENCE_SWEEP.task]: identityEvidenceSweepTask(deps),
+    [IDENTITY_CHECKS.task]: identityChecksTask(deps),
   };
 }
 

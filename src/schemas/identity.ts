@@ -31,7 +31,7 @@ examples(IdentityState, {
 
 export const EvidenceParams = Type.Object({ token: Type.String(), kind: Type.String({ description: 'front, back or selfie' }) });
 export const EvidenceBody = Type.Object({
-  image: Type.String({ description: 'the image, JPEG, PNG or WebP, in Base64 (a data: URI prefix is accepted)' }),
+  image: Type.String({ description: 'the image, JPEG or PNG, in Base64 (a data: URI prefix is accepted)' }),
 });
 examples(EvidenceBody, { image: 'iVBORw0KGgoAAAANSUhEUgAABLAAAAL4CAIAAAA...' });
 export const SubmitBody = Type.Object({}, { description: 'empty: {}' });
@@ -44,6 +44,60 @@ const ReviewSigner = Type.Object({
   data: Type.String(),
 });
 
+const Outcome = StringEnum(['pass', 'fail', 'not_checked']);
+
+export const AutomaticChecks = Type.Object(
+  {
+    status: StringEnum(['passed', 'failed'], {
+      description: 'passed: every check passed (the face is not compared and does not count); failed: at least one did not',
+    }),
+    ran_at: DateTime(),
+    checks: Type.Object({
+      image_quality: Type.Object({
+        result: Outcome,
+        images: Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'per image: width, height, sharpness (variance of the Laplacian at 640 px; at least 150), glare (share of the image in clipped bright blobs; at most 0.003, documents only), brightness, sharp, glare_free, result',
+        }),
+      }),
+      mrz: Type.Object(
+        {
+          result: Outcome,
+          side: Type.Optional(StringEnum(['front', 'back'])),
+          format: Type.Optional(Type.String({ description: 'TD1 (card), TD2 or TD3 (passport)' })),
+          check_digits: Type.Optional(StringEnum(['valid', 'invalid'])),
+          invalid_fields: Type.Optional(Type.Array(Type.String())),
+          corrected_characters: Type.Optional(
+            Type.Integer({ description: 'characters the reading corrected (O read for 0 and the like)' }),
+          ),
+          document_code: Type.Optional(Nullable(Type.String())),
+          issuing_state: Type.Optional(Nullable(Type.String())),
+          problem: Type.Optional(Type.String()),
+        },
+        {
+          description:
+            'the machine-readable zone read by OCR on the back (card) or front (passport); pass: read and every check digit holds',
+        },
+      ),
+      name: Type.Object(
+        {
+          result: Outcome,
+          document_name: Type.Optional(Type.String()),
+          signer_name: Type.Optional(Nullable(Type.String())),
+          missing: Type.Optional(Type.Array(Type.String(), { description: "words of the signer's name not in the document's" })),
+        },
+        { description: "the zone's name against the signer's (accents, case and word order ignored); not_checked without a valid zone" },
+      ),
+      expiry: Type.Object(
+        { result: Outcome, expires_on: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })) },
+        { description: "the zone's expiry date against the service clock; not_checked without a valid zone" },
+      ),
+      face: Type.Object({ result: Type.Literal('not_checked'), reason: Type.String() }),
+    }),
+  },
+  { description: "the built-in checks' results; null until they ran (seconds after the submission)" },
+);
+
 export const IdentityReview = Type.Object({
   id: Type.String(),
   status: StringEnum(['pending', 'approved', 'rejected']),
@@ -55,6 +109,10 @@ export const IdentityReview = Type.Object({
   created_at: DateTime(),
   decided_at: Nullable(DateTime()),
   evidence_deleted_at: Nullable(DateTime('when the images were deleted at the end of the retention period')),
+  decided_by: StringEnum(['manual', 'automatic_checks', 'provider'], {
+    description: 'who decides (or decided): a person of the account, the built-in checks, or the external provider',
+  }),
+  automatic_checks: Nullable(AutomaticChecks),
 });
 export type IdentityReview = Static<typeof IdentityReview>;
 const REVIEW_EXAMPLE: IdentityReview = {
@@ -80,8 +138,64 @@ const REVIEW_EXAMPLE: IdentityReview = {
   created_at: '2026-11-23T09:02:11.000Z',
   decided_at: null,
   evidence_deleted_at: null,
+  decided_by: 'manual',
+  automatic_checks: {
+    status: 'passed',
+    ran_at: '2026-11-23T09:02:14.000Z',
+    checks: {
+      image_quality: {
+        result: 'pass',
+        images: {
+          front: {
+            width: 1600,
+            height: 1010,
+            sharpness: 1163.2,
+            glare: 0,
+            brightness: 179.5,
+            sharp: true,
+            glare_free: true,
+            result: 'pass',
+          },
+          back: {
+            width: 1600,
+            height: 1010,
+            sharpness: 2242.9,
+            glare: 0,
+            brightness: 171.3,
+            sharp: true,
+            glare_free: true,
+            result: 'pass',
+          },
+          selfie: {
+            width: 960,
+            height: 1280,
+            sharpness: 412.6,
+            glare: 0,
+            brightness: 141.0,
+            sharp: true,
+            glare_free: true,
+            result: 'pass',
+          },
+        },
+      },
+      mrz: {
+        result: 'pass',
+        side: 'back',
+        format: 'TD1',
+        check_digits: 'valid',
+        invalid_fields: [],
+        corrected_characters: 0,
+        document_code: 'I',
+        issuing_state: 'MEX',
+      },
+      name: { result: 'pass', document_name: 'GARCIA LOPEZ ANA MARIA', signer_name: 'Ana García', missing: [] },
+      expiry: { result: 'pass', expires_on: '2031-12-31' },
+      face: { result: 'not_checked', reason: 'no face comparison model is part of this service' },
+    },
+  },
 };
 examples(IdentityReview, { ...REVIEW_EXAMPLE, status: 'approved', decided_at: '2026-11-23T09:30:00.000Z' });
+examples(AutomaticChecks, REVIEW_EXAMPLE.automatic_checks!);
 
 export const IdentityReviewList = Type.Object({ reviews: Type.Array(IdentityReview) });
 export type IdentityReviewList = Static<typeof IdentityReviewList>;

@@ -72,11 +72,11 @@ export const Firma = Type.Composite([
       identityVerification: Type.Optional(
         Type.Object(
           {
-            method: StringEnum(['manual_review', 'provider'], {
+            method: StringEnum(['manual_review', 'automatic_checks', 'provider'], {
               description:
-                "manual_review: a person of the account reviewed the signer's identity document and selfie; provider: the operator's verification provider",
+                "manual_review: a person of the account reviewed the signer's identity document and selfie; automatic_checks: the service's built-in checks passed and the account lets them decide; provider: the operator's verification provider",
             }),
-            provider: Type.String({ description: "'manual', or the provider's name" }),
+            provider: Type.String({ description: "'manual', 'automatic_checks', or the provider's name" }),
             reviewId: Type.String(),
             verifiedAt: DateTime(),
           },

@@ -132,3 +132,9 @@ export async function setAccountIdentityRetries(q: Db, webId: string, retries: n
   const r = await q.updateTable('accounts').set({ identity_retries: retries }).where('web_id', '=', webId).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** accounts.identity_decision of the account; false when there is no such account. */
+export async function setAccountIdentityDecision(q: Db, webId: string, decision: 'manual' | 'automatic'): Promise<boolean> {
+  const r = await q.updateTable('accounts').set({ identity_decision: decision }).where('web_id', '=', webId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -16,20 +16,23 @@ export interface EvidenceFacts {
   size_bytes: number;
   sha256: string;
   created_at: Date;
+  /** What was measured of the image at capture (imaging/image-quality.ts); null before migration 0026. */
+  quality: Record<string, unknown> | null;
 }
 
 /** The signer's draft image of a kind, replaced when sent again. */
 export async function upsertEvidence(trx: Q, e: EvidenceFacts & { signerRowId: string; sealed: Buffer }): Promise<void> {
-  await sql`insert into identity_evidence (signer_row_id, kind, content_type, width, height, size_bytes, sha256, sealed, created_at)
-    values (${e.signerRowId}, ${e.kind}, ${e.content_type}, ${e.width}, ${e.height}, ${e.size_bytes}, ${e.sha256}, ${e.sealed}, ${e.created_at})
+  await sql`insert into identity_evidence (signer_row_id, kind, content_type, width, height, size_bytes, sha256, sealed, created_at, quality)
+    values (${e.signerRowId}, ${e.kind}, ${e.content_type}, ${e.width}, ${e.height}, ${e.size_bytes}, ${e.sha256}, ${e.sealed}, ${e.created_at},
+      ${e.quality === null ? null : JSON.stringify(e.quality)}::jsonb)
     on conflict (signer_row_id, kind) where review_id is null do update set content_type = excluded.content_type,
       width = excluded.width, height = excluded.height, size_bytes = excluded.size_bytes, sha256 = excluded.sha256,
-      sealed = excluded.sealed, created_at = excluded.created_at`.execute(trx);
+      sealed = excluded.sealed, created_at = excluded.created_at, quality = excluded.quality`.execute(trx);
 }
 
 /** The signer's draft images (sent, not submitted yet), without the images. */
 export async function draftEvidenceOf(q: Q, signerRowId: string): Promise<EvidenceFacts[]> {
-  const r = await sql<EvidenceFacts>`select kind, content_type, width, height, size_bytes, sha256, created_at
+  const r = await sql<EvidenceFacts>`select kind, content_type, width, height, size_bytes, sha256, created_at, quality
     from identity_evidence where signer_row_id = ${signerRowId} and review_id is null order by kind`.execute(q);
   return r.rows;
 }
@@ -43,8 +46,8 @@ export async function attachDraftEvidence(trx: Q, signerRowId: string, reviewId:
 
 /** The sealed images of a review. */
 export async function sealedEvidenceOf(q: Q, reviewId: string): Promise<(EvidenceFacts & { sealed: Buffer })[]> {
-  const r = await sql<EvidenceFacts & { sealed: Buffer }>`select kind, content_type, width, height, size_bytes, sha256, created_at, sealed
-    from identity_evidence where review_id = ${reviewId}::uuid order by kind`.execute(q);
+  const r = await sql<EvidenceFacts & { sealed: Buffer }>`select kind, content_type, width, height, size_bytes, sha256, created_at,
+    quality, sealed from identity_evidence where review_id = ${reviewId}::uuid order by kind`.execute(q);
   return r.rows;
 }
 
@@ -81,10 +84,12 @@ export interface ReviewRow {
   account_id: string;
   /** 'manual' (a person of the account) or the external provider's name. */
   provider: string;
+  /** The built-in checks' results (domain/identity/run-checks.ts); null until they ran. */
+  automatic_checks: Record<string, unknown> | null;
 }
 
 const REVIEW = sql`r.id::text as id, r.status, r.checks, r.reason, r.created_at, r.decided_at, r.evidence_deleted_at,
-  r.account_id::text as account_id, r.provider,
+  r.account_id::text as account_id, r.provider, r.automatic_checks,
   d.id::text as document_id, d.ticket as document_ticket, d.name as document_name, s.id::text as signer_row_id, s.signer_id,
   s.name as signer_name, s.email as signer_email, s.authority, s.data, s.identity_status`;
 const REVIEW_FROM = sql`identity_reviews r join documents d on d.id = r.document_id join signers s on s.id = r.signer_row_id`;
@@ -141,11 +146,10 @@ export async function findReview(q: Q, accountId: string, id: string, lock = fal
 export async function decideReview(
   trx: Q,
   id: string,
-  d: { status: 'approved' | 'rejected'; reason: string | null; at: Date },
+  d: { status: 'approved' | 'rejected'; reason: string | null; at: Date; provider: string },
 ): Promise<void> {
-  await sql`update identity_reviews set status = ${d.status}, reason = ${d.reason}, decided_at = ${d.at} where id = ${id}::uuid`.execute(
-    trx,
-  );
+  await sql`update identity_reviews set status = ${d.status}, reason = ${d.reason}, decided_at = ${d.at}, provider = ${d.provider}
+    where id = ${id}::uuid`.execute(trx);
 }
 
 /** The signer's decided review (approved), for the report: when and how the identity was proven. */
@@ -182,4 +186,21 @@ export async function lastRejectionReasonOf(q: Q, signerRowId: string): Promise<
   }>`select reason from identity_reviews where signer_row_id = ${signerRowId} and status = 'rejected'
     order by decided_at desc limit 1`.execute(q);
   return r.rows[0]?.reason ?? null;
+}
+
+/** A review by its id alone (for the checks job), locked with `lock` inside a transaction. */
+export async function findReviewById(q: Q, id: string, lock = false): Promise<ReviewRow | undefined> {
+  const r =
+    await sql<ReviewRow>`select ${REVIEW} from ${REVIEW_FROM} where r.id = ${id}::uuid ${lock ? sql`for update of r` : sql``}`.execute(q);
+  return r.rows[0];
+}
+
+export async function saveAutomaticChecks(q: Q, id: string, results: Record<string, unknown>): Promise<void> {
+  await sql`update identity_reviews set automatic_checks = ${JSON.stringify(results)}::jsonb where id = ${id}::uuid`.execute(q);
+}
+
+/** Who decides the account's reviews whose checks all passed (accounts.identity_decision). */
+export async function identityDecisionOf(q: Q, accountId: string): Promise<'manual' | 'automatic'> {
+  const r = await sql<{ d: 'manual' | 'automatic' }>`select identity_decision as d from accounts where id = ${accountId}`.execute(q);
+  return r.rows[0]?.d ?? 'manual';
 }

@@ -18,6 +18,8 @@ export interface AccountsTable {
   nom151_default: Generated<boolean>;
   /** Further attempts after a rejected identity verification (0 to 5). */
   identity_retries: Generated<number>;
+  /** Who decides an identity review whose built-in checks all passed: a person, or the checks. */
+  identity_decision: Generated<'manual' | 'automatic'>;
 }
 
 export interface ApiKeysTable {

@@ -17,6 +17,7 @@ import { guardedFetch } from '../../src/net/url-guard.js';
 import { KeyPairPool } from '../../src/pki/key-pool.js';
 import { generateKeyPair } from '../../src/pki/primitives.js';
 import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
+import { ImageJail } from '../../src/jail/image-jail.js';
 import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
@@ -93,6 +94,7 @@ async function boot(
   // pairs, so that a test that signs more empties it and also exercises the on-demand path.
   const signerKeys = new KeyPairPool({ size: 2, generate: () => generateKeyPair(config.pki.signerKey, false) });
   const pdfJail = new PdfJail(config.pdfJail);
+  const imageJail = new ImageJail(config.identity.checks);
   const deps: Deps = {
     config,
     db: handle.db,
@@ -101,6 +103,7 @@ async function boot(
     clock,
     fetchUrl: opts.fetchUrl ?? guardedFetch,
     pdfJail,
+    imageJail,
     templates: createTemplateEngines(config.render, pdfJail),
     pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki }),
     signerKeys,
@@ -142,6 +145,7 @@ async function boot(
       await app.close();
       await deps.templates.close();
       await deps.pdfJail.close();
+      await deps.imageJail.close();
       await handle.close();
       return boot(opts, { ...kept, creds: first.creds });
     },
@@ -150,6 +154,7 @@ async function boot(
       await app.close();
       await deps.templates.close();
       await deps.pdfJail.close();
+      await deps.imageJail.close();
       await handle.close();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });

@@ -68,7 +68,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '0' })).toThrow(/SELLO_WORKER_HEARTBEAT_MS="0"/);
   });
   it('identity verification: 5 MB images kept 30 days; a provider with all three settings or none', () => {
-    expect(loadConfig({}).identity).toEqual({ maxImageBytes: 5 * 1024 * 1024, evidenceDays: 30 });
+    expect(loadConfig({}).identity).toEqual({
+      maxImageBytes: 5 * 1024 * 1024,
+      evidenceDays: 30,
+      checks: { qualityTimeoutMs: 15000, ocrTimeoutMs: 60000, memoryMb: 512 },
+    });
+    expect(loadConfig({ SELLO_IDENTITY_OCR_TIMEOUT_MS: '20000', SELLO_IDENTITY_CHECK_MEMORY_MB: '256' }).identity.checks).toEqual({
+      qualityTimeoutMs: 15000,
+      ocrTimeoutMs: 20000,
+      memoryMb: 256,
+    });
+    expect(() => loadConfig({ SELLO_IDENTITY_CHECK_MEMORY_MB: '64' })).toThrow(/SELLO_IDENTITY_CHECK_MEMORY_MB="64"/);
     const full = {
       SELLO_IDENTITY_PROVIDER_URL: 'https://verify.example.com/v1/',
       SELLO_IDENTITY_PROVIDER_KEY: 'k',

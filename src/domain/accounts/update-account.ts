@@ -3,7 +3,7 @@
 // page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { setAccountIdentityRetries, updateAccountProfile } from '../../store/accounts-repo.js';
+import { setAccountIdentityDecision, setAccountIdentityRetries, updateAccountProfile } from '../../store/accounts-repo.js';
 import { setAccountNom151Default } from '../../store/stamps-repo.js';
 
 /** Largest logo accepted: a small PNG, sent with every signer page's data. */
@@ -20,12 +20,24 @@ export interface AccountUpdate {
   nom151Default?: boolean;
   /** How many more attempts a signer whose identity verification was rejected may make (0 to 5). */
   identityRetries?: number;
+  /**
+   * Who decides an identity review whose built-in checks all passed: `manual` (a person, always; the
+   * default) or `automatic` (approved by the checks; any other review still waits for a person).
+   */
+  identityDecision?: 'manual' | 'automatic';
 }
 
 export async function updateAccount(
   deps: Pick<Deps, 'db'>,
   opts: AccountUpdate,
-): Promise<{ webId: string; name?: string; logo?: string; nom151?: 'on' | 'off'; identityRetries?: number }> {
+): Promise<{
+  webId: string;
+  name?: string;
+  logo?: string;
+  nom151?: 'on' | 'off';
+  identityRetries?: number;
+  identityDecision?: 'manual' | 'automatic';
+}> {
   const change: { name?: string; logoPng?: Buffer | null } = {};
   if (opts.name !== undefined) {
     const name = opts.name.trim();
@@ -44,14 +56,20 @@ export async function updateAccount(
   ) {
     throw invalid('identity-retries', 'expected a whole number from 0 to 5');
   }
-  if (!profile && opts.nom151Default === undefined && opts.identityRetries === undefined) {
-    throw invalid('name', 'nothing to change: give a name, a logo, the NOM-151 default or the identity retries');
+  if (opts.identityDecision !== undefined && opts.identityDecision !== 'manual' && opts.identityDecision !== 'automatic') {
+    throw invalid('identity-decision', 'expected manual or automatic');
+  }
+  if (!profile && opts.nom151Default === undefined && opts.identityRetries === undefined && opts.identityDecision === undefined) {
+    throw invalid('name', 'nothing to change: give a name, a logo, the NOM-151 default, the identity retries or the identity decision');
   }
   const found = await deps.db.transaction().execute(async (trx) => {
     if (profile && !(await updateAccountProfile(trx, opts.webId, change))) {
       return false;
     }
     if (opts.identityRetries !== undefined && !(await setAccountIdentityRetries(trx, opts.webId, opts.identityRetries))) {
+      return false;
+    }
+    if (opts.identityDecision !== undefined && !(await setAccountIdentityDecision(trx, opts.webId, opts.identityDecision))) {
       return false;
     }
     return opts.nom151Default === undefined || setAccountNom151Default(trx, opts.webId, opts.nom151Default);
@@ -65,6 +83,7 @@ export async function updateAccount(
     ...(change.logoPng !== undefined ? { logo: change.logoPng ? `${change.logoPng.length} bytes` : 'removed' } : {}),
     ...(opts.nom151Default !== undefined ? { nom151: opts.nom151Default ? ('on' as const) : ('off' as const) } : {}),
     ...(opts.identityRetries !== undefined ? { identityRetries: opts.identityRetries } : {}),
+    ...(opts.identityDecision !== undefined ? { identityDecision: opts.identityDecision } : {}),
   };
 }
 

@@ -19,6 +19,7 @@
 //   invalidate the signature).
 // - `InkSignatures`: one entry per box drawn by hand (signature type "drawn"), with its position;
 //   typed signatures and signatures made elsewhere have none.
+import { AUTOMATIC_PROVIDER } from '../identity/automatic-provider.js';
 import { endorsementsOf } from '../../store/endorsements-repo.js';
 import { endorsementChain } from '../endorsements/list-endorsements.js';
 import { X509Certificate } from 'node:crypto';
@@ -179,7 +180,12 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
             ...(signer.identity_review
               ? {
                   identityVerification: {
-                    method: signer.identity_review.provider === 'manual' ? ('manual_review' as const) : ('provider' as const),
+                    method:
+                      signer.identity_review.provider === 'manual'
+                        ? ('manual_review' as const)
+                        : signer.identity_review.provider === AUTOMATIC_PROVIDER
+                          ? ('automatic_checks' as const)
+                          : ('provider' as const),
                     provider: signer.identity_review.provider,
                     reviewId: signer.identity_review.review_id,
                     verifiedAt: new Date(signer.identity_review.verified_at).toISOString(),

@@ -1,8 +1,9 @@
 // POST /sign/api/{token}/identity/{kind} and /identity/submit: a signer asked to verify their
 // identity sends the front and back of their identity document and a selfie, one image at a time
-// (JPEG, PNG or WebP; replaced when sent again), then submits them for review. The images are
-// sealed under the master key before they are stored, and never logged. Submitting creates the
-// review a person of the account decides on (reviews.ts) and takes a `verifications` piece.
+// (JPEG or PNG; replaced when sent again), then submits them for review. Each image is measured
+// as it arrives (image-quality-gate.ts: a blurred or glaring document photo is refused). The images
+// are sealed under the master key before they are stored, and never logged. Submitting creates the
+// review (reviews.ts), takes a `verifications` piece, and queues the built-in checks (run-checks.ts).
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
@@ -24,7 +25,9 @@ import {
   upsertEvidence,
 } from '../../store/identity-repo.js';
 import type { Database } from '../../store/schema.js';
+import { addIdentityChecksJob } from '../../jobs/payloads/identity-checks.js';
 import { imageInfo } from './image-info.js';
+import { measureEvidence, refuseUnusable } from './image-quality-gate.js';
 
 export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['front', 'back', 'selfie'];
 /** Smallest side of a usable image: below it a document's text or a face cannot be made out. */
@@ -70,14 +73,14 @@ export async function openVerifying(trx: Transaction<Database>, token: string) {
 }
 
 export async function captureEvidence(
-  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'config' | 'imageJail'>,
   o: { token: string; kind: string; image: unknown },
 ): Promise<IdentityState> {
   if (!(EVIDENCE_KINDS as readonly string[]).includes(o.kind)) {
     throw invalid('kind', `expected one of ${EVIDENCE_KINDS.join(', ')}`);
   }
   if (typeof o.image !== 'string' || o.image.length === 0) {
-    throw invalid('image', 'required: the image (JPEG, PNG or WebP) in Base64');
+    throw invalid('image', 'required: the image (JPEG or PNG) in Base64');
   }
   const max = deps.config.identity.maxImageBytes;
   const bytes = decodeBase64(o.image, { field: 'image', maxBytes: max });
@@ -85,9 +88,17 @@ export async function captureEvidence(
   if (!info) {
     throw invalid('image', 'not a JPEG, PNG or WebP image');
   }
+  if (info.contentType === 'image/webp') {
+    // No maintained pure-JavaScript WebP decoder exists to check it with (imaging/decode-image.ts).
+    throw invalid('image', 'WebP images cannot be checked by this service: send a JPEG or PNG photo');
+  }
   if (Math.min(info.width, info.height) < MIN_SIDE_PX) {
     throw invalid('image', `too small to read (${info.width} × ${info.height} px): at least ${MIN_SIDE_PX} px on the shorter side`);
   }
+  // The link and the signer's state first: a stranger's image is decoded only for a signer who may send it.
+  await deps.db.transaction().execute((trx) => openVerifying(trx, o.token));
+  const quality = await measureEvidence(deps.imageJail, bytes);
+  refuseUnusable(o.kind as EvidenceKind, quality);
   return deps.db.transaction().execute(async (trx) => {
     const s = await openVerifying(trx, o.token);
     await upsertEvidence(trx, {
@@ -100,6 +111,7 @@ export async function captureEvidence(
       sha256: createHash('sha256').update(bytes).digest('hex'),
       sealed: deps.secrets.seal(bytes.toString('base64')),
       created_at: deps.clock.now(),
+      quality: { ...quality },
     });
     return identityState(trx, s, deps.config.identity.provider?.name ?? null);
   });
@@ -122,7 +134,14 @@ export async function submitEvidence(
       images: Object.fromEntries(
         evidence.map((e) => [
           e.kind,
-          { content_type: e.content_type, width: e.width, height: e.height, size_bytes: e.size_bytes, sha256: e.sha256 },
+          {
+            content_type: e.content_type,
+            width: e.width,
+            height: e.height,
+            size_bytes: e.size_bytes,
+            sha256: e.sha256,
+            quality: e.quality,
+          },
         ]),
       ),
     };
@@ -134,6 +153,7 @@ export async function submitEvidence(
       at: now,
     });
     await attachDraftEvidence(trx, s.signer.id, reviewId);
+    await addIdentityChecksJob(trx, { reviewId });
     // A new attempt after a rejection the account allows: pending again until this review is decided.
     await setIdentityStatus(trx, s.signer.id, 'verification_pending');
     s.signer.identity_status = 'verification_pending';

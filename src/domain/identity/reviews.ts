@@ -3,6 +3,7 @@
 // (they may sign) and emits identity_verification_passed; rejecting makes them
 // `verification_failed` (they may not) and emits identity_verification_failed with the reason.
 // Another account's review is as unknown as one never made.
+import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
 import { AppError, invalid } from '../errors.js';
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
@@ -30,6 +31,8 @@ function view(r: ReviewRow): IdentityReview {
     created_at: new Date(r.created_at).toISOString(),
     decided_at: iso(r.decided_at),
     evidence_deleted_at: iso(r.evidence_deleted_at),
+    decided_by: r.provider === 'manual' || r.provider === AUTOMATIC_PROVIDER ? r.provider : 'provider',
+    automatic_checks: (r.automatic_checks as IdentityReview['automatic_checks']) ?? null,
   };
 }
 
@@ -122,17 +125,24 @@ export async function applyDecision(
   trx: Transaction<Database>,
   deps: Pick<Deps, 'clock'>,
   r: ReviewRow,
-  d: { approved: boolean; reason: string | null; actor: 'account' | 'system' },
+  d: {
+    approved: boolean;
+    reason: string | null;
+    actor: 'account' | 'system';
+    /** Who decided, when not the review's own provider: the built-in checks (run-checks.ts). */
+    provider?: string;
+  },
 ): Promise<IdentityReview> {
   const now = deps.clock.now();
-  await decideReview(trx, r.id, { status: d.approved ? 'approved' : 'rejected', reason: d.reason, at: now });
+  const provider = d.provider ?? r.provider;
+  await decideReview(trx, r.id, { status: d.approved ? 'approved' : 'rejected', reason: d.reason, at: now, provider });
   await setIdentityStatus(trx, r.signer_row_id, d.approved ? 'verified' : 'verification_failed');
   await appendHistory(trx, {
     documentId: r.document_id,
     at: now,
     action: d.approved ? 'identity_verified' : 'identity_rejected',
     actor: d.actor,
-    details: { review_id: r.id, signer_id: r.signer_id, provider: r.provider, ...(d.reason ? { reason: d.reason } : {}) },
+    details: { review_id: r.id, signer_id: r.signer_id, provider, ...(d.reason ? { reason: d.reason } : {}) },
   });
   await emitEvent(trx, deps, {
     accountId: r.account_id,
@@ -140,10 +150,10 @@ export async function applyDecision(
     kind: d.approved ? 'identity_verification_passed' : 'identity_verification_failed',
     meta: {
       signer: { signer_id: r.signer_id, name: r.signer_name, email: r.signer_email, authority: r.authority, data: r.data },
-      provider: r.provider,
+      provider,
       reason: d.approved ? null : d.reason,
     },
     dedupeKey: `identity:${r.id}`,
   });
-  return view({ ...r, status: d.approved ? 'approved' : 'rejected', reason: d.reason, decided_at: now });
+  return view({ ...r, provider, status: d.approved ? 'approved' : 'rejected', reason: d.reason, decided_at: now });
 }

@@ -3,7 +3,7 @@
 // the back camera for the document, the front one for the selfie); elsewhere it picks a file.
 // Then the images go to review, and the page says so until a person of the sender decides.
 import { useState } from 'react';
-import { sendIdentityImage, startIdentityProvider, submitIdentity } from '../api';
+import { ApiError, sendIdentityImage, startIdentityProvider, submitIdentity } from '../api';
 import type { Lang } from '../api';
 
 type Kind = 'front' | 'back' | 'selfie';
@@ -31,6 +31,11 @@ const TEXT = {
     failed: 'Quien te envió el documento no aprobó la verificación, así que no puedes firmarlo. Comunícate con esa persona.',
     reason: (r: string) => `Motivo: ${r}`,
     retry: 'Puedes intentarlo de nuevo: toma las fotos otra vez y envíalas.',
+    quality: {
+      blurry:
+        'La foto salió borrosa y no se lee el texto. Sostén la identificación sin moverla, deja que la cámara enfoque y tómala de nuevo.',
+      glare: 'Un reflejo tapa parte de la identificación. Inclínala o aléjate de la luz y tómala de nuevo.',
+    } as Record<string, string>,
   },
   en: {
     heading: 'Verify your identity',
@@ -53,6 +58,10 @@ const TEXT = {
     failed: 'The sender did not approve the verification, so you cannot sign this document. Please contact them.',
     reason: (r: string) => `Reason: ${r}`,
     retry: 'You may try again: take the photos once more and send them.',
+    quality: {
+      blurry: 'The photo is blurred and its text cannot be read. Hold the ID still, let the camera focus, and take it again.',
+      glare: 'A reflection hides part of the ID. Tilt it or move away from the light, and take it again.',
+    } as Record<string, string>,
   },
 };
 
@@ -114,8 +123,14 @@ export function IdentityStep(p: IdentityStepProps) {
       return;
     }
     void p.run(t.sending, async () => {
-      const state = await sendIdentityImage(p.token, kind, await readAsBase64(file));
-      setCaptured(state.captured);
+      try {
+        const state = await sendIdentityImage(p.token, kind, await readAsBase64(file));
+        setCaptured(state.captured);
+      } catch (err) {
+        // A photo refused for its quality: say what to fix in the signer's language.
+        const hint = err instanceof ApiError && err.code === 'IMAGE_QUALITY' ? t.quality[String(err.details?.problem)] : undefined;
+        throw hint ? new ApiError(err instanceof ApiError ? err.status : 422, 'IMAGE_QUALITY', hint, (err as ApiError).details) : err;
+      }
     });
   };
   const complete = KINDS.every((k) => captured.includes(k));
@@ -147,7 +162,7 @@ export function IdentityStep(p: IdentityStepProps) {
           <input
             id={`identity-${kind}`}
             type="file"
-            accept="image/jpeg,image/png,image/webp"
+            accept="image/jpeg,image/png"
             capture={kind === 'selfie' ? 'user' : 'environment'}
             aria-describedby={`identity-${kind}-hint`}
             disabled={p.busy}

@@ -1,0 +1,190 @@
+// The built-in checks of a submitted identity review, run by the identity_checks job after the
+// signer submits (OCR takes seconds: never in the signer's request). Everything runs in this
+// process, in the image jail's worker threads; nothing is sent anywhere.
+//   image_quality  each image's sharpness and glare against the thresholds (measured at capture)
+//   mrz            the machine-readable zone read (OCR) on the front or the back, check digits verified
+//   name           the zone's name against the signer's (name-match.ts)
+//   expiry         the zone's expiry date against the service clock
+//   face           not compared: no face model is part of this service (docs/api.md, "Built-in checks")
+// The results go to identity_reviews.automatic_checks and the history. An account whose identity
+// decision is `automatic` has a review approved here when every check passed; otherwise, or when a
+// check did not pass, the review waits for a person as before.
+import type { Deps } from '../deps.js';
+import { appendHistory } from '../history/append-history.js';
+import { ImageDecodeFailure, ImageTooComplexError } from '../../jail/image-jail.js';
+import type { MrzOcrResult } from '../../imaging/mrz-ocr.js';
+import { type EvidenceKind, findReviewById, identityDecisionOf, saveAutomaticChecks, sealedEvidenceOf } from '../../store/identity-repo.js';
+import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
+import { judgeQuality } from './image-quality-gate.js';
+import { compareNames } from './name-match.js';
+import { applyDecision } from './reviews.js';
+
+type Outcome = 'pass' | 'fail' | 'not_checked';
+
+export interface AutomaticChecks {
+  /** passed: every check that applies passed (the face is not compared, and does not count). */
+  status: 'passed' | 'failed';
+  ran_at: string;
+  checks: {
+    image_quality: { result: Outcome; images: Partial<Record<EvidenceKind, Record<string, unknown>>> };
+    mrz: {
+      result: Outcome;
+      side?: 'front' | 'back';
+      format?: string;
+      check_digits?: 'valid' | 'invalid';
+      invalid_fields?: string[];
+      corrected_characters?: number;
+      document_code?: string | null;
+      issuing_state?: string | null;
+      problem?: string;
+    };
+    name: { result: Outcome; document_name?: string; signer_name?: string | null; missing?: string[] };
+    expiry: { result: Outcome; expires_on?: string };
+    face: { result: 'not_checked'; reason: string };
+  };
+}
+
+/** The zone's yymmdd expiry as a date: documents expire in this century. */
+function expiryDate(yymmdd: string): string | undefined {
+  const m = /^(\d\d)(\d\d)(\d\d)$/.exec(yymmdd);
+  if (!m) {
+    return undefined;
+  }
+  const iso = `20${m[1]}-${m[2]}-${m[3]}`;
+  const d = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? undefined : iso;
+}
+
+async function readZone(deps: Pick<Deps, 'imageJail'>, bytes: Buffer): Promise<MrzOcrResult | { problem: string }> {
+  try {
+    return await deps.imageJail.readMrz(bytes);
+  } catch (err) {
+    if (err instanceof ImageDecodeFailure || err instanceof ImageTooComplexError) {
+      return { problem: err.message };
+    }
+    throw err; // busy or crashed: the job is retried
+  }
+}
+
+export async function runIdentityChecks(
+  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'imageJail'>,
+  o: { reviewId: string },
+): Promise<AutomaticChecks | undefined> {
+  const review = await findReviewById(deps.db, o.reviewId);
+  if (!review || review.automatic_checks || review.provider !== 'manual' || review.evidence_deleted_at) {
+    return undefined;
+  }
+  const evidence = await sealedEvidenceOf(deps.db, review.id);
+  const images: AutomaticChecks['checks']['image_quality']['images'] = {};
+  let qualityOk = evidence.length === 3;
+  const bytesOf = new Map<EvidenceKind, Buffer>();
+  for (const e of evidence) {
+    const bytes = Buffer.from(deps.secrets.open(e.sealed), 'base64');
+    bytesOf.set(e.kind, bytes);
+    const q = e.quality ?? { ...judgeQuality(await deps.imageJail.measure(bytes)) };
+    const ok = q.sharp === true && (e.kind === 'selfie' || q.glare_free === true);
+    qualityOk &&= ok;
+    images[e.kind] = { ...q, result: ok ? 'pass' : 'fail' };
+  }
+
+  // The zone is on the back of an identity card (TD1) and on the front of a passport page (TD3).
+  let mrz: AutomaticChecks['checks']['mrz'] = { result: 'fail', problem: 'no machine-readable zone was read on the document' };
+  let zone: (MrzOcrResult & { side: 'front' | 'back' }) | undefined;
+  for (const side of ['back', 'front'] as const) {
+    const bytes = bytesOf.get(side);
+    if (!bytes) {
+      continue;
+    }
+    const read = await readZone(deps, bytes);
+    if ('problem' in read) {
+      mrz = { result: 'fail', problem: read.problem };
+      continue;
+    }
+    if (read.reading && (!zone?.reading || (read.reading.valid && !zone.reading.valid))) {
+      zone = { ...read, side };
+    }
+    if (zone?.reading?.valid) {
+      break;
+    }
+  }
+  const reading = zone?.reading;
+  if (zone && reading) {
+    mrz = {
+      result: reading.valid ? 'pass' : 'fail',
+      side: zone.side,
+      format: reading.format,
+      check_digits: reading.valid ? 'valid' : 'invalid',
+      invalid_fields: reading.invalidFields,
+      corrected_characters: reading.corrected,
+      document_code: reading.documentCode,
+      issuing_state: reading.issuingState,
+    };
+  }
+
+  // Name and expiry are judged only on a zone whose check digits hold: an unverified reading may be misread.
+  const trusted = reading?.valid ? reading : undefined;
+  let name: AutomaticChecks['checks']['name'] = { result: 'not_checked' };
+  if (trusted) {
+    const documentName = `${trusted.surnames ?? ''} ${trusted.givenNames ?? ''}`.trim();
+    if (!review.signer_name) {
+      name = { result: 'fail', document_name: documentName, signer_name: null, missing: [] };
+    } else {
+      const c = compareNames(review.signer_name, {
+        surnames: trusted.surnames ?? '',
+        givenNames: trusted.givenNames ?? '',
+        truncated: trusted.nameTruncated,
+      });
+      name = {
+        result: c.result === 'match' ? 'pass' : 'fail',
+        document_name: documentName,
+        signer_name: review.signer_name,
+        missing: c.missing,
+      };
+    }
+  }
+  let expiry: AutomaticChecks['checks']['expiry'] = { result: 'not_checked' };
+  const expiresOn = trusted?.expirationDate ? expiryDate(trusted.expirationDate) : undefined;
+  if (trusted && expiresOn) {
+    // Valid through the whole day printed, wherever it was issued: expired once that day is over
+    // everywhere (the last to end it is UTC-12).
+    const end = new Date(`${expiresOn}T23:59:59.999Z`).getTime() + 12 * 3_600_000;
+    expiry = { result: deps.clock.now().getTime() <= end ? 'pass' : 'fail', expires_on: expiresOn };
+  } else if (trusted) {
+    expiry = { result: 'fail' };
+  }
+
+  const now = deps.clock.now();
+  const results: AutomaticChecks = {
+    status: qualityOk && mrz.result === 'pass' && name.result === 'pass' && expiry.result === 'pass' ? 'passed' : 'failed',
+    ran_at: now.toISOString(),
+    checks: {
+      image_quality: { result: qualityOk ? 'pass' : 'fail', images },
+      mrz,
+      name,
+      expiry,
+      face: { result: 'not_checked', reason: 'no face comparison model is part of this service' },
+    },
+  };
+
+  return deps.db.transaction().execute(async (trx) => {
+    const r = await findReviewById(trx, review.id, true);
+    if (!r || r.automatic_checks) {
+      return undefined;
+    }
+    await saveAutomaticChecks(trx, r.id, results as unknown as Record<string, unknown>);
+    const failed = Object.entries(results.checks)
+      .filter(([k, c]) => k !== 'face' && c.result !== 'pass')
+      .map(([k]) => k);
+    await appendHistory(trx, {
+      documentId: r.document_id,
+      at: now,
+      action: 'identity_checked',
+      actor: 'system',
+      details: { review_id: r.id, signer_id: r.signer_id, status: results.status, ...(failed.length ? { not_passed: failed } : {}) },
+    });
+    if (r.status === 'pending' && results.status === 'passed' && (await identityDecisionOf(trx, r.account_id)) === 'automatic') {
+      await applyDecision(trx, deps, r, { approved: true, reason: null, actor: 'system', provider: AUTOMATIC_PROVIDER });
+    }
+    return results;
+  });
+}
