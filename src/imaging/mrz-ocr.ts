@@ -16,12 +16,12 @@ import { downscale } from './image-quality.js';
 import { candidateLines, findMrz, type MrzReading } from './mrz-text.js';
 
 const require = createRequire(import.meta.url);
-/** The integer-quantized LSTM model ("best_int"): about as accurate as "best", several times faster. */
+/** The integer-quantized LSTM model ("best_int"), the one tesseract.js itself loads for LSTM-only reading. */
 export const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 /**
  * The sizes (longer side, px) and orientations the photo is read at, in turn, until a valid zone is
- * read. Measured on synthetic cards (docs/api.md, "Built-in checks"): at 1000 px 71 of 72 zones were
- * read, at 1500 px 68, at 2000 px 61 (the model reads characters 15–30 px high best); the second
+ * read. Measured on synthetic cards (docs/api.md, "Built-in checks"), one reading each: at 1000 px 71
+ * of 72 zones were read, at 1500 px 68, at 2000 px 61 (large characters read worse); the second
  * size catches zones whose characters are small in the photo; upside down, a card put the wrong way.
  */
 const ATTEMPTS = [

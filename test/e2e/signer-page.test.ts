@@ -12,6 +12,7 @@ import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signerPageRoutes } from '../../src/http/routes/signer-page.js';
 import { listMessages } from '../../src/store/mail-repo.js';
+import { blur, readPng, writeJpeg } from '../helpers/image-ops.js';
 import { testPng } from '../helpers/images.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -259,6 +260,7 @@ describe('signer page', () => {
       { name: 'reverso.png', mimeType: 'image/png', buffer: testPng(1200, 760, [150, 170, 200]) },
       { name: 'selfie.png', mimeType: 'image/png', buffer: testPng(720, 960, [230, 200, 180]) },
     ];
+    const blurredFront = writeJpeg(blur(readPng(testPng(1200, 760)), 6), 85);
     const create = () =>
       s.client.createDocument({
         b64_doc: pdf,
@@ -278,6 +280,19 @@ describe('signer page', () => {
       // On a phone the fields open the camera: the document with the back one, the selfie with the front one.
       expect(await page.locator('#identity-front').getAttribute('capture')).toBe('environment');
       expect(await page.locator('#identity-selfie').getAttribute('capture')).toBe('user');
+      if (outcome === 'approve') {
+        // A blurred photo of the card is refused at once, and the page says what to do in Spanish.
+        await page.locator('#identity-front').setInputFiles({ name: 'borrosa.jpg', mimeType: 'image/jpeg', buffer: blurredFront });
+        const banner = page.getByTestId('error-banner');
+        await banner.waitFor();
+        expect(await banner.getAttribute('data-code')).toBe('IMAGE_QUALITY');
+        expect(await banner.textContent()).toContain('La foto salió borrosa');
+        expect(await page.locator('.identity-field .badge').count()).toBe(0);
+        // The browser logs the refusal's 422 as a failed resource: expected here, and only this one.
+        const refused = problems.findIndex((p) => /status of 422 .*\/identity\/front$/.test(p));
+        expect(refused).toBeGreaterThanOrEqual(0);
+        problems.splice(refused, 1);
+      }
       for (const [i, kind] of (['front', 'back', 'selfie'] as const).entries()) {
         await page.locator(`#identity-${kind}`).setInputFiles(images[i]);
         await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(i + 1);
