@@ -31,6 +31,7 @@ const ACTIONS: Record<string, { es: string; en: string }> = {
   otp_verified: { es: 'Código verificado', en: 'Code verified' },
   message_failed: { es: 'Mensaje no entregado', en: 'Message not delivered' },
   identity_submitted: { es: 'Identificación enviada a revisión', en: 'Identity evidence submitted for review' },
+  identity_checked: { es: 'Identificación revisada por el servicio', en: 'Identity evidence checked by the service' },
   identity_verified: { es: 'Identidad verificada', en: 'Identity verified' },
   identity_rejected: { es: 'Identidad no verificada', en: 'Identity not verified' },
   signed: { es: 'Firmado', en: 'Signed' },
