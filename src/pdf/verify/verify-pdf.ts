@@ -2,7 +2,9 @@
 // whether its CMS verifies (signature-cms.ts), what every later revision changed and whether the
 // signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
 // (ltv-level.ts), and the known attack it looks like when it fails (attack-patterns.ts). It serves
-// the signature report, the report of an uploaded file and the public verification page. Pure,
+// the signature report, the report of an uploaded file, the NOM-151 validation and the public
+// verification pages. Signatures are read from every revision, so one an update took out of the
+// form is still judged (vanished-signatures.ts). Pure,
 // as pdf/ must be: trusted roots are parameters, times come from the file and its time stamps.
 import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfRef, PdfString } from '@libpdf/core';
 import { revisionEnds } from '../pdf-revisions.js';
