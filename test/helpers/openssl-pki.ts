@@ -48,6 +48,8 @@ export interface TestPki {
   rogueRootDer: Uint8Array;
   /** A signer certificate under the issuing CA (RSA 2048 or ECDSA P-256). */
   issueSigner(opts: { cn: string; email: string; keyType?: 'rsa' | 'ec' }): Promise<TestSigner>;
+  /** Another certificate for the same key as `signer` (the substitution RFC 5035 §1 describes). */
+  reissueSigner(signer: TestSigner, cn: string): Promise<TestSigner>;
   /** RFC 3161 over (imprint, nonce): builds the TimeStampReq, runs `openssl ts -reply`, returns the reply DER. */
   timestamp: TimestampFn;
   /** A genuine reply whose token also carries a ~14 KB certificate: more than signPdf first reserves. */
@@ -296,9 +298,39 @@ authorityKeyIdentifier = keyid:always
     };
   }
 
+  async function reissueSigner(signer: TestSigner, cn: string): Promise<TestSigner> {
+    const keyName = signer.certPath.replace(/^.*\//, '').replace(/\.pem$/, '');
+    const name = `signer-${serial}`;
+    await openssl(dir, ['req', '-new', '-key', `${keyName}.key`, '-utf8', '-subj', `/O=Sello Test/CN=${cn}`, '-out', `${name}.csr`]);
+    await openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'issuing.pem',
+      '-CAkey',
+      'issuing.key',
+      '-set_serial',
+      String(serial++),
+      '-days',
+      '1825',
+      '-sha256',
+      '-extfile',
+      `${keyName}.cnf`,
+      '-extensions',
+      'v3_signer',
+      '-out',
+      `${name}.pem`,
+    ]);
+    const certificateDer = der(name);
+    return { ...signer, cn, certificateDer, chainDer: [certificateDer, issuingCaDer, rootDer], certPath: p(`${name}.pem`) };
+  }
+
   return {
     dir,
     rootDer,
+    reissueSigner,
     rootPath: p('root.pem'),
     issuingCaDer,
     tsaCertPath: p('tsa.pem'),

@@ -13,6 +13,7 @@ import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestPsc, type TestPsc } from '../helpers/psc-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
+import { HandPdf } from '../helpers/signed-pdfs.js';
 
 let s: TestServer;
 let psc: TestPsc;
@@ -260,6 +261,54 @@ describe('POST /api/nom151/stamp and /api/nom151/validate', () => {
     expect(afterEdit.stamps[0].modified_after_stamp).toBe(true);
     expect(afterEdit.stamps[0].modifications.length).toBeGreaterThan(0);
     expect(afterEdit.stamps[0].modifications.every((m) => m.revision === 3)).toBe(true);
+  });
+
+  describe("a stamp's structure is judged by the signature verifier", () => {
+    /** A PDF closed by a document time stamp written by hand, its token from the built-in authority. */
+    async function handStamped(extraSigDict = '') {
+      s.deps.nom151Psc = undefined;
+      const signer = await psc.pki.issueSigner({ cn: 'Unused', email: 'unused@example.com' });
+      return HandPdf.base().sign(psc.pki, {
+        signer,
+        field: 'Timestamp_1',
+        extraSigDict,
+        documentTimestamp: async (digest) => Buffer.from((await s.client.stampHash(digest.toString('hex'))).stamp, 'base64'),
+      });
+    }
+    /** Writes `text` into the /Contents hex string, past the token (the bytes no digest covers). */
+    function afterToken(bytes: Buffer, text: string): Buffer {
+      const str = bytes.toString('latin1');
+      const a = str.lastIndexOf('/Contents <') + '/Contents <'.length;
+      const hex = str.slice(a, str.indexOf('>', a));
+      const lengthBytes = Number.parseInt(hex.slice(2, 4), 16) & 0x7f;
+      const der = 2 + lengthBytes + Number.parseInt(hex.slice(4, 4 + 2 * lengthBytes), 16);
+      const out = Buffer.from(bytes);
+      out.write(text, a + der * 2 + 64, 'latin1');
+      return out;
+    }
+
+    it('a well-formed stamp is valid (the control)', async () => {
+      const check = await s.client.validatePdfStamps((await handStamped()).bytes);
+      expect(check.valid).toBe(true);
+      expect(check.stamps[0]).toMatchObject({ valid: true, rule: null, problem: null, covers_revision: true, provider: 'built_in' });
+    });
+
+    it('non-zero data after the token in /Contents: not valid, though the token itself checks out', async () => {
+      const bytes = afterToken((await handStamped()).bytes, 'CAFEBABE');
+      const check = await s.client.validatePdfStamps(bytes);
+      expect(check.valid).toBe(false);
+      expect(check.stamps[0]).toMatchObject({ valid: false, rule: 'contents-trailing-data', covers_revision: false });
+      expect(check.stamps[0].problem).toContain('zero padding');
+      // What the token alone says: every check passes. Only the structure refuses it.
+      expect(Object.values(check.stamps[0].checks).every(Boolean)).toBe(true);
+    });
+
+    it('a /ByteRange key given twice: not valid', async () => {
+      const check = await s.client.validatePdfStamps((await handStamped('/ByteRange [0 1 2 3] ')).bytes);
+      expect(check.valid).toBe(false);
+      expect(check.stamps[0]).toMatchObject({ valid: false, rule: 'byte-range-duplicated', covers_revision: false });
+      expect(check.stamps[0].problem).toContain('more than once');
+    });
   });
 
   it('a PDF without stamps is not valid; a malformed one is 422', async () => {
