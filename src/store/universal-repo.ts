@@ -32,8 +32,10 @@ export async function markUniversalPending(trx: Transaction<Database>, documentI
   await sql`update documents set universal_status = 'pending', universal_error = null where id = ${documentId}`.execute(trx);
 }
 
-export async function markUniversalFailed(trx: Transaction<Database>, documentId: string, error: string): Promise<void> {
-  await sql`update documents set universal_status = 'failed', universal_error = ${error} where id = ${documentId}`.execute(trx);
+/** An attempt failed: `failed` once no attempt is left (the operator must act), else still pending. */
+export async function markUniversalFailed(trx: Transaction<Database>, documentId: string, error: string, lasting: boolean): Promise<void> {
+  await sql`update documents set universal_status = ${lasting ? 'failed' : 'pending'}, universal_error = ${error}
+    where id = ${documentId}`.execute(trx);
 }
 
 export async function storeUniversal(

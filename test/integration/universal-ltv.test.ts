@@ -100,7 +100,7 @@ describe('universal rendition with an external time-stamp authority (SELLO_TSA_U
       const refused = await signedDocument(s, pdf, ['Fernando Gil']);
       await jobs.runDue();
       const err = await apiError(s.client.downloadDocument('universal', refused));
-      expect(err.details).toMatchObject({ universal_status: 'failed' });
+      expect(err.details).toMatchObject({ universal_status: 'pending' }); // retried: pending, with the reason
       expect(String((err.details as { reason: string }).reason)).toMatch(/Time-Stamping Authority.*HTTP 503/);
       expect((await history(s, refused)).map((h) => h.action)).toContain('universal_failed');
 
