@@ -115,6 +115,16 @@ describe('stamping completed documents', () => {
     const v = await opensslTsVerify(Buffer.from(revision.stamp, 'base64'), { data: bytes }, rootPem);
     expect(v.output).toContain('Verification: OK');
 
+    // The universal rendition's stamp: openssl verifies its token over the exact bytes served for it
+    // (the universal rendition as stamped), and not over the original's.
+    const stampedUniversal = await s.client.stampedRevision(ticket, universal.hash);
+    const universalBytes = Buffer.from(stampedUniversal.pdf, 'base64');
+    expect(universalBytes.equals(universal.bytes)).toBe(true);
+    const universalToken = Buffer.from(listed.find((x) => x.rendition === 'universal')!.stamp, 'base64');
+    const vu = await opensslTsVerify(universalToken, { data: universalBytes }, rootPem);
+    expect(vu.output).toMatch(/^Verification: OK$/m);
+    expect((await opensslTsVerify(universalToken, { data: original.bytes }, rootPem)).ok).toBe(false);
+
     const history = await s.client.documentHistory(ticket);
     expect(JSON.stringify(history)).toContain('nom151_stamped');
 
@@ -172,6 +182,12 @@ describe('stamping completed documents', () => {
       expect(await eventsOf(ticket)).toHaveLength(2);
       const v = await opensslTsVerify(Buffer.from(stamps[0].stamp, 'base64'), { digestHex: stamps[0].hash }, psc.rootPem);
       expect(v.ok).toBe(true);
+      // The PSC's stamp of the universal rendition, over the bytes served as that rendition.
+      const universalStamp = (await s.client.listStamps(ticket)).stamps.find((x) => x.rendition === 'universal')!;
+      const universal = await s.client.downloadDocument('universal', ticket);
+      expect(universalStamp.hash).toBe(universal.hash);
+      const vu = await opensslTsVerify(Buffer.from(universalStamp.stamp, 'base64'), { data: universal.bytes }, psc.rootPem);
+      expect(vu.output).toMatch(/^Verification: OK$/m);
     } finally {
       psc.mode = 'up';
       s.deps.nom151Psc = undefined;

@@ -13,7 +13,9 @@ import { HOUR, movableClock, releaseScheduledJobs } from '../helpers/flow-clock.
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { dssOf, signedDocument } from '../helpers/universal.js';
+import { opensslTsVerify } from '../helpers/openssl-ts.js';
+import { documentTimestamps, dssOf, signedDocument } from '../helpers/universal.js';
+import { derToPem } from '../../src/pki/index.js';
 import { expectLta, history, notifications, queued, retryNow, revisions } from '../helpers/universal-checks.js';
 
 let s: TestServer;
@@ -127,6 +129,19 @@ describe('universal rendition', () => {
       await expectLta(renewed, first, rootPem, 1);
       const stamps = (await readSignedFields(renewed)).filter((f) => f.kind === 'document_timestamp');
       expect(stamps.map((f) => f.fieldName)).toEqual(['Sello-Archive-1', 'Sello-Archive-2']);
+      // Every archive time stamp, not only the last: openssl verifies each token over the bytes its
+      // /ByteRange covers, against the root, with the DSS's certificates to complete the path.
+      const dssPem = (await dssOf(renewed)).certs.map((c) => derToPem(c, 'CERTIFICATE')).join('');
+      const archives = await documentTimestamps(renewed);
+      expect(archives.map((a) => a.fieldName)).toEqual(['Sello-Archive-1', 'Sello-Archive-2']);
+      for (const a of archives) {
+        const v = await opensslTsVerify(a.token, { data: a.covered }, rootPem, { untrustedPem: dssPem });
+        expect(v.output, a.fieldName).toMatch(/^Verification: OK$/m);
+      }
+      // The first still covers exactly what it covered in the first rendition; a token does not pass
+      // over another's bytes.
+      expect((await documentTimestamps(first))[0].covered.equals(archives[0].covered)).toBe(true);
+      expect((await opensslTsVerify(archives[0].token, { data: archives[1].covered }, rootPem, { untrustedPem: dssPem })).ok).toBe(false);
       expect((await revisions(s, ticket)).map((r) => r.kind)).toEqual(['initial', 'renewal']);
       const renewal = (await history(s, ticket)).find((h) => h.action === 'universal_renewed')!;
       expect(renewal.details).toMatchObject({ level: 'PAdES-B-LTA', revision: 2 });
