@@ -2,7 +2,8 @@
 // implementation independent of the code under test:
 //   root CA ─┬─ issuing CA ── signer certificates (CN, email in SAN, KU digitalSignature +
 //            │                nonRepudiation, EKU emailProtection)
-//            └─ TSA (critical EKU timeStamping), answering with `openssl ts -reply`
+//            ├─ TSA (critical EKU timeStamping), answering with `openssl ts -reply`
+//            └─ other TSA (the same, another authority under the same root)
 //   rogue root ── rogue TSA   (a well-formed TSA nobody trusts, for the gap-3 tests)
 // Signer keys are PKCS#8 imported into WebCrypto as non-extractable CryptoKeys, as production
 // keys would be. Everything lives in one temporary directory; call dispose() when done.
@@ -118,10 +119,11 @@ export async function createTestPki(): Promise<TestPki> {
   writeFileSync(p('ext.cnf'), EXTENSIONS);
   writeFileSync(
     p('tsa.cnf'),
-    `${tsaSection('tsa', dir, 'tsa')}\n${tsaSection('rogue_tsa', dir, 'rogue-tsa')}\n${tsaSection('bulky_tsa', dir, 'tsa')}certs = $dir/bulky.pem\n`,
+    `${tsaSection('tsa', dir, 'tsa')}\n${tsaSection('rogue_tsa', dir, 'rogue-tsa')}\n${tsaSection('other_tsa', dir, 'other-tsa')}\n${tsaSection('bulky_tsa', dir, 'tsa')}certs = $dir/bulky.pem\n`,
   );
   writeFileSync(p('tsa-serial'), '01\n');
   writeFileSync(p('rogue-tsa-serial'), '01\n');
+  writeFileSync(p('other-tsa-serial'), '01\n');
   let serial = 100;
 
   async function selfSigned(name: string, subject: string) {
@@ -183,6 +185,8 @@ export async function createTestPki(): Promise<TestPki> {
   await selfSigned('root', '/O=Sello Test/CN=Sello Test Root CA');
   await issue('issuing', '/O=Sello Test/CN=Sello Test Issuing CA', 'root', 'v3_ca');
   await issue('tsa', '/O=Sello Test/CN=Sello Test TSA', 'root', 'v3_tsa');
+  // A second, genuine TSA under the same root: trusted by chain, but not the authority configured.
+  await issue('other-tsa', '/O=Sello Test/CN=Sello Test Other TSA', 'root', 'v3_tsa');
   await selfSigned('rogue-root', '/O=Nobody/CN=Rogue Root CA');
   await issue('rogue-tsa', '/O=Nobody/CN=Rogue TSA', 'rogue-root', 'v3_tsa');
   await openssl(dir, [

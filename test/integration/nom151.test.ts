@@ -7,6 +7,7 @@ import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derToPem, pemCertificates } from '../../src/pki/index.js';
 import { signPdf } from '../../src/pdf/sign-pdf.js';
+import { createTimeStampRequest, randomNonce } from '../../src/pki/tsa-request.js';
 import { apiError } from '../helpers/api-error.js';
 import { opensslTsVerify } from '../helpers/openssl-ts.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -21,7 +22,7 @@ let serviceRootPem: string;
 let signedPdf: Buffer;
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
-const configurePsc = (trust = psc.rootPem, extra: { user?: string; password?: string; policyOid?: string } = {}) => {
+const configurePsc = (trust = psc.rootPem, extra: { user?: string; password?: string; policyOid?: string; tsaName?: string } = {}) => {
   s.deps.nom151Psc = { url: psc.url, trustedRootsDer: pemCertificates(trust), ...extra };
 };
 const stampCount = async () => Number((await sql<{ n: string }>`select count(*) as n from stamps`.execute(s.deps.db)).rows[0].n);
@@ -161,6 +162,71 @@ describe('an external provider (PSC)', () => {
       expect([e.status, e.code]).toEqual([503, 'STAMP_REFUSED']);
       expect(e.message).toContain('does not chain to a trusted root');
       expect(await stampCount()).toBe(n);
+    } finally {
+      psc.mode = 'up';
+    }
+  });
+
+  it("another authority under the PSC's own root: chain trusted but authority not recognized, when the PSC is named by certificate or name", async () => {
+    // A genuine token from "Sello Test Other TSA", under the same root as the PSC's "Sello Test TSA".
+    const digest = sha256(Buffer.from('otra autoridad'));
+    const ask = async () => {
+      const res = await fetch(psc.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/timestamp-query' },
+        body: new Uint8Array(createTimeStampRequest(digest, randomNonce(), true)),
+      });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer()).toString('base64');
+    };
+    psc.mode = 'other-tsa';
+    const other = await ask();
+    psc.mode = 'up';
+    const own = await ask();
+    const validate = (timestamp: string) => s.client.validateTimestamp({ hash: digest.toString('hex'), timestamp });
+    try {
+      // Named by certificate: the trust file holds the root and the PSC's own TSA certificate.
+      configurePsc(psc.rootPem + psc.tsaPem);
+      const byCert = await validate(other);
+      expect(byCert).toMatchObject({
+        valid: false,
+        provider: null,
+        tsa: expect.stringContaining('Sello Test Other TSA'),
+        checks: { well_formed: true, imprint_matches: true, signature_valid: true, chain_trusted: true, authority_recognized: false },
+      });
+      expect(byCert.problem).toMatch(/Sello Test Other TSA, neither the service's own time-stamp authority nor the configured PSC/);
+      expect(await validate(own)).toMatchObject({
+        valid: true,
+        provider: 'psc',
+        checks: { chain_trusted: true, authority_recognized: true },
+      });
+      // The same authority is refused when it answers a stamp request: nothing stored.
+      const n = await stampCount();
+      psc.mode = 'other-tsa';
+      const refused = await apiError(s.client.stampHash(digest.toString('hex')));
+      expect([refused.status, refused.code]).toEqual([503, 'STAMP_REFUSED']);
+      expect(refused.message).toMatch(/Sello Test Other TSA, not by the configured PSC's authority/);
+      expect(await stampCount()).toBe(n);
+      psc.mode = 'up';
+
+      // Named by SELLO_NOM151_TSA_NAME, the trust file holding the root alone.
+      configurePsc(psc.rootPem, { tsaName: 'Sello Test TSA' });
+      expect((await validate(other)).checks).toMatchObject({ chain_trusted: true, authority_recognized: false });
+      expect((await validate(own)).checks).toMatchObject({ chain_trusted: true, authority_recognized: true });
+
+      // Not named: every authority under the PSC's roots is taken for the PSC (docs/configuration.md).
+      configurePsc(psc.rootPem);
+      expect(await validate(other)).toMatchObject({
+        valid: true,
+        provider: 'psc',
+        checks: { chain_trusted: true, authority_recognized: true },
+      });
+
+      // The built-in authority is its certificate: its token stays recognized whatever the PSC.
+      s.deps.nom151Psc = undefined;
+      const builtIn = (await s.client.stampHash(digest.toString('hex'))).stamp;
+      configurePsc(psc.rootPem + psc.tsaPem);
+      expect(await validate(builtIn)).toMatchObject({ valid: true, provider: 'built_in' });
     } finally {
       psc.mode = 'up';
     }

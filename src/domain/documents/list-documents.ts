@@ -3,6 +3,7 @@
 import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { listDocuments as listRows } from '../../store/documents-repo.js';
+import { archivalStates } from './archival-state.js';
 import type { DocumentListing } from '../../schemas/documents.js';
 
 export type { DocumentListing } from '../../schemas/documents.js';
@@ -28,6 +29,10 @@ export async function listDocuments(
   const rows = await listRows(deps.db, { accountId: q.accountId, from, to, limit: limit + 1, after });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const archival = await archivalStates(
+    deps,
+    page.map((r) => r.id),
+  );
   return {
     documents: page.map((r) => ({
       document_ticket: r.ticket,
@@ -36,6 +41,7 @@ export async function listDocuments(
       created_at: r.created_at.toISOString(),
       signers: r.signers,
       signed_count: r.signers.filter((s) => s.status === 'signed').length,
+      ...archival.get(r.id)!,
     })),
     ...(rows.length > limit && last ? { nextToken: encodeToken(last.created_at, last.id) } : {}),
   };
