@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runMailCommand } from '../../src/cli/mail.js';
+import { getCertifiedEmailData } from '../../src/domain/certified-email/get-certified-email-data.js';
+import { CertifiedEmailData } from '../../src/schemas/certified-email.js';
+import { droppedKeys } from '../helpers/schema-keys.js';
 import { apiError } from '../helpers/api-error.js';
 import { movableClock } from '../helpers/flow-clock.js';
 import { startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
@@ -292,6 +295,9 @@ describe('certified email of a document without signers', () => {
       ]),
     );
     expect(history.chain.valid).toBe(true);
+    // Everything the use case answers reaches the client: the schema drops no field.
+    const account = await f.s.deps.db.selectFrom('accounts').select('id').where('web_id', '=', f.s.creds.webId).executeTakeFirstOrThrow();
+    expect(droppedKeys(CertifiedEmailData, await getCertifiedEmailData(f.s.deps, { accountId: account.id, ticket }))).toEqual([]);
   });
 
   it('refuses a report that matches no certified email or is not a delivery-status notification, recording nothing', async () => {
