@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AuthorityName, DateTime, Nullable, Rect, StringEnum, checkedByUseCase } from './common.js';
 import { examples } from './common.js';
 import { DocumentWorkflowSettings } from './workflows.js';
+import { CertifiedEmailInput } from './certified-email.js';
 
 const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
@@ -71,6 +72,7 @@ export const CreateDocumentBody = Type.Object(
         description: "stamp the completed document (NOM-151); absent or null: the account's default",
       }),
     ),
+    certified_email: Type.Optional(CertifiedEmailInput),
   },
   { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template; unknown keys are listed in warnings' },
 );
@@ -84,6 +86,7 @@ examples(
       { authority: 'SMS', data: '+525512345678', page: 1, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } },
     ],
     qr: [{ page: 0, rect: { lx: 460, ly: 30, tx: 560, ty: 130 } }],
+    certified_email: { to: 'legal@example.com', subject: 'Signed contract', message: 'The contract, signed by both parties.' },
   },
   {
     template: { title: 'contrato', name: 'Contrato Ana' },
