@@ -5,6 +5,7 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
+import { eventSigner } from '../events/event-types.js';
 import { appendHistory } from '../history/append-history.js';
 import { advanceAfterSignature } from '../workflows/advance-flow.js';
 import { completeDocument, recordSignature, signersOf } from '../../store/signing-repo.js';
@@ -50,18 +51,11 @@ export async function concludeSignature(
     ip: o.ip ?? null,
     certificateStatus: o.certificateStatus ?? null,
   });
-  const eventSigner = {
-    signer_id: s.signer.signer_id,
-    name: s.signer.name,
-    email: s.signer.email,
-    authority: s.signer.authority,
-    data: s.signer.data,
-  };
   await emitEvent(trx, deps, {
     accountId: s.document.account_id,
     documentId: s.document.id,
     kind: 'original_signed',
-    meta: { signer: eventSigner, authority: s.signer.authority, signed_at: now.toISOString() },
+    meta: { signer: eventSigner(s.signer), authority: s.signer.authority, signed_at: now.toISOString() },
     dedupeKey: `signed:${s.signer.signer_id}`,
   });
   await appendHistory(trx, {
