@@ -9,6 +9,7 @@ import { expectLta } from '../helpers/universal-checks.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
+import { publicCall } from '../helpers/public-call.js';
 
 let s: TestServer;
 let jobs: JobRunner;
@@ -26,15 +27,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => publicCall(s.baseUrl, method, path, body);
 
 const typed = (text: string) => ({ signature: { type: 'typed', text }, consent: true });
 const tokenOf = (url: string) => url.split('/').pop()!;
