@@ -11,6 +11,7 @@ import { AppError } from '../../domain/errors.js';
 import { csrfMatches, currentSession } from '../../domain/panel/panel-sessions.js';
 import { sessionIdOf } from './cookies.js';
 import { panelSignInRoutes } from './sign-in-routes.js';
+import { panelUsageRoutes } from './usage-routes.js';
 import { panelKeyRoutes } from './key-routes.js';
 import { panelWebhookRoutes } from './webhook-routes.js';
 import { panelDocumentRoutes } from './document-routes.js';
@@ -30,6 +31,7 @@ export function panelApiRoutes(deps: Deps) {
       }
     });
     await app.register(panelSignInRoutes(deps));
+    await app.register(panelUsageRoutes(deps));
     await app.register(panelKeyRoutes(deps));
     await app.register(panelWebhookRoutes(deps));
     await app.register(panelDocumentRoutes(deps));
