@@ -154,11 +154,18 @@ describe('account panel', () => {
     expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([['sello_panel', true, 'Strict', '/panel']]);
     await checkAccessible(page, 'documents');
 
-    // Find the document by its signer, open it, download its report.
-    await page.getByLabel('Search by name or signer').fill('carla@example');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // Find the document by its signer with the keyboard alone: type, Enter, Tab to the link, Enter.
+    await page.getByLabel('Search by name or signer').focus();
+    await page.keyboard.type('carla@example');
+    await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('documents').locator('tbody tr').count()).toBe(1);
-    await page.getByRole('link', { name: 'Lease.pdf' }).click();
+    let onLink = false;
+    for (let i = 0; i < 20 && !onLink; i++) {
+      await page.keyboard.press('Tab');
+      onLink = await page.evaluate(() => document.activeElement?.textContent === 'Lease.pdf');
+    }
+    expect(onLink, 'the document link is reached with Tab').toBe(true);
+    await page.keyboard.press('Enter');
     await page.getByTestId('chain').waitFor();
     expect(await page.getByTestId('chain').textContent()).toMatch(/^Chain intact/);
     expect(await page.getByTestId('signers').textContent()).toContain('Carla Ruiz');
@@ -177,6 +184,14 @@ describe('account panel', () => {
     await expect.poll(async () => page.getByTestId('webhook-secret').textContent()).not.toBe(firstSecret);
     const secret = (await page.getByTestId('webhook-secret').textContent())!;
     expect(secret).toMatch(/^whsec_/);
+
+    // A test event reaches the receiver (which answers 500 for now), signed with the new secret.
+    await page.getByTestId('test-event').click();
+    await expect.poll(() => page.getByTestId('test-result').textContent()).toBe('The test event was not delivered: HTTP 500.');
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0].body)).toMatchObject({ notification_type: 'webhook_test', meta: { test: true } });
+    expect(signatureValid(received[0], secret)).toBe(true);
+    received.length = 0;
 
     // A delivery that fails for good (the receiver answers 500 to its last attempt)…
     const account = (await findAccountByWebId(s.deps.db, s.creds.webId))!;

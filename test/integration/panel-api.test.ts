@@ -150,6 +150,18 @@ describe('webhook', () => {
     expect([bad.status, (await bad.json()).error.message]).toEqual([400, 'url: expected an absolute http(s) URL']);
   });
 
+  it('a test event to an address the service refuses to reach says so, and is not logged', async () => {
+    await json(await a.call('POST', '/panel/api/webhook', { body: { url: 'http://192.0.2.1/mine' } }));
+    const r = await json(await a.call('POST', '/panel/api/webhook/test'));
+    expect(r).toMatchObject({
+      url: 'http://192.0.2.1/mine',
+      delivered: false,
+      status: null,
+      error: expect.stringMatching(/^ADDRESS_NOT_ALLOWED/),
+    });
+    expect((await json(await a.call('GET', '/panel/api/webhook/deliveries'))).deliveries).toHaveLength(1);
+  });
+
   it('lists its deliveries and sends one again', async () => {
     const log = await json(await a.call('GET', '/panel/api/webhook/deliveries'));
     expect(log.deliveries).toHaveLength(1);

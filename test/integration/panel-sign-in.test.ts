@@ -108,6 +108,7 @@ describe('panel sessions', () => {
       ['GET', '/panel/api/webhook'],
       ['POST', '/panel/api/webhook'],
       ['POST', '/panel/api/webhook/secret'],
+      ['POST', '/panel/api/webhook/test'],
       ['GET', '/panel/api/webhook/deliveries'],
       ['POST', '/panel/api/webhook/deliveries/1/retry'],
       ['GET', '/panel/api/keys'],

@@ -1,10 +1,11 @@
 // The panel's webhook: the account URL, its secret (a new one shown once), and the delivery log
-// with "send again", through the use cases of /api/webhooks/deliveries.
+// with "send again", through the use cases of /api/webhooks/deliveries; and a test event.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { accountWebhook, rotateWebhookSecret } from '../../domain/accounts/account-webhook.js';
 import { setAccountWebhook } from '../../domain/accounts/set-webhook.js';
+import { sendTestEvent } from '../../domain/events/send-test-event.js';
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../domain/events/webhook-delivery-log.js';
 import { sessionOf } from './session-of.js';
 
@@ -29,6 +30,10 @@ export function panelWebhookRoutes(deps: Deps) {
 
     app.post('/panel/api/webhook/secret', { schema: { hide: true } }, async (req) =>
       rotateWebhookSecret(deps, { accountId: sessionOf(req).account_id }),
+    );
+
+    app.post('/panel/api/webhook/test', { schema: { hide: true } }, async (req) =>
+      sendTestEvent(deps, { accountId: sessionOf(req).account_id }),
     );
 
     app.get('/panel/api/webhook/deliveries', { schema: { hide: true, querystring: DeliveryQuery } }, async (req) => {

@@ -12,6 +12,7 @@ export function WebhooksPage() {
   const [secret, setSecret] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
   const [error, setError] = useState<unknown>(null);
+  const [testResult, setTestResult] = useState('');
   const shownUrl = url ?? hook.data?.url ?? '';
 
   const save = async (e: FormEvent) => {
@@ -22,6 +23,16 @@ export function WebhooksPage() {
       setSecret(r.secret);
       setNotice(t.urlSaved);
       hook.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const test = async () => {
+    setError(null);
+    setNotice('');
+    try {
+      const r = await api.testEvent();
+      setTestResult(r.delivered ? t.testDelivered(r.status!) : t.testFailed(r.error ?? `HTTP ${r.status}`));
     } catch (err) {
       setError(err);
     }
@@ -73,7 +84,13 @@ export function WebhooksPage() {
           <button type="button" className="button button-secondary" onClick={rotate} disabled={!hook.data?.url} data-testid="rotate-secret">
             {t.rotateSecret}
           </button>
+          <button type="button" className="button button-secondary" onClick={test} disabled={!hook.data?.url} data-testid="test-event">
+            {t.testEvent}
+          </button>
         </div>
+        <p role="status" data-testid="test-result">
+          {testResult}
+        </p>
       </div>
       <Deliveries />
     </section>

@@ -85,6 +85,11 @@ export const api = {
   webhook: () => call<{ url: string | null; secret_set: boolean }>('GET', '/webhook'),
   setWebhook: (url: string) => call<{ url: string; secret: string }>('POST', '/webhook', { url }),
   rotateSecret: () => call<{ url: string; secret: string }>('POST', '/webhook/secret'),
+  testEvent: () =>
+    call<{ url: string; notification_id: string; delivered: boolean; status: number | null; error: string | null }>(
+      'POST',
+      '/webhook/test',
+    ),
   deliveries: (q: { state?: string; nextToken?: string }) => call<DeliveryList>('GET', `/webhook/deliveries${qs(q)}`),
   retryDelivery: (id: string) => call<RetriedDelivery>('POST', `/webhook/deliveries/${encodeURIComponent(id)}/retry`),
   keys: () => call<{ keys: { id: string; active: boolean; created_at: string }[]; max_active: number }>('GET', '/keys'),
