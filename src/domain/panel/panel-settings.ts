@@ -13,5 +13,11 @@ export const LINK_REQUESTS_PER_IP = 10;
 /** …within this window. */
 export const LINK_REQUEST_WINDOW_MINUTES = 15;
 
+/**
+ * The least time an answer to "send me a link" takes: a known address costs a link and an email
+ * row (a few milliseconds), an unknown one nothing, and the difference must not tell them apart.
+ */
+export const LINK_REQUEST_FLOOR_MS = 250;
+
 /** The name of the session cookie (its Path is /panel). */
 export const SESSION_COOKIE = 'sello_panel';

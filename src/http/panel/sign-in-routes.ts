@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { AppError } from '../../domain/errors.js';
 import { panelEmail } from '../../domain/panel/panel-email.js';
-import { SESSION_ABSOLUTE_HOURS } from '../../domain/panel/panel-settings.js';
+import { LINK_REQUEST_FLOOR_MS, SESSION_ABSOLUTE_HOURS } from '../../domain/panel/panel-settings.js';
 import { signIn, signOut } from '../../domain/panel/panel-sessions.js';
 import { requestSignInLink } from '../../domain/panel/request-sign-in-link.js';
 import { StringEnum } from '../../schemas/common.js';
@@ -32,7 +32,11 @@ export function panelSignInRoutes(deps: Deps) {
           throw new AppError('RATE_LIMITED', `too many sign-in links asked for; retry in ${retryAfter} s`);
         }
         await requestSignInLink(deps, { email, language: body.language ?? 'es' });
-        // The same answer whether or not the address is a panel user's.
+        // The same answer, after the same time, whether or not the address is a panel user's.
+        const wait = LINK_REQUEST_FLOOR_MS - reply.elapsedTime;
+        if (wait > 0) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
         return reply.code(202).send({ sent: true });
       },
     );
