@@ -45,6 +45,8 @@ const USAGE = `usage: sello <command>
   panel sessions end --email EMAIL [--web-id ID] [--json]
                                 sign that person out of the panel everywhere
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
+  mail dsn [FILE] [--json]      feed a delivery-status notification (bounce, delivery report; stdin without FILE)
+                                to the certified email it is about (exit 0 recorded, 1 not recognized)
   messages list [--json] [--limit N]
                                 SMS and WhatsApp messages: sent, delivered, failed, or kept in the outbox
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)

@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   PACKAGE_NOT_FOUND: 'unknown package',
   /** No document with that ticket in this account. */
   DOCUMENT_NOT_FOUND: 'unknown document',
+  /** No certified email: an unknown ticket, another account's, a document created without certified_email, or a link or report that matches none. */
+  CERTIFIED_EMAIL_NOT_FOUND: 'unknown certified email',
   /** No document set with that uuid in this account. */
   DOCUMENT_SET_NOT_FOUND: 'unknown set',
   /** No notification with that notification_id in this account. */

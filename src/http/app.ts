@@ -39,6 +39,8 @@ import { panelApiRoutes } from './panel/index.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { downloadLinkRoutes } from './routes/download-link.js';
+import { certifiedEmailLinkRoutes } from './routes/certified-email-links.js';
+import { certifiedEmailRoutes } from './routes/certified-email.js';
 import { setRoutes } from './routes/sets.js';
 import { templateRoutes } from './routes/templates.js';
 import { stampRoutes } from './routes/stamps.js';
@@ -140,6 +142,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(panelPageRoutes());
   await app.register(panelApiRoutes(deps));
   await app.register(downloadLinkRoutes(deps));
+  await app.register(certifiedEmailLinkRoutes(deps));
   await app.register(verifyRoutes(deps));
   await app.register(verifyFileRoutes(deps));
   await app.register(channelCallbackRoutes(deps));
@@ -202,6 +205,7 @@ function apiPlugin(deps: Deps) {
     await app.register(documentRoutes(deps));
     await app.register(reportRoutes(deps));
     await app.register(historyRoutes(deps));
+    await app.register(certifiedEmailRoutes(deps));
     await app.register(setRoutes(deps));
     await app.register(workflowRoutes(deps));
     await app.register(pdfToolRoutes(deps));

@@ -298,7 +298,7 @@ export async function countSetDocuments(trx: Transaction<Database>, setId: strin
 export async function setDocuments(db: Db, setId: string) {
   return db
     .selectFrom('documents as d')
-    .select(['d.ticket', 'd.name', 'd.status', 'd.created_at'])
+    .select(['d.id', 'd.ticket', 'd.name', 'd.status', 'd.created_at'])
     .select(
       sql<{ signer_id: string; authority: string; data: string; name: string | null; status: string }[]>`coalesce((
         select json_agg(json_build_object('signer_id', s.signer_id, 'authority', s.authority, 'data', s.data,

@@ -3,6 +3,7 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { type ListedDocument, listDocuments as listRows } from '../../store/documents-repo.js';
+import { type ArchivalState, archivalStates } from './archival-state.js';
 import type { DocumentListing } from '../../schemas/documents.js';
 
 export type { DocumentListing } from '../../schemas/documents.js';
@@ -47,8 +48,12 @@ export async function listDocuments(
   const rows = await listRows(deps.db, { accountId: q.accountId, from, to, limit: limit + 1, after, status: q.status, search });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const archival = await archivalStates(
+    deps,
+    page.map((r) => r.id),
+  );
   return {
-    documents: page.map(listed),
+    documents: page.map((r) => listed(r, archival.get(r.id)!)),
     ...(rows.length > limit && last ? { nextToken: encodeToken(last.created_at, last.id) } : {}),
   };
 }
@@ -62,10 +67,11 @@ export async function findListedDocument(
   if (!row) {
     throw new AppError('DOCUMENT_NOT_FOUND', `no document ${q.ticket}`);
   }
-  return listed(row);
+  const archival = await archivalStates(deps, [row.id]);
+  return listed(row, archival.get(row.id)!);
 }
 
-function listed(r: ListedDocument): DocumentListing['documents'][number] {
+function listed(r: ListedDocument, archival: ArchivalState): DocumentListing['documents'][number] {
   return {
     document_ticket: r.ticket,
     name: r.name,
@@ -73,6 +79,7 @@ function listed(r: ListedDocument): DocumentListing['documents'][number] {
     created_at: r.created_at.toISOString(),
     signers: r.signers,
     signed_count: r.signers.filter((s) => s.status === 'signed').length,
+    ...archival,
   };
 }
 

@@ -12,6 +12,7 @@ import type { Database } from '../../store/schema.js';
 import { markUniversalPending } from '../../store/universal-repo.js';
 import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
 import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
+import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
 import type { SignResult } from '../../schemas/signing.js';
 import type { SigningSession } from './signing-session.js';
 import { concludeEndorsement } from '../endorsements/conclude-endorsement.js';
@@ -86,6 +87,8 @@ export async function concludeSignature(
     await addUniversalBuildJob(trx, { documentId: s.document.id });
     await queueCompletionStamp(trx, s.document.id);
     await appendHistory(trx, { documentId: s.document.id, at: now, action: 'completed', actor: 'system', details: { sha256 } });
+    // The certified email, if the document has one, carries the signed original: this revision.
+    await queueCertifiedEmail(trx, deps, { documentId: s.document.id, pdfSha256: sha256 });
     await emitEvent(trx, deps, {
       accountId: s.document.account_id,
       documentId: s.document.id,

@@ -39,4 +39,4 @@ create index panel_sessions_user on panel_sessions(user_id) where ended_at is nu
 
 alter table mail_messages drop constraint mail_messages_kind_check;
 alter table mail_messages add constraint mail_messages_kind_check
-  check (kind in ('invitation', 'reminder', 'conclusion', 'otp', 'panel_sign_in'));
+  check (kind in ('invitation', 'reminder', 'conclusion', 'otp', 'certified', 'panel_sign_in'));
