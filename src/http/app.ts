@@ -34,6 +34,8 @@ import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
 import { signerPageRoutes } from './routes/signer-page.js';
+import { panelPageRoutes } from './routes/panel-page.js';
+import { panelApiRoutes } from './panel/index.js';
 import { pdfToolRoutes } from './routes/pdf-tools.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { downloadLinkRoutes } from './routes/download-link.js';
@@ -137,6 +139,8 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(documentPageRoutes(deps));
   await app.register(setSigningRoutes(deps));
   await app.register(signerPageRoutes());
+  await app.register(panelPageRoutes());
+  await app.register(panelApiRoutes(deps));
   await app.register(downloadLinkRoutes(deps));
   await app.register(certifiedEmailLinkRoutes(deps));
   await app.register(verifyRoutes(deps));
