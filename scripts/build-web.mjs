@@ -47,10 +47,12 @@ if (!force && built > 0 && built >= newest) {
   process.exit(0);
 }
 console.log(
-  built === 0 ? 'Building the signer page (web/dist is missing)…' : `Building the signer page (${relative(root, newestFile)} changed)…`,
+  built === 0
+    ? 'Building the signer page and panel (web/dist is missing)…'
+    : `Building the signer page and panel (${relative(root, newestFile)} changed)…`,
 );
 const started = Date.now();
 const { build } = await import('vite');
 await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
-console.log(`Signer page built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+console.log(`Signer page and panel built in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

@@ -84,6 +84,8 @@ export interface Nom151Settings {
   trustPath: string;
   /** Policy OID asked for in every request and required in every token; absent: the provider's own. */
   policyOid?: string;
+  /** The subject (its CN, or the whole DN) of the PSC's time-stamping certificate; absent: not pinned by name. */
+  tsaName?: string;
 }
 
 /** Signing with the signer's own SAT e.firma (domain/signing/sat/). */
@@ -434,7 +436,13 @@ export function loadConfig(env: Env = process.env): Config {
 /** SELLO_NOM151_*: the PSC is all or nothing (a URL without the roots it must chain to is refused). */
 function nom151Settings(env: Env, problems: string[]): Nom151Settings | undefined {
   const url = env.SELLO_NOM151_URL || undefined;
-  const others = ['SELLO_NOM151_USER', 'SELLO_NOM151_PASSWORD', 'SELLO_NOM151_TRUST_PEM', 'SELLO_NOM151_POLICY_OID'].filter((n) => env[n]);
+  const others = [
+    'SELLO_NOM151_USER',
+    'SELLO_NOM151_PASSWORD',
+    'SELLO_NOM151_TRUST_PEM',
+    'SELLO_NOM151_POLICY_OID',
+    'SELLO_NOM151_TSA_NAME',
+  ].filter((n) => env[n]);
   if (!url) {
     if (others.length > 0) {
       problems.push(`${others.join(', ')}: set only with SELLO_NOM151_URL (the provider's RFC 3161 URL)`);
@@ -459,7 +467,11 @@ function nom151Settings(env: Env, problems: string[]): Nom151Settings | undefine
   if (user?.includes(':')) {
     problems.push('SELLO_NOM151_USER: must not contain ":" (HTTP basic authentication, RFC 7617)');
   }
-  return { url, user, password, trustPath: resolve(env.SELLO_NOM151_TRUST_PEM ?? ''), policyOid };
+  const tsaName = env.SELLO_NOM151_TSA_NAME?.trim() || undefined;
+  if (tsaName !== undefined && tsaName.length > 500) {
+    problems.push("SELLO_NOM151_TSA_NAME: at most 500 characters (the CN or the subject of the PSC's time-stamping certificate)");
+  }
+  return { url, user, password, trustPath: resolve(env.SELLO_NOM151_TRUST_PEM ?? ''), policyOid, tsaName };
 }
 
 /** SELLO_SAT_TRUST_PEM (a PEM file of the SAT's CA certificates) and SELLO_SAT_OCSP_URL. */

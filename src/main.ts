@@ -4,6 +4,7 @@
 //   worker           jobs only
 //   migrate          apply database migrations and exit
 //   account ...      create, rotate-key, webhook, update, list
+//   panel ...        invite a person to an account's panel, end their sessions
 //   history verify   check a document's hash-chained history
 //   auth check       what to sign for a request, and whether a signature is it
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -14,6 +15,7 @@ import { AppError } from './domain/errors.js';
 // seconds to load, which `sello --help` and a usage error should not wait for.
 const cli = {
   account: () => import('./cli/account.js'),
+  panel: () => import('./cli/panel.js'),
   mail: () => import('./cli/mail.js'),
   messages: () => import('./cli/messages.js'),
   history: () => import('./cli/history.js'),
@@ -38,7 +40,13 @@ const USAGE = `usage: sello <command>
   account package add --web-id ID --kind KIND --pieces N (--days N | --to DATE) [--from DATE] [--json]
   account package list --web-id ID [--json]
   account package end --web-id ID --id PACKAGE_ID [--json]
+  panel invite --web-id ID --email EMAIL [--language es|en] [--json]
+                                let a person sign in to the account panel (/panel); emails a sign-in link
+  panel sessions end --email EMAIL [--web-id ID] [--json]
+                                sign that person out of the panel everywhere
   mail list [--json] [--limit N]  emails sent, or kept in the outbox when no SMTP server is set
+  mail dsn [FILE] [--json]      feed a delivery-status notification (bounce, delivery report; stdin without FILE)
+                                to the certified email it is about (exit 0 recorded, 1 not recognized)
   messages list [--json] [--limit N]
                                 SMS and WhatsApp messages: sent, delivered, failed, or kept in the outbox
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
@@ -110,6 +118,17 @@ async function main(argv: string[]): Promise<number> {
       const runtime = await (await cli.database()).openStore(config);
       try {
         await runAccountCommand(runtime.deps, cmd);
+      } finally {
+        await runtime.close();
+      }
+      return 0;
+    }
+    case 'panel': {
+      const { parsePanelCommand, runPanelCommand } = await cli.panel();
+      const cmd = parsePanelCommand(rest);
+      const runtime = await (await cli.database()).openStore(config);
+      try {
+        await runPanelCommand(runtime.deps, cmd);
       } finally {
         await runtime.close();
       }

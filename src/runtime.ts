@@ -85,6 +85,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
             user: config.nom151.user,
             password: config.nom151.password,
             policyOid: config.nom151.policyOid,
+            tsaName: config.nom151.tsaName,
             trustedRootsDer: await pscRoots(config.nom151.trustPath),
           }
         : undefined,

@@ -1,5 +1,6 @@
-// Builds the signer page into web/dist: index.html (served by the service at /sign/{token}) and
-// hashed assets under /assets/ (served by src/http/routes/signer-page.ts with @fastify/static).
+// Builds the signer page and the account panel into web/dist: index.html (served by the service at
+// /sign/{token}), panel.html (served at /panel) and their hashed assets under /assets/ (served by
+// src/http/routes/signer-page.ts), where the code both use (React, the shared styles) is one chunk.
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
@@ -45,5 +46,6 @@ export default defineConfig({
     target: 'es2022',
     // pdf.js is large by nature; it loads after the page shows, in its own chunk.
     chunkSizeWarningLimit: 1600,
+    rollupOptions: { input: { index: join(here, 'index.html'), panel: join(here, 'panel.html') } },
   },
 });

@@ -5,6 +5,7 @@ import { SignedTransport } from './transport.js';
 import type {
   AccountPackages,
   AccountSummary,
+  CertifiedEmailData,
   ConsumptionReport,
   ClosedSet,
   CreateDocumentInput,
@@ -100,6 +101,16 @@ export class SelloClient extends SignedTransport {
   /** The history as a PDF sealed by the service (PAdES B-T), in the document's language. */
   historyPdf(ticket: string): Promise<Buffer> {
     return this.getBytes(`/api/v1/document/${seg(ticket)}/history/pdf`);
+  }
+
+  /** The document's certified email and its evidence (sent, SMTP reply, delivery, open, download). */
+  certifiedEmailData(ticket: string): Promise<CertifiedEmailData> {
+    return this.request('GET', `/api/certifiedEmail/${seg(ticket)}/data`);
+  }
+
+  /** The certified email's evidence as a PDF sealed by the service (PAdES B-T), in the document's language. */
+  certifiedEmailEvidence(ticket: string): Promise<Buffer> {
+    return this.getBytes(`/api/certifiedEmail/${seg(ticket)}/evidence`);
   }
 
   deleteDocument(ticket: string): Promise<DeleteOrRestoreResult> {

@@ -17,10 +17,18 @@ import type {
   TimestampValidation as TimestampValidationSchema,
 } from '../schemas/stamps.js';
 
-export type { CreatedDocument, DeleteOrRestoreResult, DocumentListing as DocumentList, PageDataResult } from '../schemas/documents.js';
+export type {
+  ArchivalState,
+  CreatedDocument,
+  DeleteOrRestoreResult,
+  DocumentListing as DocumentList,
+  PageDataResult,
+  RenditionState,
+} from '../schemas/documents.js';
 export type { AccountPackages, AccountSummary, ConsumptionReport } from '../schemas/accounts.js';
 export type { CreatedSubscription, DeletedSubscription, NotificationDocument } from '../schemas/events.js';
 export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
+export type { CertifiedEmailData } from '../schemas/certified-email.js';
 export type { ClosedSet, CreatedSet, DocumentSet, RemovedSetSigner } from '../schemas/sets.js';
 export type { WorkflowSettings } from '../schemas/workflows.js';
 export type { DeliveryList, RetriedDelivery, WebhookDelivery } from '../schemas/webhook-deliveries.js';

@@ -64,5 +64,11 @@ export interface Nom151Psc {
   password?: string;
   /** Asked for in each request and required in each token. */
   policyOid?: string;
+  /**
+   * Every certificate of SELLO_NOM151_TRUST_PEM, each a trust anchor. Those that are not CAs are
+   * the PSC's own time-stamping certificates: given, they name the authority (stamp-authority.ts).
+   */
   trustedRootsDer: Buffer[];
+  /** SELLO_NOM151_TSA_NAME: the CN or subject of the PSC's time-stamping certificate. */
+  tsaName?: string;
 }

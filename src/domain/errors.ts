@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   PACKAGE_NOT_FOUND: 'unknown package',
   /** No document with that ticket in this account. */
   DOCUMENT_NOT_FOUND: 'unknown document',
+  /** No certified email: an unknown ticket, another account's, a document created without certified_email, or a link or report that matches none. */
+  CERTIFIED_EMAIL_NOT_FOUND: 'unknown certified email',
   /** No document set with that uuid in this account. */
   DOCUMENT_SET_NOT_FOUND: 'unknown set',
   /** No notification with that notification_id in this account. */
@@ -150,6 +152,16 @@ export const ERROR_CODES = {
   NOT_HOLDER: 'not the holder',
   /** No endorsement with that id on that document. */
   ENDORSEMENT_NOT_FOUND: 'unknown endorsement',
+  /** The panel's sign-in link is unknown, used already, or expired: ask for a new one. */
+  SIGN_IN_LINK_INVALID: 'sign-in link invalid',
+  /** A panel request without a live session (none, ended, idle too long, past its absolute end). */
+  PANEL_SESSION_REQUIRED: 'panel session required',
+  /** A panel change without the session's CSRF token in the X-CSRF-Token header, or with a wrong one; nothing was changed. */
+  CSRF_TOKEN_INVALID: 'CSRF token invalid',
+  /** No API key with that id in this account. */
+  API_KEY_NOT_FOUND: 'unknown API key',
+  /** The account has no webhook URL yet: set one first. */
+  WEBHOOK_NOT_SET: 'no webhook URL',
   /** A dependency (database, renderer) is unavailable. */
   SERVICE_UNAVAILABLE: 'dependency down',
   /** A bug or an unexpected failure; the body carries the request id only. */

@@ -2,6 +2,7 @@
 // in Spanish or English. Like the QR page (verify-html.ts) it is one self-contained document with no
 // script: a plain form posts the file, and the answer is a new page. Every value is escaped.
 import type { PublicFileVerification } from '../domain/documents/verify-public-file.js';
+import { attackText, changeText, ruleText } from './verify-file-text.js';
 import { esc, page, type PageLocale, when } from './verify-html.js';
 
 const TEXT = {
@@ -112,7 +113,7 @@ export function renderVerifyResult(v: PublicFileVerification, locale: PageLocale
       [t.level, esc(s.level)],
     ];
     if (s.problem) {
-      rows.push([t.problem, esc(s.problem)]);
+      rows.push([t.problem, esc(ruleText(s.rule, s.problem, locale))]);
     }
     const badges = [`<p class="badge ${s.valid ? 'ok' : 'bad'}">${esc(s.valid ? t.valid : t.invalid)}</p>`];
     if (s.modified_after_signing) {
@@ -131,6 +132,20 @@ ${badges.join(' ')}
   return page(
     locale,
     t.title,
-    [summary, signatures, list(t.changes, v.changes), list(t.attacks, v.attacks), again].filter(Boolean).join('\n'),
+    [
+      summary,
+      signatures,
+      list(
+        t.changes,
+        v.changes.map((c) => changeText(c, locale)),
+      ),
+      list(
+        t.attacks,
+        v.attacks.map((a) => attackText(a, locale)),
+      ),
+      again,
+    ]
+      .filter(Boolean)
+      .join('\n'),
   );
 }

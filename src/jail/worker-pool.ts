@@ -52,6 +52,9 @@ export class PoolBusyError extends Error {
   override name = 'PoolBusyError';
 }
 
+/** Longest a fresh worker may take to load its modules before it counts as unable to start. */
+const BOOT_LIMIT_MS = 60_000;
+
 interface Job {
   task: string;
   input: unknown;
@@ -109,6 +112,9 @@ export class WorkerPool {
     }
   }
 
+  /** Resolves once a worker has loaded its modules (worker-boot.mjs posts {ready: true}). */
+  private readonly booted = new WeakMap<Worker, Promise<boolean>>();
+
   private start(): Worker {
     const worker = new Worker(BOOT, {
       workerData: { entry: this.opts.entry.href },
@@ -126,6 +132,24 @@ export class WorkerPool {
         this.idle.splice(at, 1);
       }
     });
+    this.booted.set(
+      worker,
+      new Promise<boolean>((resolve) => {
+        const onReady = (m: { ready?: boolean }) => {
+          if (m?.ready) {
+            worker.off('message', onReady);
+            clearTimeout(limit);
+            resolve(true);
+          }
+        };
+        const limit = setTimeout(() => resolve(false), BOOT_LIMIT_MS);
+        worker.on('message', onReady);
+        worker.once('exit', () => {
+          clearTimeout(limit);
+          resolve(false);
+        });
+      }),
+    );
     return worker;
   }
 
@@ -173,14 +197,26 @@ export class WorkerPool {
         job.reject(new WorkerCrashError(`the worker exited (code ${code})`));
         finish(false);
       };
-      const timer = setTimeout(() => {
-        job.reject(new WorkerLimitError('time', `the task did not finish within ${this.opts.timeoutMs} ms and was stopped`));
-        finish(false);
-      }, this.opts.timeoutMs);
+      let timer: NodeJS.Timeout | undefined;
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
       worker.postMessage({ id, task: job.task, input: job.input });
+      // The time limit runs from the moment the worker can work on the task (a reused worker: now).
+      void (this.booted.get(worker) ?? Promise.resolve(true)).then((ok) => {
+        if (settled) {
+          return;
+        }
+        if (!ok) {
+          job.reject(new WorkerCrashError(`the worker did not start within ${BOOT_LIMIT_MS / 1000} s`));
+          finish(false);
+          return;
+        }
+        timer = setTimeout(() => {
+          job.reject(new WorkerLimitError('time', `the task did not finish within ${this.opts.timeoutMs} ms and was stopped`));
+          finish(false);
+        }, this.opts.timeoutMs);
+      });
     });
   }
 }

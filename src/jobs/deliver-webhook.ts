@@ -25,7 +25,7 @@ import { DELIVER_WEBHOOK, addDeliverWebhookJob, type DeliverWebhookPayload } fro
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Receivers answer with a short acknowledgement; more than this counts as a failed attempt. */
 export const RESPONSE_MAX_BYTES = 64 * 1024;
-const USER_AGENT = 'Sello-Webhooks/1';
+export const USER_AGENT = 'Sello-Webhooks/1';
 
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'subscription_disabled' | 'discarded' | 'skipped';
 

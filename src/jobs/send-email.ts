@@ -12,6 +12,7 @@
 // server accepted it (at least once across a crash).
 import type { Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
+import { recordCertifiedRefusal, recordCertifiedSent, sendCertifiedEmail } from '../domain/certified-email/deliver-certified-email.js';
 import { emitEvent } from '../domain/events/emit-event.js';
 import { MailDeliveryError } from '../notify/email-transport.js';
 import { countAttempt, findMessage, settleMessage, type OutboxMessage } from '../store/mail-repo.js';
@@ -44,6 +45,16 @@ export function sendEmailTask(deps: Deps): Task {
       return;
     }
     try {
+      if (m.kind === 'certified') {
+        // Sent as bytes built once and hashed (certified-email/deliver-certified-email.ts).
+        const sent = await sendCertifiedEmail({ ...deps, mail: deps.mail }, m, attachments);
+        await deps.db.transaction().execute(async (trx) => {
+          if (await settleMessage(trx, messageId, { status: 'sent', reply: sent.response, at: deps.clock.now() })) {
+            await recordCertifiedSent(trx, deps, m, sent);
+          }
+        });
+        return;
+      }
       const sent = await deps.mail.transport.send(deps.mail.from, {
         to: m.recipient,
         subject: m.subject,
@@ -71,6 +82,9 @@ export function sendEmailTask(deps: Deps): Task {
 async function fail(deps: Deps, m: OutboxMessage, why: { reply: string; code: string }): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const settled = await settleMessage(trx, m.message_id, { status: 'failed', reply: why.reply, at: deps.clock.now() });
+    if (settled && m.kind === 'certified') {
+      await recordCertifiedRefusal(trx, deps, m, why.reply);
+    }
     if (settled && m.account_id && m.document_id) {
       await emitEvent(trx, deps, {
         accountId: m.account_id,

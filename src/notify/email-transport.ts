@@ -2,6 +2,7 @@
 // one, messages stay in the outbox table (the caller records them there in every case), readable
 // with `sello mail list` and, outside production, at /dev/outbox.
 import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 export interface MailAttachment {
   filename: string;
@@ -40,6 +41,12 @@ export class MailDeliveryError extends Error {
 
 export interface MailTransport {
   send(from: string, message: MailMessage): Promise<SentMail>;
+  /**
+   * Sends a message built beforehand, byte for byte (it must use CRLF line ends and end with one,
+   * as SMTP DATA carries it: then the receiving server gets exactly these bytes). `envelopeId` is
+   * asked back in delivery-status notifications (RFC 3461 ENVID) where the server supports them.
+   */
+  sendRaw(envelope: { from: string; to: string }, raw: Buffer, opts: { envelopeId: string }): Promise<SentMail>;
   close(): void;
 }
 
@@ -63,16 +70,34 @@ export function createSmtpTransport(url: string, opts: { timeoutMs?: number } = 
         });
         return { messageId: String(info.messageId), response: String(info.response ?? '') };
       } catch (err) {
-        const e = err as { responseCode?: number; response?: string; message?: string };
-        const code = typeof e.responseCode === 'number' ? e.responseCode : undefined;
-        throw new MailDeliveryError(
-          `mail to ${m.to} not delivered: ${e.message ?? String(err)}`,
-          code,
-          e.response ?? e.message ?? String(err),
-          code !== undefined && code >= 500,
-        );
+        throw deliveryError(m.to, err);
+      }
+    },
+    async sendRaw(envelope, raw, opts) {
+      try {
+        const options: SMTPTransport.MailOptions = {
+          envelope: { from: envelope.from, to: [envelope.to] },
+          raw,
+          // Used only when the server announces DSN (RFC 3461); otherwise nodemailer leaves it out.
+          dsn: { envid: opts.envelopeId, ret: 'HDRS', notify: ['SUCCESS', 'FAILURE', 'DELAY'], orcpt: envelope.to },
+        };
+        const info = await transporter.sendMail(options);
+        return { messageId: String(info.messageId), response: String(info.response ?? '') };
+      } catch (err) {
+        throw deliveryError(envelope.to, err);
       }
     },
     close: () => transporter.close(),
   };
+}
+
+function deliveryError(to: string, err: unknown): MailDeliveryError {
+  const e = err as { responseCode?: number; response?: string; message?: string };
+  const code = typeof e.responseCode === 'number' ? e.responseCode : undefined;
+  return new MailDeliveryError(
+    `mail to ${to} not delivered: ${e.message ?? String(err)}`,
+    code,
+    e.response ?? e.message ?? String(err),
+    code !== undefined && code >= 500,
+  );
 }

@@ -4,12 +4,14 @@
 // against the roots it trusts. Pure: bytes in, facts out; run it in the PDF jail.
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
-import { PDF, PdfArray, PdfDict, PdfNumber, type PdfRef, PdfString } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import { checkByteRange, revisionEnds, revisionOf } from './pdf-revisions.js';
 import { describeRevisions, type RevisionChange } from './revision-changes.js';
 
 export interface DocumentTimestampEntry {
   fieldName: string;
+  /** Object number of the time stamp's dictionary (/V); null when it is a direct object. */
+  dictionaryNumber: number | null;
   subFilter: string;
   byteRange: number[];
   /** §12.8.1: every byte of the file, up to the end of the revision it closes, but the token itself is covered. */
@@ -62,8 +64,10 @@ export async function readDocumentTimestamps(bytes: Uint8Array): Promise<PdfDocu
     const range = checkByteRange(bytes, byteRange);
     const contents = v.get('Contents', resolve);
     const revision = range.signed ? revisionOf(ends, range.end) : ends.length;
+    const vRef = field.getDict().get('V');
     timestamps.push({
       fieldName: field.name,
+      dictionaryNumber: vRef instanceof PdfRef ? vRef.objectNumber : null,
       subFilter: v.getName('SubFilter', resolve)?.value ?? '',
       byteRange,
       coversRevision: range.signed !== null && checkByteRange(bytes.subarray(0, ends[revision - 1]), byteRange).coversDocument,

@@ -116,8 +116,18 @@ export async function readSignatures(bytes: Uint8Array, opts: ReadSignaturesOpti
   return readSignaturesOf(pdf, bytes, opts);
 }
 
-/** readSignatures over a file the caller has already loaded (`pdf` is `bytes` parsed). */
-export async function readSignaturesOf(pdf: PDF, bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<PdfSignatures> {
+/**
+ * readSignatures over a file the caller has already loaded: `pdf` is `bytes` parsed, or a prefix of
+ * them (an earlier revision; byte ranges are still offsets into the whole file). `only` picks the
+ * signature dictionaries worth reading (by object number; null for a direct one), before their CMS
+ * is checked.
+ */
+export async function readSignaturesOf(
+  pdf: PDF,
+  bytes: Uint8Array,
+  opts: ReadSignaturesOptions,
+  only?: (dictionaryNumber: number | null) => boolean,
+): Promise<PdfSignatures> {
   let pages: PDFPage[];
   try {
     pages = pdf.getPages();
@@ -138,6 +148,11 @@ export async function readSignaturesOf(pdf: PDF, bytes: Uint8Array, opts: ReadSi
     if (!(v instanceof PdfDict)) {
       continue; // an unsigned field, a box waiting for its signer
     }
+    const vRef = field.getDict().get('V');
+    const dictionaryNumber = vRef instanceof PdfRef ? vRef.objectNumber : null;
+    if (only && !only(dictionaryNumber)) {
+      continue;
+    }
     const rangeObj = v.get('ByteRange', resolve);
     const byteRange = rangeObj instanceof PdfArray ? rangeObj.toArray().map((n) => (n instanceof PdfNumber ? n.value : NaN)) : [];
     const contents = v.get('Contents', resolve);
@@ -154,11 +169,10 @@ export async function readSignaturesOf(pdf: PDF, bytes: Uint8Array, opts: ReadSi
     });
     const widgets = field.getWidgets().map((w) => ({ ref: w.ref, dict: w.dict }));
     const revision = range.signed ? revisionOf(ends, range.end) : totalRevisions;
-    const vRef = field.getDict().get('V');
     signatures.push({
       ...cms,
       fieldName: field.name,
-      dictionaryNumber: vRef instanceof PdfRef ? vRef.objectNumber : null,
+      dictionaryNumber,
       ...placeOf(pdf, pages, widgets.length > 0 ? widgets : [{ ref: field.getRef(), dict: field.getDict() }]),
       subFilter,
       byteRange,

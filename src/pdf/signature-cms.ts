@@ -86,7 +86,7 @@ const ALGORITHMS: Record<string, string> = {
   [OID.ed25519]: 'Ed25519',
 };
 
-const KNOWN_SUBFILTERS = new Set(['ETSI.CAdES.detached', 'adbe.pkcs7.detached', 'adbe.pkcs7.sha1', 'ETSI.RFC3161']);
+const KNOWN_SUBFILTERS = new Set(['ETSI.CAdES.detached', 'adbe.pkcs7.detached', 'ETSI.RFC3161']);
 
 const nodeHash = (h: string) => h.replace('-', '').toLowerCase();
 const derOf = (c: pkijs.Certificate) => Buffer.from(c.toSchema().toBER(false));
@@ -183,9 +183,8 @@ async function checkTimestamp(
 
 /**
  * Checks the CMS in /Contents against the bytes its /ByteRange covers. `subFilter` decides what
- * was signed: the bytes themselves (ETSI.CAdES.detached, adbe.pkcs7.detached), their SHA-1 as the
- * encapsulated content (adbe.pkcs7.sha1), or a TSTInfo whose imprint is their digest (ETSI.RFC3161,
- * a document time-stamp).
+ * was signed: the bytes themselves (ETSI.CAdES.detached, adbe.pkcs7.detached), or a TSTInfo whose
+ * imprint is their digest (ETSI.RFC3161, a document time-stamp). adbe.pkcs7.sha1 is refused.
  */
 export async function analyzeCms(opts: {
   contents: Uint8Array;
@@ -256,6 +255,13 @@ function checkSignature(
     return no('digest-algorithm', `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`);
   }
   const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
+  // Decided: adbe.pkcs7.sha1 is refused. The signer signs a SHA-1 digest of the document carried
+  // inside the CMS instead of the document itself (encapsulated, not detached); PDF 2.0 (ISO
+  // 32000-2 §12.8.3.3) deprecates it, and chosen-prefix SHA-1 collisions (Shambles, 2020) let
+  // one such signature serve two documents.
+  if (subFilter === 'adbe.pkcs7.sha1') {
+    return no('cms-not-detached', 'adbe.pkcs7.sha1 signs a SHA-1 digest encapsulated in the CMS, not the document: it is not accepted');
+  }
   if (!KNOWN_SUBFILTERS.has(subFilter)) {
     return no('unknown-subfilter', `the /SubFilter ${subFilter || '(none)'} is not a CMS signature this service checks`);
   }
@@ -263,9 +269,6 @@ function checkSignature(
   // signer signed instead of the document, and validators disagree on which one they check.
   if ((subFilter === 'ETSI.CAdES.detached' || subFilter === 'adbe.pkcs7.detached') && eContent) {
     return no('cms-not-detached', 'the CMS encapsulates content; a detached PDF signature must not');
-  }
-  if (subFilter === 'adbe.pkcs7.sha1' && !(eContent && createHash('sha1').update(bytes).digest().equals(eContent))) {
-    return no('message-digest-mismatch', 'the encapsulated SHA-1 is not the digest of the signed bytes');
   }
   if (subFilter === 'ETSI.RFC3161') {
     try {

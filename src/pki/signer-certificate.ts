@@ -6,9 +6,10 @@
 // current time and ignore the signature's time stamp (pdfsig, `openssl cms -verify` without
 // -attime, several PDF readers), which is how most people check a signed PDF.
 //
-// Key: RSA 2048, RSASSA-PKCS1-v1_5 with SHA-256 by default. Adobe Acrobat/Reader, pdfsig (NSS),
-// OpenSSL, Windows and Java all validate it in a PDF signature, which is not yet true of every
-// deployed reader for ECDSA (older Acrobat versions and several DMS validators) or of RSA-PSS.
+// Key: RSA 2048, RSASSA-PKCS1-v1_5 with SHA-256 by default: the one every validator of the test kit
+// accepts. ECDSA P-256 was measured (docs/performance.md, "Signer keys"): pdfsig (NSS), PDFBox 2 with
+// BouncyCastle and mutool accept it, iText 5.5.13 refuses it; other readers (Acrobat among them)
+// were not measured, so it is not the default. RSA-PSS is not offered.
 // 2048 bits is plenty for a key used once within minutes and then dropped; generation costs tens to
 // a few hundred milliseconds, which is why the service takes it from a pool generated ahead of time
 // (key-pool.ts; still one key per signature). 'ecdsa-p256' is available where every consumer is

@@ -3,6 +3,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AuthorityName, DateTime, Nullable, Rect, StringEnum, checkedByUseCase } from './common.js';
 import { examples } from './common.js';
 import { DocumentWorkflowSettings } from './workflows.js';
+import { CertifiedEmailInput } from './certified-email.js';
 
 const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
@@ -71,6 +72,7 @@ export const CreateDocumentBody = Type.Object(
         description: "stamp the completed document (NOM-151); absent or null: the account's default",
       }),
     ),
+    certified_email: Type.Optional(CertifiedEmailInput),
   },
   { additionalProperties: true, description: 'Exactly one of b64_doc, url_doc, template; unknown keys are listed in warnings' },
 );
@@ -84,6 +86,7 @@ examples(
       { authority: 'SMS', data: '+525512345678', page: 1, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } },
     ],
     qr: [{ page: 0, rect: { lx: 460, ly: 30, tx: 560, ty: 130 } }],
+    certified_email: { to: 'legal@example.com', subject: 'Signed contract', message: 'The contract, signed by both parties.' },
   },
   {
     template: { title: 'contrato', name: 'Contrato Ana' },
@@ -188,6 +191,46 @@ export const DeliveryError = Type.Object(
 /** A signer in the document listing: as listed elsewhere, plus the last delivery failure. */
 export const DocumentListSigner = Type.Composite([ListedSigner, Type.Object({ delivery_error: Nullable(DeliveryError) })]);
 
+/** One long-term rendition or stamp of a document (docs/api.md "Long-term state of a document"). */
+export const RenditionState = Type.Object({
+  status: StringEnum(['pending', 'ready', 'failed'], {
+    description:
+      'pending: queued, being made, or retried after a failure; ready: made; failed: every attempt failed, nothing is retried until the operator acts',
+  }),
+  reason: Type.Optional(
+    Type.String({
+      description:
+        'why the last attempt failed (pending: it is retried; failed: it is not); on a ready universal rendition, why its last renewal failed (the previous rendition is still served)',
+    }),
+  ),
+});
+export type RenditionState = Static<typeof RenditionState>;
+
+/** The state of the long-term renditions, shown next to the document's status. */
+export const ArchivalStateFields = {
+  universal_rendition: Nullable(RenditionState, {
+    description: 'the universal (PAdES B-LTA) rendition; null until the document is completed',
+  }),
+  nom151_stamps: Nullable(
+    Type.Object({
+      original: Nullable(RenditionState, { description: 'the stamp of the completed original; null until completion' }),
+      universal: Nullable(RenditionState, {
+        description: 'the stamp of the universal rendition; null until that rendition exists',
+      }),
+    }),
+    { description: 'the NOM-151 stamps of a document created with nom151; null for a document without them' },
+  ),
+};
+export const ArchivalState = Type.Object(ArchivalStateFields);
+export type ArchivalState = Static<typeof ArchivalState>;
+examples(ArchivalState, {
+  universal_rendition: { status: 'failed', reason: 'OCSP for O=Sello, CN=Ana García: the responder is unavailable' },
+  nom151_stamps: {
+    original: { status: 'pending', reason: 'the NOM-151 provider answered HTTP 503; nothing was stamped, try again later' },
+    universal: null,
+  },
+});
+
 export const DocumentListQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default 0)' })),
   to: Type.Optional(Type.String({ description: 'epoch milliseconds, inclusive (default now)' })),
@@ -204,6 +247,7 @@ export const DocumentListing = Type.Object({
       created_at: DateTime(),
       signers: Type.Array(DocumentListSigner),
       signed_count: Type.Integer(),
+      ...ArchivalStateFields,
     }),
   ),
   nextToken: Type.Optional(Type.String({ description: 'absent on the last page' })),
@@ -243,6 +287,8 @@ examples(DocumentListing, {
         },
       ],
       signed_count: 0,
+      universal_rendition: null,
+      nom151_stamps: { original: null, universal: null },
     },
   ],
   nextToken: 'WzE3OTUzMTU5MzUyNDgsIjQyIl0',

@@ -3,7 +3,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from './common.js';
 import { examples } from './common.js';
-import { ListedSigner } from './documents.js';
+import { ArchivalStateFields, ListedSigner } from './documents.js';
 
 /** The twelve event identifiers (decisions.md "Events"); the database checks the same list (0003_events.sql). */
 export const EVENT_KINDS = [
@@ -42,6 +42,7 @@ export const NotificationDocument = Type.Object({
       signers: Type.Array(ListedSigner),
       original: Type.String({ description: 'Base64 of the PDF with every signature applied so far' }),
       hash: Type.String({ description: 'SHA-256 of the original, lower-case hex' }),
+      ...ArchivalStateFields,
     }),
     { description: 'null for an event about a set alone' },
   ),
@@ -81,6 +82,8 @@ examples(NotificationDocument, {
     ],
     original: 'JVBERi0xLjcK...',
     hash: '92353c918ece191a3f0747a7b8d87df5c94961b21aa699474df50ef495a84d0e',
+    universal_rendition: null,
+    nom151_stamps: null,
   },
 });
 

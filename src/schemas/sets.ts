@@ -3,6 +3,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AuthorityName, DateTime, Nullable, StringEnum } from './common.js';
 import { examples } from './common.js';
+import { ArchivalStateFields } from './documents.js';
 import { SetWorkflowSettings, WorkflowSettings } from './workflows.js';
 
 export const SET_STATUSES = ['OPEN', 'CLOSED', 'COMPLETED', 'REJECTED', 'EXPIRED', 'CANCELLED'] as const;
@@ -70,6 +71,7 @@ export const DocumentSet = Type.Object({
           status: Type.String(),
         }),
       ),
+      ...ArchivalStateFields,
     }),
   ),
 });
@@ -109,6 +111,8 @@ examples(DocumentSet, {
           status: 'pending',
         },
       ],
+      universal_rendition: null,
+      nom151_stamps: null,
     },
   ],
 });

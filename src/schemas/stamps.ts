@@ -115,6 +115,12 @@ export const PdfStampsValidation = Type.Object({
   stamps: Type.Array(
     Type.Object({
       ...tokenCheckFields,
+      rule: Nullable(
+        Type.String({
+          description:
+            "the rule of the signature verifier the stamp breaks, as the signature report's problem.rule (e.g. contents-trailing-data, byte-range-duplicated); null when it breaks none",
+        }),
+      ),
       field_name: Type.String(),
       revision: Type.Integer({ description: 'the revision the stamp closes, from 1' }),
       covers_revision: Type.Boolean({ description: 'its /ByteRange covers all of its revision but the token' }),
@@ -148,6 +154,7 @@ examples(PdfStampsValidation, {
   stamps: [
     {
       ...VALID_CHECK,
+      rule: null,
       field_name: 'Timestamp_1',
       revision: 2,
       covers_revision: true,

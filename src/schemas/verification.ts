@@ -89,6 +89,7 @@ export const PublicFileSignature = Type.Object({
   modified_after_signing: Type.Boolean(),
   level: Type.String(),
   problem: Type.String({ description: "why the signature is not valid; '' when it is" }),
+  rule: Type.String({ description: "the rule the signature breaks (the report's problem.rule); '' when valid" }),
 });
 export type PublicFileSignature = Static<typeof PublicFileSignature>;
 
@@ -97,6 +98,17 @@ export const PublicFileVerification = Type.Object({
   document_integrity: StringEnum(['intact', 'modified', 'invalid'] as const),
   signatures: Type.Array(PublicFileSignature),
   attacks: Type.Array(Type.String()),
-  changes: Type.Array(Type.String({ description: 'the changes a signature does not allow, described' })),
+  changes: Type.Array(
+    Type.Object(
+      {
+        revision: Type.Integer(),
+        object: Type.Integer(),
+        kind: StringEnum(['added', 'changed', 'removed'] as const),
+        category: Type.String(),
+        description: Type.String(),
+      },
+      { description: 'a change a signature does not allow, as the report describes it' },
+    ),
+  ),
 });
 export type PublicFileVerification = Static<typeof PublicFileVerification>;

@@ -51,9 +51,9 @@ export async function activeKeysOf(db: Db, webId: string): Promise<{ accountId: 
   return { accountId: rows[0].accountId, keys: rows.flatMap((r) => (r.keyEnc ? [r.keyEnc] : [])) };
 }
 
-/** Adds a key and deactivates all but the newest MAX_ACTIVE_KEYS, atomically. */
-export async function addKeyKeepingNewest(db: Db, accountId: string, keyEnc: Buffer): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/** Adds a key and deactivates all but the newest MAX_ACTIVE_KEYS, atomically; answers the new key's id. */
+export async function addKeyKeepingNewest(db: Db, accountId: string, keyEnc: Buffer): Promise<string> {
+  return db.transaction().execute(async (trx) => {
     // Serialize concurrent rotations of one account so the "keep newest two" rule holds.
     await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
     const inserted = await trx
@@ -77,6 +77,7 @@ export async function addKeyKeepingNewest(db: Db, accountId: string, keyEnc: Buf
       .where('active', '=', true)
       .where('id', 'not in', keepIds)
       .execute();
+    return inserted.id;
   });
 }
 
@@ -137,4 +138,64 @@ export async function setAccountIdentityRetries(q: Db, webId: string, retries: n
 export async function setAccountIdentityDecision(q: Db, webId: string, decision: 'manual' | 'automatic'): Promise<boolean> {
   const r = await q.updateTable('accounts').set({ identity_decision: decision }).where('web_id', '=', webId).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  active: boolean;
+  created_at: Date;
+}
+
+/** The account's keys, newest first, never their sealed bytes. */
+export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'active', 'created_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Stops one active key of the account; false when the account has no such active key. */
+export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<boolean> {
+  const r = await db
+    .updateTable('api_keys')
+    .set({ active: false })
+    .where('account_id', '=', accountId)
+    .where('id', '=', keyId)
+    .where('active', '=', true)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Rotation of one key: a new key takes the place of `keyId`, which stops now, in one transaction;
+ * answers the new key's id, or undefined (nothing changed) when the account has no such active key.
+ */
+export async function replaceApiKey(db: Db, accountId: string, keyId: string, keyEnc: Buffer): Promise<string | undefined> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    const r = await trx
+      .updateTable('api_keys')
+      .set({ active: false })
+      .where('account_id', '=', accountId)
+      .where('id', '=', keyId)
+      .where('active', '=', true)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) {
+      return undefined;
+    }
+    const inserted = await trx
+      .insertInto('api_keys')
+      .values({ account_id: accountId, key_enc: keyEnc })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  });
+}
+
+/** The account's webhook URL and its sealed secret. */
+export async function webhookOf(db: Db, accountId: string): Promise<{ url: string | null; secretEnc: Buffer | null } | undefined> {
+  const r = await db.selectFrom('accounts').select(['webhook_url', 'webhook_secret_enc']).where('id', '=', accountId).executeTakeFirst();
+  return r ? { url: r.webhook_url, secretEnc: r.webhook_secret_enc } : undefined;
 }

@@ -185,7 +185,18 @@ export interface ListedDocument {
 /** Newest first, keyset-paged on (created_at, id); each signer with the last message to them that failed for good. */
 export async function listDocuments(
   db: Db,
-  q: { accountId: string; from: Date; to: Date; limit: number; after?: { createdAt: Date; id: string } },
+  q: {
+    accountId: string;
+    from: Date;
+    to: Date;
+    limit: number;
+    after?: { createdAt: Date; id: string };
+    /** The account panel's filters: a state, and text found in the name or in a signer's name or email. */
+    status?: string;
+    search?: string;
+    /** One document (the panel's document page). */
+    ticket?: string;
+  },
 ): Promise<ListedDocument[]> {
   let query = db
     .selectFrom('documents as d')
@@ -206,6 +217,29 @@ export async function listDocuments(
     .where('d.account_id', '=', q.accountId)
     .where('d.created_at', '>=', q.from)
     .where('d.created_at', '<=', q.to);
+  if (q.ticket !== undefined) {
+    query = query.where('d.ticket', '=', q.ticket);
+  }
+  if (q.status !== undefined) {
+    query = query.where('d.status', '=', q.status as ListedDocument['status']);
+  }
+  if (q.search !== undefined) {
+    // ILIKE with the wildcards of the text escaped: a search for "50%" finds "50%", not everything.
+    const pattern = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb('d.name', 'ilike', pattern),
+        eb.exists(
+          eb
+            .selectFrom('signers as s2')
+            .select('s2.id')
+            .whereRef('s2.document_id', '=', 'd.id')
+            .where('s2.role', '=', 'signer')
+            .where((e2) => e2.or([e2('s2.name', 'ilike', pattern), e2('s2.email', 'ilike', pattern), e2('s2.data', 'ilike', pattern)])),
+        ),
+      ]),
+    );
+  }
   if (q.after) {
     const { createdAt, id } = q.after;
     query = query.where((eb) =>
@@ -264,7 +298,7 @@ export async function countSetDocuments(trx: Transaction<Database>, setId: strin
 export async function setDocuments(db: Db, setId: string) {
   return db
     .selectFrom('documents as d')
-    .select(['d.ticket', 'd.name', 'd.status', 'd.created_at'])
+    .select(['d.id', 'd.ticket', 'd.name', 'd.status', 'd.created_at'])
     .select(
       sql<{ signer_id: string; authority: string; data: string; name: string | null; status: string }[]>`coalesce((
         select json_agg(json_build_object('signer_id', s.signer_id, 'authority', s.authority, 'data', s.data,

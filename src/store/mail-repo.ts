@@ -3,7 +3,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import type { Database } from './schema.js';
 
-export type MailKind = 'invitation' | 'reminder' | 'conclusion' | 'otp';
+export type MailKind = 'invitation' | 'reminder' | 'conclusion' | 'otp' | 'certified' | 'panel_sign_in';
 
 export interface OutboxMessage {
   message_id: string;

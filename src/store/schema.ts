@@ -83,6 +83,7 @@ export interface DocumentsTable {
   nom151: Generated<boolean>;
   /** The universal rendition (0013_universal.sql): its blob, state, last failure and renewal. */
   universal_sha256: string | null;
+  /** pending: queued or retried (universal_error: the last attempt's reason); failed: no attempt left. */
   universal_status: 'pending' | 'ready' | 'failed' | null;
   universal_error: string | null;
   universal_at: NullableTimestamp;
@@ -285,6 +286,7 @@ export interface Database {
   packages: PackagesTable;
   consumption: ConsumptionTable;
   stamps: StampsTable;
+  stamp_failures: StampFailuresTable;
   universal_revisions: UniversalRevisionsTable;
 }
 
@@ -331,4 +333,14 @@ export interface StampsTable {
   gen_time: Date;
   serial: string;
   created_at: Generated<Date>;
+}
+
+/** The last failed attempt of a document's NOM-151 stamp job, until the stamp is made (0025_stamp_failures.sql). */
+export interface StampFailuresTable {
+  document_id: string;
+  subject: 'original' | 'universal';
+  reason: string;
+  attempt: number;
+  max_attempts: number;
+  failed_at: Date;
 }

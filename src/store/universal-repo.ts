@@ -43,8 +43,10 @@ export async function markUniversalOwedAgain(trx: Transaction<Database>, documen
             where id = ${documentId}`.execute(trx);
 }
 
-export async function markUniversalFailed(trx: Transaction<Database>, documentId: string, error: string): Promise<void> {
-  await sql`update documents set universal_status = 'failed', universal_error = ${error} where id = ${documentId}`.execute(trx);
+/** An attempt failed: `failed` once no attempt is left (the operator must act), else still pending. */
+export async function markUniversalFailed(trx: Transaction<Database>, documentId: string, error: string, lasting: boolean): Promise<void> {
+  await sql`update documents set universal_status = ${lasting ? 'failed' : 'pending'}, universal_error = ${error}
+    where id = ${documentId}`.execute(trx);
 }
 
 export async function storeUniversal(

@@ -2,7 +2,8 @@
 // the sandbox, and without the background connections a closed network refuses.
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more switches, e.g. a fake camera (identity-camera.test.ts). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -13,6 +14,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

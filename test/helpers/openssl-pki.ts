@@ -2,7 +2,8 @@
 // implementation independent of the code under test:
 //   root CA ─┬─ issuing CA ── signer certificates (CN, email in SAN, KU digitalSignature +
 //            │                nonRepudiation, EKU emailProtection)
-//            └─ TSA (critical EKU timeStamping), answering with `openssl ts -reply`
+//            ├─ TSA (critical EKU timeStamping), answering with `openssl ts -reply`
+//            └─ other TSA (the same, another authority under the same root)
 //   rogue root ── rogue TSA   (a well-formed TSA nobody trusts, for the gap-3 tests)
 // Signer keys are PKCS#8 imported into WebCrypto as non-extractable CryptoKeys, as production
 // keys would be. Everything lives in one temporary directory; call dispose() when done.
@@ -48,6 +49,8 @@ export interface TestPki {
   rogueRootDer: Uint8Array;
   /** A signer certificate under the issuing CA (RSA 2048 or ECDSA P-256). */
   issueSigner(opts: { cn: string; email: string; keyType?: 'rsa' | 'ec' }): Promise<TestSigner>;
+  /** Another certificate for the same key as `signer` (the substitution RFC 5035 §1 describes). */
+  reissueSigner(signer: TestSigner, cn: string): Promise<TestSigner>;
   /** RFC 3161 over (imprint, nonce): builds the TimeStampReq, runs `openssl ts -reply`, returns the reply DER. */
   timestamp: TimestampFn;
   /** A genuine reply whose token also carries a ~14 KB certificate: more than signPdf first reserves. */
@@ -116,10 +119,11 @@ export async function createTestPki(): Promise<TestPki> {
   writeFileSync(p('ext.cnf'), EXTENSIONS);
   writeFileSync(
     p('tsa.cnf'),
-    `${tsaSection('tsa', dir, 'tsa')}\n${tsaSection('rogue_tsa', dir, 'rogue-tsa')}\n${tsaSection('bulky_tsa', dir, 'tsa')}certs = $dir/bulky.pem\n`,
+    `${tsaSection('tsa', dir, 'tsa')}\n${tsaSection('rogue_tsa', dir, 'rogue-tsa')}\n${tsaSection('other_tsa', dir, 'other-tsa')}\n${tsaSection('bulky_tsa', dir, 'tsa')}certs = $dir/bulky.pem\n`,
   );
   writeFileSync(p('tsa-serial'), '01\n');
   writeFileSync(p('rogue-tsa-serial'), '01\n');
+  writeFileSync(p('other-tsa-serial'), '01\n');
   let serial = 100;
 
   async function selfSigned(name: string, subject: string) {
@@ -181,6 +185,8 @@ export async function createTestPki(): Promise<TestPki> {
   await selfSigned('root', '/O=Sello Test/CN=Sello Test Root CA');
   await issue('issuing', '/O=Sello Test/CN=Sello Test Issuing CA', 'root', 'v3_ca');
   await issue('tsa', '/O=Sello Test/CN=Sello Test TSA', 'root', 'v3_tsa');
+  // A second, genuine TSA under the same root: trusted by chain, but not the authority configured.
+  await issue('other-tsa', '/O=Sello Test/CN=Sello Test Other TSA', 'root', 'v3_tsa');
   await selfSigned('rogue-root', '/O=Nobody/CN=Rogue Root CA');
   await issue('rogue-tsa', '/O=Nobody/CN=Rogue TSA', 'rogue-root', 'v3_tsa');
   await openssl(dir, [
@@ -296,9 +302,39 @@ authorityKeyIdentifier = keyid:always
     };
   }
 
+  async function reissueSigner(signer: TestSigner, cn: string): Promise<TestSigner> {
+    const keyName = signer.certPath.replace(/^.*\//, '').replace(/\.pem$/, '');
+    const name = `signer-${serial}`;
+    await openssl(dir, ['req', '-new', '-key', `${keyName}.key`, '-utf8', '-subj', `/O=Sello Test/CN=${cn}`, '-out', `${name}.csr`]);
+    await openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'issuing.pem',
+      '-CAkey',
+      'issuing.key',
+      '-set_serial',
+      String(serial++),
+      '-days',
+      '1825',
+      '-sha256',
+      '-extfile',
+      `${keyName}.cnf`,
+      '-extensions',
+      'v3_signer',
+      '-out',
+      `${name}.pem`,
+    ]);
+    const certificateDer = der(name);
+    return { ...signer, cn, certificateDer, chainDer: [certificateDer, issuingCaDer, rootDer], certPath: p(`${name}.pem`) };
+  }
+
   return {
     dir,
     rootDer,
+    reissueSigner,
     rootPath: p('root.pem'),
     issuingCaDer,
     tsaCertPath: p('tsa.pem'),

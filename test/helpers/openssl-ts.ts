@@ -13,6 +13,8 @@ export async function opensslTsVerify(
   token: Uint8Array,
   against: { digestHex: string } | { data: Uint8Array },
   rootPem: string,
+  /** untrustedPem: certificates that may complete the TSA's path; at: the time the path is judged at (-attime). */
+  opts: { untrustedPem?: string; at?: Date } = {},
 ): Promise<{ ok: boolean; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'sello-ts-verify-'));
   try {
@@ -22,7 +24,15 @@ export async function opensslTsVerify(
     if ('data' in against) {
       writeFileSync(join(dir, 'data.bin'), against.data);
     }
-    const args = ['ts', '-verify', ...subject, '-in', join(dir, 'tok.der'), '-token_in', '-CAfile', join(dir, 'root.pem')];
+    const extra: string[] = [];
+    if (opts.untrustedPem) {
+      writeFileSync(join(dir, 'untrusted.pem'), opts.untrustedPem);
+      extra.push('-untrusted', join(dir, 'untrusted.pem'));
+    }
+    if (opts.at) {
+      extra.push('-attime', String(Math.floor(opts.at.getTime() / 1000)));
+    }
+    const args = ['ts', '-verify', ...subject, '-in', join(dir, 'tok.der'), '-token_in', '-CAfile', join(dir, 'root.pem'), ...extra];
     try {
       const { stdout, stderr } = await run('openssl', args, { encoding: 'utf8' });
       return { ok: /^Verification: OK$/m.test(stdout), output: `${stdout}${stderr}`.trim() };

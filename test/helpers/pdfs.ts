@@ -56,7 +56,14 @@ export function qpdfCheck(bytes: Buffer): { ok: boolean; output: string } {
       const output = execFileSync('qpdf', ['--check', join(dir, 'f.pdf')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       return { ok: true, output };
     } catch (err) {
-      const e = err as { stdout?: string; stderr?: string };
+      const e = err as { code?: string; status?: number | null; stdout?: string; stderr?: string };
+      // A missing qpdf is no verdict: it must fail the test, not read as "qpdf refuses the file".
+      if (e.code === 'ENOENT') {
+        throw new Error('qpdf is not installed (Debian package qpdf): the independent check cannot run');
+      }
+      if (e.status !== 2 && e.status !== 3) {
+        throw new Error(`qpdf --check gave no verdict (exit ${e.status}): ${e.stderr ?? ''}`);
+      }
       return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
     }
   } finally {

@@ -11,7 +11,8 @@ import { createTestPki, type TestPki } from './openssl-pki.js';
 
 const run = promisify(execFile);
 
-export type PscMode = 'up' | 'rogue' | 'http-500' | 'down';
+/** rogue: answers as a TSA under a root nobody trusts; other-tsa: as another TSA under the PSC's own root. */
+export type PscMode = 'up' | 'rogue' | 'other-tsa' | 'http-500' | 'down';
 
 export interface TestPsc {
   url: string;
@@ -19,6 +20,8 @@ export interface TestPsc {
   /** PEM of the provider's root: what SELLO_NOM151_TRUST_PEM would hold. */
   rootPem: string;
   rootPath: string;
+  /** PEM of the provider's own TSA certificate (what pins the authority in SELLO_NOM151_TRUST_PEM). */
+  tsaPem: string;
   mode: PscMode;
   /** Basic credentials the provider requires; undefined: none. */
   credentials: { user: string; password: string } | undefined;
@@ -35,6 +38,7 @@ export async function startTestPsc(): Promise<TestPsc> {
     pki,
     rootPem: readFileSync(pki.rootPath, 'utf8'),
     rootPath: pki.rootPath,
+    tsaPem: readFileSync(pki.tsaCertPath, 'utf8'),
     mode: 'up',
     credentials: undefined,
     get requests() {
@@ -78,7 +82,7 @@ export async function startTestPsc(): Promise<TestPsc> {
     }
     const id = `psc-${n}-${Date.now()}`;
     writeFileSync(join(pki.dir, `${id}.tsq`), query);
-    const section = psc.mode === 'rogue' ? 'rogue_tsa' : 'tsa';
+    const section = psc.mode === 'rogue' ? 'rogue_tsa' : psc.mode === 'other-tsa' ? 'other_tsa' : 'tsa';
     await run('openssl', ['ts', '-reply', '-config', 'tsa.cnf', '-section', section, '-queryfile', `${id}.tsq`, '-out', `${id}.tsr`], {
       cwd: pki.dir,
     });

@@ -40,6 +40,12 @@ export interface SignOptions {
   extraField?: string;
   /** Put content inside the CMS (it is then not detached). */
   encapsulate?: Uint8Array;
+  /** adbe.pkcs7.sha1 as its writers make it: the SHA-1 of the signed bytes encapsulated and signed. */
+  encapsulateSha1?: boolean;
+  /** A second SignerInfo in the CMS (a copy of the first). */
+  twoSigners?: boolean;
+  /** A document time stamp (/Type /DocTimeStamp, ETSI.RFC3161): the token over SHA-256 of the signed bytes. */
+  documentTimestamp?: (digest: Buffer) => Promise<Uint8Array>;
 }
 
 /** A PDF and the current text of each of its objects, growing by incremental updates. */
@@ -151,8 +157,10 @@ export class HandPdf {
       : '';
     const contents = `/Contents <${opts.rawContents ?? '0'.repeat(CONTENTS_SIZE)}>`;
     const range = '/ByteRange [0 0000000000 0000000000 0000000000]';
+    const type = opts.documentTimestamp ? 'DocTimeStamp' : 'Sig';
+    const subFilter = opts.subFilter ?? (opts.documentTimestamp ? 'ETSI.RFC3161' : 'ETSI.CAdES.detached');
     const sig =
-      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /${opts.subFilter ?? 'ETSI.CAdES.detached'} ` +
+      `<< /Type /${type} /Filter /Adobe.PPKLite /SubFilter /${subFilter} ` +
       `/M (D:20261123100000Z) ${mdp}${opts.extraSigDict ?? ''}` +
       (opts.contentsFirst ? `${contents} ${range} >>` : `${range} ${contents} >>`);
     const changes: Record<number, string> = { [sigNum]: sig };
@@ -188,7 +196,19 @@ export class HandPdf {
     }
     const signed = Buffer.concat([this.bytes.subarray(0, a), this.bytes.subarray(b)]);
     const digest = createHash('sha256').update(signed).digest();
-    const cms = await makeCms(pki, opts, opts.wrongDigest ? createHash('sha256').update('other').digest() : digest);
+    if (opts.documentTimestamp) {
+      const token = await opts.documentTimestamp(digest);
+      this.bytes.write(Buffer.from(token).toString('hex').padEnd(CONTENTS_SIZE, '0'), a + 1, 'latin1');
+      return;
+    }
+    const sha1 = opts.encapsulateSha1 ? createHash('sha1').update(signed).digest() : null;
+    // With encapsulated content, the messageDigest is of that content (RFC 5652 §5.4).
+    const signedDigest = sha1 ? createHash('sha256').update(sha1).digest() : digest;
+    const cms = await makeCms(
+      pki,
+      { ...opts, encapsulate: sha1 ?? opts.encapsulate },
+      opts.wrongDigest ? createHash('sha256').update('other').digest() : signedDigest,
+    );
     this.bytes.write(Buffer.from(cms).toString('hex').padEnd(CONTENTS_SIZE, '0'), a + 1, 'latin1');
   }
 }
@@ -214,6 +234,9 @@ export async function makeCms(pki: TestPki, opts: SignOptions, digest: Uint8Arra
   }
   if (opts.encapsulate) {
     signedData.encapContentInfo.eContent = new asn1js.OctetString({ valueHex: opts.encapsulate });
+  }
+  if (opts.twoSigners) {
+    signedData.signerInfos.push(signedData.signerInfos[0]);
   }
   if (opts.presentAs) {
     const other = pkijs.Certificate.fromBER(new Uint8Array(opts.presentAs.certificateDer));

@@ -1,6 +1,8 @@
-// A real SMTP server on loopback that keeps every message it receives, parsed, for the tests; it
+// A real SMTP server on loopback that keeps every message it receives, parsed and as the bytes it
+// received, for the tests; it answers each accepted message with a queue id, as real servers do. It
 // can be told to refuse recipients (a 550 reply) or to defer them (a 451 reply, at RCPT TO or after
 // DATA) to test delivery failures.
+import { randomBytes } from 'node:crypto';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
@@ -11,6 +13,10 @@ export interface CaughtMail {
   text: string;
   html: string;
   attachments: { filename: string | null; mimeType: string; content: Buffer }[];
+  /** The message's bytes exactly as the server received them after DATA. */
+  raw: Buffer;
+  /** The queue id this server answered with ("250 Ok: queued as <id>"). */
+  queueId: string;
 }
 
 export interface SmtpCatcher {
@@ -60,8 +66,12 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
         if (later) {
           return callback(tryLater(later));
         }
-        const parsed = await PostalMime.parse(Buffer.concat(chunks));
+        const raw = Buffer.concat(chunks);
+        const parsed = await PostalMime.parse(raw);
+        const queueId = randomBytes(6).toString('hex').toUpperCase();
         messages.push({
+          raw,
+          queueId,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           subject: parsed.subject ?? '',
@@ -73,7 +83,7 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
             content: Buffer.from(a.content as ArrayBuffer),
           })),
         });
-        callback();
+        callback(null, `Ok: queued as ${queueId}`);
       });
     },
   });

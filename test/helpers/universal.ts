@@ -2,11 +2,13 @@
 // signing API, and the independent checks of a PAdES B-LTA file with openssl (the document time
 // stamp token against the root, every embedded OCSP response, the CRLs) read out of its DSS.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDF, type PdfArray, type PdfRef, type PdfStream } from '@libpdf/core';
+import * as pkijs from 'pkijs';
 import { derToPem } from '../../src/pki/index.js';
 import { readSignedFields } from '../../src/pdf/signed-fields.js';
 import { signaturePng } from './validators.js';
@@ -65,7 +67,13 @@ export async function dssOf(pdf: Uint8Array): Promise<{ certs: Buffer[]; ocsps: 
 /** The token of the last document time stamp and the revision it covers. */
 export async function lastDocumentTimestamp(pdf: Uint8Array): Promise<{ token: Buffer; covered: Buffer; fieldName: string }> {
   const fields = (await readSignedFields(pdf)).filter((f) => f.kind === 'document_timestamp');
-  const last = fields[fields.length - 1];
+  return timestampOf(pdf, fields[fields.length - 1]);
+}
+
+function timestampOf(
+  pdf: Uint8Array,
+  last: Awaited<ReturnType<typeof readSignedFields>>[number],
+): { token: Buffer; covered: Buffer; fieldName: string } {
   // The /ByteRange covers everything but /Contents: rebuild the covered bytes from the file.
   const text = Buffer.from(pdf).toString('latin1');
   const hex = Buffer.from(last.contents).toString('hex');
@@ -76,6 +84,36 @@ export async function lastDocumentTimestamp(pdf: Uint8Array): Promise<{ token: B
   const covered = Buffer.concat([buf.subarray(0, open), buf.subarray(close + 1, last.coveredLength)]);
   const len = derLength(Buffer.from(last.contents));
   return { token: Buffer.from(last.contents).subarray(0, len), covered, fieldName: last.fieldName };
+}
+
+/**
+ * Each CAdES signature's own time-stamp token (the signature-time-stamp unsigned attribute, RFC 5126
+ * §5.11.3), read with pkijs, and the SHA-256 of the signature value it must cover.
+ */
+export async function signatureTimestamps(pdf: Uint8Array): Promise<{ fieldName: string; token: Buffer; imprintHex: string }[]> {
+  const out: { fieldName: string; token: Buffer; imprintHex: string }[] = [];
+  for (const f of (await readSignedFields(pdf)).filter((x) => x.kind !== 'document_timestamp')) {
+    const cms = Buffer.from(f.contents).subarray(0, derLength(Buffer.from(f.contents)));
+    const info = pkijs.ContentInfo.fromBER(new Uint8Array(cms));
+    const signerInfo = new pkijs.SignedData({ schema: info.content }).signerInfos[0];
+    const attr = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === '1.2.840.113549.1.9.16.2.14');
+    if (!attr) {
+      throw new Error(`${f.fieldName} has no signature time stamp`);
+    }
+    const value = Buffer.from(signerInfo.signature.valueBlock.valueHexView);
+    out.push({
+      fieldName: f.fieldName,
+      token: Buffer.from(attr.values[0].toBER(false)),
+      imprintHex: createHash('sha256').update(value).digest('hex'),
+    });
+  }
+  return out;
+}
+
+/** Every document time stamp of the file: its token and the bytes its /ByteRange covers. */
+export async function documentTimestamps(pdf: Uint8Array): Promise<{ token: Buffer; covered: Buffer; fieldName: string }[]> {
+  const fields = (await readSignedFields(pdf)).filter((f) => f.kind === 'document_timestamp');
+  return fields.map((f) => timestampOf(pdf, f));
 }
 
 function derLength(b: Buffer): number {

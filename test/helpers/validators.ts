@@ -3,18 +3,29 @@
 // certificate online with the OCSP responder named in it, which may be the test server in this
 // very process.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 
+/** The package that installs each tool, for the message when it is missing. */
+const PACKAGES: Record<string, string> = { pdfsig: 'poppler-utils', certutil: 'libnss3-tools', qpdf: 'qpdf' };
+
+/**
+ * Runs a tool; a non-zero exit is an answer (pdfsig and qpdf --check exit non-zero on verdicts),
+ * but a tool that is not installed is an error naming it: a missing validator must fail the test,
+ * not pass it with an empty verdict.
+ */
 async function run(cmd: string, args: string[]): Promise<{ code: number; out: string }> {
   try {
     const r = await promisify(execFile)(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, out: r.stdout + r.stderr };
   } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
+    const e = err as { code?: number | string; stdout?: string; stderr?: string };
+    if (e.code === 'ENOENT') {
+      throw new Error(`${cmd} is not installed (Debian package ${PACKAGES[cmd] ?? cmd}): the independent check cannot run`);
+    }
     return { code: typeof e.code === 'number' ? e.code : 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` };
   }
 }
@@ -43,10 +54,21 @@ export async function pdfsig(
     writeFileSync(join(dir, 'root.pem'), rootPem);
     writeFileSync(join(dir, 'doc.pdf'), pdf);
     const nss = `sql:${join(dir, 'nss')}`;
-    await run('mkdir', ['-p', join(dir, 'nss')]);
-    await run('certutil', ['-N', '-d', nss, '--empty-password']);
-    await run('certutil', ['-A', '-d', nss, '-n', 'sello-root', '-t', 'CT,C,C', '-i', join(dir, 'root.pem')]);
+    mkdirSync(join(dir, 'nss'));
+    const made = await run('certutil', ['-N', '-d', nss, '--empty-password']);
+    if (made.code !== 0) {
+      throw new Error(`certutil could not make the NSS trust store: ${made.out}`);
+    }
+    const added = await run('certutil', ['-A', '-d', nss, '-n', 'sello-root', '-t', 'CT,C,C', '-i', join(dir, 'root.pem')]);
+    if (added.code !== 0) {
+      throw new Error(`certutil could not add the root: ${added.out}`);
+    }
     const { out } = await run('pdfsig', [...(opts.noOcsp ? ['-no-ocsp'] : []), '-nssdir', nss, join(dir, 'doc.pdf')]);
+    // Either a list of signatures or the sentence for a file without any: anything else (a crash,
+    // a usage message) is no verdict, and an empty list would pass for "no signature".
+    if (!/^Digital Signature Info of:/m.test(out) && !/does not contain any signatures/.test(out)) {
+      throw new Error(`pdfsig gave no verdict:\n${out}`);
+    }
     const signatures = out
       .split(/^Signature #\d+:$/m)
       .slice(1)
@@ -70,6 +92,10 @@ export async function qpdfCheckAsync(pdf: Uint8Array): Promise<{ ok: boolean; ou
   try {
     writeFileSync(join(dir, 'f.pdf'), pdf);
     const r = await run('qpdf', ['--check', join(dir, 'f.pdf')]);
+    // qpdf exits 0 when sound, 3 with warnings, 2 on errors: anything else is no verdict.
+    if (![0, 2, 3].includes(r.code)) {
+      throw new Error(`qpdf --check gave no verdict (exit ${r.code}):\n${r.out}`);
+    }
     return { ok: r.code === 0, output: r.out };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { signaturePng } from '../helpers/validators.js';
+import { publicCall } from '../helpers/public-call.js';
 
 const clock = movableClock();
 let flow: MailFlow;
@@ -55,21 +56,7 @@ async function newDocument(workflow?: Record<string, unknown>) {
   return { doc, ticket: doc.document_ticket, ana, juan, eva, sticker, url: (i: number) => doc.stickers[i].signer_url };
 }
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text, headers: res.headers };
-}
+const call = (method: string, path: string, body?: unknown) => publicCall(s.baseUrl, method, path, body);
 
 const page = (ticket: string) => call('GET', `/sign/api/document/${ticket}`);
 const askLink = (ticket: string, stickerId: string, data: unknown) =>

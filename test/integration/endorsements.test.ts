@@ -9,6 +9,7 @@ import { expectLta } from '../helpers/universal-checks.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
+import { publicCall } from '../helpers/public-call.js';
 
 let s: TestServer;
 let jobs: JobRunner;
@@ -26,15 +27,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => publicCall(s.baseUrl, method, path, body);
 
 const typed = (text: string) => ({ signature: { type: 'typed', text }, consent: true });
 const tokenOf = (url: string) => url.split('/').pop()!;
@@ -191,31 +184,54 @@ describe('endorsements', () => {
     const declined = await call('POST', `/sign/api/${tokenOf(second.signer_url)}/reject`, { reason: 'No es el monto acordado' });
     expect(declined.status).toBe(200);
     expect(declined.json).toMatchObject({ status: 'rejected', document_status: 'completed' });
-    let chain = await s.client.listEndorsements(ticket);
+    const chain = await s.client.listEndorsements(ticket);
     expect(chain.endorsements.map((e) => e.status)).toEqual(['signed', 'declined']);
     expect(chain.holder?.name).toBe('Beatriz Gómez');
     expect((await s.client.listDocuments()).documents.find((d) => d.document_ticket === ticket)!.status).toBe('completed');
     expect((await eventsOf(ticket)).map((e) => e.kind)).not.toContain('document_rejected');
 
-    // She endorses again, this time signing; then the holder is known by the RFC only.
-    const third = await s.client.endorseDocument(ticket, endorsement(beatriz, { name: 'Carla Ruiz', rfc: 'RUCC800101AB1' }, 'procuracion'));
+    // She endorses again, this time signing: Carla holds it, known by her RFC and her email.
+    const carla = { name: 'Carla Ruiz', rfc: 'RUCC800101AB1', email: 'carla@example.com' };
+    const third = await s.client.endorseDocument(ticket, endorsement(beatriz, carla, 'procuracion'));
     expect(third.sequence).toBe(3);
     expect((await call('POST', `/sign/api/${tokenOf(third.signer_url)}/sign`, typed('Beatriz'))).status).toBe(200);
-    chain = await s.client.listEndorsements(ticket);
-    expect(chain.endorsements.map((e) => [e.sequence, e.type, e.status])).toEqual([
-      [1, 'propiedad', 'signed'],
-      [2, 'garantia', 'declined'],
-      [3, 'procuracion', 'signed'],
-    ]);
-    expect(chain.holder).toEqual({ name: 'Carla Ruiz', email: null, rfc: 'RUCC800101AB1' });
-    const byEmail = await apiError(
-      s.client.endorseDocument(ticket, endorsement({ name: 'Carla Ruiz', authority: 'EMAIL', data: 'carla@example.com' }, BEATRIZ)),
+    expect((await s.client.listEndorsements(ticket)).holder).toEqual({
+      name: 'Carla Ruiz',
+      email: 'carla@example.com',
+      rfc: 'RUCC800101AB1',
+    });
+    const otherAddress = await apiError(
+      s.client.endorseDocument(ticket, endorsement({ name: 'Carla Ruiz', authority: 'EMAIL', data: 'carla.ruiz@example.com' }, BEATRIZ)),
     );
-    expect(byEmail.code).toBe('NOT_HOLDER');
+    expect(otherAddress.code).toBe('NOT_HOLDER');
+
+    // The third holder endorses on: a chain of three holders after the signer, every signature valid.
+    const fourth = await s.client.endorseDocument(
+      ticket,
+      endorsement(
+        { name: 'Carla Ruiz', authority: 'EMAIL_LINK', data: 'carla@example.com' },
+        { name: 'Diego Paz', email: 'diego@example.com' },
+      ),
+    );
+    expect((await call('POST', `/sign/api/${tokenOf(fourth.signer_url)}/sign`, typed('Carla Ruiz'))).status).toBe(200);
+    const chain2 = await s.client.listEndorsements(ticket);
+    expect(chain2.endorsements.map((e) => [e.sequence, e.type, e.status, e.endorsee.name])).toEqual([
+      [1, 'propiedad', 'signed', 'Beatriz Gómez'],
+      [2, 'garantia', 'declined', 'Carla Ruiz'],
+      [3, 'procuracion', 'signed', 'Carla Ruiz'],
+      [4, 'propiedad', 'signed', 'Diego Paz'],
+    ]);
+    expect(chain2.holder?.name).toBe('Diego Paz');
 
     const final = (await s.client.downloadDocument('original', ticket)).bytes;
     const checked = await pdfsig(final, rootPem);
-    expect(checked.signatures.map((x) => x.valid)).toEqual([true, true, true]);
+    expect(checked.signatures.map((x) => [x.commonName, x.valid, x.trusted])).toEqual([
+      ['Ana Pérez', true, true],
+      ['Ana Pérez', true, true],
+      ['Beatriz Gómez', true, true],
+      ['Carla Ruiz', true, true],
+    ]);
+    expect(checked.signatures.at(-1)!.totalDocumentSigned).toBe(true);
     const report = await s.client.signatureReport(ticket);
     expect(report.documentIntegrity).toBe('intact');
   });

@@ -18,6 +18,7 @@ import { apiError } from '../helpers/api-error.js';
 import { nextWholeHour } from '../helpers/dates.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { publicCall } from '../helpers/public-call.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'sello.js');
@@ -44,15 +45,7 @@ afterAll(async () => {
 
 const box = { page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } };
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => publicCall(s.baseUrl, method, path, body);
 
 const tokenOf = (url: string) => url.split('/').pop()!;
 

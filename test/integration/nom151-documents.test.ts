@@ -66,6 +66,20 @@ async function eventsOf(ticket: string) {
   return r.rows;
 }
 
+/** The document's long-term state as the listing (GET /api/document) shows it. */
+async function archivalOf(ticket: string) {
+  const { documents } = await s.client.listDocuments({ limit: 500 });
+  const d = documents.find((x) => x.document_ticket === ticket)!;
+  return { universal_rendition: d.universal_rendition, nom151_stamps: d.nom151_stamps };
+}
+
+async function failuresOf(ticket: string) {
+  const r = await sql<{ details: { rendition: string; attempt: number; max_attempts: number; reason: string; final?: boolean } }>`
+    select h.details from document_history h join documents d on d.id = h.document_id
+    where d.ticket = ${ticket} and h.action = 'nom151_stamp_failed' order by h.details->>'rendition', h.seq`.execute(s.deps.db);
+  return r.rows.map((x) => x.details);
+}
+
 describe('stamping completed documents', () => {
   it('nom151: true queues the stamp with the completion; the job stamps the original once, announces it and lists it', async () => {
     s.deps.nom151Psc = undefined;
@@ -100,6 +114,16 @@ describe('stamping completed documents', () => {
     const rootPem = derToPem(s.deps.pki.pki.root.certificateDer, 'CERTIFICATE');
     const v = await opensslTsVerify(Buffer.from(revision.stamp, 'base64'), { data: bytes }, rootPem);
     expect(v.output).toContain('Verification: OK');
+
+    // The universal rendition's stamp: openssl verifies its token over the exact bytes served for it
+    // (the universal rendition as stamped), and not over the original's.
+    const stampedUniversal = await s.client.stampedRevision(ticket, universal.hash);
+    const universalBytes = Buffer.from(stampedUniversal.pdf, 'base64');
+    expect(universalBytes.equals(universal.bytes)).toBe(true);
+    const universalToken = Buffer.from(listed.find((x) => x.rendition === 'universal')!.stamp, 'base64');
+    const vu = await opensslTsVerify(universalToken, { data: universalBytes }, rootPem);
+    expect(vu.output).toMatch(/^Verification: OK$/m);
+    expect((await opensslTsVerify(universalToken, { data: original.bytes }, rootPem)).ok).toBe(false);
 
     const history = await s.client.documentHistory(ticket);
     expect(JSON.stringify(history)).toContain('nom151_stamped');
@@ -158,6 +182,80 @@ describe('stamping completed documents', () => {
       expect(await eventsOf(ticket)).toHaveLength(2);
       const v = await opensslTsVerify(Buffer.from(stamps[0].stamp, 'base64'), { digestHex: stamps[0].hash }, psc.rootPem);
       expect(v.ok).toBe(true);
+      // The PSC's stamp of the universal rendition, over the bytes served as that rendition.
+      const universalStamp = (await s.client.listStamps(ticket)).stamps.find((x) => x.rendition === 'universal')!;
+      const universal = await s.client.downloadDocument('universal', ticket);
+      expect(universalStamp.hash).toBe(universal.hash);
+      const vu = await opensslTsVerify(Buffer.from(universalStamp.stamp, 'base64'), { data: universal.bytes }, psc.rootPem);
+      expect(vu.output).toMatch(/^Verification: OK$/m);
+    } finally {
+      psc.mode = 'up';
+      s.deps.nom151Psc = undefined;
+    }
+  });
+
+  it('a stamp that fails for good: failed with the reason in the listing, nom151_stamp_failed in the history; done once the operator retries', async () => {
+    s.deps.nom151Psc = { url: psc.url, trustedRootsDer: pemCertificates(psc.rootPem) };
+    psc.mode = 'http-500';
+    try {
+      const ticket = await completedDocument({ nom151: true });
+      // Completed, nothing run yet: both owed, the universal stamp once its rendition exists.
+      expect(await archivalOf(ticket)).toEqual({
+        universal_rendition: { status: 'pending' },
+        nom151_stamps: { original: { status: 'pending' }, universal: null },
+      });
+      await jobs.runDue();
+      // Failed once, retried: still pending, with the reason; the rendition itself is built.
+      const first = await archivalOf(ticket);
+      expect(first.universal_rendition).toEqual({ status: 'ready' });
+      expect(first.nom151_stamps).toEqual({
+        original: { status: 'pending', reason: expect.stringMatching(/NOM-151 provider answered HTTP 500/) },
+        universal: { status: 'pending', reason: expect.stringMatching(/NOM-151 provider answered HTTP 500/) },
+      });
+      expect((await failuresOf(ticket)).map((d) => [d.rendition, d.attempt, d.final])).toEqual([
+        ['original', 1, undefined],
+        ['universal', 1, undefined],
+      ]);
+
+      // A retry with the same reason adds nothing to the history.
+      await makeDue();
+      await jobs.runDue();
+      expect(await failuresOf(ticket)).toHaveLength(2);
+
+      // The last attempt fails: failed, in the listing and in the notification exchange, and a final entry.
+      await sql`update graphile_worker._private_jobs j set attempts = j.max_attempts - 1, run_at = now()
+        from graphile_worker._private_tasks t where t.id = j.task_id and t.identifier = 'nom151_stamp'
+        and j.payload->>'documentId' = ${await idOf(ticket)}`.execute(s.deps.db);
+      await jobs.runDue();
+      const failed = await archivalOf(ticket);
+      expect(failed.nom151_stamps?.original).toEqual({ status: 'failed', reason: expect.stringMatching(/HTTP 500/) });
+      expect(failed.nom151_stamps?.universal).toEqual({ status: 'failed', reason: expect.stringMatching(/HTTP 500/) });
+      const finals = (await failuresOf(ticket)).filter((d) => d.final);
+      expect(finals.map((d) => [d.rendition, d.attempt, d.max_attempts])).toEqual([
+        ['original', 50, 50],
+        ['universal', 50, 50],
+      ]);
+      const notificationId = (
+        await sql<{ notification_id: string }>`select n.notification_id from notifications n join documents d on d.id = n.document_id
+          where d.ticket = ${ticket} and n.kind = 'document_completed'`.execute(s.deps.db)
+      ).rows[0].notification_id;
+      const exchanged = await s.client.notificationDocument(notificationId);
+      expect(exchanged.document?.nom151_stamps).toEqual(failed.nom151_stamps);
+      expect(exchanged.document?.universal_rendition).toEqual({ status: 'ready' });
+
+      // Nothing retries it any more; the operator's reschedule (docs/operations.md) stamps it.
+      await makeDue();
+      await jobs.runDue();
+      expect((await stampJobs(ticket)).map((j) => j.attempts)).toEqual([50, 50]);
+      psc.mode = 'up';
+      await sql`select graphile_worker.reschedule_jobs(array_agg(j.id), run_at := now(), attempts := 0)
+        from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = 'nom151_stamp' and j.payload->>'documentId' = ${await idOf(ticket)}`.execute(s.deps.db);
+      await jobs.runDue();
+      expect(await archivalOf(ticket)).toEqual({
+        universal_rendition: { status: 'ready' },
+        nom151_stamps: { original: { status: 'ready' }, universal: { status: 'ready' } },
+      });
     } finally {
       psc.mode = 'up';
       s.deps.nom151Psc = undefined;

@@ -7,12 +7,14 @@ import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derToPem, pemCertificates } from '../../src/pki/index.js';
 import { signPdf } from '../../src/pdf/sign-pdf.js';
+import { createTimeStampRequest, randomNonce } from '../../src/pki/tsa-request.js';
 import { apiError } from '../helpers/api-error.js';
 import { opensslTsVerify } from '../helpers/openssl-ts.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestPsc, type TestPsc } from '../helpers/psc-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
+import { HandPdf } from '../helpers/signed-pdfs.js';
 
 let s: TestServer;
 let psc: TestPsc;
@@ -20,7 +22,7 @@ let serviceRootPem: string;
 let signedPdf: Buffer;
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest();
-const configurePsc = (trust = psc.rootPem, extra: { user?: string; password?: string; policyOid?: string } = {}) => {
+const configurePsc = (trust = psc.rootPem, extra: { user?: string; password?: string; policyOid?: string; tsaName?: string } = {}) => {
   s.deps.nom151Psc = { url: psc.url, trustedRootsDer: pemCertificates(trust), ...extra };
 };
 const stampCount = async () => Number((await sql<{ n: string }>`select count(*) as n from stamps`.execute(s.deps.db)).rows[0].n);
@@ -165,6 +167,71 @@ describe('an external provider (PSC)', () => {
     }
   });
 
+  it("another authority under the PSC's own root: chain trusted but authority not recognized, when the PSC is named by certificate or name", async () => {
+    // A genuine token from "Sello Test Other TSA", under the same root as the PSC's "Sello Test TSA".
+    const digest = sha256(Buffer.from('otra autoridad'));
+    const ask = async () => {
+      const res = await fetch(psc.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/timestamp-query' },
+        body: new Uint8Array(createTimeStampRequest(digest, randomNonce(), true)),
+      });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer()).toString('base64');
+    };
+    psc.mode = 'other-tsa';
+    const other = await ask();
+    psc.mode = 'up';
+    const own = await ask();
+    const validate = (timestamp: string) => s.client.validateTimestamp({ hash: digest.toString('hex'), timestamp });
+    try {
+      // Named by certificate: the trust file holds the root and the PSC's own TSA certificate.
+      configurePsc(psc.rootPem + psc.tsaPem);
+      const byCert = await validate(other);
+      expect(byCert).toMatchObject({
+        valid: false,
+        provider: null,
+        tsa: expect.stringContaining('Sello Test Other TSA'),
+        checks: { well_formed: true, imprint_matches: true, signature_valid: true, chain_trusted: true, authority_recognized: false },
+      });
+      expect(byCert.problem).toMatch(/Sello Test Other TSA, neither the service's own time-stamp authority nor the configured PSC/);
+      expect(await validate(own)).toMatchObject({
+        valid: true,
+        provider: 'psc',
+        checks: { chain_trusted: true, authority_recognized: true },
+      });
+      // The same authority is refused when it answers a stamp request: nothing stored.
+      const n = await stampCount();
+      psc.mode = 'other-tsa';
+      const refused = await apiError(s.client.stampHash(digest.toString('hex')));
+      expect([refused.status, refused.code]).toEqual([503, 'STAMP_REFUSED']);
+      expect(refused.message).toMatch(/Sello Test Other TSA, not by the configured PSC's authority/);
+      expect(await stampCount()).toBe(n);
+      psc.mode = 'up';
+
+      // Named by SELLO_NOM151_TSA_NAME, the trust file holding the root alone.
+      configurePsc(psc.rootPem, { tsaName: 'Sello Test TSA' });
+      expect((await validate(other)).checks).toMatchObject({ chain_trusted: true, authority_recognized: false });
+      expect((await validate(own)).checks).toMatchObject({ chain_trusted: true, authority_recognized: true });
+
+      // Not named: every authority under the PSC's roots is taken for the PSC (docs/configuration.md).
+      configurePsc(psc.rootPem);
+      expect(await validate(other)).toMatchObject({
+        valid: true,
+        provider: 'psc',
+        checks: { chain_trusted: true, authority_recognized: true },
+      });
+
+      // The built-in authority is its certificate: its token stays recognized whatever the PSC.
+      s.deps.nom151Psc = undefined;
+      const builtIn = (await s.client.stampHash(digest.toString('hex'))).stamp;
+      configurePsc(psc.rootPem + psc.tsaPem);
+      expect(await validate(builtIn)).toMatchObject({ valid: true, provider: 'built_in' });
+    } finally {
+      psc.mode = 'up';
+    }
+  });
+
   it('is down: 503 with a clear message, nothing stored; an HTTP error is the same', async () => {
     configurePsc();
     const n = await stampCount();
@@ -260,6 +327,54 @@ describe('POST /api/nom151/stamp and /api/nom151/validate', () => {
     expect(afterEdit.stamps[0].modified_after_stamp).toBe(true);
     expect(afterEdit.stamps[0].modifications.length).toBeGreaterThan(0);
     expect(afterEdit.stamps[0].modifications.every((m) => m.revision === 3)).toBe(true);
+  });
+
+  describe("a stamp's structure is judged by the signature verifier", () => {
+    /** A PDF closed by a document time stamp written by hand, its token from the built-in authority. */
+    async function handStamped(extraSigDict = '') {
+      s.deps.nom151Psc = undefined;
+      const signer = await psc.pki.issueSigner({ cn: 'Unused', email: 'unused@example.com' });
+      return HandPdf.base().sign(psc.pki, {
+        signer,
+        field: 'Timestamp_1',
+        extraSigDict,
+        documentTimestamp: async (digest) => Buffer.from((await s.client.stampHash(digest.toString('hex'))).stamp, 'base64'),
+      });
+    }
+    /** Writes `text` into the /Contents hex string, past the token (the bytes no digest covers). */
+    function afterToken(bytes: Buffer, text: string): Buffer {
+      const str = bytes.toString('latin1');
+      const a = str.lastIndexOf('/Contents <') + '/Contents <'.length;
+      const hex = str.slice(a, str.indexOf('>', a));
+      const lengthBytes = Number.parseInt(hex.slice(2, 4), 16) & 0x7f;
+      const der = 2 + lengthBytes + Number.parseInt(hex.slice(4, 4 + 2 * lengthBytes), 16);
+      const out = Buffer.from(bytes);
+      out.write(text, a + der * 2 + 64, 'latin1');
+      return out;
+    }
+
+    it('a well-formed stamp is valid (the control)', async () => {
+      const check = await s.client.validatePdfStamps((await handStamped()).bytes);
+      expect(check.valid).toBe(true);
+      expect(check.stamps[0]).toMatchObject({ valid: true, rule: null, problem: null, covers_revision: true, provider: 'built_in' });
+    });
+
+    it('non-zero data after the token in /Contents: not valid, though the token itself checks out', async () => {
+      const bytes = afterToken((await handStamped()).bytes, 'CAFEBABE');
+      const check = await s.client.validatePdfStamps(bytes);
+      expect(check.valid).toBe(false);
+      expect(check.stamps[0]).toMatchObject({ valid: false, rule: 'contents-trailing-data', covers_revision: false });
+      expect(check.stamps[0].problem).toContain('zero padding');
+      // What the token alone says: every check passes. Only the structure refuses it.
+      expect(Object.values(check.stamps[0].checks).every(Boolean)).toBe(true);
+    });
+
+    it('a /ByteRange key given twice: not valid', async () => {
+      const check = await s.client.validatePdfStamps((await handStamped('/ByteRange [0 1 2 3] ')).bytes);
+      expect(check.valid).toBe(false);
+      expect(check.stamps[0]).toMatchObject({ valid: false, rule: 'byte-range-duplicated', covers_revision: false });
+      expect(check.stamps[0].problem).toContain('more than once');
+    });
   });
 
   it('a PDF without stamps is not valid; a malformed one is 422', async () => {

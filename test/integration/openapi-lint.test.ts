@@ -99,9 +99,10 @@ describe('OpenAPI lint (Redocly recommended)', () => {
         }
         // Public operations say so with an empty list; the API's say which scheme (hmac).
         // The providers' callbacks (channels/, identity/provider/) carry the provider's own signature, checked by the route.
-        const publicPath = /^\/(sign\/|document\/|download\/|verify\/|verify$|pki\/|channels\/|identity\/provider\/|tsa$|healthz$|$)/.test(
-          path,
-        );
+        const publicPath =
+          /^\/(sign\/|document\/|download\/|certified-email\/|verify\/|verify$|pki\/|channels\/|identity\/provider\/|tsa$|healthz$|$)/.test(
+            path,
+          );
         if (JSON.stringify(op.security) !== (publicPath ? '[]' : '[{"hmac":[]}]')) {
           missing.push(`${id}: security ${JSON.stringify(op.security)}`);
         }

@@ -6,7 +6,11 @@ import { createHash, createHmac } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SelloApiError } from '../../src/client/index.js';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
 import { hostileCorpus } from '../helpers/hostile-pdfs.js';
+import { xrefLoops } from '../helpers/xref-loops.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -18,7 +22,11 @@ let ana: TestSigner;
 let serviceSigned: Buffer | undefined;
 
 beforeAll(async () => {
-  [s, pki] = await Promise.all([startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: '5000', SELLO_PDF_MEMORY_MB: '256' } }), createTestPki()]);
+  [s, pki] = await Promise.all([
+    // A document size limit of 3 MB, so that an oversized upload is cheap to send.
+    startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: '5000', SELLO_PDF_MEMORY_MB: '256', SELLO_MAX_DOCUMENT_MB: '3' } }),
+    createTestPki(),
+  ]);
   ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
 }, 60_000);
 afterAll(async () => {
@@ -132,6 +140,31 @@ describe('POST /api/report', () => {
     expect(performance.now() - t0).toBeLessThan(6000);
   });
 
+  it('cross-reference /Prev loops (tables and streams): a 422 or a bounded report, quickly', async () => {
+    const signed = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    for (const loop of xrefLoops(signed)) {
+      const t0 = performance.now();
+      let report: Awaited<ReturnType<typeof s.client.verifyPdf>> | undefined;
+      const o = await status(async () => {
+        report = await s.client.verifyPdf(loop.bytes);
+      });
+      expect(performance.now() - t0, loop.name).toBeLessThan(3000);
+      if (loop.expect === 'refused') {
+        expect(o, loop.name).toEqual({ status: 422, code: 'PDF_INVALID' });
+      } else {
+        expect(o.status, loop.name).toBe(200);
+        expect(report?.documentIntegrity).toBe('modified');
+        expect(report?.firmas[0].changes).toContainEqual(
+          expect.objectContaining({
+            revision: 3,
+            allowed: false,
+            description: 'revision 3 cannot be read without rebuilding its cross-references',
+          }),
+        );
+      }
+    }
+  });
+
   it('the hostile corpus: every file answered in time with a 422 or a report, never a 5xx', async () => {
     const corpus = hostileCorpus({ mutantBase: await makePdf(), bombMiB: 1024, mutantCount: 10 });
     for (const h of corpus) {
@@ -182,8 +215,59 @@ describe('the public page: GET and POST /verify', () => {
     expect(r.status).toBe(200);
     expect(r.html).toContain('Modified after signing');
     expect(r.html).toContain('Document modified after this signature');
-    expect(r.html).toContain('incremental-saving');
+    expect(r.html).toContain('Incremental saving');
     expect(r.html).toContain('revision 3: content stream changed');
+  });
+
+  it('a file changed after signing, in Spanish: the change and the attack in Spanish, no English left', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    pdf.update({ 4: stream('BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET') });
+    const r = await drop(pdf.bytes, 'es-MX,es;q=0.9');
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Modificado después de firmar');
+    expect(r.html).toContain('Documento modificado después de esta firma');
+    expect(r.html).toContain('Cambios no permitidos');
+    expect(r.html).toContain('revisión 3: se modificó un flujo de contenido (/Length datos del flujo)');
+    expect(r.html).toContain('Guardado incremental');
+    for (const english of ['content stream', 'incremental-saving', 'Incremental saving', 'revision 3']) {
+      expect(r.html).not.toContain(english);
+    }
+  });
+
+  it('a forged signature, in Spanish: not valid, the rule and the attack in Spanish', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', rawContents: '' });
+    const r = await drop(pdf.bytes, 'es');
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Contiene firmas no válidas');
+    expect(r.html).toContain('Firma no válida');
+    expect(r.html).toContain('el /Contents está vacío o son solo ceros: no hay firma');
+    expect(r.html).toContain('Falsificación universal de firma');
+    expect(r.html).not.toContain('universal-signature-forgery');
+    expect(r.html).not.toContain('there is no signature');
+  });
+
+  it('a file over the size limit: 413 and the form again saying so', async () => {
+    const big = Buffer.concat([await makePdf(), Buffer.alloc(3.5 * 1024 * 1024, 0x20)]);
+    const r = await drop(big, 'en');
+    expect(r.status).toBe(413);
+    expect(r.html).toContain('The file is larger than allowed.');
+    expect(r.html).toContain('<form method="post" action="/verify"');
+  });
+
+  it('verifying a file stores nothing: documents, revisions, history and blobs unchanged', async () => {
+    const counts = async () => {
+      const rows = await sql<{ documents: string; revisions: string; history: string; consumption: string }>`
+        select (select count(*) from documents) as documents, (select count(*) from document_revisions) as revisions,
+               (select count(*) from document_history) as history, (select count(*) from consumption) as consumption`.execute(s.deps.db);
+      return { ...rows.rows[0], blobs: await filesUnder(join(s.dataDir, 'blobs')) };
+    };
+    const before = await counts();
+    expect(Number(before.documents)).toBeGreaterThan(0); // the service-signed document of the first tests
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true });
+    const r = await drop(pdf.bytes, 'en');
+    expect(r.status).toBe(200);
+    expect(r.html).toContain('Valid signature');
+    expect(await counts()).toEqual(before);
   });
 
   it('a file that is no PDF: 422 and the form again; then the per-address limit: 429', async () => {
@@ -197,3 +281,9 @@ describe('the public page: GET and POST /verify', () => {
     expect(last).toBe(429);
   });
 });
+
+/** Files under a directory, however deep (the blob store nests by hash prefix). */
+async function filesUnder(dir: string): Promise<number> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).length;
+}

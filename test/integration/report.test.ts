@@ -76,7 +76,8 @@ describe('signature report', () => {
     const started = Date.now();
     const { doc, final, ana, bruno } = await signedByTwo();
     const report = await s.client.signatureReport(doc.document_ticket);
-    expect(Object.keys(report)).toEqual(['InkSignatures', 'firmas', 'documentIntegrity', 'attacks']);
+    expect(Object.keys(report)).toEqual(['InkSignatures', 'firmas', 'documentIntegrity', 'attacks', 'endorsements']);
+    expect(report.endorsements).toEqual([]);
     // The second signature is a change the first allows: nothing was modified after either.
     expect(report.documentIntegrity).toBe('intact');
     expect(report.attacks).toEqual([]);
@@ -186,6 +187,7 @@ describe('signature report', () => {
       firmas: [],
       documentIntegrity: 'intact',
       attacks: [],
+      endorsements: [],
     });
   });
 

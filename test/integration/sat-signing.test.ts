@@ -13,6 +13,7 @@ import { A4, makePdf } from '../helpers/pdfs.js';
 import { type SatCredential, type SatTestPki, createSatTestPki } from '../helpers/sat-pki.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
+import { publicCall } from '../helpers/public-call.js';
 
 const MARIA = { rfc: 'GOLM800101AB1', curp: 'GOLM800101MDFMPR09', name: 'MARIA GOMEZ LOPEZ' };
 const JUAN = { rfc: 'PELJ750505XY2', curp: 'PELJ750505HDFRPN01', name: 'JUAN PEREZ LOPEZ' };
@@ -40,15 +41,7 @@ afterAll(async () => {
   sat?.dispose();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) => publicCall(s.baseUrl, method, path, body);
 
 const box = (page: number, x = 60) => ({ page, rect: { lx: x, ly: 60, tx: x + 220, ty: 130 } });
 

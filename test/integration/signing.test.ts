@@ -7,6 +7,7 @@ import { listMessages } from '../../src/store/mail-repo.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+import { publicCall } from '../helpers/public-call.js';
 
 let s: TestServer;
 let rootPem: string;
@@ -36,15 +37,7 @@ async function twoSignerDocument(extra: Record<string, unknown> = {}) {
   return { doc, ana: tokenOf(0), bruno: tokenOf(2) };
 }
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : undefined, headers: res.headers };
-}
+const call = (method: string, path: string, body?: unknown) => publicCall(s.baseUrl, method, path, body);
 
 const drawn = () => ({ signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` }, consent: true });
 const typed = (text: string) => ({ signature: { type: 'typed', text }, consent: true });

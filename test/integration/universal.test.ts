@@ -13,7 +13,9 @@ import { HOUR, movableClock, releaseScheduledJobs } from '../helpers/flow-clock.
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { dssOf, signedDocument } from '../helpers/universal.js';
+import { opensslTsVerify } from '../helpers/openssl-ts.js';
+import { documentTimestamps, dssOf, signedDocument } from '../helpers/universal.js';
+import { derToPem } from '../../src/pki/index.js';
 import { expectLta, history, notifications, queued, retryNow, revisions } from '../helpers/universal-checks.js';
 
 let s: TestServer;
@@ -32,6 +34,12 @@ afterAll(async () => {
   await jobs?.close();
   await s?.close();
 });
+
+/** The universal rendition's state as the document listing (GET /api/document) shows it. */
+async function listedUniversal(ticket: string) {
+  const { documents } = await s.client.listDocuments({ limit: 500 });
+  return documents.find((d) => d.document_ticket === ticket)?.universal_rendition;
+}
 
 describe('universal rendition', () => {
   it('is built once after completion: a DSS, a document time stamp, a DSS; every signature still valid; served and announced', async () => {
@@ -121,6 +129,19 @@ describe('universal rendition', () => {
       await expectLta(renewed, first, rootPem, 1);
       const stamps = (await readSignedFields(renewed)).filter((f) => f.kind === 'document_timestamp');
       expect(stamps.map((f) => f.fieldName)).toEqual(['Sello-Archive-1', 'Sello-Archive-2']);
+      // Every archive time stamp, not only the last: openssl verifies each token over the bytes its
+      // /ByteRange covers, against the root, with the DSS's certificates to complete the path.
+      const dssPem = (await dssOf(renewed)).certs.map((c) => derToPem(c, 'CERTIFICATE')).join('');
+      const archives = await documentTimestamps(renewed);
+      expect(archives.map((a) => a.fieldName)).toEqual(['Sello-Archive-1', 'Sello-Archive-2']);
+      for (const a of archives) {
+        const v = await opensslTsVerify(a.token, { data: a.covered }, rootPem, { untrustedPem: dssPem });
+        expect(v.output, a.fieldName).toMatch(/^Verification: OK$/m);
+      }
+      // The first still covers exactly what it covered in the first rendition; a token does not pass
+      // over another's bytes.
+      expect((await documentTimestamps(first))[0].covered.equals(archives[0].covered)).toBe(true);
+      expect((await opensslTsVerify(archives[0].token, { data: archives[1].covered }, rootPem, { untrustedPem: dssPem })).ok).toBe(false);
       expect((await revisions(s, ticket)).map((r) => r.kind)).toEqual(['initial', 'renewal']);
       const renewal = (await history(s, ticket)).find((h) => h.action === 'universal_renewed')!;
       expect(renewal.details).toMatchObject({ level: 'PAdES-B-LTA', revision: 2 });
@@ -172,8 +193,11 @@ describe('universal rendition', () => {
       await jobs.runDue();
       const failed = await apiError(s.client.downloadDocument('universal', ticket));
       expect([failed.status, failed.code]).toEqual([409, 'NOT_YET_AVAILABLE']);
-      expect(failed.details).toMatchObject({ universal_status: 'failed' });
+      // Retried: still pending, with the reason of the attempt that failed.
+      expect(failed.details).toMatchObject({ universal_status: 'pending' });
+      expect(failed.message).toMatch(/could not be built yet \(it is retried\)/);
       expect(String((failed.details as { reason: string }).reason)).toMatch(/OCSP for .*Diego Luna.*responder unavailable/);
+      expect(await listedUniversal(ticket)).toEqual({ status: 'pending', reason: (failed.details as { reason: string }).reason });
       const [job] = await queued(s, 'universal_build');
       expect(job.attempts).toBe(1);
       expect(job.last_error).toMatch(/responder unavailable/);
@@ -199,6 +223,93 @@ describe('universal rendition', () => {
     expect(row).toEqual({ universal_status: 'ready', universal_error: null });
     expect((await history(s, ticket)).map((h) => h.action).slice(-2)).toEqual(['universal_failed', 'universal_signed']);
     expect(await notifications(s, ticket, 'universal_signed')).toHaveLength(1);
+    expect(await listedUniversal(ticket)).toEqual({ status: 'ready' });
+  });
+
+  it('a build that fails for good: failed with the reason in the listing and the download, a final history entry, no more retries', async () => {
+    const ocsp = s.deps.pki.ocsp;
+    s.deps.pki.ocsp = async () => {
+      throw new Error('responder unavailable');
+    };
+    try {
+      const ticket = await signedDocument(s, pdf, ['Irene Vega']);
+      expect(await listedUniversal(ticket)).toEqual({ status: 'pending' });
+      // Its first attempt fails with one reason, its last (the 25th) with the same one.
+      await jobs.runDue();
+      expect(await listedUniversal(ticket)).toMatchObject({ status: 'pending' });
+      await sql`update graphile_worker._private_jobs j set attempts = j.max_attempts - 1, run_at = now()
+        from documents d where d.ticket = ${ticket} and j.key = 'universal:' || d.id::text`.execute(s.deps.db);
+      await jobs.runDue();
+
+      const listed = await listedUniversal(ticket);
+      expect(listed).toEqual({ status: 'failed', reason: expect.stringMatching(/OCSP for .*Irene Vega.*responder unavailable/) });
+      const err = await apiError(s.client.downloadDocument('universal', ticket));
+      expect([err.status, err.code]).toEqual([409, 'NOT_YET_AVAILABLE']);
+      expect(err.details).toEqual({ status: 'completed', universal_status: 'failed', reason: listed?.reason });
+      expect(err.message).toMatch(/no longer retried/);
+      const failures = (await history(s, ticket)).filter((h) => h.action === 'universal_failed');
+      expect(failures.map((f) => f.details)).toEqual([
+        { reason: listed?.reason, attempt: 1, max_attempts: 25 },
+        { reason: listed?.reason, attempt: 25, max_attempts: 25, final: true },
+      ]);
+      // The job stays in the queue for the operator; the runner does not take it again.
+      const [job] = (await queued(s, 'universal_build')).filter((j) => j.attempts === 25);
+      expect(job).toBeDefined();
+      await sql`update graphile_worker._private_jobs set run_at = now() where attempts >= max_attempts`.execute(s.deps.db);
+      await jobs.runDue();
+      expect((await history(s, ticket)).filter((h) => h.action === 'universal_failed')).toHaveLength(2);
+      expect(await revisions(s, ticket)).toHaveLength(0);
+    } finally {
+      s.deps.pki.ocsp = ocsp;
+    }
+  });
+
+  it('a renewal that fails: universal_renewal_failed in the history; the previous rendition is still served, ready, and verifies', async () => {
+    const ticket = await signedDocument(s, pdf, ['Julia Mar']);
+    await jobs.runDue();
+    const first = await s.client.downloadDocument('universal', ticket);
+    const row = await s.deps.db
+      .selectFrom('documents')
+      .select(['universal_renew_at'])
+      .where('ticket', '=', ticket)
+      .executeTakeFirstOrThrow();
+    const saved = clock.now();
+    const ocsp = s.deps.pki.ocsp;
+    clock.set(row.universal_renew_at!);
+    try {
+      s.deps.pki.ocsp = async () => {
+        throw new Error('responder unavailable');
+      };
+      expect(await releaseScheduledJobs(s.deps.db, clock, ['universal_renew'])).toBeGreaterThan(0);
+      await jobs.runDue();
+    } finally {
+      s.deps.pki.ocsp = ocsp;
+      clock.set(saved);
+    }
+    const failed = (await history(s, ticket)).filter((h) => h.action === 'universal_renewal_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].details).toMatchObject({
+      attempt: 1,
+      max_attempts: 25,
+      reason: expect.stringMatching(/OCSP for .*Time-Stamping Authority.*responder unavailable/),
+    });
+    expect((await history(s, ticket)).some((h) => h.action === 'universal_renewed')).toBe(false);
+    expect(await revisions(s, ticket)).toHaveLength(1);
+    // Served as before, byte for byte, and still a valid B-LTA file; the listing says ready, and why the renewal failed.
+    const served = await s.client.downloadDocument('universal', ticket);
+    expect(served.hash).toBe(first.hash);
+    expect(served.bytes.equals(first.bytes)).toBe(true);
+    await expectLta(served.bytes, (await s.client.downloadDocument('original', ticket)).bytes, rootPem, 1);
+    const verified = await s.client.verifyPdf(served.bytes);
+    expect(verified.firmas.map((f) => [f.validSignature, f.level])).toEqual([
+      [true, 'B-LTA'],
+      [true, 'B-LT'],
+    ]);
+    expect(await listedUniversal(ticket)).toEqual({ status: 'ready', reason: failed[0].details.reason });
+    // The renewal job is still queued for its retry.
+    expect((await queued(s, 'universal_renew')).some((j) => j.attempts === 1 && /responder unavailable/.test(j.last_error ?? ''))).toBe(
+      true,
+    );
   });
 
   it('the daily sweep queues the rendition of a document completed without one (before this version), and a lost renewal', async () => {

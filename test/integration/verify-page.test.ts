@@ -3,6 +3,7 @@
 // checked by qpdf and, once signed, by pdfsig; the page checked for what it shows and what it
 // must never show (the file, signing links, full email addresses, addresses signers used).
 import { createHash } from 'node:crypto';
+import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickLocale } from '../../src/http/verify-html.js';
 import { apiError } from '../helpers/api-error.js';
@@ -246,6 +247,36 @@ describe('the verification page', () => {
     ]);
     // The time-stamp proves the signing time.
     expect(body.signatures[0].timestamp.time).toBe(f.signDate);
+  });
+
+  it('shows a stored document whose signature was followed by a change as not verified', async () => {
+    // A stored original is the service's own work, content-addressed; the one way a stored document
+    // holds a signature modified after signing is to be created from such a file: a signed copy,
+    // changed, uploaded again as a new document.
+    const { doc, ana } = await documentWithQr();
+    await sign(ana);
+    const signed = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    const edit = await PDF.load(signed);
+    edit.getPage(0)!.drawText('Pay 9000 EUR to Eve', { x: 50, y: 400, size: 14 });
+    const altered = Buffer.from(await edit.save({ incremental: true }));
+    const copy = await s.client.createDocument({ b64_doc: altered.toString('base64'), name: 'Copia alterada' });
+
+    const json = JSON.parse((await page(`/verify/${copy.document_ticket}.json`)).text);
+    expect(json.signatures).toHaveLength(1);
+    expect(json.signatures[0]).toMatchObject({
+      valid: true,
+      certificate_trusted: true,
+      certificate_status: 'good',
+      modified_after_signing: true,
+      verified: false,
+    });
+    const es = await page(`/verify/${copy.document_ticket}`, 'es');
+    expect(es.text).toContain('Firma no válida');
+    expect(es.text).toContain('Modificado después de firmar: se añadió o cambió contenido que esta firma no permite');
+    expect(es.text).not.toContain('Firma válida');
+    // The document it was copied from still verifies.
+    const original = JSON.parse((await page(`/verify/${doc.document_ticket}.json`)).text);
+    expect(original.signatures[0]).toMatchObject({ modified_after_signing: false, verified: true });
   });
 
   it('is a 404 page for an unknown ticket and says a deleted document is not available', async () => {

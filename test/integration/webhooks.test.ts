@@ -613,6 +613,9 @@ describe('POST /developers/webhook', () => {
         ],
         original: original.bytes.toString('base64'),
         hash: original.hash,
+        // Not completed, not stamped: no long-term rendition is owed yet.
+        universal_rendition: null,
+        nom151_stamps: null,
       },
     });
     expect(Buffer.from(r.document!.original, 'base64').equals(pdf)).toBe(true);

@@ -27,13 +27,15 @@ describe('SELLO_NOM151_*', () => {
       SELLO_NOM151_USER: 'sello',
       SELLO_NOM151_PASSWORD: 'secret',
       SELLO_NOM151_POLICY_OID: '2.16.484.101.10.316.2.1',
+      SELLO_NOM151_TSA_NAME: ' Example PSC TSA ',
     });
-    expect(c.nom151).toEqual({
+    expect(c.nom151).toStrictEqual({
       url: 'https://psc.example/tsr',
       trustPath: '/etc/sello/psc-root.pem',
       user: 'sello',
       password: 'secret',
       policyOid: '2.16.484.101.10.316.2.1',
+      tsaName: 'Example PSC TSA',
     });
   });
 
@@ -47,6 +49,12 @@ describe('SELLO_NOM151_*', () => {
     expect(problems({ SELLO_NOM151_TRUST_PEM: '/x.pem' })).toEqual([
       "SELLO_NOM151_TRUST_PEM: set only with SELLO_NOM151_URL (the provider's RFC 3161 URL)",
     ]);
+    expect(problems({ SELLO_NOM151_TSA_NAME: 'Example PSC TSA' })).toEqual([
+      "SELLO_NOM151_TSA_NAME: set only with SELLO_NOM151_URL (the provider's RFC 3161 URL)",
+    ]);
+    expect(
+      problems({ SELLO_NOM151_URL: 'https://psc.example/tsr', SELLO_NOM151_TRUST_PEM: '/x.pem', SELLO_NOM151_TSA_NAME: 'x'.repeat(501) }),
+    ).toEqual(["SELLO_NOM151_TSA_NAME: at most 500 characters (the CN or the subject of the PSC's time-stamping certificate)"]);
   });
 });
 

@@ -5,18 +5,20 @@
 // wrapping and every attack that appends a revision.
 import { randomNonce } from '../../src/pki/tsa-request.js';
 import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPdf } from '../../src/pdf/sign-pdf.js';
+import { PdfReadError, readSignatures } from '../../src/pdf/read-signatures.js';
 import { type VerifiedPdf, VerifyLimitError, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { pdfsig } from '../helpers/validators.js';
+import { xrefLoops } from '../helpers/xref-loops.js';
 
 let pki: TestPki;
 let ana: TestSigner;
@@ -92,6 +94,12 @@ describe('valid controls', () => {
       ['form-fill', true],
     ]);
     expect(r.documentIntegrity).toBe('intact');
+    // pdfsig agrees it is valid, and only says "not total document signed" of the filling.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.valid, s.totalDocumentSigned]),
+      checked.output,
+    ).toEqual([[true, false]]);
   });
 
   it('a certification signature at level 1 refuses the same form filling', async () => {
@@ -110,6 +118,14 @@ describe('valid controls', () => {
   });
 });
 
+/** pdfsig's verdict (Signature is Valid) on each /ByteRange rule's fixture. */
+const PDFSIG_BYTE_RANGE: Record<string, boolean> = {
+  'byte-range-not-from-zero': false,
+  'byte-range-overlapping': false,
+  'byte-range-past-end': false,
+  'byte-range-short-of-revision': false,
+};
+
 describe('structural rules: each one makes the signature invalid and names the rule', () => {
   /** The signed file with its /ByteRange rewritten (same width, so no offset moves). */
   function withByteRange(bytes: Buffer, make: (br: number[]) => number[]): Buffer {
@@ -126,18 +142,156 @@ describe('structural rules: each one makes the signature invalid and names the r
     ['past the end', (b) => withByteRange(b, ([, a, x, c]) => [0, a, x, c + 100]), 'byte-range-past-end'],
     ['ending short of the file', (b) => withByteRange(b, ([, a, x, c]) => [0, a, x, c - 20]), 'byte-range-short-of-revision'],
   ];
+  // What pdfsig answers for each, asserted as it is (see PDFSIG_BYTE_RANGE below).
   for (const [name, mutate, rule] of cases) {
     it(`/ByteRange ${name}`, async () => {
       const pdf = await signedOnce();
-      const r = await verify(mutate(pdf.bytes));
+      const bytes = mutate(pdf.bytes);
+      const r = await verify(bytes);
       expect(summary(r)).toMatchObject([{ valid: false, rule }]);
       expect(r.documentIntegrity).toBe('invalid');
+      const checked = await pdfsig(bytes, rootPem);
+      expect(
+        checked.signatures.map((s) => s.valid),
+        checked.output,
+      ).toEqual([PDFSIG_BYTE_RANGE[rule]]);
     });
   }
 
+  it('/ByteRange malformed: five numbers, or not integers', async () => {
+    const pdf = await signedOnce();
+    for (const make of [(br: number[]) => [...br, 0], ([s0, a, b, c]: number[]) => [s0, `${a}.5`, b, c]] as ((
+      br: number[],
+    ) => (number | string)[])[]) {
+      const bytes = withByteRange(pdf.bytes, make as (br: number[]) => number[]);
+      const r = await verify(bytes);
+      expect(summary(r)).toMatchObject([{ valid: false, rule: 'byte-range-malformed' }]);
+      expect(attackNames(r)).toEqual(['universal-signature-forgery']);
+    }
+  });
+
   it('/ByteRange given twice', async () => {
-    const r = await verify((await signedOnce({ extraSigDict: '/ByteRange [0 1 2 3] ' })).bytes);
+    const pdf = await signedOnce({ extraSigDict: '/ByteRange [0 1 2 3] ' });
+    const r = await verify(pdf.bytes);
     expect(summary(r)).toMatchObject([{ valid: false, rule: 'byte-range-duplicated' }]);
+    // pdfsig is wrong: it reads the last /ByteRange, finds the digest right and answers "Signature
+    // is Valid." and "Total document signed"; another reader may take the first.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.valid, s.totalDocumentSigned]),
+      checked.output,
+    ).toEqual([[true, true]]);
+  });
+
+  /** The signed file with bytes written into its /Contents hex string (excluded from the range: no digest moves). */
+  function withContents(bytes: Buffer, at: (hex: string) => number, text: string): Buffer {
+    const s = bytes.toString('latin1');
+    const a = s.indexOf('/Contents <') + '/Contents <'.length;
+    const hex = s.slice(a, s.indexOf('>', a));
+    const out = Buffer.from(bytes);
+    out.write(text, a + at(hex), 'latin1');
+    return out;
+  }
+  /** Hex digits of the DER CMS at the start of a /Contents hex string (definite long form). */
+  const derHexLength = (hex: string) => {
+    const n = Number.parseInt(hex.slice(2, 4), 16) & 0x7f;
+    return (2 + n + Number.parseInt(hex.slice(4, 4 + 2 * n), 16)) * 2;
+  };
+
+  it('/Contents with data after the CMS other than zero padding', async () => {
+    const pdf = await signedOnce();
+    const bytes = withContents(pdf.bytes, (hex) => derHexLength(hex) + 40, 'DEADBEEF');
+    const r = await verify(bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'contents-trailing-data' }]);
+    expect(r.documentIntegrity).toBe('invalid');
+    // pdfsig reads the CMS and ignores what follows it: "Signature is Valid."
+    const checked = await pdfsig(bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => s.valid),
+      checked.output,
+    ).toEqual([true]);
+  });
+
+  it('/Contents that is not DER (an indefinite BER length)', async () => {
+    const pdf = await signedOnce();
+    const bytes = withContents(pdf.bytes, () => 0, '3080');
+    const r = await verify(bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'contents-not-der' }]);
+    expect(attackNames(r)).toEqual(['universal-signature-forgery']);
+  });
+
+  it('a CMS with two SignerInfos', async () => {
+    // Without a time stamp: the CMS writer puts one SignerInfo back when it embeds a token.
+    const r = await verify((await signedOnce({ twoSigners: true, timestamp: false })).bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'cms-signer-count' }]);
+    expect(r.documentIntegrity).toBe('invalid');
+  });
+
+  it('the signing-certificate-v2 attribute names another certificate than the one presented (same key)', async () => {
+    // The substitution of RFC 5035 §1: a second certificate for Ana's key, under another name. The
+    // signature value verifies with it; only the signed attribute tells which certificate she meant.
+    const twin = await pki.reissueSigner(ana, 'Ana Impostora');
+    const pdf = await signedOnce({ presentAs: twin });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'signing-certificate-mismatch' }]);
+    expect(r.signatures[0].signer?.commonName).toBe('Ana Impostora');
+    // pdfsig does not check the signing-certificate attribute: "Signature is Valid." for a
+    // certificate the signer never named.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.valid, s.commonName]),
+      checked.output,
+    ).toEqual([[true, 'Ana Impostora']]);
+  });
+
+  it('the signature dictionary redefined in a later revision over the old signed bytes: misplaced', async () => {
+    const pdf = await signedOnce();
+    const text = pdf.bytes.toString('latin1');
+    const start = text.indexOf('\n8 0 obj\n') + '\n8 0 obj\n'.length;
+    const original = text.slice(start, text.indexOf('\nendobj', start)).replace('/M (D:20261123100000Z)', '/M (D:20200101000000Z)');
+    pdf.update({ 20: original, 9: pdf.edit(9, '/V 8 0 R', '/V 20 0 R') });
+    const r = await verify(pdf.bytes);
+    // The field now names dictionary 20 (same /ByteRange and /Contents, another date), whose gap is
+    // another object's /Contents; the dictionary that was signed is still reported, read from
+    // revision 2, valid but modified after signing.
+    const rows = r.signatures.map((x) => [x.fieldName, x.dictionaryNumber, x.validSignature, x.failedRule, x.modifiedAfterSigning]);
+    expect(rows).toEqual([
+      ['Ana', 20, false, 'signature-dictionary-misplaced', true],
+      ['Ana', 8, true, null, true],
+    ]);
+    expect(r.signatures[1].changes.filter((c) => !c.allowed).map((c) => c.description)).toEqual([
+      'signature Ana taken out of the form: the document as it ends no longer shows it',
+      'signature field Ana changed (/V)',
+    ]);
+    expect(r.documentIntegrity).toBe('invalid');
+    expect(attackNames(r)).toContain('signature-wrapping');
+  });
+
+  it('adbe.pkcs7.sha1 is refused: its content is encapsulated, not detached', async () => {
+    const pdf = await signedOnce({ subFilter: 'adbe.pkcs7.sha1', encapsulateSha1: true });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toMatchObject([{ valid: false, rule: 'cms-not-detached' }]);
+    expect(r.signatures[0].problem).toMatch(/adbe\.pkcs7\.sha1/);
+    // The fixture is a genuine one: openssl verifies the CMS and its content is the SHA-1 of the ranges.
+    const text = pdf.bytes.toString('latin1');
+    const [a, b] = /\/ByteRange \[0 (\d+) (\d+)/.exec(text)!.slice(1, 3).map(Number);
+    const cms = Buffer.from(text.slice(a + 1, b - 1), 'hex');
+    writeFileSync(join(pki.dir, 'sha1.p7'), cms);
+    const content = execFileSync(
+      'openssl',
+      ['cms', '-verify', '-inform', 'DER', '-in', 'sha1.p7', '-binary', '-CAfile', 'root.pem', '-purpose', 'any'],
+      {
+        cwd: pki.dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const ranges = Buffer.concat([pdf.bytes.subarray(0, a), pdf.bytes.subarray(b)]);
+    expect(content.equals(createHash('sha1').update(ranges).digest())).toBe(true);
+    // pdfsig refuses it too, for another reason: "Digest Mismatch.", as it digests the ranges with
+    // SHA-256 as for a detached signature and compares that with the messageDigest.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(checked.signatures.map((s) => s.valid)).toEqual([false]);
+    expect(checked.output).toContain('Digest Mismatch');
   });
 
   it('/Contents zeroed: a universal signature forgery', async () => {
@@ -172,13 +326,25 @@ describe('structural rules: each one makes the signature invalid and names the r
   });
 
   it('messageDigest that is not the digest of the ranges', async () => {
-    const r = await verify((await signedOnce({ wrongDigest: true })).bytes);
+    const pdf = await signedOnce({ wrongDigest: true });
+    const r = await verify(pdf.bytes);
     expect(summary(r)).toMatchObject([{ valid: false, rule: 'message-digest-mismatch' }]);
+    // pdfsig agrees: "Digest Mismatch."
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(checked.signatures.map((s) => s.valid)).toEqual([false]);
+    expect(checked.output).toContain('Digest Mismatch');
   });
 
   it('a certificate whose key did not make the signature', async () => {
-    const r = await verify((await signedOnce({ presentAs: bob })).bytes);
+    const pdf = await signedOnce({ presentAs: bob });
+    const r = await verify(pdf.bytes);
     expect(summary(r)).toMatchObject([{ valid: false, rule: 'signature-value-invalid' }]);
+    // pdfsig agrees: "Signature is Invalid."
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => s.valid),
+      checked.output,
+    ).toEqual([false]);
   });
 
   it('a CMS that encapsulates content (not detached)', async () => {
@@ -304,6 +470,12 @@ describe('attacks after signing', () => {
     expect(summary(r)[0].modified).toBe(true);
     expect(attackNames(r)).toEqual(['shadow-replace']);
     expect(r.signatures[0].changes.filter((c) => !c.allowed)).toMatchObject([{ objectNumber: 3, kind: 'changed', category: 'other' }]);
+    // pdfsig is wrong: "Signature is Valid." while the page shows the text hidden when signed.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.valid, s.totalDocumentSigned]),
+      checked.output,
+    ).toEqual([[true, false]]);
   });
 
   it('shadow hide-and-replace: the catalog pointed at a whole page tree hidden in the signed file', async () => {
@@ -318,6 +490,12 @@ describe('attacks after signing', () => {
     const r = await verify(pdf.bytes);
     expect(summary(r)[0].modified).toBe(true);
     expect(attackNames(r)).toEqual(['shadow-hide-and-replace']);
+    // pdfsig is wrong: "Signature is Valid." for a document whose every page was replaced.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.valid, s.totalDocumentSigned]),
+      checked.output,
+    ).toEqual([[true, false]]);
   });
 
   const freeText =
@@ -363,6 +541,14 @@ describe('attacks after signing', () => {
     const r = await verify(pdf.bytes);
     expect(summary(r)[0].modified).toBe(true);
     expect(attackNames(r)).toEqual(['sneaky-signature']);
+    // pdfsig is wrong: Ana's signature "is Valid."; of the sneaky field, which draws over her text
+    // and holds no signature, it says nothing that a reader would take for a warning.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.filter((s) => s.field === 'Ana').map((s) => s.valid),
+      checked.output,
+    ).toEqual([true]);
+    expect(checked.signatures.some((s) => s.field === 'Sneaky' && s.valid)).toBe(false);
   });
 });
 
@@ -504,5 +690,114 @@ describe('bounded work on hostile files', () => {
     const pdf = await signedOnce();
     pdf.update({ 8: `${'['.repeat(200)}${']'.repeat(200)}`, 1: pdf.edit(1, /^<</, '<< /Deep 8 0 R') });
     await expect(verify(pdf.bytes)).rejects.toBeInstanceOf(VerifyLimitError);
+  });
+});
+
+describe('cross-reference loops: a read error or a bounded report, never a hang', () => {
+  it('each loop fixture ends within a second', async () => {
+    const signed = await signedOnce();
+    const seen: string[] = [];
+    for (const loop of xrefLoops(signed)) {
+      const t0 = performance.now();
+      const outcome = await verify(loop.bytes).then(
+        (r) => r,
+        (e: unknown) => e as Error,
+      );
+      expect(performance.now() - t0, loop.name).toBeLessThan(1000);
+      if (loop.expect === 'refused') {
+        // The file as it ends names a section that names itself: the reader stops at the loop and
+        // finds no catalog in what it read.
+        expect(outcome, loop.name).toBeInstanceOf(PdfReadError);
+      } else {
+        const r = outcome as VerifiedPdf;
+        // The middle revision is unreadable as written: a change no signature allows.
+        expect(summary(r), loop.name).toEqual([{ field: 'Ana', valid: true, rule: null, modified: true }]);
+        expect(r.signatures[0].changes.filter((c) => !c.allowed).map((c) => c.description)).toContain(
+          'revision 3 cannot be read without rebuilding its cross-references',
+        );
+        expect(r.documentIntegrity).toBe('modified');
+      }
+      seen.push(loop.name);
+    }
+    expect(seen).toHaveLength(4);
+  });
+});
+
+describe('signatures of every revision', () => {
+  it('a later revision that takes every signature field out of the form: the signature is still reported, modified', async () => {
+    const pdf = await signedOnce();
+    // Revision 3: the field and its widget gone from the form and the page, and the text changed.
+    pdf.update({
+      6: '<< /Fields [7 0 R] /DA (/Helv 0 Tf 0 g) >>',
+      3: pdf.edit(3, '/Annots [9 0 R 7 0 R]', '/Annots [7 0 R]'),
+      4: stream('BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET'),
+    });
+    // What the final form alone shows: no signature at all.
+    expect((await readSignatures(pdf.bytes, { trustedRootsDer: [pki.rootDer] })).signatures).toEqual([]);
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: true }]);
+    expect(r.signatures[0]).toMatchObject({ revision: 2, downstream: true, dictionaryNumber: 8 });
+    expect(r.signatures[0].changes.filter((c) => !c.allowed)).toContainEqual(
+      expect.objectContaining({
+        revision: 3,
+        objectNumber: 8,
+        kind: 'removed',
+        category: 'other',
+        description: 'signature Ana taken out of the form: the document as it ends no longer shows it',
+      }),
+    );
+    expect(r.documentIntegrity).toBe('modified');
+    expect(r.attacks.map((a) => a.field)).toEqual(['Ana']);
+    // pdfsig is wrong: it reads the final form only and finds no signature in the file.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(checked.signatures).toEqual([]);
+    expect(checked.output).toContain('does not contain any signatures');
+  });
+
+  it('a signature field kept but its signature dictionary freed: reported from the revision that held it', async () => {
+    const pdf = await signedOnce();
+    pdf.update({ 9: pdf.edit(9, '/V 8 0 R ', ''), 8: null });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: true }]);
+    expect(r.documentIntegrity).toBe('modified');
+  });
+});
+
+describe('metadata after signing (allowed: docs/api.md)', () => {
+  it('the information dictionary updated after signing: allowed, named metadata', async () => {
+    const pdf = await signedOnce();
+    pdf.update({ 20: '<< /Title (Contrato) /ModDate (D:20261124100000Z) /Producer (another writer) >>' }, '/Info 20 0 R ');
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: false }]);
+    expect(r.signatures[0].changes).toMatchObject([{ objectNumber: 20, kind: 'added', category: 'metadata', allowed: true }]);
+    expect(r.documentIntegrity).toBe('intact');
+  });
+
+  it('XMP metadata added to the catalog after signing: allowed', async () => {
+    const pdf = await signedOnce();
+    pdf.update({
+      1: pdf.edit(1, /^<</, '<< /Metadata 20 0 R'),
+      20: stream('<x:xmpmeta xmlns:x="adobe:ns:meta/"/>', '/Type /Metadata /Subtype /XML '),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null, modified: false }]);
+    expect(r.signatures[0].changes.map((c) => [c.objectNumber, c.category, c.allowed])).toEqual([
+      [1, 'metadata', true],
+      [20, 'metadata', true],
+    ]);
+  });
+
+  it('/Info or /Metadata pointed at the page content does not pass a content change off as metadata', async () => {
+    const evil = stream('BT /F1 18 Tf 50 760 Td (Pay 9000 EUR to Eve) Tj ET', '/Type /Metadata /Subtype /XML ');
+    const viaInfo = (await signedOnce()).update({ 4: evil }, '/Info 4 0 R ');
+    const signed = await signedOnce();
+    const viaMetadata = signed.update({ 4: evil, 1: signed.edit(1, /^<</, '<< /Metadata 4 0 R') });
+    for (const pdf of [viaInfo, viaMetadata]) {
+      const r = await verify(pdf.bytes);
+      expect(summary(r)[0].modified).toBe(true);
+      expect(r.signatures[0].changes.filter((c) => !c.allowed)).toContainEqual(
+        expect.objectContaining({ objectNumber: 4, category: 'other' }),
+      );
+    }
   });
 });

@@ -18,6 +18,9 @@ import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
 import { accountTimeZone } from '../../store/workflow-repo.js';
 import { accountNom151Default, setDocumentNom151 } from '../../store/stamps-repo.js';
+import { insertCertifiedEmail } from '../../store/certified-email-repo.js';
+import { parseCertifiedEmail } from '../certified-email/parse-certified-email.js';
+import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
 import type { CreatedDocument, CreatedSticker } from '../../schemas/documents.js';
 
 /** Top-level keys of the create payload this server reads. */
@@ -33,9 +36,10 @@ const KNOWN_KEYS = new Set([
   'name',
   'qr',
   'nom151',
+  'certified_email',
 ]);
 /** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
-const NOT_YET_SUPPORTED = new Set(['certified_email', 'requireIdentityVerification', 'manager']);
+const NOT_YET_SUPPORTED = new Set(['requireIdentityVerification', 'manager']);
 
 // The answer's shape is defined once, in src/schemas/documents.ts.
 export type { CreatedDocument, CreatedSticker };
@@ -97,6 +101,15 @@ export async function createDocument(
       p.stickers.some((x: unknown) => (x as { requireIdentityVerification?: unknown } | null)?.requireIdentityVerification === true));
   if (inSet && verifyAny) {
     throw invalid('requireIdentityVerification', 'not available for documents of a set yet: create the document on its own');
+  }
+  let certified: ReturnType<typeof parseCertifiedEmail>['input'] | undefined;
+  if (p.certified_email !== undefined && p.certified_email !== null) {
+    const parsed = parseCertifiedEmail(p.certified_email);
+    certified = parsed.input;
+    warnings.push(...parsed.warnings);
+    if (inSet) {
+      throw invalid('certified_email', 'not available for documents of a set yet: create the document on its own');
+    }
   }
   if (inSet && p.workflow !== undefined && p.workflow !== null) {
     throw invalid('workflow', "must not be sent with document_set: the set's flow is defined when the set is closed");
@@ -216,6 +229,21 @@ export async function createDocument(
       ip: opts.ip ?? null,
       details: { name: source.name, signers: signers.length, origin: source.origin, ...(inSet ? { document_set: setUuid } : {}) },
     });
+    if (certified) {
+      // Without signers the document is final as created and goes now; otherwise the signed
+      // original goes with the last signature (signing/conclude-signature.ts).
+      await insertCertifiedEmail(trx, {
+        documentId,
+        recipient: certified.to,
+        subject: certified.subject,
+        message: certified.message,
+        sendOn: signers.length > 0 ? 'completed' : 'created',
+        at: now,
+      });
+      if (signers.length === 0) {
+        await queueCertifiedEmail(trx, deps, { documentId, pdfSha256: sha256 });
+      }
+    }
     if (workflow) {
       // The flow starts with the document: its invitations commit with it, or not at all.
       await startDocumentFlow(trx, deps, { documentId, workflow });

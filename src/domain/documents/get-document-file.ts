@@ -41,7 +41,10 @@ export async function getDocumentFile(
 
 function universalNotYet(status: string, universal: string | null, error: string | null): string {
   if (universal === 'failed') {
-    return `the universal rendition could not be built yet (it is retried): ${error ?? 'unknown reason'}`;
+    return `the universal rendition could not be built and is no longer retried (the operator must act): ${error ?? 'unknown reason'}`;
+  }
+  if (universal === 'pending' && error) {
+    return `the universal rendition could not be built yet (it is retried): ${error}`;
   }
   if (universal === 'pending') {
     return 'the universal rendition is being built; try again shortly';

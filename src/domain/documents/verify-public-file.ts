@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import type { PublicFileVerification } from '../../schemas/verification.js';
-import { checkFileSignatures } from './signature-report.js';
+import { checkFileSignatures, type SignatureReport } from './signature-report.js';
 
 export type { PublicFileSignature, PublicFileVerification } from '../../schemas/verification.js';
 
@@ -28,10 +28,21 @@ export async function verifyPublicFile(deps: Deps, q: { bytes: Uint8Array }): Pr
       modified_after_signing: f.modifiedAfterSigning,
       level: f.level,
       problem: f.problem?.message ?? '',
+      rule: f.problem?.rule ?? '',
     })),
     attacks: [...new Set(report.attacks.map((a) => a.name))],
-    changes: [
-      ...new Set(report.firmas.flatMap((f) => f.changes.filter((c) => !c.allowed).map((c) => `revision ${c.revision}: ${c.description}`))),
-    ].slice(0, 20),
+    changes: disallowedChanges(report.firmas).slice(0, 20),
   };
+}
+
+/** The changes some signature does not allow, each once (several signatures may name the same one). */
+function disallowedChanges(firmas: SignatureReport['firmas']): PublicFileVerification['changes'] {
+  const seen = new Map<string, PublicFileVerification['changes'][number]>();
+  for (const c of firmas.flatMap((f) => f.changes.filter((x) => !x.allowed))) {
+    const key = `${c.revision} ${c.object} ${c.description}`;
+    if (!seen.has(key)) {
+      seen.set(key, { revision: c.revision, object: c.object, kind: c.kind, category: c.category, description: c.description });
+    }
+  }
+  return [...seen.values()];
 }

@@ -6,6 +6,7 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
+import { eventSigner } from '../events/event-types.js';
 import { appendHistory } from '../history/append-history.js';
 import { recordSignature } from '../../store/signing-repo.js';
 import { endorsementOfSigner, markEndorsementSigned } from '../../store/endorsements-repo.js';
@@ -44,13 +45,7 @@ export async function concludeEndorsement(
     documentId: s.document.id,
     kind: 'original_signed',
     meta: {
-      signer: {
-        signer_id: s.signer.signer_id,
-        name: s.signer.name,
-        email: s.signer.email,
-        authority: s.signer.authority,
-        data: s.signer.data,
-      },
+      signer: eventSigner(s.signer),
       authority: s.signer.authority,
       signed_at: o.now.toISOString(),
       endorsement_id: endorsement.endorsement_id,

@@ -24,6 +24,11 @@ export interface EventSigner {
   data: string;
 }
 
+/** The signer as events name them. */
+export function eventSigner(s: EventSigner): EventSigner {
+  return { signer_id: s.signer_id, name: s.name, email: s.email, authority: s.authority, data: s.data };
+}
+
 /** original_signed: who signed, how, and when (ISO 8601). */
 export interface SignedMeta {
   signer: EventSigner;

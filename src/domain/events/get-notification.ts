@@ -5,6 +5,7 @@ import type { Deps } from '../deps.js';
 import type { EventKind } from './event-types.js';
 import { documentSigners, findNotification } from '../../store/notifications-repo.js';
 import type { NotificationDocument } from '../../schemas/events.js';
+import { archivalStates } from '../documents/archival-state.js';
 
 export type { NotificationDocument };
 
@@ -39,7 +40,11 @@ export async function getNotificationDocument(
     });
   }
   const hash = n.original_sha256!;
-  const [signers, bytes] = await Promise.all([documentSigners(deps.db, n.document_id), deps.blobs.get(hash)]);
+  const [signers, bytes, archival] = await Promise.all([
+    documentSigners(deps.db, n.document_id),
+    deps.blobs.get(hash),
+    archivalStates(deps, [n.document_id]),
+  ]);
   return {
     notification,
     document: {
@@ -49,6 +54,7 @@ export async function getNotificationDocument(
       signers,
       original: bytes.toString('base64'),
       hash,
+      ...archival.get(n.document_id)!,
     },
   };
 }

@@ -7,21 +7,14 @@
 // history goes in as a field value, never into the definition itself: pdfmake-template.ts replaces
 // {{placeholders}} in the definition's strings, and a signer's name or a rejection reason could
 // hold one; a value is inserted as it is.
-import { PDF } from '@libpdf/core';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { signPdf } from '../../pdf/sign-pdf.js';
 import { findDocumentForHistory } from '../../store/documents-repo.js';
 import { signersOf } from '../../store/signing-repo.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
-import { timestampSource } from '../signing/timestamp-source.js';
-import { issueOneTimeCertificate } from '../signing/one-time-certificate.js';
+import { SEAL, sealServicePdf } from '../signing/seal-service-pdf.js';
 import { getHistory, type DocumentHistory } from './get-history.js';
 import { historyLabels, type HistoryLabels } from './history-labels.js';
-
-/** Room kept free under the last entry of the last page for the service's seal (points). */
-const SEAL = { width: 220, height: 64, margin: 40 };
-const A4 = { width: 595.28, height: 841.89 };
 
 export async function historyPdf(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'pki' | 'externalTsa' | 'signerKeys' | 'templates'>,
@@ -119,36 +112,14 @@ async function seal(
   language: 'es' | 'en',
   documentId: string,
 ): Promise<Buffer> {
-  const who = `${deps.config.pki.organization} — ${l.sealName}`;
-  const cert = await issueOneTimeCertificate(deps, deps.db, { name: who, uri: deps.config.publicUrl, kind: 'seal', documentId, now });
-  const tsa = timestampSource(deps);
-  const pages = await countPages(pdf);
-  const signed = await signPdf({
+  return sealServicePdf(deps, {
     pdf,
     fieldName: 'Sello-history',
-    boxes: [
-      {
-        page: pages - 1,
-        rect: { lx: A4.width - 40 - SEAL.width, ly: SEAL.margin - 20, tx: A4.width - 40, ty: SEAL.margin - 20 + SEAL.height },
-      },
-    ],
-    appearance: {
-      typedSignature: deps.config.pki.organization,
-      signerName: who,
-      signedAt: now,
-      authorityLabel: l.sealLabel,
-      locale: language,
-    },
-    signer: { certificateDer: cert.certificateDer, privateKey: cert.privateKey, chainDer: [cert.certificateDer, ...cert.chainDer] },
-    timestamp: tsa.timestamp,
-    trustedRootsDer: tsa.trustedRootsDer,
-    now: () => now,
+    sealName: l.sealName,
+    sealLabel: l.sealLabel,
     reason: l.sealReason,
+    now,
+    language,
+    documentId,
   });
-  return signed.pdf;
-}
-
-/** Pages of the file pdfmake just made (the service's own output, read on this thread). */
-async function countPages(pdf: Buffer): Promise<number> {
-  return (await PDF.load(pdf)).getPageCount();
 }

@@ -6,6 +6,7 @@ import { findSet, setDocuments } from '../../store/documents-repo.js';
 import { findFlowSet } from '../../store/set-flow-repo.js';
 import { listSetSigners } from '../../store/set-signers-repo.js';
 import type { DocumentSet } from '../../schemas/sets.js';
+import { archivalStates } from '../documents/archival-state.js';
 
 export async function getDocumentSet(deps: Pick<Deps, 'db'>, q: { accountId: string; uuid: string }): Promise<DocumentSet> {
   const row = await findSet(deps.db, q.accountId, q.uuid);
@@ -17,6 +18,10 @@ export async function getDocumentSet(deps: Pick<Deps, 'db'>, q: { accountId: str
     setDocuments(deps.db, row.id),
     listSetSigners(deps.db, row.id),
   ]);
+  const archival = await archivalStates(
+    deps,
+    docs.map((d) => d.id),
+  );
   return {
     uuid: set.uuid,
     name: set.name,
@@ -41,6 +46,7 @@ export async function getDocumentSet(deps: Pick<Deps, 'db'>, q: { accountId: str
       status: d.status,
       created_at: d.created_at.toISOString(),
       signers: d.signers,
+      ...archival.get(d.id)!,
     })),
   };
 }

@@ -5,6 +5,7 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
+import { eventSigner } from '../events/event-types.js';
 import { appendHistory } from '../history/append-history.js';
 import { advanceAfterSignature } from '../workflows/advance-flow.js';
 import { completeDocument, recordSignature, signersOf } from '../../store/signing-repo.js';
@@ -12,6 +13,7 @@ import type { Database } from '../../store/schema.js';
 import { markUniversalPending } from '../../store/universal-repo.js';
 import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
 import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
+import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
 import type { SignResult } from '../../schemas/signing.js';
 import type { SigningSession } from './signing-session.js';
 import { concludeEndorsement } from '../endorsements/conclude-endorsement.js';
@@ -49,18 +51,11 @@ export async function concludeSignature(
     ip: o.ip ?? null,
     certificateStatus: o.certificateStatus ?? null,
   });
-  const eventSigner = {
-    signer_id: s.signer.signer_id,
-    name: s.signer.name,
-    email: s.signer.email,
-    authority: s.signer.authority,
-    data: s.signer.data,
-  };
   await emitEvent(trx, deps, {
     accountId: s.document.account_id,
     documentId: s.document.id,
     kind: 'original_signed',
-    meta: { signer: eventSigner, authority: s.signer.authority, signed_at: now.toISOString() },
+    meta: { signer: eventSigner(s.signer), authority: s.signer.authority, signed_at: now.toISOString() },
     dedupeKey: `signed:${s.signer.signer_id}`,
   });
   await appendHistory(trx, {
@@ -86,6 +81,8 @@ export async function concludeSignature(
     await addUniversalBuildJob(trx, { documentId: s.document.id });
     await queueCompletionStamp(trx, s.document.id);
     await appendHistory(trx, { documentId: s.document.id, at: now, action: 'completed', actor: 'system', details: { sha256 } });
+    // The certified email, if the document has one, carries the signed original: this revision.
+    await queueCertifiedEmail(trx, deps, { documentId: s.document.id, pdfSha256: sha256 });
     await emitEvent(trx, deps, {
       accountId: s.document.account_id,
       documentId: s.document.id,

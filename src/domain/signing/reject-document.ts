@@ -5,7 +5,7 @@ import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
-import { REJECTION_REASON_MAX } from '../events/event-types.js';
+import { REJECTION_REASON_MAX, eventSigner } from '../events/event-types.js';
 import { recordRejection } from '../../store/signing-repo.js';
 import { stopFlowAfterRejection } from '../workflows/advance-flow.js';
 import { requireProof } from './one-time-code.js';
@@ -68,13 +68,7 @@ export async function rejectDocument(deps: Deps, opts: { token: string; reason: 
       documentId: s.document.id,
       kind: 'document_rejected',
       meta: {
-        signer: {
-          signer_id: s.signer.signer_id,
-          name: s.signer.name,
-          email: s.signer.email,
-          authority: s.signer.authority,
-          data: s.signer.data,
-        },
+        signer: eventSigner(s.signer),
         reason: opts.reason,
       },
       dedupeKey: `rejected:${s.signer.signer_id}`,

@@ -2,10 +2,13 @@
 // answer says why a stamp is not valid: well-formed, imprint, signature, chain, authority, time.
 // The signature and the chain are judged by the service's one verifier (pki/tsa-verify.ts): first
 // with the token's own certificates as anchors (is it signed by the certificate it names?), then
-// with the roots the service recognizes (does that certificate chain to one of them?).
+// with the roots the service recognizes (does that certificate chain to one of them?). Whether the
+// signer is the authority configured is a further check (stamp-authority.ts): a trusted root may
+// vouch for other authorities than the PSC.
 import type { Deps } from '../deps.js';
 import { PkiError, verifyTimeStampToken } from '../../pki/index.js';
 import { readTimeStampTokenInfo } from '../../pki/tsa-token-info.js';
+import { recognizedAuthority } from './stamp-authority.js';
 import { PROVIDER_DESCRIPTION, type ProviderKind, stampRoots } from './stamp-provider.js';
 
 export interface TokenCheck {
@@ -65,32 +68,44 @@ export async function checkToken(deps: Pick<Deps, 'pki' | 'nom151Psc'>, token: U
   }
   const roots = stampRoots(deps);
   const base = { expectedImprint: info.imprint, expectedImprintAlgorithm: info.imprintAlgorithm ?? ('SHA-256' as const) };
+  let tsaCertificateDer: Buffer | undefined;
   try {
     // Anchored on its own certificates, only the signature (and the certificate's fitness) is judged.
     const own = await verifyTimeStampToken(token, { ...base, trustedRootsDer: [...info.certificatesDer, ...roots.built_in, ...roots.psc] });
     result.tsa = own.tsaSubject;
+    tsaCertificateDer = own.tsaCertificateDer;
     result.checks.signature_valid = true;
   } catch (err) {
     problems.push(message(err));
   }
-  if (result.checks.signature_valid) {
+  if (tsaCertificateDer) {
+    // Two questions: does its certificate chain to a trust anchor the service was given (its own
+    // root, SELLO_NOM151_TRUST_PEM), and is its signer the authority configured (stamp-authority.ts)?
+    const chainsTo: Record<ProviderKind, boolean> = { built_in: false, psc: false };
     for (const kind of ['built_in', 'psc'] as const) {
       if (roots[kind].length === 0) {
         continue;
       }
       try {
         await verifyTimeStampToken(token, { ...base, trustedRootsDer: roots[kind] });
-        result.provider = kind;
-        result.provider_description = PROVIDER_DESCRIPTION[kind];
-        break;
+        chainsTo[kind] = true;
       } catch {
-        // not this authority
+        // not under these anchors
       }
     }
-    result.checks.chain_trusted = result.provider !== null;
-    result.checks.authority_recognized = result.provider !== null;
-    if (!result.provider) {
+    result.checks.chain_trusted = chainsTo.built_in || chainsTo.psc;
+    if (!result.checks.chain_trusted) {
       problems.push("the authority's certificate does not chain to a root this service recognizes");
+    }
+    const provider = recognizedAuthority(deps, { tsaCertificateDer, chainsToPsc: chainsTo.psc });
+    result.checks.authority_recognized = provider !== null;
+    if (provider) {
+      result.provider = provider;
+      result.provider_description = PROVIDER_DESCRIPTION[provider];
+    } else {
+      problems.push(
+        `the token is signed by ${result.tsa ?? 'an unnamed authority'}, neither the service's own time-stamp authority nor the configured PSC`,
+      );
     }
   }
   result.valid = Object.values(result.checks).every(Boolean);

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
+import { clearStampFailure } from '../../store/archival-state-repo.js';
 import { documentStamp, insertStamp, stampableDocument, universalSha256 } from '../../store/stamps-repo.js';
 import { renditionBytes } from './rendition-bytes.js';
 import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
@@ -55,6 +56,7 @@ export async function stampDocumentRendition(deps: Deps, opts: { documentId: str
     if (!stored) {
       return 'already_stamped' as const; // another run stamped it meanwhile
     }
+    await clearStampFailure(trx, doc.id, opts.rendition);
     await consumePiece(trx, { accountId: doc.account_id, kind: 'stamps', channel: opts.rendition, documentId: doc.id, at: now });
     const stamp = { token: issued.token.toString('base64'), tsa: issued.tsa, time: issued.genTime.toISOString() };
     await emitEvent(trx, deps, {

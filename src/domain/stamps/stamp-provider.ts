@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import type { Deps, Nom151Psc } from '../deps.js';
 import { PkiError, verifyTimeStampReply } from '../../pki/index.js';
 import { createTimeStampRequest, randomNonce } from '../../pki/tsa-request.js';
+import { recognizedAuthority } from './stamp-authority.js';
 
 const TIMEOUT_MS = 15_000;
 const MAX_REPLY_BYTES = 256 * 1024;
@@ -62,6 +63,10 @@ export function stampProvider(deps: Pick<Deps, 'pki' | 'nom151Psc' | 'clock'>): 
         });
         if (psc?.policyOid && v.policyOid !== psc.policyOid) {
           throw new PkiError('timestamp_invalid', `the token is under policy ${v.policyOid}, not ${psc.policyOid}`);
+        }
+        // Chaining to the PSC's root is not enough when the configuration names its authority.
+        if (psc && recognizedAuthority(deps, { tsaCertificateDer: v.tsaCertificateDer, chainsToPsc: true }) !== 'psc') {
+          throw new PkiError('timestamp_invalid', `the token is signed by ${v.tsaSubject}, not by the configured PSC's authority`);
         }
         return {
           token: v.tokenDer,

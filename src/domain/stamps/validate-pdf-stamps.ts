@@ -2,7 +2,10 @@
 // stamp, judged: a genuine token over the bytes it covers, from an authority this service
 // recognizes, and what the document went through after it: the revisions added (changes-after.ts)
 // and, from the signature verifier, whether any changed what the stamp covers. The file is read in
-// the PDF jail; the tokens are judged here by the service's one verifier (check-token.ts).
+// the PDF jail. The stamp's structure (its /ByteRange and /Contents: one of each, the gap exactly
+// the token, DER followed only by zeros, ending where its revision ends) and its CMS are judged by
+// the signature verifier, the same one as the signature report; the token's authority and time by
+// check-token.ts. A stamp is valid only when both say so.
 import type { Deps } from '../deps.js';
 import { pdfJailError, readPdf } from '../documents/read-pdf.js';
 import type { PdfDocumentTimestamps } from '../../pdf/read-document-timestamps.js';
@@ -10,7 +13,9 @@ import type { PdfStampsValidation } from '../../schemas/stamps.js';
 import { changesAfter } from './changes-after.js';
 import { checkToken } from './check-token.js';
 import { stampRoots } from './stamp-provider.js';
-import type { VerifiedPdf } from '../../pdf/verify/verify-pdf.js';
+import { STRUCTURE_RULES } from '../../pdf/verify/byte-range-rules.js';
+import type { VerifiedPdf, VerifiedSignature } from '../../pdf/verify/verify-pdf.js';
+import type { DocumentTimestampEntry } from '../../pdf/read-document-timestamps.js';
 
 type PdfStampValidation = PdfStampsValidation['stamps'][number];
 
@@ -34,20 +39,26 @@ export async function validatePdfStamps(deps: Deps, opts: { bytes: Buffer }): Pr
   }
   const stamps: PdfStampValidation[] = [];
   for (const t of read.timestamps) {
-    const judged = verified.signatures.find((v) => v.fieldName === t.fieldName);
+    const judged = verified.signatures.find((v) => sameSignature(v, t));
     const modifications = (judged?.changes ?? [])
       .filter((c) => !c.allowed)
       .map((c) => ({ revision: c.revision, object: c.objectNumber, kind: c.kind, description: c.description }));
     const check = await checkToken(deps, t.token, t.imprint ?? new Uint8Array(32));
-    const covers = t.coversRevision && t.subFilter === 'ETSI.RFC3161';
+    const framed = !!judged && !STRUCTURE_RULES.has(judged.failedRule ?? '');
+    const covers = framed && t.subFilter === 'ETSI.RFC3161';
+    const verifierProblem = judged
+      ? judged.validSignature
+        ? null
+        : `${judged.problem ?? 'the time stamp does not verify'} (${judged.failedRule})`
+      : 'the signature verifier does not find this time stamp';
     stamps.push({
       ...check,
-      valid: check.valid && covers,
+      valid: check.valid && covers && judged?.validSignature === true,
       problem:
+        verifierProblem ??
         check.problem ??
-        (covers
-          ? null
-          : 'the time stamp does not cover its whole revision (its /ByteRange or /SubFilter is not that of a document time stamp)'),
+        (covers ? null : 'the time stamp does not cover its whole revision (its /SubFilter is not that of a document time stamp)'),
+      rule: judged?.failedRule ?? null,
       field_name: t.fieldName,
       revision: t.revision,
       covers_revision: covers,
@@ -59,4 +70,11 @@ export async function validatePdfStamps(deps: Deps, opts: { bytes: Buffer }): Pr
     });
   }
   return { valid: stamps.length > 0 && stamps.every((s) => s.valid), revisions: read.totalRevisions, stamps };
+}
+
+/** The verifier's signature for this time stamp: the same dictionary (by number, else by field) and range. */
+function sameSignature(v: VerifiedSignature, t: DocumentTimestampEntry): boolean {
+  const same =
+    t.dictionaryNumber !== null ? v.dictionaryNumber === t.dictionaryNumber : v.dictionaryNumber === null && v.fieldName === t.fieldName;
+  return same && v.byteRange.length === t.byteRange.length && v.byteRange.every((n, i) => Object.is(n, t.byteRange[i]));
 }

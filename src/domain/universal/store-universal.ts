@@ -85,9 +85,10 @@ export async function storeUniversalRevision(
 }
 
 /**
- * Records why an attempt failed: the document's universal state says so, and the history gets an
- * entry when the reason is new (not one per retry of the same failure). `keepStatus` leaves a
- * ready rendition ready (a failed renewal does not take away the rendition already served).
+ * Records why an attempt failed: the document's universal state says so (`failed` once the job has
+ * no attempt left, `pending` with the reason while it is retried), and the history gets an entry
+ * when the reason is new (not one per retry of the same failure) and when the last attempt failed
+ * (`final`). A failed renewal leaves the rendition ready: the one already served stays valid.
  */
 export async function recordUniversalFailure(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -99,18 +100,19 @@ export async function recordUniversalFailure(
       return;
     }
     const repeated = s.universal_error === o.reason;
+    const final = o.attempt >= o.maxAttempts;
     if (o.renewal) {
       await trx.updateTable('documents').set({ universal_error: o.reason }).where('id', '=', o.documentId).execute();
     } else {
-      await markUniversalFailed(trx, o.documentId, o.reason);
+      await markUniversalFailed(trx, o.documentId, o.reason, final);
     }
-    if (!repeated) {
+    if (!repeated || final) {
       await appendHistory(trx, {
         documentId: o.documentId,
         at: deps.clock.now(),
         action: o.renewal ? 'universal_renewal_failed' : 'universal_failed',
         actor: 'system',
-        details: { reason: o.reason, attempt: o.attempt, max_attempts: o.maxAttempts },
+        details: { reason: o.reason, attempt: o.attempt, max_attempts: o.maxAttempts, ...(final ? { final: true } : {}) },
       });
     }
   });

@@ -15,7 +15,7 @@ export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.
 
 // The token is in the page's URL: no referrer may carry it elsewhere, and the page loads nothing
 // but itself. pdf.js needs blob: workers in some browsers and data: images; no eval.
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',

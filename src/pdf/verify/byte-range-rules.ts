@@ -27,6 +27,23 @@ export type StructureRule =
   | 'contents-trailing-data'
   | 'signature-dictionary-misplaced';
 
+/** Every structure rule: the ones that say the signature is not framed as its revision's signature. */
+export const STRUCTURE_RULES: ReadonlySet<string> = new Set<StructureRule>([
+  'byte-range-missing',
+  'byte-range-malformed',
+  'byte-range-not-from-zero',
+  'byte-range-overlapping',
+  'byte-range-past-end',
+  'byte-range-short-of-revision',
+  'byte-range-duplicated',
+  'contents-missing',
+  'contents-empty',
+  'contents-gap-mismatch',
+  'contents-not-der',
+  'contents-trailing-data',
+  'signature-dictionary-misplaced',
+]);
+
 export interface StructureInput {
   bytes: Uint8Array;
   /** The /ByteRange as the parser read it (null when absent or not an array of numbers). */

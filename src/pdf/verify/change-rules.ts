@@ -150,8 +150,15 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   if (change.kind === 'removed' && before.dss.has(n)) {
     return { category: 'dss', description: 'validation data (DSS)' };
   }
-  if (n === after.info || n === before.info) {
+  // Decided (docs/api.md): the information dictionary and the catalog's XMP metadata may be
+  // updated after signing, as pyHanko allows: no reader shows them as the page, and writers update
+  // them with every save. Only while nothing of the document itself uses that object.
+  const metadataOnly = !after.document.has(n) && !before.document.has(n);
+  if ((n === after.info || n === before.info) && metadataOnly) {
     return { category: 'metadata', description: 'document information dictionary' };
+  }
+  if ((n === after.metadata || n === before.metadata) && metadataOnly && (b === null || b instanceof PdfStream)) {
+    return { category: 'metadata', description: `XMP metadata stream ${change.kind}` };
   }
   if (after.signatureValues.has(n) || before.signatureValues.has(n)) {
     if (change.kind !== 'added' || before.reachable.has(n)) {

@@ -27,6 +27,15 @@ export interface DocumentFacts {
   info: number | null;
   /** Everything a reader can reach from the trailer. */
   reachable: Set<number>;
+  /** The catalog's XMP metadata stream (/Metadata), when it is indirect. */
+  metadata: number | null;
+  /**
+   * What the catalog reaches without passing through a /Metadata key: the document itself. The
+   * information dictionary and the XMP stream only count as metadata when nothing of the document
+   * uses them, or pointing /Info or /Metadata at a page's content would make a content change
+   * "metadata".
+   */
+  document: Set<number>;
   dss: Set<number>;
   acroForm: number | null;
   fields: Map<number, FieldFacts>;
@@ -147,6 +156,8 @@ export function documentFacts(view: RevisionView): DocumentFacts {
     catalog: numberOf(catalogRef),
     info: numberOf(trailer.get('Info')),
     reachable: reachable(pdf, [catalogRef, trailer.get('Info')]),
+    metadata: null,
+    document: reachable(pdf, [catalogRef], new Set(['Metadata'])),
     dss: new Set(),
     acroForm: null,
     fields: new Map(),
@@ -164,6 +175,7 @@ export function documentFacts(view: RevisionView): DocumentFacts {
     return facts;
   }
   facts.dss = reachable(pdf, [catalog.get('DSS')]);
+  facts.metadata = numberOf(catalog.get('Metadata'));
   facts.certification = certificationOf(pdf, catalog);
   const form = catalog.get('AcroForm');
   facts.acroForm = numberOf(form);

@@ -2,9 +2,11 @@
 // whether its CMS verifies (signature-cms.ts), what every later revision changed and whether the
 // signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
 // (ltv-level.ts), and the known attack it looks like when it fails (attack-patterns.ts). It serves
-// the signature report, the report of an uploaded file and the public verification page. Pure,
+// the signature report, the report of an uploaded file, the NOM-151 validation and the public
+// verification pages. Signatures are read from every revision, so one an update took out of the
+// form is still judged (vanished-signatures.ts). Pure,
 // as pdf/ must be: trusted roots are parameters, times come from the file and its time stamps.
-import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfString } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfRef, PdfString } from '@libpdf/core';
 import { revisionEnds } from '../pdf-revisions.js';
 import { PdfReadError, type PdfSignature, type PdfSignatures, type ReadSignaturesOptions, readSignaturesOf } from '../read-signatures.js';
 import { type AttackFinding, modificationAttack, structuralAttack } from './attack-patterns.js';
@@ -14,6 +16,7 @@ import { type DocumentFacts, documentFacts } from './document-facts.js';
 import { fieldLocks, isLocked } from './field-locks.js';
 import { dssCoversChain, type PadesLevel, readDss } from './ltv-level.js';
 import { diffRevisions, loadRevisions, objectAt } from './revision-diff.js';
+import { vanishedSignatures } from './vanished-signatures.js';
 
 export { VerifyLimitError } from './revision-diff.js';
 export type { AttackFinding, AttackName } from './attack-patterns.js';
@@ -53,14 +56,21 @@ const MAX_CHANGES = 200;
 const ALWAYS_ALLOWED = new Set(['dss', 'timestamp', 'structure', 'metadata', 'unreferenced']);
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 
+/** The signature's field and raw values, in `pdf` (the revision it is read from). */
 function rawValues(pdf: PDF, sig: PdfSignature): { byteRange: number[] | null; contents: Uint8Array | null; field: PdfDict | null } {
+  const resolve = (o: PdfObject | undefined) => (o && 'objectNumber' in o ? (objectAt(pdf, o.objectNumber) ?? undefined) : o);
+  // By the signature dictionary's number: two fields may share a name, one dictionary has one field.
   const field =
     pdf
       .getForm()
       ?.getSignatureFields()
-      .find((f) => f.name === sig.fieldName)
+      .find((f) => {
+        const v = f.getDict().get('V');
+        return sig.dictionaryNumber === null
+          ? !(v instanceof PdfRef) && f.name === sig.fieldName
+          : v instanceof PdfRef && v.objectNumber === sig.dictionaryNumber;
+      })
       ?.getDict() ?? null;
-  const resolve = (o: PdfObject | undefined) => (o && 'objectNumber' in o ? (objectAt(pdf, o.objectNumber) ?? undefined) : o);
   const dict = resolve(field?.get('V'));
   if (!(dict instanceof PdfDict)) {
     return { byteRange: null, contents: null, field };
@@ -168,20 +178,39 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
   const roots = opts.trustedRootsDer;
   const timestampRoots = opts.timestampRootsDer ?? roots;
 
+  const vanished = await vanishedSignatures(facts, finalPdf, read.signatures, bytes, opts);
+  const all = [...read.signatures.map((signature) => ({ signature, pdf: finalPdf, goneAt: null as number | null })), ...vanished].sort(
+    (x, y) => x.signature.revision - y.signature.revision || (x.signature.byteRange[2] ?? 0) - (y.signature.byteRange[2] ?? 0),
+  );
+
   const attacks: AttackFinding[] = [];
-  const signatures = read.signatures.map((s): VerifiedSignature => {
-    const raw = rawValues(finalPdf, s);
+  const signatures = all.map(({ signature: s, pdf, goneAt }): VerifiedSignature => {
+    const raw = rawValues(pdf, s);
     const structure = checkSignatureStructure({ bytes, ...raw, objectNumber: s.dictionaryNumber, revisionEnds: ends });
     const validSignature = s.validSignature && !structure.problem;
     const rule = structure.problem?.rule ?? s.rule ?? null;
     const level3 = certification && certSig && certSig.revision <= s.revision ? certification.level : null;
-    const locks = fieldLocks(finalPdf, raw.field, s.dictionaryNumber);
+    const locks = fieldLocks(pdf, raw.field, s.dictionaryNumber);
     const allowed = (c: ClassifiedChange) =>
       ALWAYS_ALLOWED.has(c.category) ||
       (c.category === 'signature' && level3 !== 1) ||
       (c.category === 'form-fill' && level3 !== 1 && !isLocked(locks, c.field ?? '')) ||
       (c.category === 'annotation' && level3 === 3);
-    const after = changes
+    // A signature an update took out of the form: whatever else that update did, it hid this one.
+    const removal: ClassifiedChange[] =
+      goneAt === null
+        ? []
+        : [
+            {
+              revision: goneAt,
+              objectNumber: s.dictionaryNumber ?? 0,
+              kind: 'removed',
+              category: 'other',
+              description: `signature ${s.fieldName} taken out of the form: the document as it ends no longer shows it`,
+              field: s.fieldName,
+            },
+          ];
+    const after = [...removal, ...changes]
       .filter((c) => c.revision > s.revision)
       .map((c) => asSeenBy(s, c))
       .map((c) => ({ ...c, allowed: allowed(c) }));

@@ -1,10 +1,12 @@
 // The step before the pad for a signer asked to verify their identity: the front and back of their
-// identity document and a selfie. On a phone each field opens the camera (the `capture` attribute:
-// the back camera for the document, the front one for the selfie); elsewhere it picks a file.
+// identity document and a selfie. Each is taken with the camera inside the page where the browser
+// gives one (CameraCapture.tsx), or chosen as a file; on a phone the file field opens the camera app
+// (the `capture` attribute: the back camera for the document, the front one for the selfie).
 // Then the images go to review, and the page says so until a person of the sender decides.
 import { useState } from 'react';
 import { ApiError, sendIdentityImage, startIdentityProvider, submitIdentity } from '../api';
 import type { Lang } from '../api';
+import { CameraCapture, cameraAvailable } from './CameraCapture';
 
 type Kind = 'front' | 'back' | 'selfie';
 const KINDS: Kind[] = ['front', 'back', 'selfie'];
@@ -118,13 +120,10 @@ export function IdentityStep(p: IdentityStepProps) {
     );
   }
 
-  const pick = (kind: Kind, file: File | undefined) => {
-    if (!file) {
-      return;
-    }
+  const send = (kind: Kind, image: () => Promise<string>) =>
     void p.run(t.sending, async () => {
       try {
-        const state = await sendIdentityImage(p.token, kind, await readAsBase64(file));
+        const state = await sendIdentityImage(p.token, kind, await image());
         setCaptured(state.captured);
       } catch (err) {
         // A photo refused for its quality: say what to fix in the signer's language.
@@ -132,7 +131,12 @@ export function IdentityStep(p: IdentityStepProps) {
         throw hint ? new ApiError(err instanceof ApiError ? err.status : 422, 'IMAGE_QUALITY', hint, (err as ApiError).details) : err;
       }
     });
+  const pick = (kind: Kind, file: File | undefined) => {
+    if (file) {
+      send(kind, () => readAsBase64(file));
+    }
   };
+  const camera = cameraAvailable();
   const complete = KINDS.every((k) => captured.includes(k));
 
   return (
@@ -168,6 +172,15 @@ export function IdentityStep(p: IdentityStepProps) {
             disabled={p.busy}
             onChange={(e) => pick(kind, e.target.files?.[0])}
           />
+          {camera && (
+            <CameraCapture
+              language={p.language}
+              facing={kind === 'selfie' ? 'user' : 'environment'}
+              label={t.labels[kind]}
+              disabled={p.busy}
+              onPhoto={(dataUrl) => send(kind, async () => dataUrl)}
+            />
+          )}
         </div>
       ))}
       <div className="actions">

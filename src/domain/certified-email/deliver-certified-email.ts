@@ -1,0 +1,69 @@
+// The certified email's part of the send_email job (jobs/send-email.ts): the raw message is built
+// on the first attempt, stored as a blob under its SHA-256, and that blob is what every attempt
+// sends, so content_sha256 names the bytes the SMTP server received whichever attempt succeeds.
+// The server's acceptance (the moment and its reply, with the queue id) or its final refusal is
+// recorded with the outbox row's settlement, in the same transaction.
+import type { Transaction } from 'kysely';
+import type { Deps } from '../deps.js';
+import { appendHistory } from '../history/append-history.js';
+import { composeRawMessage } from '../../notify/compose-raw-message.js';
+import type { MailAttachment, SentMail } from '../../notify/email-transport.js';
+import { findByMessageId, recordRefused, recordSent, setRawOnce } from '../../store/certified-email-repo.js';
+import type { OutboxMessage } from '../../store/mail-repo.js';
+import type { Database } from '../../store/schema.js';
+
+export async function sendCertifiedEmail(
+  deps: Pick<Deps, 'db' | 'blobs' | 'clock'> & { mail: NonNullable<Deps['mail']> },
+  m: OutboxMessage,
+  attachments: MailAttachment[],
+): Promise<SentMail> {
+  const c = await findByMessageId(deps.db, m.message_id);
+  if (!c?.header_message_id) {
+    throw new Error(`certified email of outbox message ${m.message_id} not found`);
+  }
+  let key = c.raw_sha256;
+  if (!key) {
+    const raw = await composeRawMessage({
+      from: deps.mail.from,
+      to: m.recipient,
+      subject: m.subject,
+      text: m.body_text,
+      html: m.body_html,
+      attachments,
+      messageId: c.header_message_id,
+      date: deps.clock.now(),
+    });
+    // Durable before it is sent: a crash after the send leaves the hash of what was sent.
+    key = await setRawOnce(deps.db, c.id, await deps.blobs.put(raw), raw.length);
+  }
+  const raw = await deps.blobs.get(key);
+  return deps.mail.transport.sendRaw({ from: deps.mail.from, to: m.recipient }, raw, { envelopeId: m.message_id });
+}
+
+export async function recordCertifiedSent(trx: Transaction<Database>, deps: Pick<Deps, 'clock'>, m: OutboxMessage, sent: SentMail) {
+  const c = await findByMessageId(trx, m.message_id);
+  const at = deps.clock.now();
+  if (c && (await recordSent(trx, c.id, { at, reply: sent.response }))) {
+    await appendHistory(trx, {
+      documentId: c.document_id,
+      at,
+      action: 'certified_email_sent',
+      actor: 'system',
+      details: { recipient: c.recipient, content_sha256: c.raw_sha256, smtp_reply: sent.response },
+    });
+  }
+}
+
+export async function recordCertifiedRefusal(trx: Transaction<Database>, deps: Pick<Deps, 'clock'>, m: OutboxMessage, reply: string) {
+  const c = await findByMessageId(trx, m.message_id);
+  const at = deps.clock.now();
+  if (c && (await recordRefused(trx, c.id, { at, reply }))) {
+    await appendHistory(trx, {
+      documentId: c.document_id,
+      at,
+      action: 'certified_email_refused',
+      actor: 'system',
+      details: { recipient: c.recipient, reply },
+    });
+  }
+}

@@ -1,0 +1,52 @@
+// Checks `certified_email: {to, subject, message}` of the create payload. One recipient: the
+// evidence (delivery, open, download) is kept per message, and a message to one address is the
+// only one whose open or download can be said to be that person's.
+import { invalid } from '../errors.js';
+import { isEmail } from '../documents/authorities.js';
+import { CERTIFIED_MESSAGE_MAX, CERTIFIED_SUBJECT_MAX, type CertifiedEmailInput } from '../../schemas/certified-email.js';
+
+const KNOWN = new Set(['to', 'subject', 'message']);
+
+export function parseCertifiedEmail(value: unknown): { input: CertifiedEmailInput; warnings: string[] } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid('certified_email', 'expected an object {to, subject, message}');
+  }
+  const v = value as Record<string, unknown>;
+  if (typeof v.to !== 'string' || !isEmail(v.to.trim())) {
+    throw invalid('certified_email.to', 'expected one email address (e.g. ana@example.com)');
+  }
+  if (typeof v.subject !== 'string' || v.subject.trim() === '') {
+    throw invalid('certified_email.subject', `expected a string of 1 to ${CERTIFIED_SUBJECT_MAX} characters`);
+  }
+  if ([...v.subject].length > CERTIFIED_SUBJECT_MAX) {
+    throw invalid('certified_email.subject', `at most ${CERTIFIED_SUBJECT_MAX} characters; got ${[...v.subject].length}`);
+  }
+  // A line break in a header would be folded or refused by mail servers: one line only.
+  if (hasControl(v.subject)) {
+    throw invalid('certified_email.subject', 'must be one line, without control characters');
+  }
+  if (typeof v.message !== 'string') {
+    throw invalid('certified_email.message', `expected a string of at most ${CERTIFIED_MESSAGE_MAX} characters`);
+  }
+  if ([...v.message].length > CERTIFIED_MESSAGE_MAX) {
+    throw invalid('certified_email.message', `at most ${CERTIFIED_MESSAGE_MAX} characters; got ${[...v.message].length}`);
+  }
+  if (v.message.includes(String.fromCharCode(0))) {
+    throw invalid('certified_email.message', 'must not contain NUL characters');
+  }
+  const warnings = Object.keys(v)
+    .filter((k) => !KNOWN.has(k))
+    .map((k) => `certified_email.${k}: unknown key; ignored`);
+  return { input: { to: v.to.trim().toLowerCase(), subject: v.subject.trim(), message: v.message }, warnings };
+}
+
+/** A C0 control character (line breaks included) or DEL. */
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,26 @@
+// The panel's usage: what is left, the packages, and the consumption of each of the last six
+// calendar months (UTC) for the chart, all through the use cases of /api/account.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { accountPackages, accountSummary } from '../../domain/packages/account-summary.js';
+import { consumptionReport } from '../../domain/packages/consumption-report.js';
+import { sessionOf } from './session-of.js';
+
+const MONTHS = 6;
+
+export function panelUsageRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.get('/panel/api/usage', { schema: { hide: true } }, async (req) => {
+      const accountId = sessionOf(req).account_id;
+      const now = deps.clock.now();
+      const months = [];
+      for (let i = MONTHS - 1; i >= 0; i--) {
+        const from = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1);
+        const to = Math.min(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i + 1, 1), now.getTime() + 1);
+        months.push(await consumptionReport(deps, { accountId, from: String(from), to: String(to) }));
+      }
+      const [summary, packages] = await Promise.all([accountSummary(deps, { accountId }), accountPackages(deps, { accountId })]);
+      return { remaining: summary.remaining, packages, months };
+    });
+  };
+}

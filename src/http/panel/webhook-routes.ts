@@ -1,0 +1,53 @@
+// The panel's webhook: the account URL, its secret (a new one shown once), and the delivery log
+// with "send again", through the use cases of /api/webhooks/deliveries; and a test event.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../domain/deps.js';
+import { accountWebhook, rotateWebhookSecret } from '../../domain/accounts/account-webhook.js';
+import { setAccountWebhook } from '../../domain/accounts/set-webhook.js';
+import { sendTestEvent } from '../../domain/events/send-test-event.js';
+import { listWebhookDeliveries, retryWebhookDelivery } from '../../domain/events/webhook-delivery-log.js';
+import { sessionOf } from './session-of.js';
+
+const UrlBody = Type.Object({ url: Type.String({ maxLength: 2000 }) });
+const DeliveryQuery = Type.Object({
+  state: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.String()),
+  nextToken: Type.Optional(Type.String()),
+});
+const DeliveryParams = Type.Object({ id: Type.String() });
+
+export function panelWebhookRoutes(deps: Deps) {
+  return async function routes(app: FastifyInstance) {
+    app.get('/panel/api/webhook', { schema: { hide: true } }, async (req) =>
+      accountWebhook(deps, { accountId: sessionOf(req).account_id }),
+    );
+
+    // A new URL comes with a new secret, as `sello account webhook` does.
+    app.post('/panel/api/webhook', { schema: { hide: true, body: UrlBody } }, async (req) =>
+      setAccountWebhook(deps, { webId: sessionOf(req).web_id, url: (req.body as { url: string }).url }),
+    );
+
+    app.post('/panel/api/webhook/secret', { schema: { hide: true } }, async (req) =>
+      rotateWebhookSecret(deps, { accountId: sessionOf(req).account_id }),
+    );
+
+    app.post('/panel/api/webhook/test', { schema: { hide: true } }, async (req) =>
+      sendTestEvent(deps, { accountId: sessionOf(req).account_id }),
+    );
+
+    app.get('/panel/api/webhook/deliveries', { schema: { hide: true, querystring: DeliveryQuery } }, async (req) => {
+      const q = req.query as { state?: string; limit?: string; nextToken?: string };
+      return listWebhookDeliveries(deps, {
+        accountId: sessionOf(req).account_id,
+        state: q.state || undefined,
+        limit: q.limit ?? '20',
+        nextToken: q.nextToken,
+      });
+    });
+
+    app.post('/panel/api/webhook/deliveries/:id/retry', { schema: { hide: true, params: DeliveryParams } }, async (req) =>
+      retryWebhookDelivery(deps, { accountId: sessionOf(req).account_id, id: (req.params as { id: string }).id }),
+    );
+  };
+}

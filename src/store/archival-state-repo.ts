@@ -1,0 +1,62 @@
+// What a document's long-term renditions have come to, for the answers that show a document's
+// state (listing, notification exchange, set): the universal rendition's state (0013_universal.sql)
+// and, for a document stamped under NOM-151, which stamps exist (0014) and why the missing ones
+// failed (0025_stamp_failures.sql). One query for a page of documents.
+import { sql, type Transaction } from 'kysely';
+import type { Db } from './db.js';
+import type { Database } from './schema.js';
+
+type Q = Db | Transaction<Database>;
+
+export type StampedRendition = 'original' | 'universal';
+
+export interface StampFailureRow {
+  subject: StampedRendition;
+  reason: string;
+  attempt: number;
+  max_attempts: number;
+}
+
+export interface ArchivalRow {
+  id: string;
+  status: string;
+  status_before_delete: string | null;
+  nom151: boolean;
+  universal_status: 'pending' | 'ready' | 'failed' | null;
+  universal_error: string | null;
+  stamped: StampedRendition[];
+  stamp_failures: StampFailureRow[];
+}
+
+export async function archivalRows(q: Q, documentIds: readonly string[]): Promise<Map<string, ArchivalRow>> {
+  if (documentIds.length === 0) {
+    return new Map();
+  }
+  const r = await sql<ArchivalRow>`select d.id::text as id, d.status, d.status_before_delete, d.nom151,
+      d.universal_status, d.universal_error,
+      coalesce((select json_agg(s.subject) from stamps s
+        where s.document_id = d.id and s.subject in ('original', 'universal')), '[]'::json) as stamped,
+      coalesce((select json_agg(json_build_object('subject', f.subject, 'reason', f.reason, 'attempt', f.attempt,
+        'max_attempts', f.max_attempts)) from stamp_failures f where f.document_id = d.id), '[]'::json) as stamp_failures
+    from documents d where d.id = any(${documentIds.map(Number)}::bigint[])`.execute(q);
+  return new Map(r.rows.map((row) => [row.id, row]));
+}
+
+/** The last failed attempt to stamp a rendition; returns the reason recorded before, if any. */
+export async function recordStampFailure(
+  trx: Transaction<Database>,
+  f: { documentId: string; subject: StampedRendition; reason: string; attempt: number; maxAttempts: number; at: Date },
+): Promise<string | undefined> {
+  const before = await sql<{ reason: string }>`select reason from stamp_failures
+    where document_id = ${f.documentId} and subject = ${f.subject} for update`.execute(trx);
+  await sql`insert into stamp_failures (document_id, subject, reason, attempt, max_attempts, failed_at)
+    values (${f.documentId}, ${f.subject}, ${f.reason}, ${f.attempt}, ${f.maxAttempts}, ${f.at})
+    on conflict (document_id, subject) do update set reason = excluded.reason, attempt = excluded.attempt,
+      max_attempts = excluded.max_attempts, failed_at = excluded.failed_at`.execute(trx);
+  return before.rows[0]?.reason;
+}
+
+/** The stamp is stored: its failures are history (the history entries keep them). */
+export async function clearStampFailure(trx: Transaction<Database>, documentId: string, subject: StampedRendition): Promise<void> {
+  await sql`delete from stamp_failures where document_id = ${documentId} and subject = ${subject}`.execute(trx);
+}

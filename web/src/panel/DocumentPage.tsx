@@ -1,0 +1,96 @@
+// One document: its signers and their states, its downloads, and its history as a timeline with
+// the verdict of the hash chain (checked by the server, as GET .../history/json does).
+// The history's words are the history PDF's own (a pure module of the server, shared).
+import { historyLabels } from '../../../src/domain/history/history-labels.js';
+import { api, downloadUrl } from './api';
+import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { Badge, ErrorBox, Link, PageHeading, useLoad } from './widgets';
+
+export function DocumentPage({ ticket }: { ticket: string }) {
+  const { t, lang } = usePanelI18n();
+  const { data, error, reload } = useLoad(() => api.document(ticket), [ticket]);
+  const back = (
+    <p>
+      <Link href="/panel">← {t.back}</Link>
+    </p>
+  );
+  if (!data) {
+    return (
+      <section>
+        {back}
+        <ErrorBox error={error} onDismiss={reload} />
+        {!error && <p className="loading">{t.loading}</p>}
+      </section>
+    );
+  }
+  const { document: d, history } = data;
+  const labels = historyLabels(lang);
+  const downloads = [
+    ['source', t.dlSource],
+    ['original', t.dlOriginal],
+    ...(d.status === 'completed' ? [['universal', t.dlUniversal]] : []),
+    ['report', t.dlReport],
+    ['history', t.dlHistory],
+  ] as ['source' | 'original' | 'universal' | 'report' | 'history', string][];
+  return (
+    <section aria-labelledby="document-title">
+      {back}
+      <PageHeading>
+        <span id="document-title">{d.name}</span>
+      </PageHeading>
+      <p className="doc-meta">
+        <Badge kind={d.status}>{t.status[d.status] ?? d.status}</Badge> {t.progress(d.signed_count, d.signers.length)} ·{' '}
+        {formatDateTime(d.created_at, lang)}
+      </p>
+
+      <div className="card">
+        <h2 className="section-title">{t.signersTitle}</h2>
+        <ul className="signers" data-testid="signers">
+          {d.signers.map((s) => (
+            <li key={s.signer_id} className="signer">
+              <span className="signer-name">
+                {s.name ?? s.data}
+                {s.email && s.email !== s.name && <span className="muted"> · {s.email}</span>}
+                <span className="muted"> · {s.authority}</span>
+                {s.delivery_error && <span className="notice-error"> · {t.deliveryFailed}</span>}
+              </span>
+              <Badge kind={s.status}>{t.signerStatus[s.status] ?? s.status}</Badge>
+            </li>
+          ))}
+        </ul>
+      </div>
+
+      <div className="card">
+        <h2 className="section-title">{t.downloadsTitle}</h2>
+        <ul className="downloads">
+          {downloads.map(([what, label]) => (
+            <li key={what}>
+              <a href={downloadUrl(d.document_ticket, what)} download data-testid={`download-${what}`}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </div>
+
+      <div className="card">
+        <h2 className="section-title">{t.historyTitle}</h2>
+        <p className={history.chain.valid ? 'chain chain-ok' : 'chain chain-broken'} data-testid="chain">
+          {history.chain.valid ? t.chainValid(history.chain.entries) : t.chainBroken(history.chain.first_broken_seq ?? null)}
+        </p>
+        <ol className="timeline">
+          {history.entries.map((e) => (
+            <li key={e.seq}>
+              <time dateTime={e.at}>{formatDateTime(e.at, lang)}</time>
+              <span className="timeline-action">{labels.action(e.action)}</span>
+              <span className="muted"> · {labels.actor(e.actor)}</span>
+              <code className="hash" title={e.hash}>
+                #{e.seq} {e.hash.slice(0, 12)}…
+              </code>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}

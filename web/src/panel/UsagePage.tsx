@@ -1,0 +1,121 @@
+// What the account has left, its packages, and a bar chart of the last six months' consumption
+// (plain SVG; the same figures as text for screen readers).
+import { api } from './api';
+import { formatDay, usePanelI18n } from './panel-i18n';
+import { ErrorBox, PageHeading, useLoad } from './widgets';
+
+const KINDS = ['documents', 'verifications', 'messages', 'stamps'] as const;
+const COLORS: Record<(typeof KINDS)[number], string> = {
+  documents: '#1f4fd1',
+  verifications: '#11693a',
+  messages: '#8a4b00',
+  stamps: '#6b2fa3',
+};
+
+export function UsagePage() {
+  const { t, lang } = usePanelI18n();
+  const { data, error, reload } = useLoad(() => api.usage(), []);
+  if (!data) {
+    return (
+      <section>
+        <PageHeading>{t.usageTitle}</PageHeading>
+        <ErrorBox error={error} onDismiss={reload} />
+        {!error && <p className="loading">{t.loading}</p>}
+      </section>
+    );
+  }
+  const month = (iso: string) =>
+    new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(iso));
+  const max = Math.max(1, ...data.months.flatMap((m) => KINDS.map((k) => m.consumption[k].total)));
+  const width = 600;
+  const height = 220;
+  const groupW = width / data.months.length;
+  const barW = (groupW - 16) / KINDS.length;
+  const summary = data.months
+    .map((m) => `${month(m.from)}: ${KINDS.map((k) => `${t.kinds[k]} ${m.consumption[k].total}`).join(', ')}`)
+    .join('; ');
+  return (
+    <section aria-labelledby="usage-title">
+      <PageHeading>
+        <span id="usage-title">{t.usageTitle}</span>
+      </PageHeading>
+      <div className="card">
+        <h2 className="section-title">{t.remainingTitle}</h2>
+        <dl className="remaining">
+          {KINDS.map((k) => (
+            <div key={k}>
+              <dt>{t.kinds[k]}</dt>
+              <dd data-testid={`remaining-${k}`}>{data.remaining[k] === null ? t.unlimited : data.remaining[k]}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      <div className="card">
+        <h2 className="section-title">{t.packagesTitle}</h2>
+        {data.packages.length === 0 ? (
+          <p>{t.noPackages}</p>
+        ) : (
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">{t.colKind}</th>
+                <th scope="col">{t.colUsed}</th>
+                <th scope="col">{t.colValid}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.packages.map((p) => (
+                <tr key={p.id}>
+                  <td data-label={t.colKind}>{t.kinds[p.kind] ?? p.kind}</td>
+                  <td data-label={t.colUsed}>
+                    {p.used} / {p.pieces}
+                  </td>
+                  <td data-label={t.colValid}>
+                    {formatDay(p.valid_from, lang)} – {formatDay(p.valid_to, lang)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+      <figure className="card chart">
+        <figcaption className="section-title">{t.chartTitle}</figcaption>
+        <svg viewBox={`0 0 ${width} ${height + 30}`} role="img" aria-label={t.chartSummary(summary)} data-testid="usage-chart">
+          <line x1="0" y1={height} x2={width} y2={height} stroke="#8a92a3" />
+          {data.months.map((m, i) => (
+            <g key={m.from}>
+              {KINDS.map((k, j) => {
+                const v = m.consumption[k].total;
+                const h = (v / max) * (height - 20);
+                const x = i * groupW + 8 + j * barW;
+                return (
+                  <g key={k}>
+                    <rect x={x} y={height - h} width={barW - 2} height={h} fill={COLORS[k]}>
+                      <title>{`${month(m.from)} · ${t.kinds[k]}: ${v}`}</title>
+                    </rect>
+                    {v > 0 && (
+                      <text x={x + (barW - 2) / 2} y={height - h - 4} textAnchor="middle" fontSize="12" fill="#1b1f2a">
+                        {v}
+                      </text>
+                    )}
+                  </g>
+                );
+              })}
+              <text x={i * groupW + groupW / 2} y={height + 20} textAnchor="middle" fontSize="14" fill="#1b1f2a">
+                {month(m.from)}
+              </text>
+            </g>
+          ))}
+        </svg>
+        <ul className="legend">
+          {KINDS.map((k) => (
+            <li key={k}>
+              <span className="swatch" style={{ background: COLORS[k] }} aria-hidden="true" /> {t.kinds[k]}
+            </li>
+          ))}
+        </ul>
+      </figure>
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+// The panel's calls to /panel/api: the session cookie goes by itself (same origin); every change
+// carries the session's CSRF token, which the page learns from GET /panel/api/session. The
+// answers' shapes are the API's own schemas where the panel reuses an API use case.
+import type { AccountPackages, ConsumptionReport } from '../../../src/schemas/accounts.js';
+import type { DocumentListing } from '../../../src/schemas/documents.js';
+import type { DocumentHistory } from '../../../src/schemas/report.js';
+import type { DeliveryList, RetriedDelivery } from '../../../src/schemas/webhook-deliveries.js';
+
+export type ListedDocument = DocumentListing['documents'][number];
+export type { DeliveryList, DocumentHistory, DocumentListing };
+
+export interface Session {
+  email: string;
+  account: { web_id: string; name: string };
+  csrf_token: string;
+  expires_at: string;
+  idle_expires_at: string;
+}
+
+export class PanelError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let csrf = '';
+
+/** Remembers the session's CSRF token for the changes that follow. */
+export function setCsrfToken(token: string): void {
+  csrf = token;
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (method === 'POST') {
+    headers['content-type'] = 'application/json';
+    if (csrf) {
+      headers['x-csrf-token'] = csrf;
+    }
+  }
+  const res = await fetch(`/panel/api${path}`, {
+    method,
+    headers,
+    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    credentials: 'same-origin',
+  });
+  if (res.status === 204) {
+    return undefined as T;
+  }
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  if (!res.ok) {
+    if (res.status === 401 && data?.error?.code === 'PANEL_SESSION_REQUIRED') {
+      // The session ended (idle, signed out elsewhere): the app goes back to the sign-in page.
+      window.dispatchEvent(new Event('panel-session-ended'));
+    }
+    throw new PanelError(res.status, data?.error?.code ?? 'HTTP', data?.error?.message ?? `HTTP ${res.status}`);
+  }
+  return data as T;
+}
+
+const qs = (q: Record<string, string | undefined>) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v) {
+      p.set(k, v);
+    }
+  }
+  const s = p.toString();
+  return s ? `?${s}` : '';
+};
+
+export const api = {
+  requestLink: (email: string, language: string) => call<{ sent: true }>('POST', '/sign-in/request', { email, language }),
+  signIn: (token: string) => call<{ signed_in: true }>('POST', '/sign-in', { token }),
+  session: () => call<Session>('GET', '/session'),
+  signOut: () => call<void>('POST', '/sign-out'),
+  documents: (q: { q?: string; status?: string; from?: string; to?: string; nextToken?: string }) =>
+    call<DocumentListing>('GET', `/documents${qs(q)}`),
+  document: (ticket: string) =>
+    call<{ document: ListedDocument; history: DocumentHistory }>('GET', `/documents/${encodeURIComponent(ticket)}`),
+  webhook: () => call<{ url: string | null; secret_set: boolean }>('GET', '/webhook'),
+  setWebhook: (url: string) => call<{ url: string; secret: string }>('POST', '/webhook', { url }),
+  rotateSecret: () => call<{ url: string; secret: string }>('POST', '/webhook/secret'),
+  testEvent: () =>
+    call<{ url: string; notification_id: string; delivered: boolean; status: number | null; error: string | null }>(
+      'POST',
+      '/webhook/test',
+    ),
+  deliveries: (q: { state?: string; nextToken?: string }) => call<DeliveryList>('GET', `/webhook/deliveries${qs(q)}`),
+  retryDelivery: (id: string) => call<RetriedDelivery>('POST', `/webhook/deliveries/${encodeURIComponent(id)}/retry`),
+  keys: () => call<{ keys: { id: string; active: boolean; created_at: string }[]; max_active: number }>('GET', '/keys'),
+  createKey: () => call<{ id: string; api_key: string }>('POST', '/keys'),
+  rotateKey: (id: string) => call<{ id: string; api_key: string; replaced: string }>('POST', `/keys/${encodeURIComponent(id)}/rotate`),
+  revokeKey: (id: string) => call<{ id: string }>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
+  usage: () => call<{ remaining: Record<string, number | null>; packages: AccountPackages; months: ConsumptionReport[] }>('GET', '/usage'),
+};
+
+/** Where a download is: a plain link, so the browser saves it with the session cookie. */
+export const downloadUrl = (ticket: string, what: 'source' | 'original' | 'universal' | 'report' | 'history') => {
+  const t = encodeURIComponent(ticket);
+  if (what === 'report') {
+    return `/panel/api/documents/${t}/report`;
+  }
+  if (what === 'history') {
+    return `/panel/api/documents/${t}/history.pdf`;
+  }
+  return `/panel/api/documents/${t}/files/${what}`;
+};

@@ -1,0 +1,46 @@
+// The panel's own routes under /panel, with the History API: links change the address without a
+// reload, and the browser's back and forward buttons work.
+import { useEffect, useState } from 'react';
+
+export type Route =
+  | { page: 'sign-in' }
+  | { page: 'documents' }
+  | { page: 'document'; ticket: string }
+  | { page: 'webhooks' }
+  | { page: 'keys' }
+  | { page: 'usage' };
+
+export function parseRoute(pathname: string): Route {
+  const path = pathname.replace(/\/+$/, '');
+  const doc = /^\/panel\/documents\/([^/]+)$/.exec(path);
+  if (doc) {
+    return { page: 'document', ticket: decodeURIComponent(doc[1]) };
+  }
+  switch (path) {
+    case '/panel/sign-in':
+      return { page: 'sign-in' };
+    case '/panel/webhooks':
+      return { page: 'webhooks' };
+    case '/panel/keys':
+      return { page: 'keys' };
+    case '/panel/usage':
+      return { page: 'usage' };
+    default:
+      return { page: 'documents' };
+  }
+}
+
+export function navigate(to: string): void {
+  window.history.pushState(null, '', to);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(window.location.pathname));
+  useEffect(() => {
+    const on = () => setRoute(parseRoute(window.location.pathname));
+    window.addEventListener('popstate', on);
+    return () => window.removeEventListener('popstate', on);
+  }, []);
+  return route;
+}
