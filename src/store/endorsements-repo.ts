@@ -120,9 +120,22 @@ export async function lockDocumentByTicket(
 }
 
 /** The account's document by ticket (no lock). */
-export async function documentByTicket(q: Q, accountId: string, ticket: string): Promise<{ id: string } | undefined> {
-  const r = await sql<{ id: string }>`select id::text as id from documents where account_id = ${accountId} and ticket = ${ticket}`.execute(
-    q,
-  );
+export async function documentByTicket(
+  q: Q,
+  accountId: string,
+  ticket: string,
+): Promise<{ id: string; original_sha256: string } | undefined> {
+  const r = await sql<{ id: string; original_sha256: string }>`select id::text as id, original_sha256 from documents
+    where account_id = ${accountId} and ticket = ${ticket}`.execute(q);
   return r.rows[0];
+}
+
+/** Every signature box of the document (its signers' and its endorsers'), as stickers store them. */
+export async function boxesOfDocument(
+  q: Q,
+  documentId: string,
+): Promise<{ page: number; lx: number; ly: number; tx: number; ty: number }[]> {
+  const r = await sql<{ page: number; lx: number; ly: number; tx: number; ty: number }>`select page, lx, ly, tx, ty from stickers
+    where document_id = ${documentId}`.execute(q);
+  return r.rows;
 }

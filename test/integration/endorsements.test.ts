@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndorsementInput } from '../../src/client/index.js';
 import { apiError } from '../helpers/api-error.js';
+import { listMessages } from '../../src/store/mail-repo.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { expectLta } from '../helpers/universal-checks.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
@@ -53,6 +54,19 @@ const endorsement = (endorser: { name: string; authority: string; data: string }
     endorser,
     endorsee,
   }) as EndorsementInput;
+/** Proves an EMAIL endorser by the code sent to their address (to sign, or to decline). */
+async function proveByCode(token: string, email: string) {
+  expect((await call('POST', `/sign/api/${token}/otp`)).status).toBe(200);
+  const mail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === email && m.kind === 'otp')!;
+  const code = /\b(\d{6})\b/.exec(mail.body_text)![1];
+  expect((await call('POST', `/sign/api/${token}/otp/verify`, { code })).status).toBe(200);
+}
+
+async function signWithCode(token: string, email: string, name: string) {
+  await proveByCode(token, email);
+  return call('POST', `/sign/api/${token}/sign`, typed(name));
+}
+
 const ANA = { name: 'Ana Pérez', authority: 'EMAIL_LINK', data: 'ana@example.com' };
 const BEATRIZ = { name: 'Beatriz Gómez', email: 'beatriz@example.com' };
 
@@ -176,11 +190,21 @@ describe('endorsements', () => {
       expect([e.status, e.code]).toEqual([409, 'NOT_HOLDER']);
       expect(e.message).toContain('beatriz@example.com');
     }
-    const beatriz = { name: 'Beatriz Gómez', authority: 'EMAIL_LINK', data: 'Beatriz@Example.com' };
+    // Her link would come back to the account, which could then sign in her name: a holder proves it by a code.
+    const asLink = await apiError(
+      s.client.endorseDocument(
+        ticket,
+        endorsement({ name: 'Beatriz Gómez', authority: 'EMAIL_LINK', data: 'beatriz@example.com' }, BEATRIZ),
+      ),
+    );
+    expect(asLink.code).toBe('NOT_HOLDER');
+    expect(asLink.message).toContain('EMAIL with beatriz@example.com');
+    const beatriz = { name: 'Beatriz Gómez', authority: 'EMAIL', data: 'Beatriz@Example.com' };
     const second = await s.client.endorseDocument(ticket, endorsement(beatriz, { name: 'Carla Ruiz', rfc: 'RUCC800101AB1' }, 'garantia'));
     expect(second.sequence).toBe(2);
 
     // Beatriz refuses: the endorsement is declined, the document stays completed, no rejection event.
+    await proveByCode(tokenOf(second.signer_url), 'beatriz@example.com');
     const declined = await call('POST', `/sign/api/${tokenOf(second.signer_url)}/reject`, { reason: 'No es el monto acordado' });
     expect(declined.status).toBe(200);
     expect(declined.json).toMatchObject({ status: 'rejected', document_status: 'completed' });
@@ -194,7 +218,7 @@ describe('endorsements', () => {
     const carla = { name: 'Carla Ruiz', rfc: 'RUCC800101AB1', email: 'carla@example.com' };
     const third = await s.client.endorseDocument(ticket, endorsement(beatriz, carla, 'procuracion'));
     expect(third.sequence).toBe(3);
-    expect((await call('POST', `/sign/api/${tokenOf(third.signer_url)}/sign`, typed('Beatriz'))).status).toBe(200);
+    expect((await signWithCode(tokenOf(third.signer_url), 'beatriz@example.com', 'Beatriz')).status).toBe(200);
     expect((await s.client.listEndorsements(ticket)).holder).toEqual({
       name: 'Carla Ruiz',
       email: 'carla@example.com',
@@ -208,12 +232,9 @@ describe('endorsements', () => {
     // The third holder endorses on: a chain of three holders after the signer, every signature valid.
     const fourth = await s.client.endorseDocument(
       ticket,
-      endorsement(
-        { name: 'Carla Ruiz', authority: 'EMAIL_LINK', data: 'carla@example.com' },
-        { name: 'Diego Paz', email: 'diego@example.com' },
-      ),
+      endorsement({ name: 'Carla Ruiz', authority: 'EMAIL', data: 'carla@example.com' }, { name: 'Diego Paz', email: 'diego@example.com' }),
     );
-    expect((await call('POST', `/sign/api/${tokenOf(fourth.signer_url)}/sign`, typed('Carla Ruiz'))).status).toBe(200);
+    expect((await signWithCode(tokenOf(fourth.signer_url), 'carla@example.com', 'Carla Ruiz')).status).toBe(200);
     const chain2 = await s.client.listEndorsements(ticket);
     expect(chain2.endorsements.map((e) => [e.sequence, e.type, e.status, e.endorsee.name])).toEqual([
       [1, 'propiedad', 'signed', 'Beatriz Gómez'],
@@ -289,6 +310,8 @@ describe('endorsements', () => {
       [endorsement(ANA, { name: 'Beatriz', rfc: 'XYZ' }), 'endorsee.rfc'],
       [{ ...endorsement(ANA, BEATRIZ), page: 7, rect: { lx: 0, ly: 0, tx: 10, ty: 10 } }, 'page'],
       [{ ...endorsement(ANA, BEATRIZ), page: 0, rect: { lx: 0, ly: 0, tx: 900, ty: 10 } }, 'rect'],
+      // Over Ana's signature box (60,60)–(260,130) on page 0: it could hide what her box says.
+      [{ ...endorsement(ANA, BEATRIZ), page: 0, rect: { lx: 200, ly: 100, tx: 400, ty: 200 } }, 'rect'],
     ];
     for (const [body, field] of cases) {
       const r = await s.client.raw('POST', `/api/document/${second}/endorse`, body);

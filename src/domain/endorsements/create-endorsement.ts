@@ -8,7 +8,13 @@ import { newPublicId, newSigningToken } from '../ids.js';
 import { appendHistory } from '../history/append-history.js';
 import { checkBox } from '../documents/validate-stickers.js';
 import { readPdf } from '../documents/read-pdf.js';
-import { endorsementsOf, insertEndorsement, lockDocumentByTicket } from '../../store/endorsements-repo.js';
+import {
+  boxesOfDocument,
+  documentByTicket,
+  endorsementsOf,
+  insertEndorsement,
+  lockDocumentByTicket,
+} from '../../store/endorsements-repo.js';
 import { parseEndorsement, type EndorsementRequest } from './parse-endorsement.js';
 import { isHolder } from './holder.js';
 import type { PdfInfo } from '../../pdf/inspect-pdf.js';
@@ -21,6 +27,13 @@ export interface CreatedEndorsement {
 
 export async function createEndorsement(deps: Deps, o: { accountId: string; ticket: string; body: unknown }): Promise<CreatedEndorsement> {
   const req = parseEndorsement(o.body);
+  // The pages are measured before the document row is locked: parsing may take seconds, and the
+  // lock would hold up every request on the document meanwhile. Locked, the file must be the same.
+  const found = await documentByTicket(deps.db, o.accountId, o.ticket);
+  if (!found) {
+    throw new AppError('DOCUMENT_NOT_FOUND', `no document with ticket ${o.ticket}`);
+  }
+  const pdf = await readPdf(deps.pdfJail, await deps.blobs.get(found.original_sha256), deps.config.limits.pages);
   return deps.db.transaction().execute(async (trx) => {
     const doc = await lockDocumentByTicket(trx, o.accountId, o.ticket);
     if (!doc) {
@@ -31,6 +44,9 @@ export async function createEndorsement(deps: Deps, o: { accountId: string; tick
         status: doc.status,
       });
     }
+    if (doc.original_sha256 !== found.original_sha256) {
+      throw new AppError('INVALID_STATE', 'the document gained a signature while the endorsement was prepared: send the request again');
+    }
     const chain = await endorsementsOf(trx, doc.id);
     const pending = chain.find((e) => e.status === 'pending');
     if (pending) {
@@ -40,20 +56,17 @@ export async function createEndorsement(deps: Deps, o: { accountId: string; tick
     }
     const holder = chain.filter((e) => e.status === 'signed').at(-1);
     if (holder && !isHolder(holder, req.endorser)) {
+      const proofs = [
+        holder.endorsee_email && `EMAIL with ${holder.endorsee_email} (a code is sent there)`,
+        holder.endorsee_rfc && `SAT with ${holder.endorsee_rfc} (their e.firma)`,
+      ].filter(Boolean);
       throw new AppError(
         'NOT_HOLDER',
-        `only the current holder, ${holder.endorsee_name}, may endorse the document now: the endorser must be identified by ` +
-          `${[
-            holder.endorsee_email && `the email ${holder.endorsee_email} (EMAIL or EMAIL_LINK)`,
-            holder.endorsee_rfc && `the RFC ${holder.endorsee_rfc} (SAT)`,
-          ]
-            .filter(Boolean)
-            .join(' or ')}`,
+        `only the current holder, ${holder.endorsee_name}, may endorse the document now; the endorser must be ${proofs.join(' or ')}`,
         { holder: { name: holder.endorsee_name } },
       );
     }
-    const pdf = await readPdf(deps.pdfJail, await deps.blobs.get(doc.original_sha256), deps.config.limits.pages);
-    const box = placeBox(req, pdf, chain.length);
+    const box = placeBox(req, pdf, await boxesOfDocument(trx, doc.id));
     const token = newSigningToken();
     const now = deps.clock.now();
     const endorsementId = newPublicId();
@@ -94,27 +107,39 @@ const BOX_W = 260;
 const BOX_H = 110;
 const GAP = 8;
 
+type Box = { page: number; lx: number; ly: number; tx: number; ty: number };
+
+const overlaps = (a: Box, b: Box) => a.page === b.page && a.lx < b.tx && b.lx < a.tx && a.ly < b.ty && b.ly < a.ty;
+
 /**
- * The caller's box, checked as a sticker's is; else a box at the lower right of the last page,
- * each further endorsement stacked above the one before (wrapping to the bottom when the page is full).
+ * The caller's box, checked as a sticker's is; else the first free place at the lower right of the
+ * last page, filling columns from the bottom up and then leftwards. Never over another signature's
+ * box: a later appearance drawn on an earlier one could hide what it says, and the verifier allows
+ * a new signature widget anywhere.
  */
-function placeBox(req: EndorsementRequest, pdf: PdfInfo, earlier: number) {
+function placeBox(req: EndorsementRequest, pdf: PdfInfo, taken: Box[]): Box {
   if (req.box) {
     const c = checkBox(req.box.page, req.box.rect, pdf);
     if (!c.ok) {
       throw invalid(c.field, c.rule);
     }
-    return { page: c.page, ...c.rect };
+    const box = { page: c.page, ...c.rect };
+    if (taken.some((t) => overlaps(t, box))) {
+      throw invalid('rect', 'the box overlaps a signature box already on that page: an endorsement may not cover another signature');
+    }
+    return box;
   }
   const page = pdf.pageCount - 1;
   const { width, height } = pdf.pages[page].cropBox;
   const w = Math.min(BOX_W, width - 2 * MARGIN);
   const h = Math.min(BOX_H, height - 2 * MARGIN);
-  if (w <= 0 || h <= 0) {
-    throw invalid('rect', `the last page (${width} × ${height} points) is too small for an endorsement box: give page and rect`);
+  for (let lx = width - MARGIN - w; w > 0 && h > 0 && lx >= MARGIN; lx -= w + GAP) {
+    for (let ly = MARGIN; ly + h <= height - MARGIN; ly += h + GAP) {
+      const box = { page, lx, ly, tx: lx + w, ty: ly + h };
+      if (!taken.some((t) => overlaps(t, box))) {
+        return box;
+      }
+    }
   }
-  const perColumn = Math.max(1, Math.floor((height - 2 * MARGIN + GAP) / (h + GAP)));
-  const ly = MARGIN + (earlier % perColumn) * (h + GAP);
-  const lx = width - MARGIN - w;
-  return { page, lx, ly, tx: lx + w, ty: ly + h };
+  throw invalid('rect', `no free place on the last page (${width} × ${height} points) for an endorsement box: give page and rect`);
 }
