@@ -137,11 +137,23 @@ async function main(argv: string[]): Promise<number> {
     case 'mail': {
       const { parseMailCommand, runMailCommand } = await cli.mail();
       const cmd = parseMailCommand(rest);
-      const runtime = await (await cli.database()).openStore(config);
       try {
-        await runMailCommand(runtime.deps, cmd);
-      } finally {
-        await runtime.close();
+        const runtime = await (await cli.database()).openStore(config);
+        try {
+          await runMailCommand(runtime.deps, cmd);
+        } finally {
+          await runtime.close();
+        }
+      } catch (err) {
+        // A mail system piping a report in (docs/operations.md) keeps and retries it on 75
+        // (EX_TEMPFAIL, sysexits.h) and discards it on any other failure: only a report that is not
+        // one, or is about no certified email, may be discarded; anything else (the database
+        // restarting) must come again.
+        if (cmd.sub === 'dsn' && !(err instanceof AppError) && !(err instanceof UsageError)) {
+          console.error(`the report could not be recorded now: ${(err as Error).message}`);
+          return 75;
+        }
+        throw err;
       }
       return 0;
     }

@@ -42,13 +42,14 @@ export async function parseDsn(raw: Buffer): Promise<DeliveryStatusNotification>
     throw new DsnParseError('the delivery-status part names no recipient');
   }
   const recipients = perRecipient
+    .slice(0, MAX_RECIPIENTS)
     .map((g) => ({
-      action: (g.get('action') ?? '').toLowerCase(),
-      status: g.get('status') ?? null,
-      finalRecipient: address(g.get('final-recipient')),
-      originalRecipient: address(g.get('original-recipient')),
-      diagnosticCode: g.get('diagnostic-code') ?? null,
-      remoteMta: g.get('remote-mta') ?? null,
+      action: bounded(g.get('action') ?? '').toLowerCase(),
+      status: boundedOrNull(g.get('status')),
+      finalRecipient: address(boundedOrNull(g.get('final-recipient')) ?? undefined),
+      originalRecipient: address(boundedOrNull(g.get('original-recipient')) ?? undefined),
+      diagnosticCode: boundedOrNull(g.get('diagnostic-code')),
+      remoteMta: boundedOrNull(g.get('remote-mta')),
     }))
     .filter((r) => r.action !== '');
   if (recipients.length === 0) {
@@ -58,12 +59,19 @@ export async function parseDsn(raw: Buffer): Promise<DeliveryStatusNotification>
     ['message/rfc822', 'text/rfc822-headers', 'message/rfc822-headers', 'message/global'].includes(p.type),
   );
   return {
-    envelopeId: perMessage.get('original-envelope-id') ?? null,
-    reportingMta: perMessage.get('reporting-mta') ?? null,
+    envelopeId: boundedOrNull(perMessage.get('original-envelope-id')),
+    reportingMta: boundedOrNull(perMessage.get('reporting-mta')),
     originalMessageId: original ? messageIdOf(original.text) : null,
     recipients,
   };
 }
+
+// A report is written by whoever mails the sender address: each field it gives is kept, forwarded in
+// email_error and printed in the evidence PDF only up to a size no genuine report exceeds.
+const MAX_FIELD = 1000;
+const MAX_RECIPIENTS = 20;
+const bounded = (v: string) => (v.length > MAX_FIELD ? `${v.slice(0, MAX_FIELD)}…` : v);
+const boundedOrNull = (v: string | undefined) => (v === undefined ? null : bounded(v));
 
 function toText(content: ArrayBuffer | string | Uint8Array): string {
   return typeof content === 'string' ? content : Buffer.from(content as ArrayBuffer).toString('utf8');

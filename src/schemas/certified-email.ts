@@ -37,6 +37,10 @@ const DeliveryReport = Type.Object({
   diagnostic_code: Nullable(Type.String({ description: "the receiving server's words, e.g. smtp; 550 5.1.1 no such user" })),
   reporting_mta: Nullable(Type.String()),
   remote_mta: Nullable(Type.String()),
+  verified: Type.Boolean({
+    description:
+      'true: it carried the envelope id the service gave the SMTP server, and set delivered_at or bounced_at; false: matched by the Message-ID alone (which the recipient knows), kept and trusted for nothing',
+  }),
 });
 
 export const CertifiedEmailData = Type.Object({
@@ -105,6 +109,7 @@ examples(CertifiedEmailData, {
         diagnostic_code: 'smtp; 250 2.0.0 Ok',
         reporting_mta: 'dns; mx.example.com',
         remote_mta: null,
+        verified: true,
       },
     ],
   },

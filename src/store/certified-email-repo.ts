@@ -16,6 +16,8 @@ export interface StoredDeliveryReport {
   diagnostic_code: string | null;
   reporting_mta: string | null;
   remote_mta: string | null;
+  /** false: matched by the original's Message-ID only, which anyone who received the message knows. */
+  verified: boolean;
 }
 
 export interface CertifiedEmailRow {
@@ -36,6 +38,8 @@ export interface CertifiedEmailRow {
   created_at: Date;
   message_id: string | null;
   header_message_id: string | null;
+  /** The RFC 3461 ENVID sent with the message: a secret only reports made from its envelope carry. */
+  envelope_id: string;
   document_sha256: string | null;
   attached: boolean | null;
   queued_at: Date | null;
@@ -61,7 +65,7 @@ export interface CertifiedEmailRow {
 
 const SELECT = sql`select c.id::text as id, c.document_id::text as document_id, d.account_id::text as account_id, d.ticket,
     d.name as document_name, a.name as account_name, a.time_zone, d.status as document_status, d.workflow as document_workflow, d.nom151 as document_nom151,
-    c.recipient, c.subject, c.message, c.send_on, c.created_at, c.message_id, c.header_message_id, c.document_sha256,
+    c.recipient, c.subject, c.message, c.send_on, c.created_at, c.message_id, c.header_message_id, c.envelope_id, c.document_sha256,
     c.attached, c.queued_at, c.raw_sha256, c.raw_bytes, c.sent_at, c.smtp_reply, c.refused_at, c.refusal_reply,
     c.delivered_at, c.bounced_at, c.delivery_reports, c.opened_at, c.open_ip, c.open_user_agent, c.downloaded_at,
     c.download_ip, c.download_user_agent, c.evidence_pdf_sha256, c.evidence_fingerprint, m.status as mail_status
@@ -109,6 +113,11 @@ export async function findByTicket(db: Conn, accountId: string, ticket: string):
 
 export async function findByMessageId(db: Conn, messageId: string): Promise<CertifiedEmailRow | undefined> {
   const r = await sql<CertifiedEmailRow>`${SELECT} where c.message_id = ${messageId}`.execute(db);
+  return r.rows[0];
+}
+
+export async function findByEnvelopeId(db: Conn, envelopeId: string): Promise<CertifiedEmailRow | undefined> {
+  const r = await sql<CertifiedEmailRow>`${SELECT} where c.envelope_id = ${envelopeId}`.execute(db);
   return r.rows[0];
 }
 
@@ -182,13 +191,15 @@ export async function recordDeliveryReport(
   id: string,
   report: StoredDeliveryReport,
   at: Date,
+  /** Matched by the secret envelope id: only then may it set delivered_at or bounced_at. */
+  verified: boolean,
 ): Promise<{ firstDelivered: boolean; firstBounced: boolean }> {
   // The row is locked first, so two reports at once cannot both be the first.
   const before = await sql<{ delivered_at: Date | null; bounced_at: Date | null }>`
     select delivered_at, bounced_at from certified_emails where id = ${id} for update`.execute(trx);
   const old = before.rows[0];
-  const firstDelivered = report.action === 'delivered' && !!old && old.delivered_at === null;
-  const firstBounced = report.action === 'failed' && !!old && old.bounced_at === null;
+  const firstDelivered = verified && report.action === 'delivered' && !!old && old.delivered_at === null;
+  const firstBounced = verified && report.action === 'failed' && !!old && old.bounced_at === null;
   await sql`update certified_emails set
       delivery_reports = case when jsonb_array_length(delivery_reports) < ${MAX_REPORTS}
                               then delivery_reports || ${JSON.stringify([report])}::jsonb else delivery_reports end,

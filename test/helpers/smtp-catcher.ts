@@ -15,6 +15,8 @@ export interface CaughtMail {
   attachments: { filename: string | null; mimeType: string; content: Buffer }[];
   /** The message's bytes exactly as the server received them after DATA. */
   raw: Buffer;
+  /** The envelope id the client gave with MAIL FROM (RFC 3461 ENVID), if any. */
+  envid: string | null;
   /** The queue id this server answered with ("250 Ok: queued as <id>"). */
   queueId: string;
 }
@@ -46,6 +48,8 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // Announce DSN (RFC 3461) as Postfix does: the client then gives the envelope id with MAIL FROM.
+    hideDSN: false,
     logger: false,
     onRcptTo(address, _session, callback) {
       if (refuse.has(address.address.toLowerCase())) {
@@ -71,6 +75,7 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
         const queueId = randomBytes(6).toString('hex').toUpperCase();
         messages.push({
           raw,
+          envid: session.envelope.dsn?.envid ?? null,
           queueId,
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),

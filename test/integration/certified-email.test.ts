@@ -257,24 +257,37 @@ describe('certified email of a document without signers', () => {
 
   it('takes a bounce fed as a delivery-status notification: bounced_at set and email_error once', async () => {
     const d = await f.s.client.certifiedEmailData(ticket);
+    // The recipient knows the Message-ID and could write a report: one matched by it alone is kept,
+    // marked unverified, and changes nothing.
+    const forged = dsn({ messageId: d.evidence.message_id!, recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 forged' });
+    expect(JSON.parse(await feedDsn(forged))).toMatchObject({ document_ticket: ticket, verified: false, bounced: false });
+    expect((await f.s.client.certifiedEmailData(ticket)).bounced_at).toBeUndefined();
+    expect(await emailErrors(to)).toEqual([]);
+    // A genuine report carries the envelope id the service gave the SMTP server, never in the headers.
+    const [sent] = mailTo(to);
+    expect(sent.envid).toMatch(/^[0-9a-f]{64}$/);
+    expect(sent.raw.toString('latin1')).not.toContain(sent.envid);
     clock.advance(STEP);
     const bouncedAt = clock.now().toISOString();
     const report = dsn({
+      envelopeId: sent.envid!,
       messageId: d.evidence.message_id!,
       recipient: to,
       action: 'failed',
       status: '5.1.1',
       diagnostic: '550 5.1.1 <carla@example.com>: mailbox unknown',
     });
-    expect(JSON.parse(await feedDsn(report))).toMatchObject({ document_ticket: ticket, action: 'failed', bounced: true });
+    expect(JSON.parse(await feedDsn(report))).toMatchObject({ document_ticket: ticket, action: 'failed', bounced: true, verified: true });
     clock.advance(STEP);
     expect(JSON.parse(await feedDsn(report))).toMatchObject({ bounced: false });
 
     const after = await f.s.client.certifiedEmailData(ticket);
     expect(after.status).toBe('bounced');
     expect(after.bounced_at).toBe(bouncedAt);
-    expect(after.evidence.delivery_reports).toHaveLength(2);
-    expect(after.evidence.delivery_reports[0]).toMatchObject({
+    expect(after.evidence.delivery_reports).toHaveLength(3);
+    expect(after.evidence.delivery_reports[0]).toMatchObject({ verified: false, diagnostic_code: 'smtp; 550 forged' });
+    expect(after.evidence.delivery_reports[1]).toMatchObject({
+      verified: true,
       action: 'failed',
       status: '5.1.1',
       recipient: to,
@@ -304,7 +317,7 @@ describe('certified email of a document without signers', () => {
     const stray = dsn({ messageId: '<nobody@elsewhere.example>', recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 no' });
     await expect(feedDsn(stray)).rejects.toMatchObject({ code: 'CERTIFIED_EMAIL_NOT_FOUND' });
     await expect(feedDsn(Buffer.from('Subject: hello\r\n\r\njust text\r\n'))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
-    expect((await f.s.client.certifiedEmailData(ticket)).evidence.delivery_reports).toHaveLength(2);
+    expect((await f.s.client.certifiedEmailData(ticket)).evidence.delivery_reports).toHaveLength(3);
   });
 });
 
@@ -330,11 +343,9 @@ describe('certified email of a document with signers', () => {
     expect(m.attachments[0].content.equals(original.bytes)).toBe(true);
     expect(original.bytes.equals(pdf)).toBe(false);
 
-    const outbox = (await sql<{ message_id: string }>`select message_id from mail_messages where recipient = ${to}`.execute(f.s.deps.db))
-      .rows[0];
     clock.advance(STEP);
     const out = await feedDsn(
-      dsn({ envelopeId: outbox.message_id, recipient: to, action: 'delivered', status: '2.0.0', diagnostic: '250 2.0.0 Ok' }),
+      dsn({ envelopeId: m.envid!, recipient: to, action: 'delivered', status: '2.0.0', diagnostic: '250 2.0.0 Ok' }),
     );
     expect(JSON.parse(out)).toMatchObject({ delivered: true, bounced: false });
     const d = await f.s.client.certifiedEmailData(created.document_ticket);
@@ -357,7 +368,10 @@ describe('certified email refused by the SMTP server', () => {
     expect(d.status).toBe('refused');
     expect(d.evidence.refused?.reply).toMatch(/550/);
     expect(d).not.toHaveProperty('sent_at');
-    await feedDsn(dsn({ messageId: d.evidence.message_id!, recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 gone' }));
+    const envid = (
+      await sql<{ envelope_id: string }>`select envelope_id from certified_emails where recipient = ${to}`.execute(f.s.deps.db)
+    ).rows[0].envelope_id;
+    await feedDsn(dsn({ envelopeId: envid, recipient: to, action: 'failed', status: '5.1.1', diagnostic: '550 gone' }));
     const errors = await emailErrors(to);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ channel: 'email', recipient: to, code: '550' });

@@ -37,7 +37,7 @@ export async function sendCertifiedEmail(
     key = await setRawOnce(deps.db, c.id, await deps.blobs.put(raw), raw.length);
   }
   const raw = await deps.blobs.get(key);
-  return deps.mail.transport.sendRaw({ from: deps.mail.from, to: m.recipient }, raw, { envelopeId: m.message_id });
+  return deps.mail.transport.sendRaw({ from: deps.mail.from, to: m.recipient }, raw, { envelopeId: c.envelope_id });
 }
 
 export async function recordCertifiedSent(trx: Transaction<Database>, deps: Pick<Deps, 'clock'>, m: OutboxMessage, sent: SentMail) {

@@ -28,6 +28,8 @@ export interface EvidenceLabels {
   reports: string;
   reportColumns: string[];
   notYet: string;
+  /** After a delivery report's action when it was matched by the Message-ID only. */
+  unverified: string;
   notSent: string;
   visitor: (ip: string | null, userAgent: string | null) => string;
   explain: string;
@@ -67,6 +69,7 @@ export function evidenceLabels(language: 'es' | 'en'): EvidenceLabels {
       reports: 'Delivery-status notifications received',
       reportColumns: ['Received', 'Action', 'Status', 'Server diagnostic', 'Reporting server'],
       notYet: 'not known',
+      unverified: 'unverified: without the envelope id',
       notSent: 'not sent yet',
       visitor: (ip, ua) => `from ${ip ?? 'unknown address'}${ua ? `, ${ua}` : ''}`,
       explain:
@@ -108,6 +111,7 @@ export function evidenceLabels(language: 'es' | 'en'): EvidenceLabels {
     reports: 'Notificaciones de estado de entrega recibidas',
     reportColumns: ['Recibida', 'Acción', 'Estado', 'Diagnóstico del servidor', 'Servidor que informa'],
     notYet: 'no consta',
+    unverified: 'no verificado: sin el identificador del envío',
     notSent: 'aún no enviado',
     visitor: (ip, ua) => `desde ${ip ?? 'dirección desconocida'}${ua ? `, ${ua}` : ''}`,
     explain:

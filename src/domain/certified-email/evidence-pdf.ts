@@ -94,9 +94,13 @@ function layout(c: CertifiedEmailRow, l: EvidenceLabels, now: Date) {
     [l.downloaded, c.downloaded_at ? `${when(c.downloaded_at)}, ${l.visitor(c.download_ip, c.download_user_agent)}` : l.notYet],
   ];
   const reports = c.delivery_reports.map((r) =>
-    [when(r.received_at) ?? '', r.action, r.status ?? '—', breakable(r.diagnostic_code ?? '—'), breakable(r.reporting_mta ?? '—')].map(
-      (t) => put(t),
-    ),
+    [
+      when(r.received_at) ?? '',
+      r.verified === false ? `${r.action} (${l.unverified})` : r.action,
+      r.status ?? '—',
+      breakable(r.diagnostic_code ?? '—'),
+      breakable(r.reporting_mta ?? '—'),
+    ].map((t) => put(t)),
   );
   const definition = {
     pageSize: 'A4',

@@ -1,17 +1,19 @@
 // A delivery-status notification (RFC 3464) about a certified email, fed by the operator's mail
-// system (`sello mail dsn`, docs/operations.md): matched to the email by the envelope id the
-// service sent (ENVID, RFC 3461) or else by the Message-ID of the returned original, and to its one
-// recipient. The report is kept as evidence; the first "delivered" sets delivered_at, the first
-// "failed" sets bounced_at and emits email_error, once per message whatever reported it first (an
-// SMTP refusal or a bounce: one dedupe key).
+// system (`sello mail dsn`, docs/operations.md). Anyone can mail a report to the sender address, the
+// recipient included, and the recipient knows the message's Message-ID: so only a report carrying
+// the secret envelope id the service sent (ENVID, RFC 3461; never in the message's headers) counts.
+// Then the first "delivered" sets delivered_at, the first "failed" sets bounced_at and emits
+// email_error, once per message whatever reported it first (an SMTP refusal or a bounce: one dedupe
+// key). A report matched by the Message-ID of the returned original alone is kept, marked
+// unverified, and changes nothing else.
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
 import { DsnParseError, parseDsn, type DeliveryStatusNotification } from '../../notify/parse-dsn.js';
 import {
+  findByEnvelopeId,
   findByHeaderMessageId,
-  findByMessageId,
   recordDeliveryReport as storeReport,
   type CertifiedEmailRow,
   type StoredDeliveryReport,
@@ -22,9 +24,11 @@ export interface RecordedReport {
   recipient: string;
   action: string;
   status: string | null;
-  /** This report set delivered_at / bounced_at (false when an earlier report had). */
+  /** This report set delivered_at / bounced_at (false when an earlier report had, or it is unverified). */
   delivered: boolean;
   bounced: boolean;
+  /** It carried the message's secret envelope id; false: matched by the Message-ID only, kept as unverified. */
+  verified: boolean;
 }
 
 export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, raw: Buffer): Promise<RecordedReport> {
@@ -37,7 +41,7 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, raw
     }
     throw err;
   }
-  const c = await matchEmail(deps, dsn);
+  const { c, verified } = await matchEmail(deps, dsn);
   const r =
     dsn.recipients.find((x) => x.originalRecipient === c.recipient || x.finalRecipient === c.recipient) ??
     // The email went to one address: a report with one recipient (forwarded, renamed) is about it.
@@ -54,16 +58,17 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, raw
     diagnostic_code: r.diagnosticCode,
     reporting_mta: dsn.reportingMta,
     remote_mta: r.remoteMta,
+    verified,
   };
   const firsts = await deps.db.transaction().execute(async (trx) => {
-    const f = await storeReport(trx, c.id, report, at);
+    const f = await storeReport(trx, c.id, report, at, verified);
     const action = f.firstBounced ? 'certified_email_bounced' : f.firstDelivered ? 'certified_email_delivered' : 'certified_email_report';
     await appendHistory(trx, {
       documentId: c.document_id,
       at,
       action,
       actor: 'system',
-      details: { recipient: c.recipient, dsn_action: r.action, status: r.status, diagnostic_code: r.diagnosticCode },
+      details: { recipient: c.recipient, dsn_action: r.action, status: r.status, diagnostic_code: r.diagnosticCode, verified },
     });
     if (f.firstBounced) {
       await emitEvent(trx, deps, {
@@ -88,18 +93,22 @@ export async function recordDeliveryReport(deps: Pick<Deps, 'db' | 'clock'>, raw
     status: r.status,
     delivered: firsts.firstDelivered,
     bounced: firsts.firstBounced,
+    verified,
   };
 }
 
-async function matchEmail(deps: Pick<Deps, 'db'>, dsn: DeliveryStatusNotification): Promise<CertifiedEmailRow> {
-  const byEnvelope = dsn.envelopeId ? await findByMessageId(deps.db, dsn.envelopeId) : undefined;
-  const c = byEnvelope ?? (dsn.originalMessageId ? await findByHeaderMessageId(deps.db, dsn.originalMessageId) : undefined);
-  if (!c) {
-    throw new AppError(
-      'CERTIFIED_EMAIL_NOT_FOUND',
-      `no certified email matches this report (Original-Envelope-Id ${dsn.envelopeId ?? 'absent'}, ` +
-        `Message-ID of the original ${dsn.originalMessageId ?? 'absent'}); nothing recorded`,
-    );
+async function matchEmail(deps: Pick<Deps, 'db'>, dsn: DeliveryStatusNotification): Promise<{ c: CertifiedEmailRow; verified: boolean }> {
+  const byEnvelope = dsn.envelopeId ? await findByEnvelopeId(deps.db, dsn.envelopeId) : undefined;
+  if (byEnvelope) {
+    return { c: byEnvelope, verified: true };
   }
-  return c;
+  const byHeader = dsn.originalMessageId ? await findByHeaderMessageId(deps.db, dsn.originalMessageId) : undefined;
+  if (byHeader) {
+    return { c: byHeader, verified: false };
+  }
+  throw new AppError(
+    'CERTIFIED_EMAIL_NOT_FOUND',
+    `no certified email matches this report (Original-Envelope-Id ${dsn.envelopeId ?? 'absent'}, ` +
+      `Message-ID of the original ${dsn.originalMessageId ?? 'absent'}); nothing recorded`,
+  );
 }

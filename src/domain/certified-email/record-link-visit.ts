@@ -20,7 +20,7 @@ export interface Visitor {
 
 export async function recordCertifiedOpen(deps: Pick<Deps, 'db' | 'clock'>, token: string, who: Visitor): Promise<void> {
   const c = TOKEN.test(token) ? await findByOpenToken(deps.db, hashToken(token)) : undefined;
-  if (!c) {
+  if (!c || c.document_status === 'deleted') {
     throw new AppError('CERTIFIED_EMAIL_NOT_FOUND', 'this image belongs to no certified email');
   }
   if (c.opened_at) {

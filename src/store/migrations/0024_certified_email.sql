@@ -18,6 +18,10 @@ create table certified_emails (
   -- Set when the email is queued (the outbox row and its job commit in the same transaction).
   message_id          text unique references mail_messages(message_id),
   header_message_id   text unique,
+  -- The envelope id (RFC 3461 ENVID) the SMTP server is asked to return in delivery-status reports:
+  -- random and never in the message's headers, so only a report made from the SMTP envelope carries
+  -- it, and the recipient (who sees the Message-ID) cannot write one that counts.
+  envelope_id         text not null unique default replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''),
   document_sha256     text,
   attached            boolean,
   -- The open image and the download link: random tokens, only their SHA-256 stored.
