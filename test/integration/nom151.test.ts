@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derToPem, pemCertificates } from '../../src/pki/index.js';
 import { signPdf } from '../../src/pdf/sign-pdf.js';
 import { createTimeStampRequest, randomNonce } from '../../src/pki/tsa-request.js';
+import { issueTsaCertificate } from '../../src/pki/service-certificates.js';
+import { createTimeStampToken } from '../../src/pki/tsa.js';
+import { importPrivateKey, parseCertificate, randomSerialHex } from '../../src/pki/primitives.js';
 import { apiError } from '../helpers/api-error.js';
 import { opensslTsVerify } from '../helpers/openssl-ts.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -110,6 +113,30 @@ describe('POST /api/timestamp/validate', () => {
 
     const both = await apiError(s.client.validateTimestamp({ hash: sha256(file).toString('hex'), file: 'AA==', timestamp: stamp }));
     expect(both.status).toBe(400);
+  });
+
+  it("recognizes a stamp of an earlier TSA certificate of the service (one replaced since) as the service's own", async () => {
+    s.deps.nom151Psc = undefined;
+    const pki = s.deps.pki.pki;
+    // A second time-stamping certificate under the service's issuing CA, as a renewal or a roll makes.
+    const earlier = await issueTsaCertificate(
+      { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+      { organization: 'Sello', baseUrl: s.baseUrl, now: new Date(), validityDays: 30 },
+    );
+    const tsa = {
+      certificateDer: earlier.certificateDer,
+      certificate: parseCertificate(earlier.certificateDer),
+      privateKey: await importPrivateKey(earlier.privateKeyPkcs8),
+    };
+    expect(tsa.certificateDer.equals(pki.tsa.certificateDer)).toBe(false);
+    const digest = sha256(Buffer.from('sellado antes'));
+    const token = await createTimeStampToken(
+      { ...pki, tsa },
+      { hash: 'SHA-256', hashedMessage: digest, certReq: true },
+      { now: new Date(), serialNumber: randomSerialHex(), policyOid: '1.3.6.1.4.1.99999.1.1' },
+    );
+    const r = await s.client.validateTimestamp({ hash: digest.toString('hex'), timestamp: token.toString('base64') });
+    expect(r).toMatchObject({ valid: true, provider: 'built_in', checks: { chain_trusted: true, authority_recognized: true } });
   });
 
   it('does not recognize a genuine token from an authority the service does not trust', async () => {

@@ -97,7 +97,7 @@ export async function checkToken(deps: Pick<Deps, 'pki' | 'nom151Psc'>, token: U
     if (!result.checks.chain_trusted) {
       problems.push("the authority's certificate does not chain to a root this service recognizes");
     }
-    const provider = recognizedAuthority(deps, { tsaCertificateDer, chainsToPsc: chainsTo.psc });
+    const provider = recognizedAuthority(deps, { tsaCertificateDer, chainsToPsc: chainsTo.psc, chainsToServiceRoot: chainsTo.built_in });
     result.checks.authority_recognized = provider !== null;
     if (provider) {
       result.provider = provider;
