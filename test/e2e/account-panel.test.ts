@@ -35,6 +35,7 @@ let receiverStatus = 500;
 let hookUrl = '';
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 let leaseTicket = '';
+let offerTicket = '';
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
@@ -64,11 +65,15 @@ beforeAll(async () => {
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', name: 'Carla Ruiz', ...box }],
     })
   ).document_ticket;
-  await s.client.createDocument({
-    b64_doc: pdf,
-    name: 'Offer',
-    stickers: [{ authority: 'EMAIL_LINK', data: 'dan@example.com', name: 'Dan', ...box }],
-  });
+  // The service runs this one's flow, so its page offers to resend, correct, extend and cancel.
+  offerTicket = (
+    await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Offer',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'dan@example.com', name: 'Dan', ...box }],
+      workflow: {},
+    })
+  ).document_ticket;
 });
 afterAll(async () => {
   await browser?.close();
@@ -174,6 +179,21 @@ describe('account panel', () => {
     const report = JSON.parse(await readFile((await download.path())!, 'utf8'));
     expect(report).toEqual(await s.client.signatureReport(leaseTicket));
     expect(download.suggestedFilename()).toBe(`report-${leaseTicket}.json`);
+
+    // A document whose flow the service runs: its actions (the correction form open) pass axe; the
+    // flow is cancelled from the page, after the confirmation, and the page says so.
+    await page.goto(`${s.baseUrl}/panel/documents/${offerTicket}`);
+    await page.getByTestId('document-actions').waitFor();
+    await page.getByRole('button', { name: 'Correct: Dan' }).click();
+    await page.getByLabel('Name').waitFor();
+    await checkAccessible(page, 'document with actions');
+    await page.getByTestId('cancel-workflow').click();
+    await expect.poll(() => page.getByTestId('action-status').textContent()).toBe('Signing flow cancelled.');
+    await expect.poll(() => page.locator('.doc-meta .badge').textContent()).toBe('Cancelled');
+    expect(await page.getByTestId('cancel-workflow').count()).toBe(0);
+    expect((await s.client.listDocuments({ from: 0, to: s.deps.clock.now().getTime() + 1000 })).documents).toContainEqual(
+      expect.objectContaining({ document_ticket: offerTicket, status: 'cancelled' }),
+    );
 
     // The webhook: set the URL, rotate the secret (shown once).
     await page.getByRole('link', { name: 'Webhooks' }).click();
