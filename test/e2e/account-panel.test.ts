@@ -65,6 +65,14 @@ beforeAll(async () => {
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', name: 'Carla Ruiz', ...box }],
     })
   ).document_ticket;
+  await s.client.createDocumentSet({ name: 'Onboarding' });
+  await s.client.saveTemplate({
+    template_type: 'html',
+    template_name: 'contrato',
+    template_data: Buffer.from(
+      '<!doctype html><html><body><p>Cliente: <span class="svc-template-field" id="client">CLIENT</span></p></body></html>',
+    ).toString('base64'),
+  });
   // The service runs this one's flow, so its page offers to resend, correct, extend and cancel.
   offerTicket = (
     await s.client.createDocument({
@@ -194,6 +202,23 @@ describe('account panel', () => {
     expect((await s.client.listDocuments({ from: 0, to: s.deps.clock.now().getTime() + 1000 })).documents).toContainEqual(
       expect.objectContaining({ document_ticket: offerTicket, status: 'cancelled' }),
     );
+
+    // The sets and the templates: a template's fields, and a sample PDF made from it, downloaded.
+    await page.getByRole('link', { name: 'Sets' }).click();
+    await page.getByTestId('sets').waitFor();
+    expect(await page.getByTestId('sets').locator('tbody tr').first().textContent()).toContain('Onboarding');
+    await checkAccessible(page, 'sets');
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'contrato' }).click();
+    await page.getByLabel('client').fill('Ana Sample');
+    await checkAccessible(page, 'templates');
+    await page.getByTestId('try-template').click();
+    const [sample] = await Promise.all([page.waitForEvent('download'), page.getByTestId('try-download').click()]);
+    expect(sample.suggestedFilename()).toBe('contrato-sample.pdf');
+    const samplePdf = await readFile((await sample.path())!);
+    expect(samplePdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(execFileSync('pdftotext', [(await sample.path())!, '-'], { encoding: 'utf8' })).toContain('Cliente: Ana Sample');
+    expect(await s.deps.db.selectFrom('documents').select('id').execute()).toHaveLength(2);
 
     // The webhook: set the URL, rotate the secret (shown once).
     await page.getByRole('link', { name: 'Webhooks' }).click();

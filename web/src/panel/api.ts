@@ -6,6 +6,9 @@ import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schema
 import type { DocumentHistory } from '../../../src/schemas/report.js';
 import type { DeliveryList, RetriedDelivery } from '../../../src/schemas/webhook-deliveries.js';
 import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/schemas/workflows.js';
+import type { DocumentSet } from '../../../src/schemas/sets.js';
+import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
+import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js';
 
 export type ListedDocument = DocumentListing['documents'][number];
 
@@ -107,6 +110,12 @@ export const api = {
     ),
   deliveries: (q: { state?: string; nextToken?: string }) => call<DeliveryList>('GET', `/webhook/deliveries${qs(q)}`),
   retryDelivery: (id: string) => call<RetriedDelivery>('POST', `/webhook/deliveries/${encodeURIComponent(id)}/retry`),
+  sets: (before?: string) => call<ListedSets>('GET', `/sets${qs({ before })}`),
+  set: (uuid: string) => call<DocumentSet>('GET', `/sets/${encodeURIComponent(uuid)}`),
+  templates: () => call<TemplateList>('GET', '/templates'),
+  templateFields: (name: string) => call<TemplateFields>('GET', `/templates/${encodeURIComponent(name)}/fields`),
+  tryTemplate: (name: string, body: { fields: { id: string; value: string }[] }) =>
+    call<{ name: string; warnings: string[]; pdf: string }>('POST', `/templates/${encodeURIComponent(name)}/try`, body),
   keys: () => call<{ keys: { id: string; active: boolean; created_at: string }[]; max_active: number }>('GET', '/keys'),
   createKey: () => call<{ id: string; api_key: string }>('POST', '/keys'),
   rotateKey: (id: string) => call<{ id: string; api_key: string; replaced: string }>('POST', `/keys/${encodeURIComponent(id)}/rotate`),
