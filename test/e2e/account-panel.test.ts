@@ -1,5 +1,7 @@
 // The account panel in Chromium, as its user goes through it: invited by the operator, signs in from
 // the emailed link (read from the outbox), finds a document by its signer and downloads its report,
+// cancels another document's workflow from its page, sees the sets, downloads a sample PDF made from a
+// template (read back with pdftotext),
 // sets the webhook URL and rotates its secret, sees a failed delivery and sends it again (the local
 // receiver then gets it, signed with the new secret), rotates an API key and the old key is refused.
 // Every panel page passes axe-core with no serious or critical violation, in both languages of the
