@@ -1,5 +1,7 @@
 // The account panel in Chromium, as its user goes through it: invited by the operator, signs in from
 // the emailed link (read from the outbox), finds a document by its signer and downloads its report,
+// cancels another document's workflow from its page, sees the sets, downloads a sample PDF made from a
+// template (read back with pdftotext),
 // sets the webhook URL and rotates its secret, sees a failed delivery and sends it again (the local
 // receiver then gets it, signed with the new secret), rotates an API key and the old key is refused.
 // Every panel page passes axe-core with no serious or critical violation, in both languages of the
@@ -35,6 +37,7 @@ let receiverStatus = 500;
 let hookUrl = '';
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 let leaseTicket = '';
+let offerTicket = '';
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
@@ -64,11 +67,23 @@ beforeAll(async () => {
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', name: 'Carla Ruiz', ...box }],
     })
   ).document_ticket;
-  await s.client.createDocument({
-    b64_doc: pdf,
-    name: 'Offer',
-    stickers: [{ authority: 'EMAIL_LINK', data: 'dan@example.com', name: 'Dan', ...box }],
+  await s.client.createDocumentSet({ name: 'Onboarding' });
+  await s.client.saveTemplate({
+    template_type: 'html',
+    template_name: 'contrato',
+    template_data: Buffer.from(
+      '<!doctype html><html><body><p>Cliente: <span class="svc-template-field" id="client">CLIENT</span></p></body></html>',
+    ).toString('base64'),
   });
+  // The service runs this one's flow, so its page offers to resend, correct, extend and cancel.
+  offerTicket = (
+    await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Offer',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'dan@example.com', name: 'Dan', ...box }],
+      workflow: {},
+    })
+  ).document_ticket;
 });
 afterAll(async () => {
   await browser?.close();
@@ -174,6 +189,38 @@ describe('account panel', () => {
     const report = JSON.parse(await readFile((await download.path())!, 'utf8'));
     expect(report).toEqual(await s.client.signatureReport(leaseTicket));
     expect(download.suggestedFilename()).toBe(`report-${leaseTicket}.json`);
+
+    // A document whose flow the service runs: its actions (the correction form open) pass axe; the
+    // flow is cancelled from the page, after the confirmation, and the page says so.
+    await page.goto(`${s.baseUrl}/panel/documents/${offerTicket}`);
+    await page.getByTestId('document-actions').waitFor();
+    await page.getByRole('button', { name: 'Correct: Dan' }).click();
+    await page.getByLabel('Name').waitFor();
+    await checkAccessible(page, 'document with actions');
+    await page.getByTestId('cancel-workflow').click();
+    await expect.poll(() => page.getByTestId('action-status').textContent()).toBe('Signing flow cancelled.');
+    await expect.poll(() => page.locator('.doc-meta .badge').textContent()).toBe('Cancelled');
+    expect(await page.getByTestId('cancel-workflow').count()).toBe(0);
+    expect((await s.client.listDocuments({ from: 0, to: s.deps.clock.now().getTime() + 1000 })).documents).toContainEqual(
+      expect.objectContaining({ document_ticket: offerTicket, status: 'cancelled' }),
+    );
+
+    // The sets and the templates: a template's fields, and a sample PDF made from it, downloaded.
+    await page.getByRole('link', { name: 'Sets' }).click();
+    await page.getByTestId('sets').waitFor();
+    expect(await page.getByTestId('sets').locator('tbody tr').first().textContent()).toContain('Onboarding');
+    await checkAccessible(page, 'sets');
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('button', { name: 'contrato' }).click();
+    await page.getByLabel('client').fill('Ana Sample');
+    await checkAccessible(page, 'templates');
+    await page.getByTestId('try-template').click();
+    const [sample] = await Promise.all([page.waitForEvent('download'), page.getByTestId('try-download').click()]);
+    expect(sample.suggestedFilename()).toBe('contrato-sample.pdf');
+    const samplePdf = await readFile((await sample.path())!);
+    expect(samplePdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(execFileSync('pdftotext', [(await sample.path())!, '-'], { encoding: 'utf8' })).toContain('Cliente: Ana Sample');
+    expect(await s.deps.db.selectFrom('documents').select('id').execute()).toHaveLength(2);
 
     // The webhook: set the URL, rotate the secret (shown once).
     await page.getByRole('link', { name: 'Webhooks' }).click();

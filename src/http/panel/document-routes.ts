@@ -9,6 +9,7 @@ import { findListedDocument, listDocuments } from '../../domain/documents/list-d
 import { signatureReport } from '../../domain/documents/signature-report.js';
 import { getHistory } from '../../domain/history/get-history.js';
 import { historyPdf } from '../../domain/history/history-pdf.js';
+import { findFlowDocument } from '../../store/workflow-repo.js';
 import { sessionOf } from './session-of.js';
 
 const ListQuery = Type.Object({
@@ -42,7 +43,14 @@ export function panelDocumentRoutes(deps: Deps) {
       const { ticket } = req.params as { ticket: string };
       const document = await findListedDocument(deps, { accountId, ticket });
       const history = await getHistory(deps, { accountId, ticket });
-      return { document, history };
+      // What the page's actions need: whether the service runs the flow, and until when.
+      const flow = (await findFlowDocument(deps.db, { accountId, ticket }))!;
+      const workflow = {
+        started: flow.flow_started_at !== null,
+        in_set: flow.set_id !== null,
+        expires_at: flow.expires_at?.toISOString() ?? null,
+      };
+      return { document, history, workflow };
     });
 
     app.get('/panel/api/documents/:ticket/files/:type', { schema: { hide: true, params: FileParams } }, async (req, reply) => {

@@ -15,6 +15,8 @@ import { panelUsageRoutes } from './usage-routes.js';
 import { panelKeyRoutes } from './key-routes.js';
 import { panelWebhookRoutes } from './webhook-routes.js';
 import { panelDocumentRoutes } from './document-routes.js';
+import { panelDocumentActionRoutes } from './document-action-routes.js';
+import { panelSetTemplateRoutes } from './set-template-routes.js';
 
 export function panelApiRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -35,6 +37,8 @@ export function panelApiRoutes(deps: Deps) {
     await app.register(panelKeyRoutes(deps));
     await app.register(panelWebhookRoutes(deps));
     await app.register(panelDocumentRoutes(deps));
+    await app.register(panelDocumentActionRoutes(deps));
+    await app.register(panelSetTemplateRoutes(deps));
   };
 }
 

@@ -4,11 +4,13 @@
 import { historyLabels } from '../../../src/domain/history/history-labels.js';
 import { api, downloadUrl } from './api';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { ActionResult, DocumentActions, SignerActions, useAction } from './DocumentActions';
 import { Badge, ErrorBox, Link, PageHeading, useLoad } from './widgets';
 
 export function DocumentPage({ ticket }: { ticket: string }) {
   const { t, lang } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.document(ticket), [ticket]);
+  const action = useAction(reload);
   const back = (
     <p>
       <Link href="/panel">← {t.back}</Link>
@@ -42,6 +44,7 @@ export function DocumentPage({ ticket }: { ticket: string }) {
         <Badge kind={d.status}>{t.status[d.status] ?? d.status}</Badge> {t.progress(d.signed_count, d.signers.length)} ·{' '}
         {formatDateTime(d.created_at, lang)}
       </p>
+      <ActionResult action={action} />
 
       <div className="card">
         <h2 className="section-title">{t.signersTitle}</h2>
@@ -55,10 +58,13 @@ export function DocumentPage({ ticket }: { ticket: string }) {
                 {s.delivery_error && <span className="notice-error"> · {t.deliveryFailed}</span>}
               </span>
               <Badge kind={s.status}>{t.signerStatus[s.status] ?? s.status}</Badge>
+              <SignerActions data={data} signer={s} action={action} />
             </li>
           ))}
         </ul>
       </div>
+
+      <DocumentActions data={data} action={action} />
 
       <div className="card">
         <h2 className="section-title">{t.downloadsTitle}</h2>

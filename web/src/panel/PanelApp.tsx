@@ -9,7 +9,9 @@ import { DocumentsPage } from './DocumentsPage';
 import { KeysPage } from './KeysPage';
 import { PanelI18n, panelDictionaries } from './panel-i18n';
 import { navigate, useRoute } from './router';
+import { SetsPage } from './SetsPage';
 import { SignInPage } from './SignInPage';
+import { TemplatesPage } from './TemplatesPage';
 import { UsagePage } from './UsagePage';
 import { WebhooksPage } from './WebhooksPage';
 import { Link } from './widgets';
@@ -78,6 +80,8 @@ export function PanelApp() {
     'sign-in': t.signInTitle,
     documents: t.documentsTitle,
     document: t.documentsTitle,
+    sets: t.setsTitle,
+    templates: t.templatesTitle,
     webhooks: t.webhooksTitle,
     keys: t.keysTitle,
     usage: t.usageTitle,
@@ -106,6 +110,8 @@ export function PanelApp() {
           {(
             [
               ['documents', '/panel', t.navDocuments],
+              ['sets', '/panel/sets', t.navSets],
+              ['templates', '/panel/templates', t.navTemplates],
               ['webhooks', '/panel/webhooks', t.navWebhooks],
               ['keys', '/panel/keys', t.navKeys],
               ['usage', '/panel/usage', t.navUsage],
@@ -127,6 +133,10 @@ export function PanelApp() {
           <p className="loading">{t.loading}</p>
         ) : route.page === 'document' ? (
           <DocumentPage key={route.ticket} ticket={route.ticket} />
+        ) : route.page === 'sets' ? (
+          <SetsPage />
+        ) : route.page === 'templates' ? (
+          <TemplatesPage />
         ) : route.page === 'webhooks' ? (
           <WebhooksPage />
         ) : route.page === 'keys' ? (

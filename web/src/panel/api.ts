@@ -2,11 +2,22 @@
 // carries the session's CSRF token, which the page learns from GET /panel/api/session. The
 // answers' shapes are the API's own schemas where the panel reuses an API use case.
 import type { AccountPackages, ConsumptionReport } from '../../../src/schemas/accounts.js';
-import type { DocumentListing } from '../../../src/schemas/documents.js';
+import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
 import type { DocumentHistory } from '../../../src/schemas/report.js';
 import type { DeliveryList, RetriedDelivery } from '../../../src/schemas/webhook-deliveries.js';
+import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/schemas/workflows.js';
+import type { DocumentSet } from '../../../src/schemas/sets.js';
+import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
+import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js';
 
 export type ListedDocument = DocumentListing['documents'][number];
+
+/** The document page: the listing's view of it, its history, and whether the service runs its flow. */
+export interface DocumentPageData {
+  document: ListedDocument;
+  history: DocumentHistory;
+  workflow: { started: boolean; in_set: boolean; expires_at: string | null };
+}
 export type { DeliveryList, DocumentHistory, DocumentListing };
 
 export interface Session {
@@ -80,8 +91,15 @@ export const api = {
   signOut: () => call<void>('POST', '/sign-out'),
   documents: (q: { q?: string; status?: string; from?: string; to?: string; nextToken?: string }) =>
     call<DocumentListing>('GET', `/documents${qs(q)}`),
-  document: (ticket: string) =>
-    call<{ document: ListedDocument; history: DocumentHistory }>('GET', `/documents/${encodeURIComponent(ticket)}`),
+  document: (ticket: string) => call<DocumentPageData>('GET', `/documents/${encodeURIComponent(ticket)}`),
+  resendInvitation: (ticket: string, signerId: string) =>
+    call<{ sent_at: string }>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/resend`),
+  updateSigner: (ticket: string, signerId: string, body: { name?: string; data?: string }) =>
+    call<SignerUpdateResult>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/update`, body),
+  updateWorkflow: (ticket: string, body: { expiration_date?: string; cancel?: true }) =>
+    call<WorkflowUpdateResult>('POST', `/documents/${encodeURIComponent(ticket)}/workflow`, body),
+  deleteDocument: (ticket: string) => call<DeleteOrRestoreResult>('POST', `/documents/${encodeURIComponent(ticket)}/delete`),
+  restoreDocument: (ticket: string) => call<DeleteOrRestoreResult>('POST', `/documents/${encodeURIComponent(ticket)}/restore`),
   webhook: () => call<{ url: string | null; secret_set: boolean }>('GET', '/webhook'),
   setWebhook: (url: string) => call<{ url: string; secret: string }>('POST', '/webhook', { url }),
   rotateSecret: () => call<{ url: string; secret: string }>('POST', '/webhook/secret'),
@@ -92,6 +110,12 @@ export const api = {
     ),
   deliveries: (q: { state?: string; nextToken?: string }) => call<DeliveryList>('GET', `/webhook/deliveries${qs(q)}`),
   retryDelivery: (id: string) => call<RetriedDelivery>('POST', `/webhook/deliveries/${encodeURIComponent(id)}/retry`),
+  sets: (before?: string) => call<ListedSets>('GET', `/sets${qs({ before })}`),
+  set: (uuid: string) => call<DocumentSet>('GET', `/sets/${encodeURIComponent(uuid)}`),
+  templates: () => call<TemplateList>('GET', '/templates'),
+  templateFields: (name: string) => call<TemplateFields>('GET', `/templates/${encodeURIComponent(name)}/fields`),
+  tryTemplate: (name: string, body: { fields: { id: string; value: string }[] }) =>
+    call<{ name: string; warnings: string[]; pdf: string }>('POST', `/templates/${encodeURIComponent(name)}/try`, body),
   keys: () => call<{ keys: { id: string; active: boolean; created_at: string }[]; max_active: number }>('GET', '/keys'),
   createKey: () => call<{ id: string; api_key: string }>('POST', '/keys'),
   rotateKey: (id: string) => call<{ id: string; api_key: string; replaced: string }>('POST', `/keys/${encodeURIComponent(id)}/rotate`),

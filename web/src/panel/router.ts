@@ -7,6 +7,8 @@ export type Route =
   | { page: 'documents' }
   | { page: 'document'; ticket: string }
   | { page: 'webhooks' }
+  | { page: 'sets' }
+  | { page: 'templates' }
   | { page: 'keys' }
   | { page: 'usage' };
 
@@ -21,6 +23,10 @@ export function parseRoute(pathname: string): Route {
       return { page: 'sign-in' };
     case '/panel/webhooks':
       return { page: 'webhooks' };
+    case '/panel/sets':
+      return { page: 'sets' };
+    case '/panel/templates':
+      return { page: 'templates' };
     case '/panel/keys':
       return { page: 'keys' };
     case '/panel/usage':

@@ -1,0 +1,198 @@
+// What the account can do to one document from its page, each through a panel endpoint that calls
+// the HMAC API's use case: resend an invitation or correct a signer (per signer), extend the
+// expiration or cancel the workflow, delete or restore. Irreversible ones ask first; every result
+// or refusal is said in words (a status line, or the error banner with the server's message).
+import { type FormEvent, useState } from 'react';
+import { api, type DocumentPageData, type ListedDocument } from './api';
+import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { ErrorBox } from './widgets';
+
+type Signer = ListedDocument['signers'][number];
+
+/** Runs one action: asks first when told to, then shows its result or its error, and reloads. */
+export function useAction(reload: () => void) {
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<unknown>, done: string, confirmText?: string): Promise<boolean> => {
+    if (confirmText && !window.confirm(confirmText)) {
+      return false;
+    }
+    setBusy(true);
+    setError(null);
+    setStatus('');
+    try {
+      await action();
+      setStatus(done);
+      reload();
+      return true;
+    } catch (err) {
+      setError(err);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { status, error, busy, run, dismiss: () => setError(null) };
+}
+
+export type Action = ReturnType<typeof useAction>;
+
+export function ActionResult({ action }: { action: Action }) {
+  return (
+    <>
+      <ErrorBox error={action.error} onDismiss={action.dismiss} />
+      <p role="status" className="hint" data-testid="action-status">
+        {action.status}
+      </p>
+    </>
+  );
+}
+
+const isOpen = (s: Signer) => s.status !== 'signed' && s.status !== 'rejected';
+
+/** The buttons beside one signer, and the correction form when it is open. */
+export function SignerActions({ data, signer, action }: { data: DocumentPageData; signer: Signer; action: Action }) {
+  const { t } = usePanelI18n();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(signer.name ?? '');
+  const [value, setValue] = useState(signer.data);
+  const d = data.document;
+  if (!isOpen(signer) || (d.status !== 'pending' && d.status !== 'draft')) {
+    return null;
+  }
+  const who = signer.name ?? signer.data;
+  // Invited signers only: in an ordered flow a later signer's turn has not come.
+  const canResend = data.workflow.started && !data.workflow.in_set && d.status === 'pending' && signer.status !== 'pending';
+  const id = `fix-${signer.signer_id}`;
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const body: Record<string, string> = {};
+    if (name.trim() !== (signer.name ?? '')) {
+      body.name = name.trim();
+    }
+    if (value.trim() !== signer.data) {
+      body.data = value.trim();
+    }
+    const ok = await action.run(
+      () => api.updateSigner(d.document_ticket, signer.signer_id, body),
+      t.signerCorrected(who),
+      t.confirmCorrect(who),
+    );
+    if (ok) {
+      setEditing(false);
+    }
+  };
+  return (
+    <div className="signer-actions">
+      <div className="row-actions">
+        {canResend && (
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={action.busy}
+            aria-label={`${t.resend}: ${who}`}
+            onClick={() => action.run(() => api.resendInvitation(d.document_ticket, signer.signer_id), t.resent(who))}
+          >
+            {t.resend}
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          aria-expanded={editing}
+          aria-controls={id}
+          aria-label={`${t.correct}: ${who}`}
+          onClick={() => setEditing((v) => !v)}
+        >
+          {t.correct}
+        </button>
+      </div>
+      {editing && (
+        <form id={id} className="form correct-form" onSubmit={save}>
+          <label className="field-label" htmlFor={`${id}-name`}>
+            {t.signerName}
+          </label>
+          <input id={`${id}-name`} className="text-input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          <label className="field-label" htmlFor={`${id}-data`}>
+            {t.signerData(signer.authority)}
+          </label>
+          <input id={`${id}-data`} className="text-input" value={value} maxLength={254} onChange={(e) => setValue(e.target.value)} />
+          <div className="actions">
+            <button type="submit" className="button button-primary button-small" disabled={action.busy}>
+              {t.saveCorrection}
+            </button>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** The workflow (expiration, cancel) and delete or restore. */
+export function DocumentActions({ data, action }: { data: DocumentPageData; action: Action }) {
+  const { t, lang } = usePanelI18n();
+  const [date, setDate] = useState('');
+  const d = data.document;
+  const ticket = d.document_ticket;
+  const running = d.status === 'pending' && data.workflow.started && !data.workflow.in_set;
+  const extend = (e: FormEvent) => {
+    e.preventDefault();
+    void action.run(() => api.updateWorkflow(ticket, { expiration_date: date }), t.expirationSet);
+  };
+  return (
+    <div className="card" data-testid="document-actions">
+      <h2 className="section-title">{t.actionsTitle}</h2>
+      {data.workflow.in_set ? (
+        <p className="muted">{t.flowOfSet}</p>
+      ) : running ? (
+        <>
+          <p>{data.workflow.expires_at ? t.expiresAt(formatDateTime(data.workflow.expires_at, lang)) : t.noExpiration}</p>
+          <form className="form extend-form" onSubmit={extend}>
+            <label className="field-label" htmlFor="new-expiration">
+              {t.newExpiration}
+            </label>
+            <input id="new-expiration" type="date" className="text-input" required value={date} onChange={(e) => setDate(e.target.value)} />
+            <button type="submit" className="button button-secondary" disabled={action.busy || !date}>
+              {t.setExpiration}
+            </button>
+          </form>
+        </>
+      ) : (
+        d.status === 'pending' && <p className="muted">{t.noFlow}</p>
+      )}
+      <div className="actions">
+        {running && (
+          <button
+            type="button"
+            className="button button-danger"
+            disabled={action.busy}
+            data-testid="cancel-workflow"
+            onClick={() => action.run(() => api.updateWorkflow(ticket, { cancel: true }), t.cancelled, t.confirmCancel)}
+          >
+            {t.cancelWorkflow}
+          </button>
+        )}
+        {d.status === 'deleted' ? (
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={action.busy}
+            onClick={() => action.run(() => api.restoreDocument(ticket), t.restored)}
+          >
+            {t.restore}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={action.busy}
+            onClick={() => action.run(() => api.deleteDocument(ticket), t.deleted)}
+          >
+            {t.deleteDocument}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+// The account's templates, read-only: the list, a template's fields, and a trial generation with
+// sample values whose PDF is offered as a download made in the page (nothing is stored).
+import { type FormEvent, useEffect, useState } from 'react';
+import type { TemplateFields } from '../../../src/schemas/templates.js';
+import { api } from './api';
+import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { ErrorBox, PageHeading, useLoad } from './widgets';
+
+export function TemplatesPage() {
+  const { t, lang } = usePanelI18n();
+  const { data, error, reload } = useLoad(() => api.templates(), []);
+  const [open, setOpen] = useState<TemplateFields | null>(null);
+  const [openError, setOpenError] = useState<unknown>(null);
+  const show = async (name: string) => {
+    setOpenError(null);
+    try {
+      setOpen(open?.template_title === name ? null : await api.templateFields(name));
+    } catch (err) {
+      setOpenError(err);
+    }
+  };
+  return (
+    <section aria-labelledby="templates-title">
+      <PageHeading>
+        <span id="templates-title">{t.templatesTitle}</span>
+      </PageHeading>
+      <ErrorBox error={openError ?? error} onDismiss={openError ? () => setOpenError(null) : reload} />
+      {!data ? (
+        !error && <p className="loading">{t.loading}</p>
+      ) : data.templates.length === 0 ? (
+        <p>{t.noTemplates}</p>
+      ) : (
+        <table className="data-table" data-testid="templates">
+          <thead>
+            <tr>
+              <th scope="col">{t.colTemplate}</th>
+              <th scope="col">{t.colType}</th>
+              <th scope="col">{t.colFields}</th>
+              <th scope="col">{t.colUpdated}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.templates.map((x) => (
+              <tr key={x.template_title}>
+                <td data-label={t.colTemplate}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-expanded={open?.template_title === x.template_title}
+                    onClick={() => show(x.template_title)}
+                  >
+                    {x.template_title}
+                  </button>
+                </td>
+                <td data-label={t.colType}>{x.template_type}</td>
+                <td data-label={t.colFields}>{t.fieldCount(x.fields, x.tables)}</td>
+                <td data-label={t.colUpdated}>{formatDateTime(x.updated_at, lang)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {open && <TryTemplate key={open.template_title} template={open} />}
+    </section>
+  );
+}
+
+/** The template's fields as a form of sample values; the PDF it makes is a download link. */
+function TryTemplate({ template }: { template: TemplateFields }) {
+  const { t } = usePanelI18n();
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(template.fields.map((f) => [f.id, f.value ?? ''])));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [result, setResult] = useState<{ url: string; name: string; warnings: string[] } | null>(null);
+  // The object URL holds the PDF in memory until the next trial or until the page leaves.
+  useEffect(() => () => (result ? URL.revokeObjectURL(result.url) : undefined), [result]);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.tryTemplate(template.template_title, {
+        fields: Object.entries(values).map(([id, value]) => ({ id, value })),
+      });
+      const bytes = Uint8Array.from(atob(r.pdf), (c) => c.charCodeAt(0));
+      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+      setResult({ url, name: `${r.name.replace(/\.pdf$/i, '')}-sample.pdf`, warnings: r.warnings });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const prefix = `try-${template.template_title.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return (
+    <div className="card" data-testid="template-detail">
+      <h2 className="section-title">{template.template_title}</h2>
+      <p className="hint">{t.tryIntro}</p>
+      {template.tables.length > 0 && <p className="muted">{t.tablesNote(template.tables.map((x) => x.id).join(', '))}</p>}
+      <form className="form correct-form" onSubmit={submit}>
+        {template.fields.length === 0 && <p>{t.noFields}</p>}
+        {template.fields.map((f) => (
+          <div key={f.id} className="field">
+            <label className="field-label" htmlFor={`${prefix}-${f.id}`}>
+              {f.id}
+              {f.type && f.type !== 'text' && <span className="muted"> ({f.type})</span>}
+            </label>
+            <input
+              id={`${prefix}-${f.id}`}
+              className="text-input"
+              value={values[f.id] ?? ''}
+              maxLength={2000}
+              onChange={(e) => setValues((v) => ({ ...v, [f.id]: e.target.value }))}
+            />
+          </div>
+        ))}
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="try-template">
+            {busy ? t.trying : t.tryButton}
+          </button>
+        </div>
+      </form>
+      <ErrorBox error={error} onDismiss={() => setError(null)} />
+      <div role="status">
+        {result && (
+          <>
+            <p>
+              {t.tryDone}{' '}
+              <a href={result.url} download={result.name} data-testid="try-download">
+                {t.downloadTry}
+              </a>
+            </p>
+            {result.warnings.length > 0 && (
+              <ul className="muted small" data-testid="try-warnings">
+                {result.warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
