@@ -41,7 +41,7 @@ export function sendEmailTask(deps: Deps): Task {
       if (!lastAttempt({ permanent: false })) {
         throw err;
       }
-      await fail(deps, m, { reply: `attachment unreadable: ${(err as Error).message}`, code: '' });
+      await fail(deps, m, { reply: `attachment unreadable: ${(err as Error).message}`, code: '', byServer: false });
       return;
     }
     try {
@@ -73,17 +73,17 @@ export function sendEmailTask(deps: Deps): Task {
         await countAttempt(deps.db, messageId, err.reply);
         throw err; // graphile-worker retries with backoff
       }
-      await fail(deps, m, { reply: err.reply, code: String(err.responseCode ?? '') });
+      await fail(deps, m, { reply: err.reply, code: String(err.responseCode ?? ''), byServer: err.responseCode !== undefined });
     }
   });
 }
 
 /** The message is failed for good: settled and email_error emitted, together. */
-async function fail(deps: Deps, m: OutboxMessage, why: { reply: string; code: string }): Promise<void> {
+async function fail(deps: Deps, m: OutboxMessage, why: { reply: string; code: string; byServer: boolean }): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const settled = await settleMessage(trx, m.message_id, { status: 'failed', reply: why.reply, at: deps.clock.now() });
     if (settled && m.kind === 'certified') {
-      await recordCertifiedRefusal(trx, deps, m, why.reply);
+      await recordCertifiedRefusal(trx, deps, m, why.reply, why.byServer);
     }
     if (settled && m.account_id && m.document_id) {
       await emitEvent(trx, deps, {

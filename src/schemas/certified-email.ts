@@ -47,10 +47,10 @@ export const CertifiedEmailData = Type.Object({
   recipient: Type.String(),
   subject: Type.String(),
   message: Type.String(),
-  status: StringEnum(['waiting', 'queued', 'outbox', 'sent', 'refused', 'delivered', 'bounced'], {
+  status: StringEnum(['waiting', 'queued', 'outbox', 'sent', 'refused', 'failed', 'delivered', 'bounced'], {
     description:
       'waiting: for the last signature; queued: to be handed to the SMTP server; outbox: no SMTP server configured; ' +
-      'sent: accepted by the SMTP server; refused: refused for good; delivered or bounced: as a delivery-status notification said',
+      'sent: accepted by the SMTP server; refused: refused by it for good; failed: never handed over (no answer from the server after every attempt, or an unreadable attachment); delivered or bounced: as a delivery-status notification said',
   }),
   content_sha256: Type.Optional(Type.String({ description: 'SHA-256 (hex) of the message exactly as sent: its RFC 5322 bytes' })),
   sent_at: Type.Optional(DateTime('when the SMTP server accepted the message')),
@@ -65,7 +65,16 @@ export const CertifiedEmailData = Type.Object({
     document_sha256: Nullable(Type.String({ description: 'SHA-256 of the PDF attached or linked' })),
     delivery: Nullable(StringEnum(['attachment', 'link'], { description: 'how the PDF travels: attached, or only by the link' })),
     content_bytes: Nullable(Type.Integer({ description: 'size of the message as sent' })),
-    refused: Nullable(Type.Object({ at: DateTime(), reply: Type.String() }, { description: 'the SMTP server refused it for good' })),
+    refused: Nullable(
+      Type.Object(
+        {
+          at: DateTime(),
+          reply: Type.String(),
+          by_server: Type.Boolean({ description: 'false: the server never answered; the reply is the cause' }),
+        },
+        { description: 'not delivered for good: refused by the SMTP server, or never handed over' },
+      ),
+    ),
     open: Nullable(
       Type.Composite([Type.Object({ seen_through: StringEnum(['tracking_image']) }), Seen], {
         description: 'the first open, seen through an image in the email (an image proxy or a scanner may load it too)',

@@ -49,6 +49,8 @@ export interface CertifiedEmailRow {
   smtp_reply: string | null;
   refused_at: Date | null;
   refusal_reply: string | null;
+  /** false: not delivered because the SMTP server never answered (see 0024_certified_email.sql). */
+  refused_by_server: boolean | null;
   delivered_at: Date | null;
   bounced_at: Date | null;
   delivery_reports: StoredDeliveryReport[];
@@ -66,7 +68,7 @@ export interface CertifiedEmailRow {
 const SELECT = sql`select c.id::text as id, c.document_id::text as document_id, d.account_id::text as account_id, d.ticket,
     d.name as document_name, a.name as account_name, a.time_zone, d.status as document_status, d.workflow as document_workflow, d.nom151 as document_nom151,
     c.recipient, c.subject, c.message, c.send_on, c.created_at, c.message_id, c.header_message_id, c.envelope_id, c.document_sha256,
-    c.attached, c.queued_at, c.raw_sha256, c.raw_bytes, c.sent_at, c.smtp_reply, c.refused_at, c.refusal_reply,
+    c.attached, c.queued_at, c.raw_sha256, c.raw_bytes, c.sent_at, c.smtp_reply, c.refused_at, c.refusal_reply, c.refused_by_server,
     c.delivered_at, c.bounced_at, c.delivery_reports, c.opened_at, c.open_ip, c.open_user_agent, c.downloaded_at,
     c.download_ip, c.download_user_agent, c.evidence_pdf_sha256, c.evidence_fingerprint, m.status as mail_status
   from certified_emails c join documents d on d.id = c.document_id join accounts a on a.id = d.account_id left join mail_messages m on m.message_id = c.message_id`;
@@ -155,8 +157,12 @@ export async function recordSent(trx: Transaction<Database>, id: string, s: { at
   return Number(r.numAffectedRows ?? 0) === 1;
 }
 
-export async function recordRefused(trx: Transaction<Database>, id: string, s: { at: Date; reply: string }): Promise<boolean> {
-  const r = await sql`update certified_emails set refused_at = ${s.at}, refusal_reply = ${s.reply}
+export async function recordRefused(
+  trx: Transaction<Database>,
+  id: string,
+  s: { at: Date; reply: string; byServer: boolean },
+): Promise<boolean> {
+  const r = await sql`update certified_emails set refused_at = ${s.at}, refusal_reply = ${s.reply}, refused_by_server = ${s.byServer}
                       where id = ${id} and refused_at is null`.execute(trx);
   return Number(r.numAffectedRows ?? 0) === 1;
 }

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runMailCommand } from '../../src/cli/mail.js';
+import { MAIL_MAX_ATTEMPTS } from '../../src/jobs/payloads/send-email.js';
+import { MailDeliveryError } from '../../src/notify/email-transport.js';
 import { getCertifiedEmailData } from '../../src/domain/certified-email/get-certified-email-data.js';
 import { CertifiedEmailData } from '../../src/schemas/certified-email.js';
 import { droppedKeys } from '../helpers/schema-keys.js';
@@ -367,6 +369,7 @@ describe('certified email refused by the SMTP server', () => {
     const d = await f.s.client.certifiedEmailData(created.document_ticket);
     expect(d.status).toBe('refused');
     expect(d.evidence.refused?.reply).toMatch(/550/);
+    expect(d.evidence.refused?.by_server).toBe(true);
     expect(d).not.toHaveProperty('sent_at');
     const envid = (
       await sql<{ envelope_id: string }>`select envelope_id from certified_emails where recipient = ${to}`.execute(f.s.deps.db)
@@ -375,6 +378,31 @@ describe('certified email refused by the SMTP server', () => {
     const errors = await emailErrors(to);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ channel: 'email', recipient: to, code: '550' });
+  });
+
+  it('never claims a refusal, nor the hash of what a server received, when no server ever answered', async () => {
+    const to = 'nadie@example.com';
+    const created = await f.s.client.createDocument({
+      b64_doc: pdf.toString('base64'),
+      certified_email: { to, subject: 'Aviso', message: 'Aviso formal.' },
+    });
+    // The last attempt, and the SMTP server unreachable: the connection fails before any reply.
+    await sql`update mail_messages set attempts = ${MAIL_MAX_ATTEMPTS - 1} where recipient = ${to}`.execute(f.s.deps.db);
+    const transport = f.s.deps.mail!.transport;
+    const sendRaw = vi
+      .spyOn(transport, 'sendRaw')
+      .mockRejectedValue(new MailDeliveryError('connect ECONNREFUSED', undefined, 'connect ECONNREFUSED 127.0.0.1:25', false));
+    try {
+      await f.jobs.runDue();
+    } finally {
+      sendRaw.mockRestore();
+    }
+    const d = await f.s.client.certifiedEmailData(created.document_ticket);
+    expect(d.status).toBe('failed');
+    expect(d.evidence.refused).toMatchObject({ by_server: false, reply: expect.stringContaining('ECONNREFUSED') });
+    expect(d).not.toHaveProperty('content_sha256');
+    expect((await f.s.client.documentHistory(created.document_ticket)).entries.map((e) => e.action)).toContain('certified_email_failed');
+    expect(await emailErrors(to)).toHaveLength(1);
   });
 });
 

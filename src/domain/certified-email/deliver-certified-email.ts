@@ -54,14 +54,25 @@ export async function recordCertifiedSent(trx: Transaction<Database>, deps: Pick
   }
 }
 
-export async function recordCertifiedRefusal(trx: Transaction<Database>, deps: Pick<Deps, 'clock'>, m: OutboxMessage, reply: string) {
+/**
+ * The message failed for good: refused by the SMTP server (`byServer`), or never handed over (no
+ * answer, a timeout, an unreadable attachment): the evidence must not claim a refusal that a server
+ * never gave.
+ */
+export async function recordCertifiedRefusal(
+  trx: Transaction<Database>,
+  deps: Pick<Deps, 'clock'>,
+  m: OutboxMessage,
+  reply: string,
+  byServer: boolean,
+) {
   const c = await findByMessageId(trx, m.message_id);
   const at = deps.clock.now();
-  if (c && (await recordRefused(trx, c.id, { at, reply }))) {
+  if (c && (await recordRefused(trx, c.id, { at, reply, byServer }))) {
     await appendHistory(trx, {
       documentId: c.document_id,
       at,
-      action: 'certified_email_refused',
+      action: byServer ? 'certified_email_refused' : 'certified_email_failed',
       actor: 'system',
       details: { recipient: c.recipient, reply },
     });

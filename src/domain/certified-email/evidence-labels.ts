@@ -28,6 +28,8 @@ export interface EvidenceLabels {
   reports: string;
   reportColumns: string[];
   notYet: string;
+  /** The row of a message that failed without an answer from the SMTP server. */
+  notHandedOver: string;
   /** After a delivery report's action when it was matched by the Message-ID only. */
   unverified: string;
   notSent: string;
@@ -69,6 +71,7 @@ export function evidenceLabels(language: 'es' | 'en'): EvidenceLabels {
       reports: 'Delivery-status notifications received',
       reportColumns: ['Received', 'Action', 'Status', 'Server diagnostic', 'Reporting server'],
       notYet: 'not known',
+      notHandedOver: 'Not handed over (no answer from the SMTP server)',
       unverified: 'unverified: without the envelope id',
       notSent: 'not sent yet',
       visitor: (ip, ua) => `from ${ip ?? 'unknown address'}${ua ? `, ${ua}` : ''}`,
@@ -111,6 +114,7 @@ export function evidenceLabels(language: 'es' | 'en'): EvidenceLabels {
     reports: 'Notificaciones de estado de entrega recibidas',
     reportColumns: ['Recibida', 'Acción', 'Estado', 'Diagnóstico del servidor', 'Servidor que informa'],
     notYet: 'no consta',
+    notHandedOver: 'No entregado al servidor (sin respuesta del servidor SMTP)',
     unverified: 'no verificado: sin el identificador del envío',
     notSent: 'aún no enviado',
     visitor: (ip, ua) => `desde ${ip ?? 'dirección desconocida'}${ua ? `, ${ua}` : ''}`,

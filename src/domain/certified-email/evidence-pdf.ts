@@ -82,12 +82,17 @@ function layout(c: CertifiedEmailRow, l: EvidenceLabels, now: Date) {
     [l.subject, c.subject],
     [l.message, c.message || '—'],
     [l.messageId, breakable(c.header_message_id ?? l.notSent)],
-    [l.contentSha256, breakable(c.raw_sha256 && (c.sent_at || c.refused_at) ? c.raw_sha256 : l.notSent)],
+    [l.contentSha256, breakable(c.raw_sha256 && (c.sent_at || (c.refused_at && c.refused_by_server !== false)) ? c.raw_sha256 : l.notSent)],
     [l.contentBytes, c.raw_sha256 && c.raw_bytes !== null ? String(c.raw_bytes) : l.notSent],
     [l.queued, when(c.queued_at) ?? l.notSent],
     [l.sent, when(c.sent_at) ?? l.notYet],
     [l.smtpReply, breakable(c.smtp_reply ?? l.notYet)],
-    ...(c.refused_at ? ([[l.refused, `${when(c.refused_at)}: ${c.refusal_reply ?? ''}`]] as [string, string][]) : []),
+    ...(c.refused_at
+      ? ([[c.refused_by_server === false ? l.notHandedOver : l.refused, `${when(c.refused_at)}: ${c.refusal_reply ?? ''}`]] as [
+          string,
+          string,
+        ][])
+      : []),
     [l.delivered, when(c.delivered_at) ?? l.notYet],
     [l.bounced, when(c.bounced_at) ?? l.notYet],
     [l.opened, c.opened_at ? `${when(c.opened_at)}, ${l.visitor(c.open_ip, c.open_user_agent)}` : l.notYet],

@@ -32,7 +32,7 @@ export function certifiedEmailStatus(c: CertifiedEmailRow): CertifiedEmailData['
     return 'delivered';
   }
   if (c.refused_at) {
-    return 'refused';
+    return c.refused_by_server === false ? 'failed' : 'refused';
   }
   if (c.sent_at) {
     return 'sent';
@@ -46,7 +46,8 @@ export function certifiedEmailStatus(c: CertifiedEmailRow): CertifiedEmailData['
 export function certifiedEmailData(c: CertifiedEmailRow, evidencePdfUrl: string): CertifiedEmailData {
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
   const optional = {
-    content_sha256: c.sent_at || c.refused_at ? (c.raw_sha256 ?? undefined) : undefined,
+    // What the server received: only once it answered (accepting or refusing after DATA).
+    content_sha256: c.sent_at || (c.refused_at && c.refused_by_server !== false) ? (c.raw_sha256 ?? undefined) : undefined,
     sent_at: iso(c.sent_at),
     smtp_reply: c.smtp_reply ?? undefined,
     delivered_at: iso(c.delivered_at),
@@ -66,7 +67,9 @@ export function certifiedEmailData(c: CertifiedEmailRow, evidencePdfUrl: string)
       document_sha256: c.document_sha256,
       delivery: c.attached === null ? null : c.attached ? 'attachment' : 'link',
       content_bytes: c.raw_sha256 ? c.raw_bytes : null,
-      refused: c.refused_at ? { at: new Date(c.refused_at).toISOString(), reply: c.refusal_reply ?? '' } : null,
+      refused: c.refused_at
+        ? { at: new Date(c.refused_at).toISOString(), reply: c.refusal_reply ?? '', by_server: c.refused_by_server !== false }
+        : null,
       open: c.opened_at ? { seen_through: 'tracking_image', ip: c.open_ip, user_agent: c.open_user_agent } : null,
       download: c.downloaded_at ? { seen_through: 'download_link', ip: c.download_ip, user_agent: c.download_user_agent } : null,
       delivery_reports: c.delivery_reports,

@@ -42,6 +42,7 @@ const ACTIONS: Record<string, { es: string; en: string }> = {
   certified_email_queued: { es: 'Correo certificado en cola', en: 'Certified email queued' },
   certified_email_sent: { es: 'Correo certificado aceptado por el servidor SMTP', en: 'Certified email accepted by the SMTP server' },
   certified_email_refused: { es: 'Correo certificado rechazado', en: 'Certified email refused' },
+  certified_email_failed: { es: 'Correo certificado no entregado al servidor', en: 'Certified email not handed over' },
   certified_email_delivered: { es: 'Correo certificado entregado', en: 'Certified email delivered' },
   certified_email_bounced: { es: 'Correo certificado rebotado', en: 'Certified email bounced' },
   certified_email_report: { es: 'Aviso de entrega recibido', en: 'Delivery report received' },

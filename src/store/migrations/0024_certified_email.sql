@@ -34,6 +34,9 @@ create table certified_emails (
   smtp_reply          text,
   refused_at          timestamptz,
   refusal_reply       text,
+  -- true: the SMTP server answered with a refusal (it received the envelope, and the message when
+  -- it refused after DATA); false: it never answered (no connection, a timeout, an unreadable file)
+  refused_by_server   boolean,
   delivered_at        timestamptz,
   bounced_at          timestamptz,
   -- Every delivery-status notification matched to this email, as parsed (RFC 3464), oldest first.
