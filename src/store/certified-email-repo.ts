@@ -215,6 +215,18 @@ export async function recordDeliveryReport(
   return { firstDelivered, firstBounced };
 }
 
+/**
+ * Runs `work` while no other request makes the evidence PDF of the same certified email (a
+ * transaction-scoped advisory lock, taken on a connection of its own and released when `work` ends):
+ * two requests at once would each seal and stamp a file, and spend a stamp each.
+ */
+export async function underEvidenceLock<T>(db: Db, id: string, work: () => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('certified_email_evidence'), (${id}::bigint % 2147483647)::int)`.execute(trx);
+    return work();
+  });
+}
+
 export async function saveEvidencePdf(db: Conn, id: string, e: { sha256: string; fingerprint: string }): Promise<void> {
   await sql`update certified_emails set evidence_pdf_sha256 = ${e.sha256}, evidence_fingerprint = ${e.fingerprint} where id = ${id}`.execute(
     db,

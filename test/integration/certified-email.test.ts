@@ -407,7 +407,7 @@ describe('certified email refused by the SMTP server', () => {
 });
 
 describe('certified email of a NOM-151 document', () => {
-  it('stamps the sealed evidence with a NOM-151 document time stamp, once per new issue', async () => {
+  it('stamps the sealed evidence with a NOM-151 document time stamp, once per new issue, also when asked for at once', async () => {
     const created = await f.s.client.createDocument({
       b64_doc: pdf.toString('base64'),
       nom151: true,
@@ -416,7 +416,11 @@ describe('certified email of a NOM-151 document', () => {
     await f.jobs.runDue();
     const stamps = async () => (await sql<{ n: number }>`select count(*)::int as n from stamps`.execute(f.s.deps.db)).rows[0].n;
     const before = await stamps();
-    const evidence = await f.s.client.certifiedEmailEvidence(created.document_ticket);
+    // Three requests at once: one file is issued and stamped, the others wait for it and get it.
+    const [evidence, ...others] = await Promise.all([1, 2, 3].map(() => f.s.client.certifiedEmailEvidence(created.document_ticket)));
+    for (const other of others) {
+      expect(other.equals(evidence)).toBe(true);
+    }
     const sig = await pdfsig(evidence, rootPem);
     expect(sig.signatures, sig.output).toHaveLength(2);
     expect(sig.signatures[0]).toMatchObject({ valid: true, trusted: true });

@@ -15,7 +15,7 @@ import { SEAL, sealServicePdf } from '../signing/seal-service-pdf.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
 import { applyPdfStamp } from '../stamps/apply-pdf-stamp.js';
 import { recordApiStamp } from '../stamps/stamp-hash.js';
-import { saveEvidencePdf, type CertifiedEmailRow } from '../../store/certified-email-repo.js';
+import { saveEvidencePdf, underEvidenceLock, type CertifiedEmailRow } from '../../store/certified-email-repo.js';
 import { certifiedEmailData, requireCertifiedEmail } from './get-certified-email-data.js';
 import { evidenceLabels, type EvidenceLabels } from './evidence-labels.js';
 
@@ -33,6 +33,23 @@ export async function certifiedEmailEvidencePdf(
   if (c.evidence_pdf_sha256 && c.evidence_fingerprint === fingerprint) {
     return { pdf: await deps.blobs.get(c.evidence_pdf_sha256), name };
   }
+  return underEvidenceLock(deps.db, c.id, async () => {
+    // Another request may have issued it while this one waited for the lock.
+    const again = await requireCertifiedEmail(deps, opts.accountId, opts.ticket);
+    if (again.evidence_pdf_sha256 && again.evidence_fingerprint === fingerprint) {
+      return { pdf: await deps.blobs.get(again.evidence_pdf_sha256), name };
+    }
+    return { pdf: await issueEvidencePdf(deps, c, l, language, fingerprint), name };
+  });
+}
+
+async function issueEvidencePdf(
+  deps: Deps,
+  c: CertifiedEmailRow,
+  l: EvidenceLabels,
+  language: 'es' | 'en',
+  fingerprint: string,
+): Promise<Buffer> {
   const now = deps.clock.now();
   if (c.document_nom151) {
     // Refused before any work when the account has no stamp left (402, nothing issued).
@@ -56,7 +73,7 @@ export async function certifiedEmailEvidencePdf(
     pdf = stamped.pdf;
   }
   await saveEvidencePdf(deps.db, c.id, { sha256: await deps.blobs.put(pdf), fingerprint });
-  return { pdf, name };
+  return pdf;
 }
 
 function layout(c: CertifiedEmailRow, l: EvidenceLabels, now: Date) {
