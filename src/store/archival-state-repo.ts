@@ -35,7 +35,8 @@ export async function archivalRows(q: Q, documentIds: readonly string[]): Promis
   const r = await sql<ArchivalRow>`select d.id::text as id, d.status, d.status_before_delete, d.nom151,
       d.universal_status, d.universal_error,
       coalesce((select json_agg(s.subject) from stamps s
-        where s.document_id = d.id and s.subject in ('original', 'universal')), '[]'::json) as stamped,
+        where s.document_id = d.id and ((s.subject = 'original' and s.covered_sha256 = d.original_sha256)
+          or (s.subject = 'universal' and s.covered_sha256 = d.universal_sha256))), '[]'::json) as stamped,
       coalesce((select json_agg(json_build_object('subject', f.subject, 'reason', f.reason, 'attempt', f.attempt,
         'max_attempts', f.max_attempts)) from stamp_failures f where f.document_id = d.id), '[]'::json) as stamp_failures
     from documents d where d.id = any(${documentIds.map(Number)}::bigint[])`.execute(q);

@@ -41,7 +41,7 @@ export async function insertStamp(q: Q, s: NewStamp): Promise<boolean> {
     insert into stamps (account_id, document_id, subject, covered_sha256, token, provider, tsa_name, gen_time, serial, created_at)
     values (${s.accountId}, ${s.documentId}, ${s.subject}, ${s.coveredSha256}, ${s.token}, ${s.provider}, ${s.tsaName},
             ${s.genTime}, ${s.serial}, ${s.at})
-    on conflict (document_id, subject) where document_id is not null do nothing
+    on conflict (document_id, subject, covered_sha256) where document_id is not null do nothing
     returning id`.execute(q);
   return r.rows.length === 1;
 }
@@ -53,8 +53,10 @@ export async function documentStamps(q: Q, documentId: string): Promise<StampRow
   return r.rows;
 }
 
-export async function documentStamp(q: Q, documentId: string, subject: StampSubject): Promise<StampRow | undefined> {
-  const r = await sql<StampRow>`select ${COLUMNS} from stamps where document_id = ${documentId} and subject = ${subject}`.execute(q);
+/** The stamp of these exact bytes of a document's rendition, if it has one. */
+export async function documentStamp(q: Q, documentId: string, subject: StampSubject, coveredSha256: string): Promise<StampRow | undefined> {
+  const r = await sql<StampRow>`select ${COLUMNS} from stamps
+    where document_id = ${documentId} and subject = ${subject} and covered_sha256 = ${coveredSha256}`.execute(q);
   return r.rows[0];
 }
 

@@ -1,6 +1,7 @@
 // Endorsements of completed documents (decisions.md "Endorsements"): the endorser signs through the
 // link the API answers, the endorsement is a further signature revision stating it, every earlier
 // signature stays valid (pdfsig, qpdf, the service's own verifier), and only the holder endorses next.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndorsementInput } from '../../src/client/index.js';
 import { apiError } from '../helpers/api-error.js';
@@ -274,6 +275,46 @@ describe('endorsements', () => {
     expect(report.documentIntegrity).toBe('intact');
     // universal_signed is announced once per document, not again for the new rendition.
     expect((await eventsOf(ticket)).filter((e) => e.kind === 'universal_signed')).toHaveLength(1);
+  });
+
+  it('under NOM-151, stamps the endorsed original and its new universal rendition as well; the listing says so', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      nom151: true,
+      stickers: [
+        { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana Pérez', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+      ],
+    });
+    expect((await call('POST', `/sign/api/${tokenOf(doc.stickers[0].signer_url)}/sign`, typed('Ana'))).status).toBe(200);
+    const ticket = doc.document_ticket;
+    await jobs.runDue();
+    await jobs.runDue();
+    expect((await s.client.listStamps(ticket)).stamps.map((x) => x.rendition).sort()).toEqual(['original', 'universal']);
+
+    const created = await s.client.endorseDocument(ticket, endorsement(ANA, BEATRIZ));
+    expect((await call('POST', `/sign/api/${tokenOf(created.signer_url)}/sign`, typed('Ana'))).status).toBe(200);
+    const listed = async () => (await s.client.listDocuments()).documents.find((d) => d.document_ticket === ticket)!;
+    expect((await listed()).nom151_stamps?.original?.status).toBe('pending');
+    await jobs.runDue();
+    await jobs.runDue();
+
+    const stamps = (await s.client.listStamps(ticket)).stamps;
+    expect(stamps.map((x) => x.rendition).sort()).toEqual(['original', 'original', 'universal', 'universal']);
+    const endorsed = (await s.client.downloadDocument('original', ticket)).bytes;
+    const universal = await s.client.downloadDocument('universal', ticket);
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const hashes = stamps.map((x) => x.hash);
+    expect(hashes).toContain(sha(endorsed));
+    expect(hashes).toContain(universal.hash);
+    // Each stamp covers exactly the bytes served for it.
+    for (const st of stamps) {
+      const covered = await s.client.stampedRevision(ticket, st.hash);
+      expect(sha(Buffer.from(covered.pdf, 'base64'))).toBe(st.hash);
+    }
+    expect((await listed()).nom151_stamps).toEqual({ original: { status: 'ready' }, universal: { status: 'ready' } });
+    const kinds = (await eventsOf(ticket)).map((e) => e.kind);
+    expect(kinds.filter((k) => k === 'original_nom151_stamped')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'universal_nom151_stamped')).toHaveLength(2);
   });
 
   it('places the box where asked; refuses what is not completed, another account, bad fields and a box off the page', async () => {

@@ -13,6 +13,7 @@ import { endorsementOfSigner, markEndorsementSigned } from '../../store/endorsem
 import type { Database } from '../../store/schema.js';
 import { markUniversalOwedAgain } from '../../store/universal-repo.js';
 import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
+import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
 import type { SignResult } from '../../schemas/signing.js';
 import type { SigningSession } from '../signing/signing-session.js';
 import type { SignatureOutcome } from '../signing/conclude-signature.js';
@@ -40,6 +41,9 @@ export async function concludeEndorsement(
   await markEndorsementSigned(trx, s.signer.id, o.now);
   await markUniversalOwedAgain(trx, s.document.id);
   await addUniversalBuildJob(trx, { documentId: s.document.id });
+  // A document kept under NOM-151 gets a stamp of its endorsed original (and, once made, of its new
+  // universal rendition: after-universal-stored.ts).
+  await queueCompletionStamp(trx, s.document.id);
   await emitEvent(trx, deps, {
     accountId: s.document.account_id,
     documentId: s.document.id,

@@ -22,16 +22,17 @@ export async function stampDocumentRendition(deps: Deps, opts: { documentId: str
   if (!doc) {
     return 'no_document';
   }
-  if (await documentStamp(deps.db, doc.id, opts.rendition)) {
-    return 'already_stamped';
-  }
   // A deleted document is stamped all the same: it was completed, and a restore brings it back.
   if (doc.status !== 'completed' && doc.status !== 'deleted') {
     return 'not_completed';
   }
+  // The rendition as it is now: an endorsement adds a revision, whose bytes get a stamp of their own.
   const blob = opts.rendition === 'original' ? doc.original_sha256 : await universalSha256(deps.db, doc.id);
   if (!blob) {
     return 'no_rendition';
+  }
+  if (await documentStamp(deps.db, doc.id, opts.rendition, blob)) {
+    return 'already_stamped';
   }
   // Without a stamps piece the job fails and is retried (for about ten days): a package added
   // meanwhile lets it through. Checked before the provider is asked, so no token is wasted.
@@ -64,7 +65,7 @@ export async function stampDocumentRendition(deps: Deps, opts: { documentId: str
       documentId: doc.id,
       kind: opts.rendition === 'original' ? 'original_nom151_stamped' : 'universal_nom151_stamped',
       meta: { stamp: { ...stamp, serial: issued.serial, hash: blob, provider: issued.provider } },
-      dedupeKey: `nom151:${opts.rendition}:${doc.ticket}`,
+      dedupeKey: `nom151:${opts.rendition}:${doc.ticket}:${blob}`,
     });
     await appendHistory(trx, {
       documentId: doc.id,
