@@ -8,6 +8,7 @@ import { apiError } from '../helpers/api-error.js';
 import { listMessages } from '../../src/store/mail-repo.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { expectLta } from '../helpers/universal-checks.js';
+import { recordUniversalFailure } from '../../src/domain/universal/store-universal.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
@@ -262,10 +263,26 @@ describe('endorsements', () => {
     const ticket = await completedDocument();
     await jobs.runDue();
     const first = await s.client.downloadDocument('universal', ticket);
+    const completedOriginal = createHash('sha256')
+      .update((await s.client.downloadDocument('original', ticket)).bytes)
+      .digest('hex');
     const created = await s.client.endorseDocument(ticket, endorsement(ANA, BEATRIZ));
     expect((await call('POST', `/sign/api/${tokenOf(created.signer_url)}/sign`, typed('Ana'))).status).toBe(200);
     const owed = await apiError(s.client.downloadDocument('universal', ticket));
     expect([owed.status, owed.code]).toEqual([409, 'NOT_YET_AVAILABLE']);
+    // A build of the completed original failing for good after the endorsement (a job that started
+    // before it) says nothing of the rendition now owed: not recorded.
+    const documentId = (await s.deps.db.selectFrom('documents').select('id').where('ticket', '=', ticket).executeTakeFirstOrThrow()).id;
+    await recordUniversalFailure(s.deps, {
+      documentId,
+      reason: 'stale build failed',
+      attempt: 25,
+      maxAttempts: 25,
+      renewal: false,
+      from: { original: completedOriginal },
+    });
+    const listedOwed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === ticket)!;
+    expect(listedOwed.universal_rendition).toEqual({ status: 'pending' });
     await jobs.runDue();
     const endorsed = (await s.client.downloadDocument('original', ticket)).bytes;
     const second = await s.client.downloadDocument('universal', ticket);

@@ -35,7 +35,7 @@ export async function buildUniversal(
       ? 'built'
       : 'skipped';
   } catch (err) {
-    await recordUniversalFailure(deps, { ...o, reason: (err as Error).message, renewal: false });
+    await recordUniversalFailure(deps, { ...o, reason: (err as Error).message, renewal: false, from: { original: s.original_sha256 } });
     throw err;
   }
 }

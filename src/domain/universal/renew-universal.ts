@@ -35,7 +35,7 @@ export async function renewUniversal(
     });
     return stored ? 'renewed' : 'skipped';
   } catch (err) {
-    await recordUniversalFailure(deps, { ...o, reason: (err as Error).message, renewal: true });
+    await recordUniversalFailure(deps, { ...o, reason: (err as Error).message, renewal: true, from: { universal: s.universal_sha256 } });
     throw err;
   }
 }

@@ -92,11 +92,27 @@ export async function storeUniversalRevision(
  */
 export async function recordUniversalFailure(
   deps: Pick<Deps, 'db' | 'clock'>,
-  o: { documentId: string; reason: string; attempt: number; maxAttempts: number; renewal: boolean },
+  o: {
+    documentId: string;
+    reason: string;
+    attempt: number;
+    maxAttempts: number;
+    renewal: boolean;
+    /** What the attempt worked from: the original (a first rendition) or the rendition renewed. */
+    from: { original?: string; universal?: string };
+  },
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const s = await universalState(trx, o.documentId, true);
     if (!s) {
+      return;
+    }
+    // An attempt on bytes the document no longer has (an endorsement came meanwhile and a new
+    // rendition is owed) says nothing about the rendition now owed: it is not recorded.
+    if (
+      (o.from.original !== undefined && o.from.original !== s.original_sha256) ||
+      (o.from.universal !== undefined && o.from.universal !== s.universal_sha256)
+    ) {
       return;
     }
     const repeated = s.universal_error === o.reason;
