@@ -1,11 +1,16 @@
 // The account panel's actions on a document, each through the HMAC API's use case: resend an
-// invitation, extend the expiration, cancel the workflow, correct a signer, delete and restore. Each
-// works for the session's account, is a 404 for another account's document (which stays as it was),
-// and is refused without the session's CSRF token (nothing changes).
+// invitation, extend the expiration, cancel the workflow, correct a signer, delete and restore; a
+// document's NOM-151 stamps with the bytes each covers; the webhook's per-event subscriptions. Each
+// works for the session's account, is a 404 for another account's object (which stays as it was),
+// and each change is refused without the session's CSRF token (nothing changes).
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SelloClient } from '../../src/client/index.js';
+import { stampDocumentRendition } from '../../src/domain/stamps/stamp-document.js';
+import { derToPem } from '../../src/pki/index.js';
 import { listMessages } from '../../src/store/mail-repo.js';
 import { DAY, ddmmyyyy } from '../helpers/dates.js';
+import { opensslTsVerify } from '../helpers/openssl-ts.js';
 import { panelSession, type PanelSessionForTest } from '../helpers/panel.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -178,5 +183,146 @@ describe('the wall between accounts, and CSRF', () => {
     expect(await stateOf(d.ticket)).toEqual(before);
     expect(await mailsTo(d.email, 'reminder')).toBe(0);
     expect((await json(await a.call('GET', `/panel/api/documents/${d.ticket}`))).document.signers[0].name).toBe('Ana');
+  });
+});
+
+/** A one-signer document of `client`, signed (so completed) and its original stamped. */
+async function stampedDocument(client: SelloClient): Promise<string> {
+  const doc = await client.createDocument({
+    b64_doc: pdf,
+    name: 'Contrato sellado',
+    stickers: [{ authority: 'EMAIL_LINK', data: 'eva@example.com', name: 'Eva', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } }],
+  });
+  const token = doc.stickers[0].signer_url.split('/').pop()!;
+  const signed = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ signature: { type: 'typed', text: 'Eva' }, consent: true }),
+  });
+  expect((await signed.json()).document_status).toBe('completed');
+  const { id } = await s.deps.db.selectFrom('documents').select('id').where('ticket', '=', doc.document_ticket).executeTakeFirstOrThrow();
+  expect(await stampDocumentRendition(s.deps, { documentId: String(id), rendition: 'original' })).toBe('stamped');
+  return doc.document_ticket;
+}
+
+describe("a document's NOM-151 stamps", () => {
+  it('lists the stamps as the API does, and downloads the exact bytes a stamp covers, which openssl verifies', async () => {
+    const ticket = await stampedDocument(s.client);
+    const listed = await json(await a.call('GET', `/panel/api/documents/${ticket}/stamps`));
+    expect(listed).toEqual(await s.client.listStamps(ticket));
+    expect(listed.stamps).toHaveLength(1);
+    const stamp = listed.stamps[0];
+    expect(stamp).toMatchObject({ rendition: 'original', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    const res = await a.call('GET', `/panel/api/documents/${ticket}/stamps/${stamp.hash}/pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Contrato sellado-original-stamped-[0-9a-f]{12}\.pdf"/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(stamp.hash);
+    expect(bytes.equals(Buffer.from((await s.client.downloadDocument('original', ticket)).bytes))).toBe(true);
+    const rootPem = derToPem(s.deps.pki.pki.root.certificateDer, 'CERTIFICATE');
+    const verdict = await opensslTsVerify(Buffer.from(stamp.stamp, 'base64'), { data: bytes }, rootPem);
+    expect(verdict.ok, verdict.output).toBe(true);
+    expect(verdict.output).toMatch(/Verification: OK/);
+  });
+
+  it('a document without stamps lists none; a hash it has no stamp over is a 404, a malformed one a 400 naming the field', async () => {
+    const d = await newDocument(s.client);
+    expect(await json(await a.call('GET', `/panel/api/documents/${d.ticket}/stamps`))).toEqual({ stamps: [] });
+    expect(await failure(await a.call('GET', `/panel/api/documents/${d.ticket}/stamps/${'a'.repeat(64)}/pdf`))).toEqual({
+      status: 404,
+      code: 'DOCUMENT_NOT_FOUND',
+    });
+    const bad = await a.call('GET', `/panel/api/documents/${d.ticket}/stamps/xyz/pdf`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toMatch(/stampHash/);
+  });
+
+  it("another account's stamped document is a 404, for its list and for its bytes", async () => {
+    const ticket = await stampedDocument(other.client);
+    const [stamp] = (await other.client.listStamps(ticket)).stamps;
+    expect(await failure(await a.call('GET', `/panel/api/documents/${ticket}/stamps`))).toEqual({
+      status: 404,
+      code: 'DOCUMENT_NOT_FOUND',
+    });
+    expect(await failure(await a.call('GET', `/panel/api/documents/${ticket}/stamps/${stamp.hash}/pdf`))).toEqual({
+      status: 404,
+      code: 'DOCUMENT_NOT_FOUND',
+    });
+  });
+});
+
+describe('webhook subscriptions per event', () => {
+  const subscriptionsOf = async (client: SelloClient) => (await client.listSubscriptions()).subscriptions;
+
+  it("lists, adds and deletes the subscriptions of the session's account, as the API sees them", async () => {
+    const first = await json(await a.call('GET', '/panel/api/webhook/subscriptions'));
+    expect(first.event_kinds).toContain('document_completed');
+    expect(first.subscriptions).toEqual(await subscriptionsOf(s.client));
+
+    const created = await json(
+      await a.call('POST', '/panel/api/webhook/subscriptions', {
+        body: { event: 'document_completed', url: 'https://hooks.example.com/done' },
+      }),
+    );
+    expect(created).toMatchObject({ id: expect.any(String), event: 'document_completed', url: 'https://hooks.example.com/done' });
+    expect(created.secret).toMatch(/\S{16,}/);
+    const listed = await json(await a.call('GET', '/panel/api/webhook/subscriptions'));
+    expect(listed.subscriptions).toEqual(await subscriptionsOf(s.client));
+    expect(listed.subscriptions.find((x: { id: string }) => x.id === created.id)).toMatchObject({ status: 'active' });
+
+    expect(await json(await a.call('DELETE', `/panel/api/webhook/subscriptions/${created.id}`))).toEqual({
+      id: created.id,
+      status: 'deleted',
+    });
+    expect((await subscriptionsOf(s.client)).find((x) => x.id === created.id)).toBeUndefined();
+    expect(await failure(await a.call('DELETE', `/panel/api/webhook/subscriptions/${created.id}`))).toEqual({
+      status: 404,
+      code: 'SUBSCRIPTION_NOT_FOUND',
+    });
+  });
+
+  it('refuses an unknown event kind or a bad URL naming the field, and adds nothing', async () => {
+    const before = await subscriptionsOf(s.client);
+    const kind = await a.call('POST', '/panel/api/webhook/subscriptions', {
+      body: { event: 'nothing_happened', url: 'https://x.example.com' },
+    });
+    expect(kind.status).toBe(400);
+    expect((await kind.json()).error.message).toMatch(/^event/);
+    const url = await a.call('POST', '/panel/api/webhook/subscriptions', { body: { event: 'document_completed', url: 'ftp://x' } });
+    expect(url.status).toBe(400);
+    expect((await url.json()).error.message).toMatch(/^url/);
+    expect(await subscriptionsOf(s.client)).toEqual(before);
+  });
+
+  it("another account's subscription is not listed, and deleting it is a 404 that leaves it", async () => {
+    const theirs = await other.client.createSubscription('document_completed', 'https://other.example.com/hook');
+    const mine = await json(await a.call('GET', '/panel/api/webhook/subscriptions'));
+    expect(mine.subscriptions.map((x: { id: string }) => x.id)).not.toContain(theirs.id);
+    expect(await failure(await a.call('DELETE', `/panel/api/webhook/subscriptions/${theirs.id}`))).toEqual({
+      status: 404,
+      code: 'SUBSCRIPTION_NOT_FOUND',
+    });
+    expect((await subscriptionsOf(other.client)).find((x) => x.id === theirs.id)).toMatchObject({ status: 'active' });
+  });
+
+  it('adding or deleting without the CSRF token, or with a wrong one, is refused and changes nothing', async () => {
+    const kept = await json(
+      await a.call('POST', '/panel/api/webhook/subscriptions', {
+        body: { event: 'document_rejected', url: 'https://hooks.example.com/kept' },
+      }),
+    );
+    const before = await subscriptionsOf(s.client);
+    for (const csrf of [false, 'x'.repeat(43)] as const) {
+      const add = await a.call('POST', '/panel/api/webhook/subscriptions', {
+        body: { event: 'document_completed', url: 'https://hooks.example.com/csrf' },
+        csrf,
+      });
+      expect(await failure(add)).toEqual({ status: 403, code: 'CSRF_TOKEN_INVALID' });
+      const del = await a.call('DELETE', `/panel/api/webhook/subscriptions/${kept.id}`, { csrf });
+      expect(await failure(del)).toEqual({ status: 403, code: 'CSRF_TOKEN_INVALID' });
+    }
+    expect(await subscriptionsOf(s.client)).toEqual(before);
   });
 });

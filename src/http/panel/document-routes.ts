@@ -1,5 +1,6 @@
 // The panel's documents: the list (search, state, dates, pages), one document (its signers, and its
-// history with the chain's check) and its downloads. Each calls the use case the HMAC API calls,
+// history with the chain's check), its downloads, and its NOM-151 stamps with the exact bytes each
+// covers (GET /api/document/{ticket}/stamps and .../stamp/{stampHash}/pdf). Each calls the use case the HMAC API calls,
 // with the session's account.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -9,6 +10,8 @@ import { findListedDocument, listDocuments } from '../../domain/documents/list-d
 import { signatureReport } from '../../domain/documents/signature-report.js';
 import { getHistory } from '../../domain/history/get-history.js';
 import { historyPdf } from '../../domain/history/history-pdf.js';
+import { getStampPdf } from '../../domain/stamps/get-stamp-pdf.js';
+import { listStamps } from '../../domain/stamps/list-stamps.js';
 import { findFlowDocument } from '../../store/workflow-repo.js';
 import { sessionOf } from './session-of.js';
 
@@ -22,6 +25,7 @@ const ListQuery = Type.Object({
 });
 const TicketParams = Type.Object({ ticket: Type.String() });
 const FileParams = Type.Object({ ticket: Type.String(), type: Type.String() });
+const StampParams = Type.Object({ ticket: Type.String(), hash: Type.String() });
 
 export function panelDocumentRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -69,6 +73,20 @@ export function panelDocumentRoutes(deps: Deps) {
       const { ticket } = req.params as { ticket: string };
       const file = await historyPdf(deps, { accountId: sessionOf(req).account_id, ticket });
       return attachment(reply, 'application/pdf', file.name).send(file.pdf);
+    });
+
+    app.get('/panel/api/documents/:ticket/stamps', { schema: { hide: true, params: TicketParams } }, async (req) =>
+      listStamps(deps, { accountId: sessionOf(req).account_id, ticket: (req.params as { ticket: string }).ticket }),
+    );
+
+    // The PDF itself rather than the API's JSON with Base64: the browser saves exactly the stamped
+    // bytes, which `openssl ts -verify -data` checks against the token from the list.
+    app.get('/panel/api/documents/:ticket/stamps/:hash/pdf', { schema: { hide: true, params: StampParams } }, async (req, reply) => {
+      const { ticket, hash } = req.params as { ticket: string; hash: string };
+      const r = await getStampPdf(deps, { accountId: sessionOf(req).account_id, ticket, stampHash: hash });
+      return attachment(reply, 'application/pdf', `${baseName(r.name)}-${r.rendition}-stamped-${r.hash.slice(0, 12)}.pdf`).send(
+        Buffer.from(r.pdf, 'base64'),
+      );
     });
   };
 }

@@ -1,10 +1,15 @@
 // The panel's webhook: the account URL, its secret (a new one shown once), and the delivery log
-// with "send again", through the use cases of /api/webhooks/deliveries; and a test event.
+// with "send again", through the use cases of /api/webhooks/deliveries; a test event; and the
+// per-event subscriptions, through the use cases of /api/subscriptions.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { accountWebhook, rotateWebhookSecret } from '../../domain/accounts/account-webhook.js';
 import { setAccountWebhook } from '../../domain/accounts/set-webhook.js';
+import { createSubscription } from '../../domain/events/create-subscription.js';
+import { deleteSubscription } from '../../domain/events/delete-subscription.js';
+import { EVENT_KINDS } from '../../domain/events/event-types.js';
+import { listSubscriptions } from '../../domain/events/list-subscriptions.js';
 import { sendTestEvent } from '../../domain/events/send-test-event.js';
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../domain/events/webhook-delivery-log.js';
 import { sessionOf } from './session-of.js';
@@ -16,6 +21,9 @@ const DeliveryQuery = Type.Object({
   nextToken: Type.Optional(Type.String()),
 });
 const DeliveryParams = Type.Object({ id: Type.String() });
+// Checked by createSubscription, which names the field; the schema only keeps the body an object.
+const SubscriptionBody = Type.Object({ event: Type.Optional(Type.Unknown()), url: Type.Optional(Type.Unknown()) });
+const SubscriptionParams = Type.Object({ id: Type.String() });
 
 export function panelWebhookRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -48,6 +56,21 @@ export function panelWebhookRoutes(deps: Deps) {
 
     app.post('/panel/api/webhook/deliveries/:id/retry', { schema: { hide: true, params: DeliveryParams } }, async (req) =>
       retryWebhookDelivery(deps, { accountId: sessionOf(req).account_id, id: (req.params as { id: string }).id }),
+    );
+
+    // The event kinds come along so that the page offers exactly those createSubscription accepts.
+    app.get('/panel/api/webhook/subscriptions', { schema: { hide: true } }, async (req) => ({
+      ...(await listSubscriptions(deps, { accountId: sessionOf(req).account_id })),
+      event_kinds: EVENT_KINDS,
+    }));
+
+    app.post('/panel/api/webhook/subscriptions', { schema: { hide: true, body: SubscriptionBody } }, async (req) => {
+      const b = req.body as { event?: unknown; url?: unknown };
+      return createSubscription(deps, { accountId: sessionOf(req).account_id, event: b.event, url: b.url });
+    });
+
+    app.delete('/panel/api/webhook/subscriptions/:id', { schema: { hide: true, params: SubscriptionParams } }, async (req) =>
+      deleteSubscription(deps, { accountId: sessionOf(req).account_id, id: (req.params as { id: string }).id }),
     );
   };
 }
