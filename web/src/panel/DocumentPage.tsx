@@ -1,9 +1,10 @@
-// One document: its signers and their states, its downloads, and its history as a timeline with
+// One document: its signers and their states, its downloads, its NOM-151 stamps, and its history as a timeline with
 // the verdict of the hash chain (checked by the server, as GET .../history/json does).
 // The history's words are the history PDF's own (a pure module of the server, shared).
 import { historyLabels } from '../../../src/domain/history/history-labels.js';
 import { api, downloadUrl } from './api';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { DocumentStamps } from './DocumentStamps';
 import { ActionResult, DocumentActions, SignerActions, useAction } from './DocumentActions';
 import { Badge, ErrorBox, Link, PageHeading, useLoad } from './widgets';
 
@@ -78,6 +79,8 @@ export function DocumentPage({ ticket }: { ticket: string }) {
           ))}
         </ul>
       </div>
+
+      <DocumentStamps ticket={d.document_ticket} />
 
       <div className="card">
         <h2 className="section-title">{t.historyTitle}</h2>

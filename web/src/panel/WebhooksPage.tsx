@@ -1,8 +1,9 @@
-// The account's webhook: its URL, a new signing secret (shown once), and the delivery log with
-// "send again".
+// The account's webhook: its URL, a new signing secret (shown once), the subscriptions per event,
+// and the delivery log with "send again".
 import { type FormEvent, useState } from 'react';
 import { api, type DeliveryList } from './api';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { Subscriptions } from './Subscriptions';
 import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
 
 export function WebhooksPage() {
@@ -92,6 +93,7 @@ export function WebhooksPage() {
           {testResult}
         </p>
       </div>
+      <Subscriptions />
       <Deliveries />
     </section>
   );

@@ -4,6 +4,8 @@
 import type { AccountPackages, ConsumptionReport } from '../../../src/schemas/accounts.js';
 import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
 import type { DocumentHistory } from '../../../src/schemas/report.js';
+import type { CreatedSubscription, DeletedSubscription, SubscriptionList } from '../../../src/schemas/events.js';
+import type { StampList } from '../../../src/schemas/stamps.js';
 import type { DeliveryList, RetriedDelivery } from '../../../src/schemas/webhook-deliveries.js';
 import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/schemas/workflows.js';
 import type { DocumentSet } from '../../../src/schemas/sets.js';
@@ -45,9 +47,9 @@ export function setCsrfToken(token: string): void {
   csrf = token;
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
-  if (method === 'POST') {
+  if (method !== 'GET') {
     headers['content-type'] = 'application/json';
     if (csrf) {
       headers['x-csrf-token'] = csrf;
@@ -56,7 +58,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
   const res = await fetch(`/panel/api${path}`, {
     method,
     headers,
-    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    body: method !== 'GET' ? JSON.stringify(body ?? {}) : undefined,
     credentials: 'same-origin',
   });
   if (res.status === 204) {
@@ -110,6 +112,10 @@ export const api = {
     ),
   deliveries: (q: { state?: string; nextToken?: string }) => call<DeliveryList>('GET', `/webhook/deliveries${qs(q)}`),
   retryDelivery: (id: string) => call<RetriedDelivery>('POST', `/webhook/deliveries/${encodeURIComponent(id)}/retry`),
+  subscriptions: () => call<SubscriptionList & { event_kinds: string[] }>('GET', '/webhook/subscriptions'),
+  addSubscription: (event: string, url: string) => call<CreatedSubscription>('POST', '/webhook/subscriptions', { event, url }),
+  deleteSubscription: (id: string) => call<DeletedSubscription>('DELETE', `/webhook/subscriptions/${encodeURIComponent(id)}`),
+  stamps: (ticket: string) => call<StampList>('GET', `/documents/${encodeURIComponent(ticket)}/stamps`),
   sets: (before?: string) => call<ListedSets>('GET', `/sets${qs({ before })}`),
   set: (uuid: string) => call<DocumentSet>('GET', `/sets/${encodeURIComponent(uuid)}`),
   templates: () => call<TemplateList>('GET', '/templates'),
@@ -134,3 +140,7 @@ export const downloadUrl = (ticket: string, what: 'source' | 'original' | 'unive
   }
   return `/panel/api/documents/${t}/files/${what}`;
 };
+
+/** The exact bytes a stamp covers, as a PDF the browser saves. */
+export const stampedBytesUrl = (ticket: string, hash: string) =>
+  `/panel/api/documents/${encodeURIComponent(ticket)}/stamps/${encodeURIComponent(hash)}/pdf`;
