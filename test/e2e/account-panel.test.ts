@@ -3,7 +3,8 @@
 // cancels another document's workflow from its page, sees the sets, downloads a sample PDF made from a
 // template (read back with pdftotext),
 // sets the webhook URL and rotates its secret, sees a failed delivery and sends it again (the local
-// receiver then gets it, signed with the new secret), rotates an API key and the old key is refused.
+// receiver then gets it, signed with the new secret), subscribes a URL to one event and deletes that
+// subscription, rotates an API key and the old key is refused.
 // Every panel page passes axe-core with no serious or critical violation, in both languages of the
 // switch, and nothing goes wrong in the console.
 import { createHmac } from 'node:crypto';
@@ -269,6 +270,20 @@ describe('account panel', () => {
     expect(signatureValid(received[1], secret)).toBe(true);
     await page.getByLabel('Delivery state').selectOption('delivered');
     await expect.poll(() => page.getByTestId('deliveries').locator('tbody tr').first().textContent()).toContain('200');
+
+    // A subscription for one event: added (its secret shown once, the API lists it), then deleted.
+    await page.getByLabel('Event', { exact: true }).selectOption('document_rejected');
+    await page.getByLabel('Subscription URL').fill('https://hooks.example.com/rejected');
+    await page.getByTestId('add-subscription').click();
+    await page.getByTestId('subscription-secret').waitFor();
+    const [sub] = (await s.client.listSubscriptions()).subscriptions;
+    expect(sub).toMatchObject({ event: 'document_rejected', url: 'https://hooks.example.com/rejected', status: 'active' });
+    await expect.poll(() => page.getByTestId(`subscription-${sub.id}`).textContent()).toContain('https://hooks.example.com/rejected');
+    await checkAccessible(page, 'webhooks with a subscription');
+    await page.getByRole('button', { name: 'Delete: document_rejected https://hooks.example.com/rejected' }).click();
+    await page.getByText('Subscription deleted.').waitFor();
+    expect(await page.getByTestId(`subscription-${sub.id}`).count()).toBe(0);
+    expect((await s.client.listSubscriptions()).subscriptions).toEqual([]);
 
     // Rotate the API key: the new one works, the old one is refused.
     await page.getByRole('link', { name: 'API keys' }).click();
