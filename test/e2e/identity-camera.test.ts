@@ -12,6 +12,7 @@ import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
+import { eventKinds } from '../helpers/events.js';
 
 const WIDTH = 1280;
 const HEIGHT = 720;
@@ -55,16 +56,7 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-async function eventsOf(ticket: string) {
-  const rows = await s.deps.db
-    .selectFrom('notifications as n')
-    .innerJoin('documents as d', 'd.id', 'n.document_id')
-    .select(['n.kind'])
-    .where('d.ticket', '=', ticket)
-    .orderBy('n.id')
-    .execute();
-  return rows.map((r) => r.kind);
-}
+const eventsOf = (ticket: string) => eventKinds(s.deps.db, ticket);
 
 describe('identity verification with the camera', () => {
   it('takes the document and a selfie with the camera; an approved signer signs, a rejected one cannot; the events arrive', async () => {

@@ -13,6 +13,7 @@ import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
 import { publicCall } from '../helpers/public-call.js';
+import { documentEvents } from '../helpers/events.js';
 
 let s: TestServer;
 let jobs: JobRunner;
@@ -72,15 +73,7 @@ async function signWithCode(token: string, email: string, name: string) {
 const ANA = { name: 'Ana Pérez', authority: 'EMAIL_LINK', data: 'ana@example.com' };
 const BEATRIZ = { name: 'Beatriz Gómez', email: 'beatriz@example.com' };
 
-async function eventsOf(ticket: string) {
-  return s.deps.db
-    .selectFrom('notifications as n')
-    .innerJoin('documents as d', 'd.id', 'n.document_id')
-    .select(['n.kind', 'n.meta'])
-    .where('d.ticket', '=', ticket)
-    .orderBy('n.id')
-    .execute();
-}
+const eventsOf = (ticket: string) => documentEvents(s.deps.db, ticket);
 
 describe('endorsements', () => {
   it('the endorser signs a completed document through the link; the revision states the endorsement and every signature stays valid', async () => {

@@ -8,6 +8,7 @@ import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
 import { publicCall } from '../helpers/public-call.js';
+import { eventKinds } from '../helpers/events.js';
 
 let s: TestServer;
 let rootPem: string;
@@ -42,16 +43,7 @@ const call = (method: string, path: string, body?: unknown) => publicCall(s.base
 const drawn = () => ({ signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` }, consent: true });
 const typed = (text: string) => ({ signature: { type: 'typed', text }, consent: true });
 
-async function eventsOf(ticket: string) {
-  const rows = await s.deps.db
-    .selectFrom('notifications as n')
-    .innerJoin('documents as d', 'd.id', 'n.document_id')
-    .select(['n.kind'])
-    .where('d.ticket', '=', ticket)
-    .orderBy('n.id')
-    .execute();
-  return rows.map((r) => r.kind);
-}
+const eventsOf = (ticket: string) => eventKinds(s.deps.db, ticket);
 
 describe('signing end to end', () => {
   it('two signers sign; both signatures are valid and trusted in pdfsig, each revision a prefix of the next', async () => {

@@ -12,6 +12,7 @@ import { A4, makePdf } from '../helpers/pdfs.js';
 import type { TestServer } from '../helpers/server.js';
 import type { SmtpCatcher } from '../helpers/smtp-catcher.js';
 import { signaturePng } from '../helpers/validators.js';
+import { documentEvents } from '../helpers/events.js';
 
 const clock = movableClock();
 let flow: MailFlow;
@@ -70,16 +71,7 @@ async function statusOf(ticket: string) {
   return (await s.deps.db.selectFrom('documents').select('status').where('ticket', '=', ticket).executeTakeFirstOrThrow()).status;
 }
 
-async function eventsOf(ticket: string) {
-  const rows = await s.deps.db
-    .selectFrom('notifications as n')
-    .innerJoin('documents as d', 'd.id', 'n.document_id')
-    .select(['n.kind', 'n.meta'])
-    .where('d.ticket', '=', ticket)
-    .orderBy('n.id')
-    .execute();
-  return rows;
-}
+const eventsOf = (ticket: string) => documentEvents(s.deps.db, ticket);
 
 describe('invitations', () => {
   it('unordered: every signer is invited at once, with the link the create response handed out', async () => {
