@@ -14,18 +14,11 @@ import type { JobHelpers, Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
 import type { NotificationBody } from '../domain/events/event-types.js';
 import { retryDelayMs } from '../domain/events/retry-schedule.js';
-import { webhookHeaders } from '../domain/events/webhook-signature.js';
-import { UrlGuardError } from '../net/url-guard.js';
+import { postWebhook } from '../domain/events/post-webhook.js';
 import { disableSubscription } from '../store/subscriptions-repo.js';
 import { ACCOUNT_TARGET, claimAttempt, loadDelivery, settleDelivery, type DeliveryContext } from '../store/webhook-deliveries-repo.js';
 import { payloadTask } from './job-payload.js';
 import { DELIVER_WEBHOOK, addDeliverWebhookJob, type DeliverWebhookPayload } from './payloads/deliver-webhook.js';
-
-/** Success is any 2xx within this time (decisions.md). */
-export const DELIVERY_TIMEOUT_MS = 15_000;
-/** Receivers answer with a short acknowledgement; more than this counts as a failed attempt. */
-export const RESPONSE_MAX_BYTES = 64 * 1024;
-export const USER_AGENT = 'Sello-Webhooks/1';
 
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'subscription_disabled' | 'discarded' | 'skipped';
 
@@ -67,27 +60,13 @@ export async function deliverNotification(
   }
 
   const body = JSON.stringify(bodyOf(ctx));
-  const headers = {
-    ...webhookHeaders(deps.secrets.open(destination.secretEnc), ctx.notificationId, Math.floor(at.getTime() / 1000), body),
-    'content-type': 'application/json',
-    'user-agent': USER_AGENT,
-  };
-  let status: number | null = null;
-  let error: string | null = null;
-  try {
-    const res = await deps.fetchUrl(destination.url, {
-      method: 'POST',
-      headers,
-      body,
-      maxBytes: RESPONSE_MAX_BYTES,
-      totalTimeoutMs: DELIVERY_TIMEOUT_MS,
-      maxRedirects: 0,
-      allowPrivate: deps.config.allowPrivateUrls,
-    });
-    status = res.status;
-  } catch (err) {
-    error = err instanceof UrlGuardError ? `${err.reason}: ${err.message}` : `NETWORK: ${(err as Error).message}`;
-  }
+  const { status, error } = await postWebhook(deps, {
+    url: destination.url,
+    secretEnc: destination.secretEnc,
+    id: ctx.notificationId,
+    at,
+    body,
+  });
   const done = deps.clock.now();
   const where = `notification ${ctx.notificationId} to ${job.target}, attempt ${attempt}`;
 

@@ -1,5 +1,7 @@
 // SQL for accounts and their API keys.
 import type { Db } from './db.js';
+import type { Transaction } from 'kysely';
+import type { Database } from './schema.js';
 
 /** How many keys an account may hold active at once: the current one and the one being rotated out. */
 export const MAX_ACTIVE_KEYS = 2;
@@ -157,7 +159,7 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRow[
 }
 
 /** Stops one active key of the account; false when the account has no such active key. */
-export async function revokeApiKey(db: Db, accountId: string, keyId: string): Promise<boolean> {
+export async function revokeApiKey(db: Db | Transaction<Database>, accountId: string, keyId: string): Promise<boolean> {
   const r = await db
     .updateTable('api_keys')
     .set({ active: false })
@@ -175,14 +177,7 @@ export async function revokeApiKey(db: Db, accountId: string, keyId: string): Pr
 export async function replaceApiKey(db: Db, accountId: string, keyId: string, keyEnc: Buffer): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
-    const r = await trx
-      .updateTable('api_keys')
-      .set({ active: false })
-      .where('account_id', '=', accountId)
-      .where('id', '=', keyId)
-      .where('active', '=', true)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) {
+    if (!(await revokeApiKey(trx, accountId, keyId))) {
       return undefined;
     }
     const inserted = await trx

@@ -5,10 +5,8 @@
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { newPublicId } from '../ids.js';
-import { DELIVERY_TIMEOUT_MS, RESPONSE_MAX_BYTES, USER_AGENT } from '../../jobs/deliver-webhook.js';
-import { UrlGuardError } from '../../net/url-guard.js';
 import { webhookOf } from '../../store/accounts-repo.js';
-import { webhookHeaders } from './webhook-signature.js';
+import { postWebhook } from './post-webhook.js';
 
 export interface TestEventResult {
   url: string;
@@ -37,24 +35,6 @@ export async function sendTestEvent(
     created_at: at.toISOString(),
     meta: { test: true },
   });
-  const headers = {
-    ...webhookHeaders(deps.secrets.open(hook.secretEnc), id, Math.floor(at.getTime() / 1000), body),
-    'content-type': 'application/json',
-    'user-agent': USER_AGENT,
-  };
-  try {
-    const res = await deps.fetchUrl(hook.url, {
-      method: 'POST',
-      headers,
-      body,
-      maxBytes: RESPONSE_MAX_BYTES,
-      totalTimeoutMs: DELIVERY_TIMEOUT_MS,
-      maxRedirects: 0,
-      allowPrivate: deps.config.allowPrivateUrls,
-    });
-    return { url: hook.url, notification_id: id, delivered: res.status >= 200 && res.status < 300, status: res.status, error: null };
-  } catch (err) {
-    const error = err instanceof UrlGuardError ? `${err.reason}: ${err.message}` : `NETWORK: ${(err as Error).message}`;
-    return { url: hook.url, notification_id: id, delivered: false, status: null, error };
-  }
+  const { status, error } = await postWebhook(deps, { url: hook.url, secretEnc: hook.secretEnc, id, at, body });
+  return { url: hook.url, notification_id: id, delivered: status !== null && status >= 200 && status < 300, status, error };
 }
