@@ -33,6 +33,7 @@ import { identityProviderRoutes } from './routes/identity-provider.js';
 import { signingRoutes } from './routes/signing.js';
 import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
+import { setIdentityCaptureRoutes } from './routes/set-identity-capture.js';
 import { signerPageRoutes } from './routes/signer-page.js';
 import { panelPageRoutes } from './routes/panel-page.js';
 import { panelApiRoutes } from './panel/index.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await app.register(identityProviderRoutes(deps));
   await app.register(documentPageRoutes(deps));
   await app.register(setSigningRoutes(deps));
+  await app.register(setIdentityCaptureRoutes(deps));
   await app.register(signerPageRoutes());
   await app.register(panelPageRoutes());
   await app.register(panelApiRoutes(deps));

@@ -30,6 +30,10 @@ examples(IdentityState, {
 });
 
 export const EvidenceParams = Type.Object({ token: Type.String(), kind: Type.String({ description: 'front, back or selfie' }) });
+export const SetEvidenceParams = Type.Object({
+  token: Type.String({ description: 'the token of a set link' }),
+  kind: Type.String({ description: 'front, back or selfie' }),
+});
 export const EvidenceBody = Type.Object({
   image: Type.String({ description: 'the image, JPEG or PNG, in Base64 (a data: URI prefix is accepted)' }),
 });
@@ -113,6 +117,21 @@ export const IdentityReview = Type.Object({
     description: 'who decides (or decided): a person of the account, the built-in checks, or the external provider',
   }),
   automatic_checks: Nullable(AutomaticChecks),
+  document_set: Nullable(
+    Type.Object(
+      {
+        uuid: Type.String(),
+        name: Type.String(),
+        documents: Type.Array(Type.Object({ document_ticket: Type.String(), document_name: Type.String() }), {
+          description: "every document of the set where the decision applies: this signer's documents of the set",
+        }),
+      },
+      {
+        description:
+          'a signer of a document set verifies once for all their documents of the set: the set, and the documents the decision applies to; null outside a set (document_ticket is then the only one)',
+      },
+    ),
+  ),
 });
 export type IdentityReview = Static<typeof IdentityReview>;
 const REVIEW_EXAMPLE: IdentityReview = {
@@ -193,13 +212,28 @@ const REVIEW_EXAMPLE: IdentityReview = {
       face: { result: 'not_checked', reason: 'no face comparison model is part of this service' },
     },
   },
+  document_set: null,
 };
 examples(IdentityReview, { ...REVIEW_EXAMPLE, status: 'approved', decided_at: '2026-11-23T09:30:00.000Z' });
 examples(AutomaticChecks, REVIEW_EXAMPLE.automatic_checks!);
 
 export const IdentityReviewList = Type.Object({ reviews: Type.Array(IdentityReview) });
 export type IdentityReviewList = Static<typeof IdentityReviewList>;
-examples(IdentityReviewList, { reviews: [REVIEW_EXAMPLE] });
+examples(IdentityReviewList, {
+  reviews: [
+    {
+      ...REVIEW_EXAMPLE,
+      document_set: {
+        uuid: '664a6790-db83-4db0-bc94-2e313049a434',
+        name: 'Onboarding',
+        documents: [
+          { document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14', document_name: 'Crédito.pdf' },
+          { document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7', document_name: 'Pagaré.pdf' },
+        ],
+      },
+    },
+  ],
+});
 
 export const IdentityReviewDetail = Type.Composite([
   IdentityReview,

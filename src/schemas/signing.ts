@@ -158,6 +158,7 @@ export const SetSigningInfo = Type.Object({
     rfc: Nullable(Type.String({ description: 'SAT signers: the RFC their e.firma must carry; null otherwise' })),
     verified: Type.Boolean(),
     due: Type.Boolean({ description: 'false while an ordered flow has not reached this signer' }),
+    identity: IdentityState,
   }),
   signers: Type.Array(OtherSigner),
   documents: Type.Array(SetDocument),
@@ -180,6 +181,7 @@ examples(SetSigningInfo, {
     rfc: null,
     verified: true,
     due: true,
+    identity: { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false },
   },
   signers: [
     { name: 'Ana García', status: 'pending' },

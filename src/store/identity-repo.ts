@@ -59,8 +59,67 @@ export async function rejectionsOf(q: Q, signerRowId: string): Promise<number> {
   return r.rows[0].n;
 }
 
-export async function setIdentityStatus(trx: Q, signerRowId: string, status: IdentityStatus): Promise<void> {
-  await sql`update signers set identity_status = ${status} where id = ${signerRowId}`.execute(trx);
+export async function setIdentityStatus(trx: Q, signerRowIds: string | string[], status: IdentityStatus): Promise<void> {
+  const ids = typeof signerRowIds === 'string' ? [signerRowIds] : signerRowIds;
+  await sql`update signers set identity_status = ${status} where id = any(${ids}::bigint[])`.execute(trx);
+}
+
+/**
+ * Whose verification a signer row's is: its own, or, for a row of a document set, the set signer's
+ * (one capture and one review for all their documents of the set), kept on their first row asked
+ * to verify in document order, so every attempt of that person finds the same drafts and reviews.
+ */
+export interface IdentitySubject {
+  /** The row the drafts, the reviews and the retries are counted on. */
+  rowId: string;
+  documentId: string;
+  setSignerId: string | null;
+}
+
+export async function identitySubjectOf(q: Q, signerRowId: string): Promise<IdentitySubject> {
+  const r =
+    await sql<IdentitySubject>`select coalesce(a.id, s.id)::text as "rowId", coalesce(a.document_id, s.document_id)::text as "documentId",
+      s.set_signer_id::text as "setSignerId"
+    from signers s
+    left join lateral (select x.id, x.document_id from signers x where s.set_signer_id is not null and x.set_signer_id = s.set_signer_id
+      and x.identity_status is not null order by x.document_id, x.id limit 1) a on true
+    where s.id = ${signerRowId}`.execute(q);
+  return r.rows[0];
+}
+
+/** A document signer row a verification decides: its document and the signer as events name them. */
+export interface CoveredRow {
+  id: string;
+  document_id: string;
+  document_ticket: string;
+  signer_id: string;
+  name: string | null;
+  email: string | null;
+  authority: string;
+  data: string;
+}
+
+/**
+ * The rows a verification decides: the subject's own, or every row of the set signer asked to
+ * verify (each of their documents of the set), in document order.
+ */
+export async function coveredRowsOf(q: Q, subject: { rowId: string; setSignerId: string | null }): Promise<CoveredRow[]> {
+  const r = await sql<CoveredRow>`select s.id::text as id, s.document_id::text as document_id, d.ticket as document_ticket, s.signer_id,
+      s.name, s.email, s.authority, s.data
+    from signers s join documents d on d.id = s.document_id
+    where ${subject.setSignerId === null ? sql`s.id = ${subject.rowId}` : sql`s.set_signer_id = ${subject.setSignerId} and s.identity_status is not null`}
+    order by s.document_id, s.id`.execute(q);
+  return r.rows;
+}
+
+/**
+ * On closing a set: a person asked to verify on any of their documents of the set verifies before
+ * signing any of them (they sign all in one act), so each of their rows waits for the verification.
+ */
+export async function spreadSetIdentityRequirement(trx: Q, setSignerId: string): Promise<void> {
+  await sql`update signers set identity_status = 'verification_pending'
+    where set_signer_id = ${setSignerId} and identity_status is null
+      and exists (select 1 from signers x where x.set_signer_id = ${setSignerId} and x.identity_status is not null)`.execute(trx);
 }
 
 export interface ReviewRow {
@@ -86,13 +145,25 @@ export interface ReviewRow {
   provider: string;
   /** The built-in checks' results (domain/identity/run-checks.ts); null until they ran. */
   automatic_checks: Record<string, unknown> | null;
+  /** A set signer's review: it decides their rows on every document of the set asked to verify. */
+  set_signer_id: string | null;
+  set_uuid: string | null;
+  set_name: string | null;
+  /** The documents the review decides (the set's; for a review outside a set, its document). */
+  covered: { document_ticket: string; document_name: string }[];
 }
 
 const REVIEW = sql`r.id::text as id, r.status, r.checks, r.reason, r.created_at, r.decided_at, r.evidence_deleted_at,
   r.account_id::text as account_id, r.provider, r.automatic_checks,
   d.id::text as document_id, d.ticket as document_ticket, d.name as document_name, s.id::text as signer_row_id, s.signer_id,
-  s.name as signer_name, s.email as signer_email, s.authority, s.data, s.identity_status`;
-const REVIEW_FROM = sql`identity_reviews r join documents d on d.id = r.document_id join signers s on s.id = r.signer_row_id`;
+  s.name as signer_name, s.email as signer_email, s.authority, s.data, s.identity_status,
+  r.set_signer_id::text as set_signer_id, ds.uuid as set_uuid, ds.name as set_name,
+  case when r.set_signer_id is null then json_build_array(json_build_object('document_ticket', d.ticket, 'document_name', d.name))
+    else coalesce((select json_agg(json_build_object('document_ticket', cd.ticket, 'document_name', cd.name) order by cd.id)
+      from signers c join documents cd on cd.id = c.document_id
+      where c.set_signer_id = r.set_signer_id and c.identity_status is not null), '[]'::json) end as covered`;
+const REVIEW_FROM = sql`identity_reviews r join documents d on d.id = r.document_id join signers s on s.id = r.signer_row_id
+  left join set_signers ss on ss.id = r.set_signer_id left join document_sets ds on ds.id = ss.set_id`;
 
 export async function insertReview(
   trx: Q,
@@ -101,15 +172,18 @@ export async function insertReview(
     accountId: string;
     documentId: string;
     signerRowId: string;
+    /** A set signer's review (identitySubjectOf). */
+    setSignerId?: string | null;
     checks: Record<string, unknown>;
     at: Date;
     provider?: { name: string; session: string };
   },
 ): Promise<string> {
   const { rows } = await sql<{ id: string }>`insert into identity_reviews (id, account_id, document_id, signer_row_id, checks, created_at,
-      provider, provider_session)
+      provider, provider_session, set_signer_id)
     values (coalesce(${r.id ?? null}::uuid, gen_random_uuid()), ${r.accountId}, ${r.documentId}, ${r.signerRowId},
-      ${JSON.stringify(r.checks)}::jsonb, ${r.at}, ${r.provider?.name ?? 'manual'}, ${r.provider?.session ?? null})
+      ${JSON.stringify(r.checks)}::jsonb, ${r.at}, ${r.provider?.name ?? 'manual'}, ${r.provider?.session ?? null},
+      ${r.setSignerId ?? null}::bigint)
     returning id::text as id`.execute(trx);
   return rows[0].id;
 }

@@ -13,7 +13,10 @@ export interface ReportSigner {
   signature_type: 'drawn' | 'typed' | 'efirma' | null;
   /** An e.firma's revocation status as the SAT's responder answered at signing time (good, unknown). */
   certificate_status: string | null;
-  /** The approved identity review of a signer asked to verify their identity; null otherwise. */
+  /**
+   * The approved identity review of a signer asked to verify their identity; null otherwise. A set
+   * signer's one review proves them on each of their documents of the set.
+   */
   identity_review: { review_id: string; verified_at: string; provider: string } | null;
   certificate_serial: string | null;
   action_ip: string | null;
@@ -26,7 +29,8 @@ export async function reportSigners(db: Db, documentId: string): Promise<ReportS
     select s.id::text as id, s.signer_id, s.authority, s.data, s.name, s.email, s.status, s.signature_type,
            s.certificate_serial, s.action_ip, s.certificate_status,
            (select json_build_object('review_id', r.id::text, 'verified_at', r.decided_at, 'provider', r.provider) from identity_reviews r
-             where r.signer_row_id = s.id and r.status = 'approved' order by r.decided_at desc limit 1) as identity_review,
+             where (r.signer_row_id = s.id or (r.set_signer_id = s.set_signer_id and s.identity_status is not null))
+               and r.status = 'approved' order by r.decided_at desc limit 1) as identity_review,
            coalesce((select json_agg(json_build_object('sticker_index', k.sticker_index, 'page', k.page,
                        'lx', k.lx, 'ly', k.ly, 'tx', k.tx, 'ty', k.ty) order by k.sticker_index)
                      from stickers k where k.signer_row_id = s.id), '[]'::json) as boxes

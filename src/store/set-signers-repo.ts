@@ -164,13 +164,15 @@ export interface SignerRowOfSet {
   document_name: string;
   document_status: string;
   original_sha256: string;
+  /** null when no identity verification is asked of this person in the set. */
+  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
 }
 
 /** The document signer rows a set signer stands for, in the set's document order. */
 export async function signerRowsOf(q: Q, setSignerId: string): Promise<SignerRowOfSet[]> {
   const r = await sql<SignerRowOfSet>`
     select s.id::text as id, s.signer_id, s.status, s.signed_at, s.token_sealed, d.id::text as document_id, d.ticket,
-           d.name as document_name, d.status as document_status, d.original_sha256
+           d.name as document_name, d.status as document_status, d.original_sha256, s.identity_status
     from signers s join documents d on d.id = s.document_id
     where s.set_signer_id = ${setSignerId} order by d.id`.execute(q);
   return r.rows;

@@ -94,14 +94,8 @@ export async function createDocument(
   if (p.requireIdentityVerification !== undefined && typeof p.requireIdentityVerification !== 'boolean') {
     throw invalid('requireIdentityVerification', 'expected true (every signer verifies their identity before signing) or false');
   }
+  // In a set too: the person verifies once for all their documents of the set (close-set.ts).
   const verifyAll = p.requireIdentityVerification === true;
-  const verifyAny =
-    verifyAll ||
-    (Array.isArray(p.stickers) &&
-      p.stickers.some((x: unknown) => (x as { requireIdentityVerification?: unknown } | null)?.requireIdentityVerification === true));
-  if (inSet && verifyAny) {
-    throw invalid('requireIdentityVerification', 'not available for documents of a set yet: create the document on its own');
-  }
   let certified: ReturnType<typeof parseCertifiedEmail>['input'] | undefined;
   if (p.certified_email !== undefined && p.certified_email !== null) {
     const parsed = parseCertifiedEmail(p.certified_email);

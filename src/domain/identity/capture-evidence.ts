@@ -4,6 +4,9 @@
 // as it arrives (image-quality-gate.ts: a blurred or glaring document photo is refused). The images
 // are sealed under the master key before they are stored, and never logged. Submitting creates the
 // review (reviews.ts), takes a `verifications` piece, and queues the built-in checks (run-checks.ts).
+// A signer of a document set verifies once for all their documents of the set (identitySubjectOf):
+// whichever of their links they use (the set's or a document's), the images and the review are the
+// same, and the decision applies to each of those documents.
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
@@ -14,8 +17,11 @@ import { consumePiece } from '../packages/consume-piece.js';
 import { openSession, requireSignable, type SigningSession } from '../signing/signing-session.js';
 import {
   type EvidenceKind,
+  type IdentitySubject,
   attachDraftEvidence,
+  coveredRowsOf,
   draftEvidenceOf,
+  identitySubjectOf,
   identityRetriesOf,
   insertReview,
   lastRejectionReasonOf,
@@ -45,19 +51,21 @@ export interface IdentityState {
 }
 
 /** Whether a rejected signer may try again: the account allows more attempts than were rejected. */
-async function mayRetry(q: Kysely<Database>, s: SigningSession): Promise<boolean> {
-  return (await rejectionsOf(q, s.signer.id)) <= (await identityRetriesOf(q, s.document.account_id));
+async function mayRetry(q: Kysely<Database>, s: SigningSession, subject: IdentitySubject): Promise<boolean> {
+  return (await rejectionsOf(q, subject.rowId)) <= (await identityRetriesOf(q, s.document.account_id));
 }
 
 /**
  * The signer behind the token, locked, who may send evidence now: verification pending with
- * nothing submitted, or rejected with an attempt left.
+ * nothing submitted, or rejected with an attempt left. With whose verification it is (a set
+ * signer's for a document of a set).
  */
 export async function openVerifying(trx: Transaction<Database>, token: string) {
   const s = await openSession(trx, token, true);
   requireSignable(s);
+  const subject = await identitySubjectOf(trx, s.signer.id);
   const status = s.signer.identity_status;
-  const retrying = status === 'verification_failed' && (await mayRetry(trx, s));
+  const retrying = status === 'verification_failed' && (await mayRetry(trx, s, subject));
   if (status !== 'verification_pending' && !retrying) {
     throw new AppError(
       'INVALID_STATE',
@@ -66,10 +74,10 @@ export async function openVerifying(trx: Transaction<Database>, token: string) {
         : `the identity verification of this signer is decided already (${status})`,
     );
   }
-  if (await pendingReviewOf(trx, s.signer.id)) {
+  if (await pendingReviewOf(trx, subject.rowId)) {
     throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
   }
-  return s;
+  return Object.assign(s, { subject });
 }
 
 export async function captureEvidence(
@@ -102,7 +110,7 @@ export async function captureEvidence(
   return deps.db.transaction().execute(async (trx) => {
     const s = await openVerifying(trx, o.token);
     await upsertEvidence(trx, {
-      signerRowId: s.signer.id,
+      signerRowId: s.subject.rowId,
       kind: o.kind as EvidenceKind,
       content_type: info.contentType,
       width: info.width,
@@ -123,7 +131,8 @@ export async function submitEvidence(
 ): Promise<IdentityState> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openVerifying(trx, o.token);
-    const evidence = await draftEvidenceOf(trx, s.signer.id);
+    const { subject } = s;
+    const evidence = await draftEvidenceOf(trx, subject.rowId);
     const missing = EVIDENCE_KINDS.filter((k) => !evidence.some((e) => e.kind === k));
     if (missing.length > 0) {
       throw new AppError('INVALID_STATE', `send every image first; missing: ${missing.join(', ')}`, { missing });
@@ -147,32 +156,41 @@ export async function submitEvidence(
     };
     const reviewId = await insertReview(trx, {
       accountId: s.document.account_id,
-      documentId: s.document.id,
-      signerRowId: s.signer.id,
+      documentId: subject.documentId,
+      signerRowId: subject.rowId,
+      setSignerId: subject.setSignerId,
       checks,
       at: now,
     });
-    await attachDraftEvidence(trx, s.signer.id, reviewId);
+    await attachDraftEvidence(trx, subject.rowId, reviewId);
     await addIdentityChecksJob(trx, { reviewId });
+    const covered = await coveredRowsOf(trx, subject);
     // A new attempt after a rejection the account allows: pending again until this review is decided.
-    await setIdentityStatus(trx, s.signer.id, 'verification_pending');
+    await setIdentityStatus(
+      trx,
+      covered.map((c) => c.id),
+      'verification_pending',
+    );
     s.signer.identity_status = 'verification_pending';
-    // Billed when submitted: a 402 here rolls the review back and the signer can submit later.
+    // Billed when submitted, once for a set signer's documents: a 402 here rolls the review back
+    // and the signer can submit later.
     await consumePiece(trx, {
       accountId: s.document.account_id,
       kind: 'verifications',
       channel: 'manual',
-      documentId: s.document.id,
+      documentId: subject.documentId,
       at: now,
     });
-    await appendHistory(trx, {
-      documentId: s.document.id,
-      at: now,
-      action: 'identity_submitted',
-      actor: `signer:${s.signer.signer_id}`,
-      ip: o.ip ?? null,
-      details: { review_id: reviewId, images: evidence.map((e) => ({ kind: e.kind, sha256: e.sha256 })) },
-    });
+    for (const c of covered) {
+      await appendHistory(trx, {
+        documentId: c.document_id,
+        at: now,
+        action: 'identity_submitted',
+        actor: `signer:${c.signer_id}`,
+        ip: o.ip ?? null,
+        details: { review_id: reviewId, images: evidence.map((e) => ({ kind: e.kind, sha256: e.sha256 })) },
+      });
+    }
     return identityState(trx, s, deps.config.identity.provider?.name ?? null);
   });
 }
@@ -182,16 +200,17 @@ export async function identityState(q: Kysely<Database>, s: SigningSession, prov
   if (status === null) {
     return { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false };
   }
-  const drafts = await draftEvidenceOf(q, s.signer.id);
+  const subject = await identitySubjectOf(q, s.signer.id);
+  const drafts = await draftEvidenceOf(q, subject.rowId);
   const failed = status === 'verification_failed';
-  const retry = failed && (await mayRetry(q, s));
+  const retry = failed && (await mayRetry(q, s, subject));
   return {
     required: true,
     status,
     captured: drafts.map((e) => e.kind),
-    submitted: (status !== 'verification_pending' && !retry) || (await pendingReviewOf(q, s.signer.id)) !== undefined,
+    submitted: (status !== 'verification_pending' && !retry) || (await pendingReviewOf(q, subject.rowId)) !== undefined,
     provider,
-    reason: failed ? await lastRejectionReasonOf(q, s.signer.id) : null,
+    reason: failed ? await lastRejectionReasonOf(q, subject.rowId) : null,
     retry,
   };
 }

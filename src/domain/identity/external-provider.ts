@@ -13,7 +13,7 @@ import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { consumePiece } from '../packages/consume-piece.js';
-import { findProviderReview, insertReview } from '../../store/identity-repo.js';
+import { coveredRowsOf, findProviderReview, insertReview } from '../../store/identity-repo.js';
 import { openVerifying } from './capture-evidence.js';
 import { applyDecision } from './reviews.js';
 
@@ -29,7 +29,12 @@ function providerOf(deps: Pick<Deps, 'config'>) {
 
 export async function startProviderVerification(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  o: { token: string; ip?: string },
+  o: {
+    token: string;
+    ip?: string;
+    /** Where the provider sends the signer back: the page they came from (a set's, for a set signer). */
+    returnPath?: string;
+  },
 ): Promise<{ url: string }> {
   const provider = providerOf(deps);
   const s = await deps.db.transaction().execute((trx) => openVerifying(trx, o.token));
@@ -43,7 +48,7 @@ export async function startProviderVerification(
       body: JSON.stringify({
         reference,
         signer: { name: s.signer.name, email: s.signer.email },
-        return_url: `${deps.config.publicUrl}/sign/${o.token}`,
+        return_url: `${deps.config.publicUrl}${o.returnPath ?? `/sign/${o.token}`}`,
         callback_url: `${deps.config.publicUrl}/identity/provider/callback`,
       }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -59,11 +64,13 @@ export async function startProviderVerification(
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     const again = await openVerifying(trx, o.token); // nothing submitted meanwhile
+    const { subject } = again;
     await insertReview(trx, {
       id: reference,
       accountId: again.document.account_id,
-      documentId: again.document.id,
-      signerRowId: again.signer.id,
+      documentId: subject.documentId,
+      signerRowId: subject.rowId,
+      setSignerId: subject.setSignerId,
       checks: { provider: { name: provider.name, session: session.id } },
       at: now,
       provider: { name: provider.name, session: session.id },
@@ -72,17 +79,20 @@ export async function startProviderVerification(
       accountId: again.document.account_id,
       kind: 'verifications',
       channel: 'provider',
-      documentId: again.document.id,
+      documentId: subject.documentId,
       at: now,
     });
-    await appendHistory(trx, {
-      documentId: again.document.id,
-      at: now,
-      action: 'identity_submitted',
-      actor: `signer:${again.signer.signer_id}`,
-      ip: o.ip ?? null,
-      details: { review_id: reference, provider: provider.name, session: session.id },
-    });
+    // A set signer's session covers each of their documents of the set: each history says so.
+    for (const c of await coveredRowsOf(trx, subject)) {
+      await appendHistory(trx, {
+        documentId: c.document_id,
+        at: now,
+        action: 'identity_submitted',
+        actor: `signer:${c.signer_id}`,
+        ip: o.ip ?? null,
+        details: { review_id: reference, provider: provider.name, session: session.id },
+      });
+    }
   });
   return { url: session.url };
 }

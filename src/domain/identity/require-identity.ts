@@ -4,7 +4,11 @@ import { AppError } from '../errors.js';
 import type { SigningSession } from '../signing/signing-session.js';
 
 export function requireIdentityVerified(s: SigningSession): void {
-  const status = s.signer.identity_status;
+  requireIdentityStatusVerified(s.signer.identity_status);
+}
+
+/** The same gate on a signer row's identity_status (a set signer's rows, sign-set.ts). */
+export function requireIdentityStatusVerified(status: SigningSession['signer']['identity_status']): void {
   if (status === 'verification_pending') {
     throw new AppError(
       'IDENTITY_VERIFICATION_REQUIRED',

@@ -2,7 +2,9 @@
 // account's people look at a signer's evidence and decide. Approving makes the signer `verified`
 // (they may sign) and emits identity_verification_passed; rejecting makes them
 // `verification_failed` (they may not) and emits identity_verification_failed with the reason.
-// Another account's review is as unknown as one never made.
+// Another account's review is as unknown as one never made. A set signer's review (one per person
+// and set) shows the set and the documents it covers, and its decision applies to each of them:
+// each signer row changes, and each document gets its history entry and its event.
 import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
 import { AppError, invalid } from '../errors.js';
 import type { Transaction } from 'kysely';
@@ -11,7 +13,15 @@ import type { Database } from '../../store/schema.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
 import type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../../schemas/identity.js';
-import { type ReviewRow, decideReview, findReview, listReviews, sealedEvidenceOf, setIdentityStatus } from '../../store/identity-repo.js';
+import {
+  type ReviewRow,
+  coveredRowsOf,
+  decideReview,
+  findReview,
+  listReviews,
+  sealedEvidenceOf,
+  setIdentityStatus,
+} from '../../store/identity-repo.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REASON_MAX = 500;
@@ -33,6 +43,8 @@ function view(r: ReviewRow): IdentityReview {
     evidence_deleted_at: iso(r.evidence_deleted_at),
     decided_by: r.provider === 'manual' || r.provider === AUTOMATIC_PROVIDER ? r.provider : 'provider',
     automatic_checks: (r.automatic_checks as IdentityReview['automatic_checks']) ?? null,
+    document_set:
+      r.set_signer_id !== null && r.set_uuid !== null ? { uuid: r.set_uuid, name: r.set_name ?? '', documents: r.covered } : null,
   };
 }
 
@@ -136,24 +148,33 @@ export async function applyDecision(
   const now = deps.clock.now();
   const provider = d.provider ?? r.provider;
   await decideReview(trx, r.id, { status: d.approved ? 'approved' : 'rejected', reason: d.reason, at: now, provider });
-  await setIdentityStatus(trx, r.signer_row_id, d.approved ? 'verified' : 'verification_failed');
-  await appendHistory(trx, {
-    documentId: r.document_id,
-    at: now,
-    action: d.approved ? 'identity_verified' : 'identity_rejected',
-    actor: d.actor,
-    details: { review_id: r.id, signer_id: r.signer_id, provider, ...(d.reason ? { reason: d.reason } : {}) },
-  });
-  await emitEvent(trx, deps, {
-    accountId: r.account_id,
-    documentId: r.document_id,
-    kind: d.approved ? 'identity_verification_passed' : 'identity_verification_failed',
-    meta: {
-      signer: { signer_id: r.signer_id, name: r.signer_name, email: r.signer_email, authority: r.authority, data: r.data },
-      provider,
-      reason: d.approved ? null : d.reason,
-    },
-    dedupeKey: `identity:${r.id}`,
-  });
+  // The review's own row, or each row of the set signer asked to verify (one per document of the set).
+  const rows = await coveredRowsOf(trx, { rowId: r.signer_row_id, setSignerId: r.set_signer_id });
+  await setIdentityStatus(
+    trx,
+    rows.map((x) => x.id),
+    d.approved ? 'verified' : 'verification_failed',
+  );
+  for (const row of rows) {
+    await appendHistory(trx, {
+      documentId: row.document_id,
+      at: now,
+      action: d.approved ? 'identity_verified' : 'identity_rejected',
+      actor: d.actor,
+      details: { review_id: r.id, signer_id: row.signer_id, provider, ...(d.reason ? { reason: d.reason } : {}) },
+    });
+    await emitEvent(trx, deps, {
+      accountId: r.account_id,
+      documentId: row.document_id,
+      kind: d.approved ? 'identity_verification_passed' : 'identity_verification_failed',
+      meta: {
+        signer: { signer_id: row.signer_id, name: row.name, email: row.email, authority: row.authority, data: row.data },
+        provider,
+        reason: d.approved ? null : d.reason,
+      },
+      // One event per review and document (the key is unique in the account).
+      dedupeKey: row.id === r.signer_row_id ? `identity:${r.id}` : `identity:${r.id}:${row.id}`,
+    });
+  }
   return view({ ...r, provider, status: d.approved ? 'approved' : 'rejected', reason: d.reason, decided_at: now });
 }

@@ -3,7 +3,8 @@
 // every other (authority, data) found on the documents, in document then sticker order. Each gets one
 // set link; each document signer row is tied to its set signer. The documents become pending with
 // the set's workflow, the expiration is scheduled, and the invitations go out: ONE per set signer,
-// for all the documents where that person has a box (only the first signer when `ordered`).
+// for all the documents where that person has a box (only the first signer when `ordered`). A person
+// asked to verify their identity on any of their documents verifies before signing any of them.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { parseWorkflowSettings } from '../documents/workflow-settings.js';
@@ -20,6 +21,7 @@ import {
   type SetDocumentSigner,
   lockDocuments,
 } from '../../store/set-flow-repo.js';
+import { spreadSetIdentityRequirement } from '../../store/identity-repo.js';
 import { insertSetSigner, linkSignerRows, listSetSigners, sealSetSigner } from '../../store/set-signers-repo.js';
 import { inviteDueSetSigners } from './invite-set-signer.js';
 import type { ClosedSet } from '../../schemas/sets.js';
@@ -134,6 +136,7 @@ export async function closeDocumentSet(
         id,
         s.rows.map((r) => r.id),
       );
+      await spreadSetIdentityRequirement(trx, id);
       const preload = preloaded.find((p) => p.id === id);
       signers.push({
         signer_id: signerId!,

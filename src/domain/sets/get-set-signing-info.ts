@@ -12,6 +12,7 @@ import { recordView } from '../signing/record-view.js';
 import { listSetSigners, markSetSignerViewed } from '../../store/set-signers-repo.js';
 import { stickersOf } from '../../store/signing-repo.js';
 import { isDue, openRows, openSetSession, rowSession } from './set-signing-session.js';
+import { setIdentityState } from './set-identity.js';
 import type { SetSigningInfo } from '../../schemas/signing.js';
 
 export async function getSetSigningInfo(deps: Deps, token: string, ip?: string): Promise<SetSigningInfo> {
@@ -59,6 +60,8 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
       verified: proven,
       // An ordered flow that has not reached this signer yet: they may look, not act.
       due: running && (await isDue(deps.db, s)),
+      // Asked to verify their identity on any document of the set: one verification for all of them.
+      identity: await setIdentityState(deps, s),
     },
     signers: (await listSetSigners(deps.db, s.set.id)).map((x) => ({ name: x.name, status: x.status })),
     documents,

@@ -4,6 +4,7 @@
 // set's flow moved by each one). Rejecting rejects the first of their documents still to sign, which
 // rejects the set (stopSetAfterRejection): its other documents are cancelled.
 import { AppError } from '../errors.js';
+import { requireIdentityStatusVerified } from '../identity/require-identity.js';
 import type { Deps } from '../deps.js';
 import { isProven, provenByCode, SENT_BY } from '../signing/one-time-code.js';
 import { rejectDocument } from '../signing/reject-document.js';
@@ -21,6 +22,11 @@ export async function signSet(
 ): Promise<SetSignResult> {
   const s = await openSetSession(deps.db, o.token);
   const open = await requireSetActionable(deps.db, s);
+  // Asked to verify their identity on any document of the set, the person verifies once before
+  // the first signature (identity-repo.ts spreadSetIdentityRequirement): never half the set signed.
+  for (const row of open) {
+    requireIdentityStatusVerified(row.identity_status);
+  }
   await requireProven(deps, s, open[0]);
   let signedAt = deps.clock.now().toISOString();
   for (const row of open) {
