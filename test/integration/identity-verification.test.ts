@@ -218,23 +218,13 @@ describe('identity verification', () => {
     }
   });
 
-  it('every signer with the top-level flag; not with document_set; a flag that is not a boolean is named', async () => {
+  it('every signer with the top-level flag (documents of a set: set-identity.test.ts); a flag that is not a boolean is named', async () => {
     const doc = await s.client.createDocument({
       b64_doc: pdf,
       requireIdentityVerification: true,
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', ...box(0) }],
     });
     expect((await call(`/sign/api/${doc.stickers[0].signer_url.split('/sign/')[1]}`)).json.signer.identity.required).toBe(true);
-    const set = await s.client.createDocumentSet({ name: 'Alta' });
-    const inSet = await apiError(
-      s.client.createDocument({
-        b64_doc: pdf,
-        document_set: set.uuid,
-        requireIdentityVerification: true,
-        stickers: [{ authority: 'EMAIL_LINK', data: 'x@example.com', ...box(0) }],
-      }),
-    );
-    expect([inSet.status, inSet.details]).toEqual([400, { field: 'requireIdentityVerification' }]);
     const bad = await apiError(
       s.client.createDocument({
         b64_doc: pdf,
