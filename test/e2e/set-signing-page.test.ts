@@ -1,6 +1,8 @@
 // The set page in a real Chromium at a phone's size: a two-document set signed in one visit — both
 // documents listed and viewable (drawn by pdf.js with the signer's box), one consent, one signature,
-// one click — then each signed PDF offered for download and judged by pdfsig.
+// one click — then each signed PDF offered for download and judged by pdfsig. A set that asks a
+// signer to verify their identity shows the capture step first (the document photos chosen as files,
+// the selfie taken with Chromium's fake camera), once for all the documents; approved, the pad.
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { launchChromium, pageProblems } from '../helpers/browser.js';
@@ -8,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
+import { eventKinds } from '../helpers/events.js';
+import { testPng } from '../helpers/images.js';
 
 const PHONE = { width: 360, height: 740 };
 
@@ -18,7 +22,11 @@ let rootPem: string;
 beforeAll(async () => {
   // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  // The fake camera (a generated test pattern, 640 × 480) stands in for the selfie's camera.
+  [s, browser] = await Promise.all([
+    startTestServer(),
+    launchChromium(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']),
+  ]);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
 });
 afterAll(async () => {
@@ -91,6 +99,84 @@ describe('set page', () => {
     const got = await s.client.getDocumentSet(set.uuid);
     expect(got.signers.map((x) => x.status)).toEqual(['signed', 'invited']);
     expect(got.documents.map((d) => d.document_ticket)).toEqual(tickets);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('asks for the identity verification once for the whole set before the pad; approved, one click signs both', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Crédito' });
+    const pdf = (await makePdf([A4])).toString('base64');
+    const tickets: string[] = [];
+    for (const [name, verify] of [
+      ['Solicitud', true],
+      ['Pagaré', false],
+    ] as const) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [
+          {
+            authority: 'EMAIL_LINK',
+            data: 'ines@example.com',
+            name: 'Inés Camacho',
+            page: 0,
+            rect: { lx: 60, ly: 60, tx: 260, ty: 130 },
+            requireIdentityVerification: verify,
+          },
+        ],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'es' });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      deviceScaleFactor: 2,
+      isMobile: true,
+      locale: 'es-ES',
+      permissions: ['camera'],
+    });
+    const page = await context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(closed.signers[0].signer_url);
+    await page.getByRole('heading', { name: 'Verifica tu identidad' }).waitFor();
+    expect(await page.getByText(/una sola vez para todos/).count()).toBe(1);
+    expect(await page.getByTestId('set-document').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Firmar los 2 documentos' }).count()).toBe(0);
+
+    const photo = (name: string, png: Buffer) => ({ name, mimeType: 'image/png', buffer: png });
+    await page.locator('#identity-front').setInputFiles(photo('frente.png', testPng(1200, 760, [210, 190, 160])));
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(1);
+    await page.locator('#identity-back').setInputFiles(photo('reverso.png', testPng(1200, 760, [160, 190, 210])));
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
+    await page.getByRole('button', { name: 'Usar la cámara: Selfie' }).click();
+    await page.getByLabel('Vista de la cámara: Selfie').waitFor();
+    await page.getByRole('button', { name: 'Tomar foto: Selfie' }).click();
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
+    await page.getByRole('button', { name: 'Enviar a revisión' }).click();
+    await page.getByTestId('identity-pending').waitFor();
+    expect(await page.getByRole('button', { name: 'Firmar los 2 documentos' }).count()).toBe(0);
+
+    // One review for the set, naming both documents; the selfie is the camera's frame.
+    const review = (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find((r) => r.document_set?.uuid === set.uuid)!;
+    expect(review.document_set?.documents.map((d) => d.document_ticket)).toEqual(tickets);
+    const selfie = (await s.client.getIdentityReview(review.id)).evidence.find((e) => e.kind === 'selfie')!;
+    expect([selfie.content_type, selfie.width, selfie.height]).toEqual(['image/jpeg', 640, 480]);
+    await s.client.decideIdentityReview(review.id, { decision: 'approve' });
+
+    await page.reload();
+    const signButton = page.getByRole('button', { name: 'Firmar los 2 documentos' });
+    await signButton.waitFor();
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.locator('#typed-signature').fill('Inés Camacho');
+    await page.getByLabel(/Acepto firmar estos documentos/).check();
+    await signButton.click();
+    await page.locator('[data-testid="signed-state"][data-set-status="COMPLETED"]').waitFor();
+    for (const ticket of tickets) {
+      expect(await eventKinds(s.deps.db, ticket)).toEqual(['identity_verification_passed', 'original_signed', 'document_completed']);
+      const report = await pdfsig((await s.client.downloadDocument('original', ticket)).bytes, rootPem);
+      expect(report.signatures.map((x) => [x.valid, x.trusted])).toEqual([[true, true]]);
+    }
     expect(problems).toEqual([]);
     await context.close();
   });

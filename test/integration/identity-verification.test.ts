@@ -253,11 +253,12 @@ describe('identity verification', () => {
     await submitAll(ana);
     const review = await reviewOf(doc.document_ticket);
     const other = await s.newAccount('Otra');
+    // One at a time: a second refusal must not be left unawaited while the first is checked.
     for (const attempt of [
-      other.client.request('GET', `/api/identity/reviews/${review.id}`),
-      other.client.request('POST', `/api/identity/reviews/${review.id}`, { decision: 'approve' }),
+      () => other.client.request('GET', `/api/identity/reviews/${review.id}`),
+      () => other.client.request('POST', `/api/identity/reviews/${review.id}`, { decision: 'approve' }),
     ]) {
-      const e = await apiError(attempt);
+      const e = await apiError(attempt());
       expect([e.status, e.code]).toEqual([404, 'REVIEW_NOT_FOUND']);
     }
     expect((await other.client.request<{ reviews: unknown[] }>('GET', '/api/identity/reviews')).reviews).toEqual([]);

@@ -290,11 +290,12 @@ describe('identity verification in a document set', () => {
     await submitAll(set.ana);
     const [review] = await reviewsOfSet(set.uuid);
     const other = await s.newAccount('Otra');
+    // One at a time: a second refusal must not be left unawaited while the first is checked.
     for (const attempt of [
-      other.client.request('GET', `/api/identity/reviews/${review.id}`),
-      other.client.request('POST', `/api/identity/reviews/${review.id}`, { decision: 'approve' }),
+      () => other.client.request('GET', `/api/identity/reviews/${review.id}`),
+      () => other.client.request('POST', `/api/identity/reviews/${review.id}`, { decision: 'approve' }),
     ]) {
-      const e = await apiError(attempt);
+      const e = await apiError(attempt());
       expect([e.status, e.code]).toEqual([404, 'REVIEW_NOT_FOUND']);
     }
     expect((await other.client.listIdentityReviews()).reviews).toEqual([]);

@@ -12,7 +12,18 @@ import { RejectedView, StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
 import { SignersList } from './components/SignersList';
-import { finishSetSat, getSetInfo, prepareSetSat, rejectSet, sendSetCode, signSet, verifySetCode, type SetSigningInfo } from './set-api';
+import {
+  finishSetSat,
+  getSetInfo,
+  prepareSetSat,
+  rejectSet,
+  sendSetCode,
+  setIdentityApi,
+  signSet,
+  verifySetCode,
+  type SetSigningInfo,
+} from './set-api';
+import { IdentityStep } from './components/IdentityStep';
 import { EfirmaSection } from './components/EfirmaSection';
 import { setDictionaries, setPageDict } from './set-i18n';
 import { signingMode } from './proof';
@@ -78,6 +89,34 @@ export function SetApp({ token }: { token: string }) {
           <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />
           {sender}
           {list}
+        </>
+      );
+    }
+    if (s.signer.identity.required && s.signer.identity.status !== 'verified') {
+      // Identity first, once for all the documents (IdentityStep.tsx): the pad and the e.firma come
+      // once it is approved.
+      return (
+        <>
+          {sender}
+          <p className="box-hint">{st.intro(toSign.length)}</p>
+          {list}
+          <SignersList signers={s.signers} />
+          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
+            <IdentityStep
+              token={token}
+              set={setIdentityApi}
+              language={i18n.lang}
+              identity={s.signer.identity}
+              busy={busy !== null}
+              run={(announce, action) =>
+                run('sign', announce, async () => {
+                  await action();
+                  setStatus('');
+                })
+              }
+              onChanged={() => void load()}
+            />
+          </section>
         </>
       );
     }

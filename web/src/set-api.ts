@@ -3,6 +3,7 @@
 import { call, type Lang, type Signature } from './api';
 import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 import type { SetDocument, SetSigningInfo, SetSignResult } from '../../src/schemas/signing.js';
+import type { IdentityApi } from './components/IdentityStep';
 
 // The answers' shapes are the API's own schemas (src/schemas/signing.ts), as types only.
 export type { SetDocument, SetSigningInfo, SetSignResult };
@@ -35,3 +36,12 @@ export const prepareSetSat = (token: string, ticket: string, certificate: string
 /** Step two for that document: only the signature value goes up; answers the set as it stands. */
 export const finishSetSat = (token: string, ticket: string, preparationId: string, signature: string) =>
   call<SetSignResult>('POST', `${base(token)}/sat/finish`, { document_ticket: ticket, preparation_id: preparationId, signature });
+
+type IdentityState = SetSigningInfo['signer']['identity'];
+
+/** Identity verification on a set link: once for every document of the set (IdentityStep.tsx). */
+export const setIdentityApi: IdentityApi = {
+  send: (token, kind, image) => call<IdentityState>('POST', `${base(token)}/identity/${kind}`, { image }),
+  submit: (token) => call<IdentityState>('POST', `${base(token)}/identity/submit`, {}),
+  provider: (token) => call<{ url: string }>('POST', `${base(token)}/identity/provider`, {}),
+};

@@ -2,7 +2,8 @@
 // identity document and a selfie. Each is taken with the camera inside the page where the browser
 // gives one (CameraCapture.tsx), or chosen as a file; on a phone the file field opens the camera app
 // (the `capture` attribute: the back camera for the document, the front one for the selfie).
-// Then the images go to review, and the page says so until a person of the sender decides.
+// Then the images go to review, and the page says so until a person of the sender decides. The set
+// page uses it too, with the set link's calls: one verification for all the documents of the set.
 import { useState } from 'react';
 import { ApiError, sendIdentityImage, startIdentityProvider, submitIdentity } from '../api';
 import type { Lang } from '../api';
@@ -31,6 +32,13 @@ const TEXT = {
     pending: 'Recibimos tus fotos. Cuando quien te envió el documento las revise podrás firmar: vuelve a abrir este enlace más tarde.',
     failedTitle: 'No se pudo verificar tu identidad',
     failed: 'Quien te envió el documento no aprobó la verificación, así que no puedes firmarlo. Comunícate con esa persona.',
+    set: {
+      intro:
+        'Antes de firmar, quien te envió los documentos pide verificar tu identidad, una sola vez para todos. Toma una foto de tu identificación oficial por ambos lados y una selfie: con buena luz, sin reflejos, que se lea todo el texto y se vea tu cara completa.',
+      pending:
+        'Recibimos tus fotos. Cuando quien te envió los documentos las revise podrás firmarlos: vuelve a abrir este enlace más tarde.',
+      failed: 'Quien te envió los documentos no aprobó la verificación, así que no puedes firmarlos. Comunícate con esa persona.',
+    },
     reason: (r: string) => `Motivo: ${r}`,
     retry: 'Puedes intentarlo de nuevo: toma las fotos otra vez y envíalas.',
     quality: {
@@ -58,6 +66,12 @@ const TEXT = {
     pending: 'We received your photos. You can sign once the sender reviews them: open this link again later.',
     failedTitle: 'Your identity could not be verified',
     failed: 'The sender did not approve the verification, so you cannot sign this document. Please contact them.',
+    set: {
+      intro:
+        'Before you sign, the sender asks to verify your identity, once for all the documents. Take a photo of both sides of your official ID and a selfie: in good light, without glare, with all the text readable and your whole face visible.',
+      pending: 'We received your photos. You can sign the documents once the sender reviews them: open this link again later.',
+      failed: 'The sender did not approve the verification, so you cannot sign these documents. Please contact them.',
+    },
     reason: (r: string) => `Reason: ${r}`,
     retry: 'You may try again: take the photos once more and send them.',
     quality: {
@@ -75,8 +89,19 @@ const readAsBase64 = (file: File) =>
     reader.readAsDataURL(file);
   });
 
+/** The calls the step makes: a document link's (api.ts) or a set link's (set-api.ts). */
+export interface IdentityApi {
+  send: typeof sendIdentityImage;
+  submit: typeof submitIdentity;
+  provider: typeof startIdentityProvider;
+}
+
+const DOCUMENT_API: IdentityApi = { send: sendIdentityImage, submit: submitIdentity, provider: startIdentityProvider };
+
 export interface IdentityStepProps {
   token: string;
+  /** A set link's calls and texts (one verification for every document of the set). */
+  set?: IdentityApi;
   language: Lang;
   identity: {
     status: string | null;
@@ -94,7 +119,8 @@ export interface IdentityStepProps {
 }
 
 export function IdentityStep(p: IdentityStepProps) {
-  const t = TEXT[p.language];
+  const t = p.set ? { ...TEXT[p.language], ...TEXT[p.language].set } : TEXT[p.language];
+  const api = p.set ?? DOCUMENT_API;
   const [captured, setCaptured] = useState<string[]>(p.identity.captured);
 
   const rejection = p.identity.status === 'verification_failed' && (
@@ -123,7 +149,7 @@ export function IdentityStep(p: IdentityStepProps) {
   const send = (kind: Kind, image: () => Promise<string>) =>
     void p.run(t.sending, async () => {
       try {
-        const state = await sendIdentityImage(p.token, kind, await image());
+        const state = await api.send(p.token, kind, await image());
         setCaptured(state.captured);
       } catch (err) {
         // A photo refused for its quality: say what to fix in the signer's language.
@@ -146,7 +172,7 @@ export function IdentityStep(p: IdentityStepProps) {
         e.preventDefault();
         if (complete) {
           void p.run(t.sending, async () => {
-            await submitIdentity(p.token);
+            await api.submit(p.token);
             p.onChanged();
           });
         }
@@ -198,7 +224,7 @@ export function IdentityStep(p: IdentityStepProps) {
             onClick={() =>
               void p.run(t.sending, async () => {
                 // The provider's page; it sends the signer back to this link when done.
-                window.location.assign((await startIdentityProvider(p.token)).url);
+                window.location.assign((await api.provider(p.token)).url);
               })
             }
           >
