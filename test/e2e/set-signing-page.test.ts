@@ -22,7 +22,7 @@ let rootPem: string;
 beforeAll(async () => {
   // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  // The fake camera (a generated test pattern, 640 × 480) stands in for the selfie's camera.
+  // The fake camera (a generated test pattern) stands in for the selfie's camera.
   [s, browser] = await Promise.all([
     startTestServer(),
     launchChromium(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']),
@@ -150,7 +150,10 @@ describe('set page', () => {
     await page.locator('#identity-back').setInputFiles(photo('reverso.png', testPng(1200, 760, [160, 190, 210])));
     await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
     await page.getByRole('button', { name: 'Usar la cámara: Selfie' }).click();
-    await page.getByLabel('Vista de la cámara: Selfie').waitFor();
+    const preview = page.getByLabel('Vista de la cámara: Selfie');
+    await preview.waitFor();
+    await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+    const frame = await preview.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight]);
     await page.getByRole('button', { name: 'Tomar foto: Selfie' }).click();
     await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
     await page.getByRole('button', { name: 'Enviar a revisión' }).click();
@@ -161,7 +164,7 @@ describe('set page', () => {
     const review = (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find((r) => r.document_set?.uuid === set.uuid)!;
     expect(review.document_set?.documents.map((d) => d.document_ticket)).toEqual(tickets);
     const selfie = (await s.client.getIdentityReview(review.id)).evidence.find((e) => e.kind === 'selfie')!;
-    expect([selfie.content_type, selfie.width, selfie.height]).toEqual(['image/jpeg', 640, 480]);
+    expect([selfie.content_type, selfie.width, selfie.height]).toEqual(['image/jpeg', ...frame]);
     await s.client.decideIdentityReview(review.id, { decision: 'approve' });
 
     await page.reload();
