@@ -225,6 +225,8 @@ describe('identity verification', () => {
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', ...box(0) }],
     });
     expect((await call(`/sign/api/${doc.stickers[0].signer_url.split('/sign/')[1]}`)).json.signer.identity.required).toBe(true);
+    // Acted on, so not reported as an ignored key.
+    expect(doc.warnings).toEqual([]);
     const bad = await apiError(
       s.client.createDocument({
         b64_doc: pdf,

@@ -37,9 +37,10 @@ const KNOWN_KEYS = new Set([
   'qr',
   'nom151',
   'certified_email',
+  'requireIdentityVerification',
 ]);
 /** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
-const NOT_YET_SUPPORTED = new Set(['requireIdentityVerification', 'manager']);
+const NOT_YET_SUPPORTED = new Set(['manager']);
 
 // The answer's shape is defined once, in src/schemas/documents.ts.
 export type { CreatedDocument, CreatedSticker };
