@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { ImageJail } from '../../src/jail/image-jail.js';
 
-const jail = new ImageJail({ qualityTimeoutMs: 15_000, ocrTimeoutMs: 60_000, memoryMb: 512 });
+const jail = new ImageJail({ qualityTimeoutMs: 15_000, ocrTimeoutMs: 60_000, memoryMb: 512, faceTimeoutMs: 30_000, faceWasmMb: 768 });
 try {
   for (const file of process.argv.slice(2)) {
     console.log(JSON.stringify(await jail.readMrz(readFileSync(file))));
