@@ -367,7 +367,7 @@ describe('the checks on a submitted review', () => {
   });
 });
 
-describe('OCR without a network', () => {
+describe('OCR and faces without a network', () => {
   it('reads the zone in a network namespace with no interface up', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sello-mrz-'));
     try {
@@ -379,6 +379,24 @@ describe('OCR without a network', () => {
       });
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout.trim().split('\n').pop()!).reading).toMatchObject({ valid: true, surnames: 'GARCIA LOPEZ' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds and describes the portrait with the models and the .wasm read from disk, with no interface up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sello-face-'));
+    try {
+      const file = join(dir, 'front.jpg');
+      writeFileSync(file, writeJpeg(readPng(cards.valid.front), 90));
+      const r = spawnSync('unshare', ['-n', process.execPath, 'bin/run-ts.js', 'test/helpers/read-mrz-offline.ts', '--faces', file], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+      expect(out.faces).toBeGreaterThanOrEqual(1);
+      expect(out.descriptorLength).toBe(128);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
