@@ -35,6 +35,21 @@ describe('faces in the image jail', () => {
     expect(descriptorDistance(r.descriptor!, other.descriptor!)).toBeGreaterThan(0.5);
   });
 
+  it('a worker past its WebAssembly memory limit retires after its task, and the next task reads the same', async () => {
+    // 1 MB: every task leaves the worker above it, so each task runs on a fresh worker (that the pool
+    // replaces a retiring worker is shown in worker-pool.test.ts).
+    const small = new ImageJail({ qualityTimeoutMs: 15_000, ocrTimeoutMs: 60_000, memoryMb: 512, faceTimeoutMs: 60_000, faceWasmMb: 1 });
+    try {
+      const first = await small.readFaces(sample(3));
+      const second = await small.readFaces(sample(3));
+      expect(first.descriptor).toHaveLength(128);
+      expect(second.faces).toEqual(first.faces);
+      expect(descriptorDistance(first.descriptor!, second.descriptor!)).toBeLessThan(1e-6);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a photo without a face: no faces, no descriptor; what is not an image: a decode failure', async () => {
     const r = await jail.readFaces(testPng(720, 960, [230, 200, 180]));
     expect(r).toEqual({ width: 720, height: 960, faces: [] });
