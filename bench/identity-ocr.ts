@@ -19,7 +19,7 @@ const people: MrzPerson[] = [
   { surnames: 'GARCIA LOPEZ', given: 'ANA MARIA', birth: '900412', expiry: '310101', sex: 'F', documentNumber: 'IDMEX1234' },
   { surnames: 'OYARZUN', given: 'JOSE ANGEL', birth: '781130', expiry: '290615', sex: 'M', documentNumber: 'G08QX7730' },
 ];
-const jail = new ImageJail({ qualityTimeoutMs: 30_000, ocrTimeoutMs: 120_000, memoryMb: 512 });
+const jail = new ImageJail({ qualityTimeoutMs: 30_000, ocrTimeoutMs: 120_000, memoryMb: 512, faceTimeoutMs: 30_000, faceWasmMb: 768 });
 const browser = await launchChromium();
 const times: number[] = [];
 const byGroup = new Map<string, [number, number]>();

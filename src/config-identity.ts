@@ -19,6 +19,10 @@ export interface IdentityCheckSettings {
   ocrTimeoutMs: number;
   /** Heap limit of each of those worker threads, in MB. */
   memoryMb: number;
+  /** Longest finding and describing the faces of one image may take. */
+  faceTimeoutMs: number;
+  /** WebAssembly memory of the face worker past which it is replaced (outside the heap limit), in MB. */
+  faceWasmMb: number;
 }
 
 export interface IdentityProviderSettings {
@@ -52,6 +56,8 @@ export function identitySettings(env: Env, problems: string[]): IdentitySettings
       qualityTimeoutMs: int('SELLO_IDENTITY_CHECK_TIMEOUT_MS', 15000, 1000, 600000),
       ocrTimeoutMs: int('SELLO_IDENTITY_OCR_TIMEOUT_MS', 60000, 1000, 600000),
       memoryMb: int('SELLO_IDENTITY_CHECK_MEMORY_MB', 512, 128, 16384),
+      faceTimeoutMs: int('SELLO_IDENTITY_FACE_TIMEOUT_MS', 30000, 1000, 600000),
+      faceWasmMb: int('SELLO_IDENTITY_FACE_WASM_MB', 768, 256, 4096),
     },
   };
   const names = ['SELLO_IDENTITY_PROVIDER_URL', 'SELLO_IDENTITY_PROVIDER_KEY', 'SELLO_IDENTITY_PROVIDER_SECRET'];

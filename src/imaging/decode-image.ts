@@ -35,6 +35,93 @@ export class ImageDecodeError extends Error {
 export const MAX_PIXELS = 48_000_000;
 
 export function decodeImage(bytes: Uint8Array): Planes {
+  const { width, height, rgba, orientation } = decodeRgba(bytes);
+  const n = width * height;
+  const gray = new Uint8Array(n);
+  const minChannel = new Uint8Array(n);
+  for (let i = 0, p = 0; i < n; i++, p += 4) {
+    const r = rgba[p];
+    const g = rgba[p + 1];
+    const bl = rgba[p + 2];
+    gray[i] = (r * 299 + g * 587 + bl * 114 + 500) / 1000;
+    minChannel[i] = r < g ? (r < bl ? r : bl) : g < bl ? g : bl;
+  }
+  return orient({ width, height, gray, minChannel }, orientation);
+}
+
+/** An image in colour, three bytes (R, G, B) a pixel, row after row. */
+export interface RgbImage {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+}
+
+/**
+ * The image in colour (the face model needs it), upright, brought down to `maxSide` px on its
+ * longer side (area average) when it is larger: the model's memory grows with the pixels it is given.
+ */
+export function decodeRgb(bytes: Uint8Array, maxSide: number): RgbImage & { scale: number } {
+  const { width, height, rgba, orientation } = decodeRgba(bytes);
+  const scale = Math.min(1, maxSide / Math.max(width, height));
+  let img = shrinkRgb(rgba, width, height, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
+  for (let t = 0; t < quarterTurns(orientation); t++) {
+    img = rotateRgbClockwise(img);
+  }
+  // Pixels of the photograph as given per pixel of this image.
+  return { ...img, scale: Math.max(width, height) / Math.max(img.width, img.height) };
+}
+
+/** RGBA to RGB, averaging each output pixel's box of source pixels (a plain copy at the same size). */
+function shrinkRgb(rgba: Uint8Array, w: number, h: number, ow: number, oh: number): RgbImage {
+  const sums = new Float64Array(ow * 3);
+  const counts = new Float64Array(ow);
+  const rgb = new Uint8Array(ow * oh * 3);
+  const colOf = new Int32Array(w);
+  for (let x = 0; x < w; x++) {
+    colOf[x] = Math.min(ow - 1, Math.floor((x * ow) / w));
+  }
+  let sy = 0;
+  for (let y = 0; y < oh; y++) {
+    const yEnd = Math.max(sy + 1, Math.round(((y + 1) * h) / oh));
+    sums.fill(0);
+    counts.fill(0);
+    for (; sy < yEnd && sy < h; sy++) {
+      for (let x = 0, p = sy * w * 4; x < w; x++, p += 4) {
+        const c = colOf[x];
+        sums[c * 3] += rgba[p];
+        sums[c * 3 + 1] += rgba[p + 1];
+        sums[c * 3 + 2] += rgba[p + 2];
+        counts[c]++;
+      }
+    }
+    for (let x = 0; x < ow; x++) {
+      const n = counts[x] || 1;
+      const o = (y * ow + x) * 3;
+      rgb[o] = sums[x * 3] / n + 0.5;
+      rgb[o + 1] = sums[x * 3 + 1] / n + 0.5;
+      rgb[o + 2] = sums[x * 3 + 2] / n + 0.5;
+    }
+  }
+  return { width: ow, height: oh, rgb };
+}
+
+function rotateRgbClockwise(p: RgbImage): RgbImage {
+  const { width: w, height: h, rgb } = p;
+  const dst = new Uint8Array(rgb.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const s = (y * w + x) * 3;
+      const d = (x * h + (h - 1 - y)) * 3;
+      dst[d] = rgb[s];
+      dst[d + 1] = rgb[s + 1];
+      dst[d + 2] = rgb[s + 2];
+    }
+  }
+  return { width: h, height: w, rgb: dst };
+}
+
+/** Decodes to RGBA as stored, with the EXIF orientation still to apply. */
+function decodeRgba(bytes: Uint8Array): { width: number; height: number; rgba: Uint8Array; orientation: number } {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const info = imageInfo(b);
   if (!info) {
@@ -73,17 +160,7 @@ export function decodeImage(bytes: Uint8Array): Planes {
   if (width !== info.width || height !== info.height) {
     throw new ImageDecodeError('unreadable', 'the image is not the size its header says');
   }
-  const n = width * height;
-  const gray = new Uint8Array(n);
-  const minChannel = new Uint8Array(n);
-  for (let i = 0, p = 0; i < n; i++, p += 4) {
-    const r = rgba[p];
-    const g = rgba[p + 1];
-    const bl = rgba[p + 2];
-    gray[i] = (r * 299 + g * 587 + bl * 114 + 500) / 1000;
-    minChannel[i] = r < g ? (r < bl ? r : bl) : g < bl ? g : bl;
-  }
-  return orient({ width, height, gray, minChannel }, orientation);
+  return { width, height, rgba, orientation };
 }
 
 /**
@@ -139,19 +216,22 @@ export function exifOrientation(b: Buffer): number {
 
 /** The planes turned upright by the EXIF orientation (mirrored orientations are turned, not mirrored). */
 function orient(p: Planes, orientation: number): Planes {
-  const turns =
-    orientation === 6 || orientation === 5
-      ? 1
-      : orientation === 3 || orientation === 4
-        ? 2
-        : orientation === 8 || orientation === 7
-          ? 3
-          : 0;
   let out = p;
-  for (let t = 0; t < turns; t++) {
+  for (let t = 0; t < quarterTurns(orientation); t++) {
     out = rotateClockwise(out);
   }
   return out;
+}
+
+/** Clockwise quarter turns that bring an image of this EXIF orientation upright. */
+function quarterTurns(orientation: number): number {
+  return orientation === 6 || orientation === 5
+    ? 1
+    : orientation === 3 || orientation === 4
+      ? 2
+      : orientation === 8 || orientation === 7
+        ? 3
+        : 0;
 }
 
 export function rotateClockwise(p: Planes): Planes {

@@ -3,9 +3,11 @@
 // stranger's file given to a decoder; a crafted one can make a decoder allocate or loop, and OCR
 // is seconds of CPU: on the main thread either would stall every request of the process. A task
 // past its limits is stopped with its worker (ImageTooComplexError) and the next one gets a fresh
-// worker. OCR has its own pool, so a queue of slow readings never delays a signer's capture.
+// worker. OCR has its own pool, so a queue of slow readings never delays a signer's capture; faces
+// have theirs too (face-jail-worker.ts), whose worker keeps the face models loaded between tasks.
 import type { DecodeProblem } from '../imaging/decode-image.js';
 import type { QualityMeasures } from '../imaging/image-quality.js';
+import type { FaceReading } from '../imaging/face-descriptor.js';
 import type { MrzOcrResult } from '../imaging/mrz-ocr.js';
 import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
 
@@ -16,6 +18,13 @@ export interface ImageJailOptions {
   ocrTimeoutMs: number;
   /** Heap limit of each worker (V8 old generation), in MB. */
   memoryMb: number;
+  /** Longest finding and describing the faces of one photograph may take. */
+  faceTimeoutMs: number;
+  /**
+   * WebAssembly memory of the face worker, in MB, past which it is replaced after its task: that
+   * memory is outside the heap limit, and only grows (imaging/face-descriptor.ts).
+   */
+  faceWasmMb: number;
 }
 
 export interface ImageQuality extends QualityMeasures {
@@ -45,10 +54,12 @@ export class ImageJailBusyError extends Error {
 }
 
 const entry = new URL('./image-jail-worker.ts', import.meta.url);
+const faceEntry = new URL('./face-jail-worker.ts', import.meta.url);
 
 export class ImageJail {
   private readonly quality: WorkerPool;
   private readonly ocr: WorkerPool;
+  private readonly face: WorkerPool;
 
   constructor(private readonly opts: ImageJailOptions) {
     const resourceLimits = {
@@ -58,6 +69,8 @@ export class ImageJail {
     this.quality = new WorkerPool({ entry, size: 1, maxQueue: 16, timeoutMs: opts.qualityTimeoutMs, resourceLimits });
     // One reader: OCR is CPU-bound, and a second one on a small server would only slow both.
     this.ocr = new WorkerPool({ entry, size: 1, maxQueue: 64, timeoutMs: opts.ocrTimeoutMs, resourceLimits });
+    // One face reader: each holds ~300 MB of WebAssembly memory besides its heap.
+    this.face = new WorkerPool({ entry: faceEntry, size: 1, maxQueue: 64, timeoutMs: opts.faceTimeoutMs, resourceLimits });
   }
 
   /** Size, sharpness, glare and brightness of a photograph (imaging/image-quality.ts). */
@@ -70,13 +83,21 @@ export class ImageJail {
     return this.run(this.ocr, 'readMrz', bytes, this.opts.ocrTimeoutMs);
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.quality.close(), this.ocr.close()]);
+  /**
+   * The faces of a photograph, largest first, and the descriptor of the largest
+   * (imaging/face-descriptor.ts). The descriptor is biometric data: compared, never stored or logged.
+   */
+  readFaces(bytes: Uint8Array): Promise<FaceReading> {
+    return this.run(this.face, 'faces', bytes, this.opts.faceTimeoutMs, { wasmLimitMb: this.opts.faceWasmMb });
   }
 
-  private async run<T>(pool: WorkerPool, task: string, bytes: Uint8Array, timeoutMs: number): Promise<T> {
+  async close(): Promise<void> {
+    await Promise.all([this.quality.close(), this.ocr.close(), this.face.close()]);
+  }
+
+  private async run<T>(pool: WorkerPool, task: string, bytes: Uint8Array, timeoutMs: number, extra: object = {}): Promise<T> {
     try {
-      return await pool.run<T>(task, { bytes });
+      return await pool.run<T>(task, { bytes, ...extra });
     } catch (err) {
       if (err instanceof WorkerLimitError) {
         const what =

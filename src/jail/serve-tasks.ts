@@ -13,6 +13,16 @@ export interface TaskFailure {
 
 export type TaskHandlers = Record<string, (input: never) => unknown>;
 
+let retiring = false;
+
+/**
+ * Asks the pool to end this worker once the current task is answered (its next task gets a fresh
+ * one): for memory the worker cannot give back, such as a WebAssembly memory that only grows.
+ */
+export function retireAfterTask(): void {
+  retiring = true;
+}
+
 export function serveTasks(handlers: TaskHandlers, describe: (err: unknown) => TaskFailure['data'] = () => undefined): void {
   parentPort!.on('message', async (m: { id: number; task: string; input: unknown }) => {
     try {
@@ -21,7 +31,7 @@ export function serveTasks(handlers: TaskHandlers, describe: (err: unknown) => T
         throw new Error(`no task ${m.task} in this worker`);
       }
       const output = await (handler as (input: unknown) => unknown)(m.input);
-      parentPort!.postMessage({ id: m.id, output });
+      parentPort!.postMessage({ id: m.id, output, ...(retiring ? { retire: true } : {}) });
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
       parentPort!.postMessage({ id: m.id, failure: { name: e.name, message: e.message, data: describe(err) } });

@@ -174,7 +174,7 @@ export class WorkerPool {
         }
         done();
       };
-      const onMessage = (m: { id: number; output?: unknown; failure?: TaskFailure }) => {
+      const onMessage = (m: { id: number; output?: unknown; failure?: TaskFailure; retire?: boolean }) => {
         if (m.id !== id) {
           return;
         }
@@ -183,7 +183,8 @@ export class WorkerPool {
         } else {
           job.resolve(m.output);
         }
-        finish(true);
+        // A worker that asked to retire (serve-tasks.ts, retireAfterTask) is ended, not reused.
+        finish(!m.retire);
       };
       const onError = (err: Error & { code?: string }) => {
         job.reject(

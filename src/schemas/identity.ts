@@ -50,10 +50,18 @@ const ReviewSigner = Type.Object({
 
 const Outcome = StringEnum(['pass', 'fail', 'not_checked']);
 
+const FoundFace = Type.Object({
+  box: Type.Object(
+    { x: Type.Integer(), y: Type.Integer(), width: Type.Integer(), height: Type.Integer() },
+    { description: "in the image's pixels, upright" },
+  ),
+  score: Type.Number({ description: 'detection score, 0.5 to 1' }),
+});
+
 export const AutomaticChecks = Type.Object(
   {
     status: StringEnum(['passed', 'failed'], {
-      description: 'passed: every check passed (the face is not compared and does not count); failed: at least one did not',
+      description: 'passed: every check passed, the face included; failed: at least one did not',
     }),
     ran_at: DateTime(),
     checks: Type.Object({
@@ -96,7 +104,23 @@ export const AutomaticChecks = Type.Object(
         { result: Outcome, expires_on: Type.Optional(Type.String({ description: 'YYYY-MM-DD' })) },
         { description: "the zone's expiry date against the service clock; not_checked without a valid zone" },
       ),
-      face: Type.Object({ result: Type.Literal('not_checked'), reason: Type.String() }),
+      face: Type.Object(
+        {
+          result: Outcome,
+          distance: Type.Optional(
+            Type.Number({ description: "Euclidean distance of the two largest faces' descriptors; absent when a side has no face" }),
+          ),
+          threshold: Type.Optional(Type.Number({ description: 'pass when the distance is under it' })),
+          front_faces: Type.Optional(Type.Array(FoundFace, { description: "faces found on the document's front, largest first" })),
+          selfie_faces: Type.Optional(Type.Array(FoundFace, { description: 'faces found on the selfie, largest first' })),
+          problem: Type.Optional(Type.String()),
+          reason: Type.Optional(Type.String({ description: 'reviews checked before faces were compared: why not_checked' })),
+        },
+        {
+          description:
+            "the largest face on the document's front (its portrait) against the largest on the selfie; fail with a problem when a side has no face. The descriptors are never stored",
+        },
+      ),
     }),
   },
   { description: "the built-in checks' results; null until they ran (seconds after the submission)" },
@@ -209,7 +233,13 @@ const REVIEW_EXAMPLE: IdentityReview = {
       },
       name: { result: 'pass', document_name: 'GARCIA LOPEZ ANA MARIA', signer_name: 'Ana García', missing: [] },
       expiry: { result: 'pass', expires_on: '2031-12-31' },
-      face: { result: 'not_checked', reason: 'no face comparison model is part of this service' },
+      face: {
+        result: 'pass',
+        distance: 0.382,
+        threshold: 0.5,
+        front_faces: [{ box: { x: 178, y: 262, width: 196, height: 247 }, score: 0.981 }],
+        selfie_faces: [{ box: { x: 291, y: 402, width: 392, height: 478 }, score: 0.996 }],
+      },
     },
   },
   document_set: null,

@@ -1,8 +1,10 @@
 // Synthetic identity documents for the identity-check tests: a card (TD1: portrait and printed
 // fields on the front, the machine-readable zone on the back) or a passport data page (TD3: all on
 // one side), drawn as HTML by Chromium and captured as PNG, the way a phone photographs a card
-// laid on a table: the card a little smaller than the frame, on a darker background.
+// laid on a table: the card a little smaller than the frame, on a darker background. The portrait
+// is a drawn face, or a photograph's region (a face found in a sample photo) for the face check.
 import type { Browser } from 'playwright-core';
+import { imageInfo } from '../../src/domain/identity/image-info.js';
 import { type MrzPerson, td1, td3 } from './mrz-lines.js';
 
 export interface CardOptions {
@@ -18,6 +20,29 @@ export interface CardOptions {
   rotateDeg?: number;
   /** Replaces the zone's lines (a misprint, a wrong check digit). */
   mrzLines?: string[];
+  /** A photograph printed as the portrait (cropped to `crop` and filling the portrait's frame); else a drawn face. */
+  portrait?: PhotoRegion;
+}
+
+/** A region of a photograph (JPEG or PNG), in the photograph's pixels; the whole of it without `crop`. */
+export interface PhotoRegion {
+  image: Buffer;
+  crop?: { x: number; y: number; width: number; height: number };
+}
+
+/** An <img> of the region filling a w × h frame (centred, cut to the frame's proportions). */
+function regionHtml(r: PhotoRegion, w: number, h: number): string {
+  const info = imageInfo(r.image);
+  if (!info) {
+    throw new Error('the portrait is not a JPEG or PNG image');
+  }
+  const c = r.crop ?? { x: 0, y: 0, width: info.width, height: info.height };
+  const s = Math.max(w / c.width, h / c.height);
+  const left = -c.x * s + (w - c.width * s) / 2;
+  const top = -c.y * s + (h - c.height * s) / 2;
+  const src = `data:${info.contentType};base64,${r.image.toString('base64')}`;
+  return `<div style="position:relative;width:${w}px;height:${h}px;overflow:hidden"><img src="${src}"
+    style="position:absolute;left:${left.toFixed(1)}px;top:${top.toFixed(1)}px;width:${(info.width * s).toFixed(1)}px;height:${(info.height * s).toFixed(1)}px"></div>`;
 }
 
 export interface CardImages {
@@ -49,7 +74,7 @@ function page(side: 'front' | 'back', o: CardOptions, lines: string[]): string {
     <div class="l">DOCUMENTO</div><div class="v">${esc(o.person.documentNumber)}</div></div>`;
   const body =
     side === 'front'
-      ? `<div class="portrait">${PORTRAIT}</div>${fields}${td3Page ? `<div class="mrz">${lines.map(esc).join('<br>')}</div>` : ''}`
+      ? `<div class="portrait">${o.portrait ? regionHtml(o.portrait, td3Page ? 300 : 230, td3Page ? 375 : 290) : PORTRAIT}</div>${fields}${td3Page ? `<div class="mrz">${lines.map(esc).join('<br>')}</div>` : ''}`
       : `<div class="stripe"></div><div class="sig">Firma / Signature</div><div class="mrz">${lines.map(esc).join('<br>')}</div>`;
   return `<!doctype html><html><head><style>
     html, body { margin: 0; background: #5b5148; }
@@ -77,10 +102,24 @@ export async function renderIdCard(browser: Browser, o: CardOptions): Promise<Ca
     const p = await ctx.newPage();
     const shot = async (side: 'front' | 'back') => {
       await p.setContent(page(side, o, mrz));
-      await p.evaluate(() => document.fonts.ready);
+      await p.evaluate(() => Promise.all([document.fonts.ready, ...Array.from(document.images, (i) => i.decode())]));
       return p.screenshot({ type: 'png' });
     };
     return { front: await shot('front'), back: await shot('back'), mrz };
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** A photograph's region as a phone's selfie would frame it: PNG, `widthPx` wide, 3:4. */
+export async function renderPhoto(browser: Browser, region: PhotoRegion, widthPx = 900): Promise<Buffer> {
+  const [w, h] = [600, 800];
+  const ctx = await browser.newContext({ viewport: { width: w, height: h }, deviceScaleFactor: widthPx / w });
+  try {
+    const p = await ctx.newPage();
+    await p.setContent(`<!doctype html><html><body style="margin:0">${regionHtml(region, w, h)}</body></html>`);
+    await p.evaluate(() => Promise.all(Array.from(document.images, (i) => i.decode())));
+    return await p.screenshot({ type: 'png' });
   } finally {
     await ctx.close();
   }

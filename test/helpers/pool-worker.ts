@@ -1,8 +1,15 @@
 // A worker module for the worker pool's own tests: tasks that misbehave in the ways a parser can.
-import { serveTasks } from '../../src/jail/serve-tasks.js';
+import { threadId } from 'node:worker_threads';
+import { retireAfterTask, serveTasks } from '../../src/jail/serve-tasks.js';
 
 serveTasks({
   echo: (input: string) => input,
+  threadId: () => threadId,
+  /** Answers with its thread, and asks to be replaced after (memory it cannot give back). */
+  retire: () => {
+    retireAfterTask();
+    return threadId;
+  },
   /** Answers, then fails while its worker sits idle in the pool. */
   failWhenIdle: (input: string) => {
     setTimeout(() => {

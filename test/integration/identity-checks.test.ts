@@ -1,7 +1,9 @@
 // The built-in identity checks on synthetic identity documents drawn by Chromium: image quality
 // refused at capture (blur, glare), the machine-readable zone read by OCR in the image jail with
 // its check digits, the name and the expiry date, stored with the review; and the account policy
-// that lets the checks approve a review when every one passed (otherwise a person decides).
+// that lets the checks approve a review when every one passed (otherwise a person decides). The
+// face check: the card's portrait is a face of a sample photograph shipped in the face-api package
+// (read from node_modules), the selfie the same face framed otherwise, another person's, or none.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,10 @@ import { parseAccountCommand } from '../../src/cli/account.js';
 import { updateAccount } from '../../src/domain/accounts/update-account.js';
 import { BLUR_MIN, GLARE_MAX } from '../../src/imaging/image-quality.js';
 import { launchChromium } from '../helpers/browser.js';
+import { FACE_THRESHOLD } from '../../src/domain/identity/face-match.js';
+import type { FoundFace } from '../../src/imaging/face-descriptor.js';
 import { type CardImages, renderIdCard } from '../helpers/id-card.js';
+import { sampleFaces } from '../helpers/face-samples.js';
 import { blur, glare, noise, readPng, writeJpeg } from '../helpers/image-ops.js';
 import { testPng } from '../helpers/images.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
@@ -24,8 +29,12 @@ let s: TestServer;
 let jobs: JobRunner;
 let pdf: string;
 const cards: Record<'valid' | 'expired' | 'passport' | 'badDigit', CardImages> = {} as never;
-const SELFIE = testPng(720, 960, [230, 200, 180]);
-
+/** Selfies: Ana's face (the portrait's, framed as a selfie), another person's, and a plain image without a face. */
+const selfies: Record<'ana' | 'other' | 'none', Buffer> = {
+  ana: Buffer.alloc(0),
+  other: Buffer.alloc(0),
+  none: testPng(720, 960, [230, 200, 180]),
+};
 /** yymmdd of the run's clock moved by `days`. */
 const yymmdd = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(2, 10).replace(/-/g, '');
 const ANA: MrzPerson = {
@@ -43,13 +52,24 @@ beforeAll(async () => {
   pdf = (await makePdf([A4])).toString('base64');
   const browser = await launchChromium();
   try {
+    const faces = await sampleFaces(s.deps.imageJail, browser);
+    const { portrait } = faces;
+    selfies.ana = faces.selfies.ana;
+    selfies.other = faces.selfies.other;
     const printedName = 'Ana María García López';
-    cards.valid = await renderIdCard(browser, { format: 'TD1', person: ANA, printedName, rotateDeg: 1.5 });
-    cards.expired = await renderIdCard(browser, { format: 'TD1', person: { ...ANA, expiry: yymmdd(-40) }, printedName, rotateDeg: -1 });
+    cards.valid = await renderIdCard(browser, { format: 'TD1', person: ANA, printedName, rotateDeg: 1.5, portrait });
+    cards.expired = await renderIdCard(browser, {
+      format: 'TD1',
+      person: { ...ANA, expiry: yymmdd(-40) },
+      printedName,
+      rotateDeg: -1,
+      portrait,
+    });
     cards.passport = await renderIdCard(browser, {
       format: 'TD3',
       person: ANA,
       printedName,
+      portrait,
       widthPx: 2000,
       mrzFont: { family: 'DejaVu Sans Mono', weight: 700 },
     });
@@ -61,6 +81,7 @@ beforeAll(async () => {
       person: ANA,
       printedName,
       mrzLines: [lines[0].slice(0, 14) + wrong + lines[0].slice(15), lines[1], lines[2]],
+      portrait,
     });
   } finally {
     await browser.close();
@@ -111,12 +132,12 @@ interface Review {
 }
 
 /** Sends the card and the selfie, submits, runs the checks job; answers the review as the API shows it. */
-async function submitAndCheck(card: CardImages, signerName = 'Ana García') {
+async function submitAndCheck(card: CardImages, signerName = 'Ana García', selfie = selfies.ana) {
   const { doc, token } = await verifyingSigner(signerName);
   for (const [kind, image] of [
     ['front', card.front],
     ['back', card.back],
-    ['selfie', SELFIE],
+    ['selfie', selfie],
   ] as const) {
     const r = await send(token, kind, image);
     expect(r.status, JSON.stringify(r.json)).toBe(200);
@@ -201,9 +222,27 @@ describe('the checks on a submitted review', () => {
         mrz: { result: 'pass', side: 'back', format: 'TD1', check_digits: 'valid', issuing_state: 'MEX', document_code: 'I' },
         name: { result: 'pass', document_name: 'GARCIA LOPEZ ANA MARIA', signer_name: 'Ana García', missing: [] },
         expiry: { result: 'pass', expires_on: `20${ANA.expiry.slice(0, 2)}-${ANA.expiry.slice(2, 4)}-${ANA.expiry.slice(4)}` },
-        face: { result: 'not_checked' },
+        face: {
+          result: 'pass',
+          distance: expect.any(Number),
+          threshold: FACE_THRESHOLD,
+          front_faces: expect.any(Array),
+          selfie_faces: expect.any(Array),
+        },
       },
     });
+    const face = review.automatic_checks!.checks.face;
+    // The selfie's wider view catches a neighbour's face too: the largest is compared.
+    expect((face.front_faces as FoundFace[]).length).toBeGreaterThanOrEqual(1);
+    expect((face.selfie_faces as FoundFace[]).length).toBeGreaterThanOrEqual(1);
+    console.log(`face distance, card portrait against the selfie of the same face: ${face.distance}`);
+    expect(face.distance).toBeLessThan(FACE_THRESHOLD);
+    // The portrait is on the card's left, in its lower two thirds (test/helpers/id-card.ts).
+    const [portraitFace] = face.front_faces as FoundFace[];
+    expect(portraitFace.box.x + portraitFace.box.width).toBeLessThan(1600 * 0.45);
+    // Biometric data: the descriptors are compared, never stored.
+    expect(Object.keys(face).sort()).toEqual(['distance', 'front_faces', 'result', 'selfie_faces', 'threshold']);
+    expect(JSON.stringify(review.automatic_checks)).not.toMatch(/descriptor|(-?0\.\d{6,},){8}/);
     // Data the reviewer reads on the images is not copied out of them.
     expect(JSON.stringify(review.automatic_checks)).not.toContain(ANA.documentNumber);
     expect(JSON.stringify(review.automatic_checks)).not.toContain(ANA.birth);
@@ -219,6 +258,8 @@ describe('the checks on a submitted review', () => {
       const { doc, token, review } = await submitAndCheck(cards.passport, 'ANA MARÍA GARCÍA LÓPEZ');
       expect(review).toMatchObject({ status: 'approved', decided_by: 'automatic_checks' });
       expect(review.automatic_checks?.checks.mrz).toMatchObject({ result: 'pass', format: 'TD3', document_code: 'P' });
+      // The passport page's portrait is on its front, with the zone.
+      expect(review.automatic_checks?.checks.face).toMatchObject({ result: 'pass', threshold: FACE_THRESHOLD });
       expect(await notifications(s, doc.document_ticket, 'identity_verification_passed')).toEqual([
         { signer: expect.objectContaining({ signer_id: doc.stickers[0].signer_id }), provider: 'automatic_checks', reason: null },
       ]);
@@ -239,6 +280,40 @@ describe('the checks on a submitted review', () => {
       // The job again (a retry) changes nothing.
       await jobs.runDue();
       expect((await history(s, doc.document_ticket)).filter((e) => e.action === 'identity_checked')).toHaveLength(1);
+    } finally {
+      await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'manual' });
+    }
+  });
+
+  it('automatic, but the selfie is another person, or shows no face: the face check fails, a person decides', async () => {
+    await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'automatic' });
+    try {
+      const other = await submitAndCheck(cards.valid, 'Ana García', selfies.other);
+      expect(other.review).toMatchObject({ status: 'pending', decided_by: 'manual', automatic_checks: { status: 'failed' } });
+      const face = other.review.automatic_checks!.checks.face;
+      console.log(`face distance, card portrait against another person's selfie: ${face.distance}`);
+      expect(face).toMatchObject({ result: 'fail', threshold: FACE_THRESHOLD });
+      expect(face.distance).toBeGreaterThanOrEqual(FACE_THRESHOLD);
+      // Every other check passed: the face alone kept the review for a person.
+      expect(['image_quality', 'mrz', 'name', 'expiry'].map((k) => other.review.automatic_checks!.checks[k].result)).toEqual([
+        'pass',
+        'pass',
+        'pass',
+        'pass',
+      ]);
+      expect((await history(s, other.doc.document_ticket)).find((e) => e.action === 'identity_checked')).toMatchObject({
+        details: { status: 'failed', not_passed: ['face'] },
+      });
+
+      const none = (await submitAndCheck(cards.valid, 'Ana García', selfies.none)).review;
+      expect(none).toMatchObject({ status: 'pending', automatic_checks: { status: 'failed' } });
+      expect(none.automatic_checks!.checks.face).toEqual({
+        result: 'fail',
+        threshold: FACE_THRESHOLD,
+        front_faces: expect.arrayContaining([expect.objectContaining({ score: expect.any(Number) })]),
+        selfie_faces: [],
+        problem: 'no face was found on the selfie',
+      });
     } finally {
       await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'manual' });
     }
@@ -273,7 +348,7 @@ describe('the checks on a submitted review', () => {
   });
 });
 
-describe('OCR without a network', () => {
+describe('OCR and faces without a network', () => {
   it('reads the zone in a network namespace with no interface up', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sello-mrz-'));
     try {
@@ -285,6 +360,24 @@ describe('OCR without a network', () => {
       });
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout.trim().split('\n').pop()!).reading).toMatchObject({ valid: true, surnames: 'GARCIA LOPEZ' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds and describes the portrait with the models and the .wasm read from disk, with no interface up', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sello-face-'));
+    try {
+      const file = join(dir, 'front.jpg');
+      writeFileSync(file, writeJpeg(readPng(cards.valid.front), 90));
+      const r = spawnSync('unshare', ['-n', process.execPath, 'bin/run-ts.js', 'test/helpers/read-mrz-offline.ts', '--faces', file], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split('\n').pop()!);
+      expect(out.faces).toBeGreaterThanOrEqual(1);
+      expect(out.descriptorLength).toBe(128);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

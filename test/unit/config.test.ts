@@ -71,14 +71,18 @@ describe('loadConfig', () => {
     expect(loadConfig({}).identity).toEqual({
       maxImageBytes: 5 * 1024 * 1024,
       evidenceDays: 30,
-      checks: { qualityTimeoutMs: 15000, ocrTimeoutMs: 60000, memoryMb: 512 },
+      checks: { qualityTimeoutMs: 15000, ocrTimeoutMs: 60000, memoryMb: 512, faceTimeoutMs: 30000, faceWasmMb: 768 },
     });
-    expect(loadConfig({ SELLO_IDENTITY_OCR_TIMEOUT_MS: '20000', SELLO_IDENTITY_CHECK_MEMORY_MB: '256' }).identity.checks).toEqual({
-      qualityTimeoutMs: 15000,
-      ocrTimeoutMs: 20000,
-      memoryMb: 256,
-    });
+    expect(
+      loadConfig({
+        SELLO_IDENTITY_OCR_TIMEOUT_MS: '20000',
+        SELLO_IDENTITY_CHECK_MEMORY_MB: '256',
+        SELLO_IDENTITY_FACE_TIMEOUT_MS: '9000',
+        SELLO_IDENTITY_FACE_WASM_MB: '1024',
+      }).identity.checks,
+    ).toEqual({ qualityTimeoutMs: 15000, ocrTimeoutMs: 20000, memoryMb: 256, faceTimeoutMs: 9000, faceWasmMb: 1024 });
     expect(() => loadConfig({ SELLO_IDENTITY_CHECK_MEMORY_MB: '64' })).toThrow(/SELLO_IDENTITY_CHECK_MEMORY_MB="64"/);
+    expect(() => loadConfig({ SELLO_IDENTITY_FACE_WASM_MB: '100' })).toThrow(/SELLO_IDENTITY_FACE_WASM_MB="100"/);
     const full = {
       SELLO_IDENTITY_PROVIDER_URL: 'https://verify.example.com/v1/',
       SELLO_IDENTITY_PROVIDER_KEY: 'k',

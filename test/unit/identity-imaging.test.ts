@@ -171,8 +171,8 @@ describe('names', () => {
 
 describe('the image jail', () => {
   it('decodes off the main thread, answers what is not an image, and stops a task past its time', async () => {
-    const jail = new ImageJail({ qualityTimeoutMs: 15_000, ocrTimeoutMs: 60_000, memoryMb: 256 });
-    const slow = new ImageJail({ qualityTimeoutMs: 30, ocrTimeoutMs: 30, memoryMb: 256 });
+    const jail = new ImageJail({ qualityTimeoutMs: 15_000, ocrTimeoutMs: 60_000, memoryMb: 256, faceTimeoutMs: 30_000, faceWasmMb: 768 });
+    const slow = new ImageJail({ qualityTimeoutMs: 30, ocrTimeoutMs: 30, memoryMb: 256, faceTimeoutMs: 30, faceWasmMb: 768 });
     try {
       const q = await jail.measure(pattern());
       expect([q.width, q.height]).toEqual([1200, 760]);

@@ -17,6 +17,16 @@ describe('WorkerPool', () => {
     expect(await pool.run('echo', 'second')).toBe('second');
   });
 
+  it('keeps a worker between tasks, and replaces one that asked to retire after answering', async () => {
+    pool = new WorkerPool({ entry, size: 1, timeoutMs: 10_000 });
+    const first = await pool.run<number>('threadId', null);
+    expect(await pool.run<number>('threadId', null)).toBe(first);
+    expect(await pool.run<number>('retire', null)).toBe(first);
+    const next = await pool.run<number>('threadId', null);
+    expect(next).not.toBe(first);
+    expect(await pool.run<number>('threadId', null)).toBe(next);
+  });
+
   it('stops a task that runs out of memory, then serves the next', async () => {
     pool = new WorkerPool({ entry, size: 1, timeoutMs: 20_000, resourceLimits: { maxOldGenerationSizeMb: 64 } });
     const err = await pool.run('exhaustMemory', null).catch((e: unknown) => e);

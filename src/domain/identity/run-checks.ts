@@ -5,16 +5,17 @@
 //   mrz            the machine-readable zone read (OCR) on the front or the back, check digits verified
 //   name           the zone's name against the signer's (name-match.ts)
 //   expiry         the zone's expiry date against the service clock
-//   face           not compared: no face model is part of this service (docs/api.md, "Built-in checks")
+//   face           the largest face on the document's front against the selfie's (face-match.ts)
 // The results go to identity_reviews.automatic_checks and the history. An account whose identity
-// decision is `automatic` has a review approved here when every check passed; otherwise, or when a
-// check did not pass, the review waits for a person as before.
+// decision is `automatic` has a review approved here when every check passed, the face included;
+// otherwise, or when a check did not pass, the review waits for a person as before.
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { ImageDecodeFailure, ImageTooComplexError } from '../../jail/image-jail.js';
 import type { MrzOcrResult } from '../../imaging/mrz-ocr.js';
 import { type EvidenceKind, findReviewById, identityDecisionOf, saveAutomaticChecks, sealedEvidenceOf } from '../../store/identity-repo.js';
 import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
+import { type FaceCheck, type FaceSide, judgeFaces } from './face-match.js';
 import { judgeQuality } from './image-quality-gate.js';
 import { compareNames } from './name-match.js';
 import { applyDecision } from './reviews.js';
@@ -22,7 +23,7 @@ import { applyDecision } from './reviews.js';
 type Outcome = 'pass' | 'fail' | 'not_checked';
 
 export interface AutomaticChecks {
-  /** passed: every check that applies passed (the face is not compared, and does not count). */
+  /** passed: every check passed, the face included. */
   status: 'passed' | 'failed';
   ran_at: string;
   checks: {
@@ -40,7 +41,7 @@ export interface AutomaticChecks {
     };
     name: { result: Outcome; document_name?: string; signer_name?: string | null; missing?: string[] };
     expiry: { result: Outcome; expires_on?: string };
-    face: { result: 'not_checked'; reason: string };
+    face: FaceCheck;
   };
 }
 
@@ -53,6 +54,20 @@ function expiryDate(yymmdd: string): string | undefined {
   const iso = `20${m[1]}-${m[2]}-${m[3]}`;
   const d = new Date(`${iso}T00:00:00Z`);
   return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? undefined : iso;
+}
+
+async function readFace(deps: Pick<Deps, 'imageJail'>, bytes: Buffer | undefined): Promise<FaceSide> {
+  if (!bytes) {
+    return { problem: 'the image is missing' };
+  }
+  try {
+    return await deps.imageJail.readFaces(bytes);
+  } catch (err) {
+    if (err instanceof ImageDecodeFailure || err instanceof ImageTooComplexError) {
+      return { problem: err.message };
+    }
+    throw err; // busy or crashed: the job is retried
+  }
 }
 
 async function readZone(deps: Pick<Deps, 'imageJail'>, bytes: Buffer): Promise<MrzOcrResult | { problem: string }> {
@@ -153,16 +168,20 @@ export async function runIdentityChecks(
     expiry = { result: 'fail' };
   }
 
+  // The portrait is on the front of a card and of a passport page alike.
+  const face = judgeFaces(await readFace(deps, bytesOf.get('front')), await readFace(deps, bytesOf.get('selfie')));
+
   const now = deps.clock.now();
+  const allPassed = qualityOk && [mrz, name, expiry, face].every((c) => c.result === 'pass');
   const results: AutomaticChecks = {
-    status: qualityOk && mrz.result === 'pass' && name.result === 'pass' && expiry.result === 'pass' ? 'passed' : 'failed',
+    status: allPassed ? 'passed' : 'failed',
     ran_at: now.toISOString(),
     checks: {
       image_quality: { result: qualityOk ? 'pass' : 'fail', images },
       mrz,
       name,
       expiry,
-      face: { result: 'not_checked', reason: 'no face comparison model is part of this service' },
+      face,
     },
   };
 
@@ -173,7 +192,7 @@ export async function runIdentityChecks(
     }
     await saveAutomaticChecks(trx, r.id, results as unknown as Record<string, unknown>);
     const failed = Object.entries(results.checks)
-      .filter(([k, c]) => k !== 'face' && c.result !== 'pass')
+      .filter(([, c]) => c.result !== 'pass')
       .map(([k]) => k);
     await appendHistory(trx, {
       documentId: r.document_id,

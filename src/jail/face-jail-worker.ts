@@ -1,0 +1,25 @@
+// The worker side of ImageJail's face readings: the photograph is decoded in colour and brought to
+// FACE_MAX_SIDE px (imaging/decode-image.ts), and its faces found and the largest described
+// (imaging/face-descriptor.ts). The models load when the worker starts (before the pool counts a
+// task's time) and stay loaded for the tasks after. The backend's WebAssembly memory is outside the
+// worker's heap limit and never shrinks: past `wasmLimitMb` after a task, the worker retires.
+import { decodeRgb, ImageDecodeError } from '../imaging/decode-image.js';
+import { FACE_MAX_SIDE, loadFaceModels, readFaces, wasmBytes } from '../imaging/face-descriptor.js';
+import { retireAfterTask, serveTasks } from './serve-tasks.js';
+
+await loadFaceModels();
+
+serveTasks(
+  {
+    faces: async (m: { bytes: Uint8Array; wasmLimitMb: number }) => {
+      try {
+        return await readFaces(decodeRgb(m.bytes, FACE_MAX_SIDE));
+      } finally {
+        if (wasmBytes() > m.wasmLimitMb * 1024 * 1024) {
+          retireAfterTask();
+        }
+      }
+    },
+  },
+  (err) => (err instanceof ImageDecodeError ? { kind: 'decode', problem: err.problem } : { kind: 'other' }),
+);
