@@ -34,7 +34,12 @@ export function serveTasks(handlers: TaskHandlers, describe: (err: unknown) => T
       parentPort!.postMessage({ id: m.id, output, ...(retiring ? { retire: true } : {}) });
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
-      parentPort!.postMessage({ id: m.id, failure: { name: e.name, message: e.message, data: describe(err) } });
+      // A failed task's worker retires too when it asked to: its memory is no smaller for the failure.
+      parentPort!.postMessage({
+        id: m.id,
+        failure: { name: e.name, message: e.message, data: describe(err) },
+        ...(retiring ? { retire: true } : {}),
+      });
     }
   });
 }

@@ -10,6 +10,11 @@ serveTasks({
     retireAfterTask();
     return threadId;
   },
+  /** Asks to be replaced after, then fails (a task that left memory behind and then threw). */
+  retireAndFail: () => {
+    retireAfterTask();
+    throw new Error(`failed on thread ${threadId}`);
+  },
   /** Answers, then fails while its worker sits idle in the pool. */
   failWhenIdle: (input: string) => {
     setTimeout(() => {

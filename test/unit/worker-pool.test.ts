@@ -27,6 +27,13 @@ describe('WorkerPool', () => {
     expect(await pool.run<number>('threadId', null)).toBe(next);
   });
 
+  it('replaces a worker that asked to retire and then failed its task', async () => {
+    pool = new WorkerPool({ entry, size: 1, timeoutMs: 10_000 });
+    const first = await pool.run<number>('threadId', null);
+    await expect(pool.run('retireAndFail', null)).rejects.toThrow(`failed on thread ${first}`);
+    expect(await pool.run<number>('threadId', null)).not.toBe(first);
+  });
+
   it('stops a task that runs out of memory, then serves the next', async () => {
     pool = new WorkerPool({ entry, size: 1, timeoutMs: 20_000, resourceLimits: { maxOldGenerationSizeMb: 64 } });
     const err = await pool.run('exhaustMemory', null).catch((e: unknown) => e);
