@@ -3,11 +3,24 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ImageDecodeFailure, ImageJail } from '../../src/jail/image-jail.js';
 import { descriptorDistance } from '../../src/imaging/face-descriptor.js';
 import { readPng, writeJpeg } from '../helpers/image-ops.js';
 import { testPng } from '../helpers/images.js';
+
+// Worker threads started by the pools (in this thread): whether a face worker is kept or replaced.
+const started = vi.hoisted(() => ({ workers: 0 }));
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('node:worker_threads')>();
+  class CountedWorker extends mod.Worker {
+    constructor(...args: ConstructorParameters<typeof mod.Worker>) {
+      super(...args);
+      started.workers++;
+    }
+  }
+  return { ...mod, Worker: CountedWorker };
+});
 
 const demo = join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'demo');
 const sample = (n: number) => readFileSync(join(demo, `sample${n}.jpg`));
@@ -16,6 +29,7 @@ afterAll(() => jail.close());
 
 describe('faces in the image jail', () => {
   it('finds the faces of a group photo, largest first, and describes the largest in 128 numbers', async () => {
+    const before = started.workers;
     const r = await jail.readFaces(sample(1));
     expect([r.width, r.height]).toEqual([1920, 1280]);
     expect(r.faces.length).toBeGreaterThanOrEqual(3);
@@ -33,11 +47,13 @@ describe('faces in the image jail', () => {
     expect(descriptorDistance(r.descriptor!, again.descriptor!)).toBeLessThan(0.15);
     const other = await jail.readFaces(sample(2));
     expect(descriptorDistance(r.descriptor!, other.descriptor!)).toBeGreaterThan(0.5);
+    // Under its WebAssembly memory limit, one worker read all three, its models loaded once.
+    expect(started.workers - before).toBe(1);
   });
 
   it('a worker past its WebAssembly memory limit retires after its task, and the next task reads the same', async () => {
-    // 1 MB: every task leaves the worker above it, so each task runs on a fresh worker (that the pool
-    // replaces a retiring worker is shown in worker-pool.test.ts).
+    // 1 MB: every task leaves the worker above it, so each task runs on a fresh worker.
+    const before = started.workers;
     const small = new ImageJail({ qualityTimeoutMs: 15_000, ocrTimeoutMs: 60_000, memoryMb: 512, faceTimeoutMs: 60_000, faceWasmMb: 1 });
     try {
       const first = await small.readFaces(sample(3));
@@ -45,6 +61,7 @@ describe('faces in the image jail', () => {
       expect(first.descriptor).toHaveLength(128);
       expect(second.faces).toEqual(first.faces);
       expect(descriptorDistance(first.descriptor!, second.descriptor!)).toBeLessThan(1e-6);
+      expect(started.workers - before).toBe(2);
     } finally {
       await small.close();
     }
