@@ -8,10 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseAccountCommand } from '../../src/cli/account.js';
 import { updateAccount } from '../../src/domain/accounts/update-account.js';
 import { BLUR_MIN, GLARE_MAX } from '../../src/imaging/image-quality.js';
+import { WorkerCrashError } from '../../src/jail/worker-pool.js';
 import { launchChromium } from '../helpers/browser.js';
 import { FACE_THRESHOLD } from '../../src/domain/identity/face-match.js';
 import type { FoundFace } from '../../src/imaging/face-descriptor.js';
@@ -315,6 +316,41 @@ describe('the checks on a submitted review', () => {
         problem: 'no face was found on the selfie',
       });
     } finally {
+      await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'manual' });
+    }
+  });
+
+  it('automatic, but the face worker cannot start: the other checks are recorded, the face fails, a person decides', async () => {
+    await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'automatic' });
+    // What the pool answers when the worker's module fails to load (here: a model file missing).
+    const failed = vi
+      .spyOn(s.deps.imageJail, 'readFaces')
+      .mockRejectedValue(new WorkerCrashError("the worker failed: ENOENT: no such file or directory, open '/srv/model.json'"));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { doc, review } = await submitAndCheck(cards.valid);
+      expect(failed).toHaveBeenCalled();
+      expect(review).toMatchObject({ status: 'pending', decided_by: 'manual', automatic_checks: { status: 'failed' } });
+      expect(review.automatic_checks!.checks.face).toEqual({
+        result: 'fail',
+        threshold: FACE_THRESHOLD,
+        front_faces: [],
+        selfie_faces: [],
+        problem: 'document front: the face reader failed (the service log says why)',
+      });
+      expect(['image_quality', 'mrz', 'name', 'expiry'].map((k) => review.automatic_checks!.checks[k].result)).toEqual([
+        'pass',
+        'pass',
+        'pass',
+        'pass',
+      ]);
+      expect((await history(s, doc.document_ticket)).find((e) => e.action === 'identity_checked')).toMatchObject({
+        details: { status: 'failed', not_passed: ['face'] },
+      });
+      expect(logged.mock.calls.flat().join('\n')).toContain('the face reader failed: the worker failed: ENOENT');
+    } finally {
+      failed.mockRestore();
+      logged.mockRestore();
       await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'manual' });
     }
   });

@@ -11,7 +11,7 @@
 // otherwise, or when a check did not pass, the review waits for a person as before.
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
-import { ImageDecodeFailure, ImageTooComplexError } from '../../jail/image-jail.js';
+import { ImageDecodeFailure, ImageJailBusyError, ImageTooComplexError } from '../../jail/image-jail.js';
 import type { MrzOcrResult } from '../../imaging/mrz-ocr.js';
 import { type EvidenceKind, findReviewById, identityDecisionOf, saveAutomaticChecks, sealedEvidenceOf } from '../../store/identity-repo.js';
 import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
@@ -66,7 +66,15 @@ async function readFace(deps: Pick<Deps, 'imageJail'>, bytes: Buffer | undefined
     if (err instanceof ImageDecodeFailure || err instanceof ImageTooComplexError) {
       return { problem: err.message };
     }
-    throw err; // busy or crashed: the job is retried
+    if (err instanceof ImageJailBusyError) {
+      throw err; // a full queue, or the service stopping: the job is retried
+    }
+    // The face worker could not start (its models or .wasm missing or unreadable), crashed, or
+    // failed on this image. Retrying would fail the same way, and once the job's attempts ran out
+    // every other check would be lost with it and the review show none: the face fails, a person
+    // decides, and the log says why (the reason can name the server's files: not for the API).
+    console.error(`identity checks: the face reader failed: ${err instanceof Error ? err.message : String(err)}`);
+    return { problem: 'the face reader failed (the service log says why)' };
   }
 }
 
