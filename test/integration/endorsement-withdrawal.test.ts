@@ -2,7 +2,11 @@
 // stops working on every route, the chain is as it was, a new endorsement can be made and signed,
 // what is not pending or not there is refused, and a withdrawal that meets the endorser's signature
 // at the same moment ends in exactly one of them, whichever takes the document first.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndorsementInput } from '../../src/client/index.js';
@@ -115,6 +119,16 @@ describe('withdrawing an endorsement', () => {
       endorser: 'Ana Pérez',
       reason: 'Sent to the wrong endorsee',
     });
+    // The history PDF names the action in the document's language (Spanish by default).
+    const dir = mkdtempSync(join(tmpdir(), 'sello-withdrawal-'));
+    try {
+      writeFileSync(join(dir, 'h.pdf'), await s.client.historyPdf(ticket));
+      // The action column is narrow: its words wrap onto several lines.
+      const shown = execFileSync('pdftotext', ['-raw', join(dir, 'h.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(shown).toContain('Endoso retirado por la cuenta');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
 
     // A new endorsement: its box takes the place the withdrawn one left, and it is signed.
     const second = await s.client.endorseDocument(ticket, endorsement(ANA_LINK, CARLA));
