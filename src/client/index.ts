@@ -30,6 +30,7 @@ import type {
   StampList,
   CreatedEndorsement,
   EndorsementChain,
+  EndorsementEntry,
   EndorsementInput,
   StampedPdf,
   StampedRevision,
@@ -166,6 +167,18 @@ export class SelloClient extends SignedTransport {
   /** The document's endorsements in order, and its current holder. */
   listEndorsements(ticket: string): Promise<EndorsementChain> {
     return this.request('GET', `/api/document/${seg(ticket)}/endorsements`);
+  }
+
+  /**
+   * Withdraws a pending endorsement: its endorser's link stops working, and a new endorsement may be
+   * asked for. The reason (1 to 500 characters) is the account's own note.
+   */
+  withdrawEndorsement(ticket: string, endorsementId: string, reason?: string): Promise<EndorsementEntry> {
+    return this.request(
+      'DELETE',
+      `/api/document/${seg(ticket)}/endorsements/${seg(endorsementId)}`,
+      reason === undefined ? undefined : { reason },
+    );
   }
 
   /** The exact bytes a stamp of the document covers, with the stamp. */

@@ -57,6 +57,11 @@ export class SignedTransport {
     let payload: string | undefined;
     if (m === 'GET' || m === 'DELETE') {
       headers.authorization = this.authorization(path);
+      // A DELETE may carry a JSON body (a withdrawal's reason); its signature stays the request target.
+      if (m === 'DELETE' && body !== undefined) {
+        payload = typeof body === 'string' ? body : JSON.stringify(body);
+        headers['content-type'] = 'application/json';
+      }
     } else {
       payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
       headers['content-type'] = 'application/json';

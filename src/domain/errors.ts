@@ -152,6 +152,10 @@ export const ERROR_CODES = {
   NOT_HOLDER: 'not the holder',
   /** No endorsement with that id on that document. */
   ENDORSEMENT_NOT_FOUND: 'unknown endorsement',
+  /** The endorsement is signed, declined or withdrawn already: it can no longer be withdrawn (details.status). */
+  ENDORSEMENT_NOT_PENDING: 'endorsement not pending',
+  /** An endorser's link whose endorsement the account withdrew: it no longer shows, signs or declines anything (details.withdrawn_at). */
+  ENDORSEMENT_WITHDRAWN: 'endorsement withdrawn',
   /** The panel's sign-in link is unknown, used already, or expired: ask for a new one. */
   SIGN_IN_LINK_INVALID: 'sign-in link invalid',
   /** A panel request without a live session (none, ended, idle too long, past its absolute end). */

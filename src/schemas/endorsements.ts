@@ -58,12 +58,47 @@ export const EndorsementEntry = Type.Object({
   text: Type.String(),
   endorser: Type.Object({ name: Type.String(), authority: Type.String(), data: Type.String(), signer_id: Type.String() }),
   endorsee: Party,
-  status: StringEnum(['pending', 'signed', 'declined'], { description: 'pending: the endorser has not signed; declined: they refused' }),
+  status: StringEnum(['pending', 'signed', 'declined', 'withdrawn'], {
+    description: 'pending: the endorser has not signed; declined: they refused; withdrawn: the account withdrew it before',
+  }),
   created_at: DateTime(),
   signed_at: Nullable(DateTime()),
   declined_at: Nullable(DateTime()),
+  withdrawn_at: Nullable(DateTime()),
+  withdrawal_reason: Nullable(Type.String({ description: "the account's note when it withdrew the endorsement, if it gave one" })),
 });
 export type EndorsementEntry = Static<typeof EndorsementEntry>;
+examples(EndorsementEntry, {
+  endorsement_id: '9a4d2c11-3b7e-4f59-8c1a-6e5f4d3c2b10',
+  sequence: 2,
+  type: 'propiedad',
+  text: 'Páguese a la orden de Carla Ruiz',
+  endorser: { name: 'Beatriz Gómez', authority: 'EMAIL', data: 'beatriz@example.com', signer_id: '5e1d9c7a-0f3b-4a2e-9d8c-7b6a5f4e3d21' },
+  endorsee: { name: 'Carla Ruiz', email: 'carla@example.com', rfc: null },
+  status: 'withdrawn',
+  created_at: '2026-01-12T10:00:00.000Z',
+  signed_at: null,
+  declined_at: null,
+  withdrawn_at: '2026-01-12T10:20:00.000Z',
+  withdrawal_reason: 'Sent to the wrong endorsee',
+});
+
+export const WithdrawEndorsementParams = Type.Object({
+  ticket: TicketParam(),
+  endorsement_id: Type.String({ description: 'the endorsement_id the endorsement was created with' }),
+});
+
+export const WithdrawEndorsementBody = Type.Optional(
+  Type.Object(
+    {
+      reason: Type.Optional(
+        Type.String({ description: "why it is withdrawn, 1 to 500 characters: the account's own note, never shown to the endorser" }),
+      ),
+    },
+    { ...checkedByUseCase, description: 'optional; rules and messages: docs/api.md "Withdrawing an endorsement"' },
+  ),
+);
+examples(WithdrawEndorsementBody, { reason: 'Sent to the wrong endorsee' });
 
 export const EndorsementChain = Type.Object({
   endorsements: Type.Array(EndorsementEntry, { description: 'in the order they were asked for' }),
@@ -83,6 +118,8 @@ examples(EndorsementChain, {
       created_at: '2026-01-10T16:00:00.000Z',
       signed_at: '2026-01-10T16:05:00.000Z',
       declined_at: null,
+      withdrawn_at: null,
+      withdrawal_reason: null,
     },
   ],
   holder: { name: 'Beatriz Gómez', email: 'beatriz@example.com', rfc: null },

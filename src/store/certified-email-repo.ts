@@ -218,12 +218,13 @@ export async function recordDeliveryReport(
 /**
  * Runs `work` while no other request makes the evidence PDF of the same certified email (a
  * transaction-scoped advisory lock, taken on a connection of its own and released when `work` ends):
- * two requests at once would each seal and stamp a file, and spend a stamp each.
+ * two requests at once would each seal and stamp a file, and spend a stamp each. `work` gets the
+ * lock's transaction: what it writes there (the stamps piece, the file kept) commits together.
  */
-export async function underEvidenceLock<T>(db: Db, id: string, work: () => Promise<T>): Promise<T> {
+export async function underEvidenceLock<T>(db: Db, id: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('certified_email_evidence'), (${id}::bigint % 2147483647)::int)`.execute(trx);
-    return work();
+    return work(trx);
   });
 }
 

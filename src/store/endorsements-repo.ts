@@ -6,6 +6,8 @@ import type { Database, EndorsementType } from './schema.js';
 
 type Q = Db | Transaction<Database>;
 
+export type EndorsementStatus = 'pending' | 'signed' | 'declined' | 'withdrawn';
+
 export interface EndorsementRow {
   endorsement_id: string;
   sequence: number;
@@ -15,19 +17,22 @@ export interface EndorsementRow {
   endorsee_name: string;
   endorsee_email: string | null;
   endorsee_rfc: string | null;
-  status: 'pending' | 'signed' | 'declined';
+  status: EndorsementStatus;
   created_at: Date;
   signed_at: Date | null;
   declined_at: Date | null;
+  withdrawn_at: Date | null;
+  /** The account's note when it withdrew the endorsement, if it gave one. */
+  withdrawal_reason: string | null;
   signer_id: string;
   authority: string;
   data: string;
 }
 
 const ROW = sql`e.endorsement_id, e.sequence, e.type, e.text, e.endorser_name, e.endorsee_name, e.endorsee_email, e.endorsee_rfc,
-  e.status, e.created_at, e.signed_at, e.declined_at, s.signer_id, s.authority, s.data`;
+  e.status, e.created_at, e.signed_at, e.declined_at, e.withdrawn_at, e.withdrawal_reason, s.signer_id, s.authority, s.data`;
 
-/** Every endorsement of the document, the chain's order first (declined ones included). */
+/** Every endorsement of the document, the chain's order first (declined and withdrawn ones included). */
 export async function endorsementsOf(q: Q, documentId: string): Promise<EndorsementRow[]> {
   const r = await sql<EndorsementRow>`select ${ROW} from endorsements e join signers s on s.id = e.signer_row_id
     where e.document_id = ${documentId} order by e.sequence`.execute(q);
@@ -85,6 +90,37 @@ export async function insertEndorsement(trx: Transaction<Database>, e: NewEndors
   return seq.rows[0].sequence;
 }
 
+/** One endorsement of the document by its public id; undefined when the document has none such. */
+export async function endorsementOfDocument(q: Q, documentId: string, endorsementId: string): Promise<EndorsementRow | undefined> {
+  const r = await sql<EndorsementRow>`select ${ROW} from endorsements e join signers s on s.id = e.signer_row_id
+    where e.document_id = ${documentId} and e.endorsement_id = ${endorsementId}`.execute(q);
+  return r.rows[0];
+}
+
+/**
+ * Whether the endorsement a signers row signs was withdrawn, and when; undefined for any other
+ * row or state. Read on every use of an endorser's link (signing-session.ts).
+ */
+export async function withdrawalOfSigner(q: Q, signerRowId: string): Promise<{ withdrawn_at: Date } | undefined> {
+  const r = await sql<{ withdrawn_at: Date }>`select withdrawn_at from endorsements
+    where signer_row_id = ${signerRowId} and status = 'withdrawn'`.execute(q);
+  return r.rows[0];
+}
+
+/**
+ * The account withdrew a pending endorsement. Runs under the document row's lock, the lock every
+ * signature and refusal of the endorser's link takes first, so only one of them happens; the
+ * status condition is a second guard. False when the endorsement was no longer pending.
+ */
+export async function markEndorsementWithdrawn(
+  trx: Transaction<Database>,
+  w: { documentId: string; endorsementId: string; at: Date; reason: string | null },
+): Promise<boolean> {
+  const r = await sql`update endorsements set status = 'withdrawn', withdrawn_at = ${w.at}, withdrawal_reason = ${w.reason}
+    where document_id = ${w.documentId} and endorsement_id = ${w.endorsementId} and status = 'pending'`.execute(trx);
+  return Number(r.numAffectedRows ?? 0) === 1;
+}
+
 export async function markEndorsementSigned(trx: Transaction<Database>, signerRowId: string, at: Date): Promise<void> {
   await sql`update endorsements set status = 'signed', signed_at = ${at} where signer_row_id = ${signerRowId}`.execute(trx);
 }
@@ -130,12 +166,20 @@ export async function documentByTicket(
   return r.rows[0];
 }
 
-/** Every signature box of the document (its signers' and its endorsers'), as stickers store them. */
+/**
+ * Every signature box of the document (its signers' and its endorsers'), as stickers store them,
+ * but those of endorsements declined or withdrawn: nobody will sign in them, and a new endorsement
+ * may take their place.
+ */
 export async function boxesOfDocument(
   q: Q,
   documentId: string,
 ): Promise<{ page: number; lx: number; ly: number; tx: number; ty: number }[]> {
-  const r = await sql<{ page: number; lx: number; ly: number; tx: number; ty: number }>`select page, lx, ly, tx, ty from stickers
-    where document_id = ${documentId}`.execute(q);
+  const r = await sql<{ page: number; lx: number; ly: number; tx: number; ty: number }>`select st.page, st.lx, st.ly, st.tx, st.ty
+    from stickers st
+    where st.document_id = ${documentId}
+      and not exists (select 1 from endorsements e where e.signer_row_id = st.signer_row_id and e.status in ('declined', 'withdrawn'))`.execute(
+    q,
+  );
   return r.rows;
 }

@@ -140,10 +140,12 @@ export interface EndorsementsTable {
   endorsee_email: string | null;
   endorsee_rfc: string | null;
   signer_row_id: string;
-  status: Generated<'pending' | 'signed' | 'declined'>;
+  status: Generated<'pending' | 'signed' | 'declined' | 'withdrawn'>;
   created_at: Timestamp;
   signed_at: NullableTimestamp;
   declined_at: NullableTimestamp;
+  withdrawn_at: NullableTimestamp;
+  withdrawal_reason: string | null;
 }
 
 export interface SetSignersTable {

@@ -460,4 +460,51 @@ describe('signer page', () => {
     ]);
     expect((await s.client.listEndorsements(doc.document_ticket)).holder?.name).toBe('Elisa Mora');
   });
+
+  it('tells an endorser the endorsement was withdrawn: when signing after it, and on opening the link, in Spanish and English', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Pagaré',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) }],
+    });
+    const signed = await fetch(`${s.baseUrl}/sign/api/${doc.stickers[0].signer_url.split('/').pop()}/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
+    });
+    expect(signed.status).toBe(200);
+    const endorsement = await s.client.endorseDocument(doc.document_ticket, {
+      endorsement: { type: 'propiedad', text: 'Páguese a la orden de Elisa Mora' },
+      endorser: { name: 'Ana García', authority: 'EMAIL_LINK', data: 'ana@example.com' },
+      endorsee: { name: 'Elisa Mora', email: 'elisa@example.com' },
+    });
+
+    // The page is open and the signature ready when the sender withdraws the endorsement.
+    const { page, problems } = await phone(endorsement.signer_url);
+    await page.getByTestId('endorsement-card').waitFor();
+    await page.getByRole('tab', { name: 'Escribir' }).click();
+    await page.locator('#typed-signature').fill('Ana García');
+    await page.locator('#consent').check();
+    await s.client.withdrawEndorsement(doc.document_ticket, endorsement.endorsement_id, 'Texto equivocado');
+    await page.getByRole('button', { name: 'Firmar' }).click();
+    const closed = page.getByTestId('closed-state');
+    await closed.waitFor();
+    expect(await closed.getAttribute('data-state')).toBe('endorsement-withdrawn');
+    expect(await page.getByRole('heading', { name: 'Endoso retirado' }).isVisible()).toBe(true);
+    expect(await closed.textContent()).toContain('Quien te envió este endoso lo retiró');
+    expect(await page.getByTestId('signature-pad').count()).toBe(0);
+    expect(await page.getByTestId('error-banner').count()).toBe(0);
+    // The browser logs each refused request (the signature, the reload): nothing else went wrong.
+    expect(problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+    await page.context().close();
+
+    const again = await phone(endorsement.signer_url, 'en-US');
+    await again.page.getByTestId('closed-state').waitFor();
+    expect(await again.page.getByRole('heading', { name: 'Endorsement withdrawn' }).isVisible()).toBe(true);
+    expect(await again.page.getByTestId('closed-state').textContent()).toContain('The sender withdrew this endorsement');
+    expect(await again.page.getByTestId('endorsement-card').count()).toBe(0);
+    expect(again.problems.filter((p) => !/status of 409/.test(p))).toEqual([]);
+    await again.page.context().close();
+    expect((await s.client.listEndorsements(doc.document_ticket)).endorsements.map((e) => e.status)).toEqual(['withdrawn']);
+  });
 });

@@ -22,6 +22,7 @@ import { startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import type { CaughtMail } from '../helpers/smtp-catcher.js';
 import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+import { insertPackage, listPackages } from '../../src/store/packages-repo.js';
 
 const MINUTE = 60_000;
 const STEP = 3 * MINUTE;
@@ -434,6 +435,70 @@ describe('certified email of a NOM-151 document', () => {
     expect(await stamps()).toBe(before + 1);
     expect((await f.s.client.certifiedEmailEvidence(created.document_ticket)).equals(evidence)).toBe(true);
     expect(await stamps()).toBe(before + 1);
+  });
+
+  it('spends no stamps piece when the stamped evidence cannot be kept, and one when it is', async () => {
+    const db = f.s.deps.db;
+    const other = await f.s.newAccount('Evidence pieces');
+    const accountId = (await sql<{ id: string }>`select id::text as id from accounts where web_id = ${other.creds.webId}`.execute(db))
+      .rows[0].id;
+    const now = f.s.deps.clock.now().getTime();
+    await insertPackage(db, {
+      publicId: 'evidence-stamps',
+      accountId,
+      kind: 'stamps',
+      pieces: 5,
+      validFrom: new Date(now - 24 * 60 * MINUTE),
+      validTo: new Date(now + 24 * 60 * MINUTE),
+    });
+    const created = await other.client.createDocument({
+      b64_doc: pdf.toString('base64'),
+      nom151: true,
+      certified_email: { to: 'pieces@example.com', subject: 'Con sello', message: 'M' },
+    });
+    await f.jobs.runDue();
+    const spent = async () => ({
+      used: (await listPackages(db, accountId)).find((p) => p.public_id === 'evidence-stamps')!.used,
+      consumed: (
+        await sql<{ n: number }>`select count(*)::int as n from consumption where account_id = ${accountId} and kind = 'stamps'`.execute(db)
+      ).rows[0].n,
+      stamps: (await sql<{ n: number }>`select count(*)::int as n from stamps where account_id = ${accountId}`.execute(db)).rows[0].n,
+    });
+    const before = await spent();
+
+    // The database refuses to keep the file: the failure comes where the evidence row is written,
+    // after the stamp was obtained and the piece taken in the same transaction.
+    await sql`create function refuse_evidence() returns trigger language plpgsql as $$
+      begin raise exception 'evidence not kept (test)'; end $$`.execute(db);
+    await sql`create trigger refuse_evidence before update of evidence_pdf_sha256 on certified_emails
+      for each row execute function refuse_evidence()`.execute(db);
+    try {
+      const refused = await apiError(other.client.certifiedEmailEvidence(created.document_ticket));
+      expect([refused.status, refused.code]).toEqual([500, 'INTERNAL']);
+    } finally {
+      await sql`drop trigger refuse_evidence on certified_emails`.execute(db);
+      await sql`drop function refuse_evidence()`.execute(db);
+    }
+    expect(await spent()).toEqual(before);
+
+    // The blob store fails to take the file: nothing spent either.
+    const put = vi.spyOn(f.s.deps.blobs, 'put').mockRejectedValue(new Error('disk full (test)'));
+    try {
+      const failed = await apiError(other.client.certifiedEmailEvidence(created.document_ticket));
+      expect(failed.status).toBe(500);
+      expect(put).toHaveBeenCalled();
+    } finally {
+      put.mockRestore();
+    }
+    expect(await spent()).toEqual(before);
+
+    // Issued and kept: one piece, one stamp recorded; asked again, the same file and nothing more.
+    const evidence = await other.client.certifiedEmailEvidence(created.document_ticket);
+    expect((await other.client.validatePdfStamps(evidence)).valid).toBe(true);
+    const after = { used: before.used + 1, consumed: before.consumed + 1, stamps: before.stamps + 1 };
+    expect(await spent()).toEqual(after);
+    expect((await other.client.certifiedEmailEvidence(created.document_ticket)).equals(evidence)).toBe(true);
+    expect(await spent()).toEqual(after);
   });
 });
 

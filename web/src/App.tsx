@@ -209,7 +209,10 @@ function DocumentApp({ token }: { token: string }) {
     );
   }
 
-  const signable = info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !isClosed(info);
+  // The sender withdrew the endorsement this link signs: the API refuses every use of the link, on
+  // the first load or on a later one (after a refused signature), and the page says so.
+  const withdrawn = loadError?.code === 'ENDORSEMENT_WITHDRAWN';
+  const signable = !withdrawn && info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !isClosed(info);
   return (
     <PageShell
       i18n={i18n}
@@ -217,17 +220,21 @@ function DocumentApp({ token }: { token: string }) {
       documentTitle={info ? `${info.document.name} · ${t.title}` : t.title}
       skipToSign={!!signable}
       load={{
-        loaded: info !== null,
+        loaded: info !== null || withdrawn,
         error: loadError,
         invalid: (e) => e.code === 'SIGNING_LINK_INVALID',
         onRetry: () => void load(),
         texts: { loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid },
       }}
-      error={error}
+      error={withdrawn ? null : error}
       onDismissError={() => setError(null)}
       status={status}
     >
-      {info && signerPage()}
+      {withdrawn ? (
+        <StateView title={t.endorsementWithdrawnTitle} text={t.endorsementWithdrawn} state="endorsement-withdrawn" />
+      ) : (
+        info && signerPage()
+      )}
     </PageShell>
   );
 }

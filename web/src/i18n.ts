@@ -86,6 +86,9 @@ const es = {
   } as Record<string, [string, string]>,
   linkInvalidTitle: 'Enlace no válido',
   linkInvalid: 'Este enlace de firma no es válido. Pide al remitente uno nuevo.',
+  endorsementWithdrawnTitle: 'Endoso retirado',
+  endorsementWithdrawn:
+    'Quien te envió este endoso lo retiró: ya no hay nada que firmar ni rechazar con este enlace. Si te pide un nuevo endoso, recibirás otro enlace.',
   authorityTitle: 'Método de firma no disponible',
   authority: (a: string) => `La firma con ${a} aún no está disponible en este servidor.`,
   codeHeading: { email: 'Confirma tu correo', sms: 'Confirma tu teléfono', whatsapp: 'Confirma tu WhatsApp' } as Record<
@@ -229,6 +232,9 @@ const en: Dict = {
   },
   linkInvalidTitle: 'Link not valid',
   linkInvalid: 'This signing link is not valid. Ask the sender for a new one.',
+  endorsementWithdrawnTitle: 'Endorsement withdrawn',
+  endorsementWithdrawn:
+    'The sender withdrew this endorsement: there is nothing left to sign or decline with this link. If they ask you for a new endorsement, you will get another link.',
   authorityTitle: 'Signing method not available',
   authority: (a) => `Signing with ${a} is not available on this server yet.`,
   codeHeading: { email: 'Confirm your email', sms: 'Confirm your phone', whatsapp: 'Confirm your WhatsApp' },

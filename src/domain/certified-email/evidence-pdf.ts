@@ -2,19 +2,24 @@
 // the document's language (what was sent, its hash, when the SMTP server took it and what it
 // answered, delivery reports, the first open seen through the image apart from the first download
 // through the link), sealed by the service as the history PDF is (PAdES B-T), and NOM-151 stamped
-// when the document is (a document time stamp over the sealed file, billed as one stamp).
+// when the document is (a document time stamp over the sealed file, billed as one stamp). The
+// stamps piece is spent in the transaction that keeps the file, once the stamp is obtained: a
+// failure before the file is kept (a crash, the database, the blob store) spends nothing.
 //
 // The issued file is kept with a fingerprint of the evidence it states: asked again while nothing
 // new is known, the same file is served, so repeated downloads neither differ nor spend stamps.
 // Every text from the client or the recipient (subject, message, user agent) goes in as a pdfmake
 // field value, never into the definition, as in history-pdf.ts.
 import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { requirePieceLeft } from '../packages/consume-piece.js';
 import { SEAL, sealServicePdf } from '../signing/seal-service-pdf.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
 import { applyPdfStamp } from '../stamps/apply-pdf-stamp.js';
-import { recordApiStamp } from '../stamps/stamp-hash.js';
+import { recordApiStampIn } from '../stamps/stamp-hash.js';
+import type { IssuedStamp } from '../stamps/stamp-provider.js';
+import type { Database } from '../../store/schema.js';
 import { saveEvidencePdf, underEvidenceLock, type CertifiedEmailRow } from '../../store/certified-email-repo.js';
 import { certifiedEmailData, requireCertifiedEmail } from './get-certified-email-data.js';
 import { evidenceLabels, type EvidenceLabels } from './evidence-labels.js';
@@ -33,18 +38,19 @@ export async function certifiedEmailEvidencePdf(
   if (c.evidence_pdf_sha256 && c.evidence_fingerprint === fingerprint) {
     return { pdf: await deps.blobs.get(c.evidence_pdf_sha256), name };
   }
-  return underEvidenceLock(deps.db, c.id, async () => {
+  return underEvidenceLock(deps.db, c.id, async (trx) => {
     // Another request may have issued it while this one waited for the lock.
     const again = await requireCertifiedEmail(deps, opts.accountId, opts.ticket);
     if (again.evidence_pdf_sha256 && again.evidence_fingerprint === fingerprint) {
       return { pdf: await deps.blobs.get(again.evidence_pdf_sha256), name };
     }
-    return { pdf: await issueEvidencePdf(deps, c, l, language, fingerprint), name };
+    return { pdf: await issueEvidencePdf(deps, trx, c, l, language, fingerprint), name };
   });
 }
 
 async function issueEvidencePdf(
   deps: Deps,
+  trx: Transaction<Database>,
   c: CertifiedEmailRow,
   l: EvidenceLabels,
   language: 'es' | 'en',
@@ -67,12 +73,19 @@ async function issueEvidencePdf(
     language,
     documentId: c.document_id,
   });
+  let issued: IssuedStamp | undefined;
   if (c.document_nom151) {
     const stamped = await applyPdfStamp(deps, pdf);
-    await recordApiStamp(deps, c.account_id, 'pdf', stamped.issued);
+    issued = stamped.issued;
     pdf = stamped.pdf;
   }
-  await saveEvidencePdf(deps.db, c.id, { sha256: await deps.blobs.put(pdf), fingerprint });
+  // The file first (a blob left without a row is harmless: blobs are named by their hash), then
+  // the piece, the stamp's record and the file's row, in the lock's transaction: all, or none.
+  const sha256 = await deps.blobs.put(pdf);
+  if (issued) {
+    await recordApiStampIn(trx, deps, c.account_id, 'pdf', issued);
+  }
+  await saveEvidencePdf(trx, c.id, { sha256, fingerprint });
   return pdf;
 }
 

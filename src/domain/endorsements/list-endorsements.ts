@@ -16,12 +16,13 @@ export async function listEndorsements(deps: Deps, o: { accountId: string; ticke
 export function endorsementChain(rows: EndorsementRow[]): EndorsementChain {
   const holder = rows.filter((e) => e.status === 'signed').at(-1);
   return {
-    endorsements: rows.map(entryOf),
+    endorsements: rows.map(endorsementEntry),
     holder: holder ? { name: holder.endorsee_name, email: holder.endorsee_email, rfc: holder.endorsee_rfc } : null,
   };
 }
 
-function entryOf(e: EndorsementRow): EndorsementEntry {
+/** One endorsement as the listing shows it (and the answer of a withdrawal). */
+export function endorsementEntry(e: EndorsementRow): EndorsementEntry {
   return {
     endorsement_id: e.endorsement_id,
     sequence: e.sequence,
@@ -33,5 +34,7 @@ function entryOf(e: EndorsementRow): EndorsementEntry {
     created_at: new Date(e.created_at).toISOString(),
     signed_at: e.signed_at ? new Date(e.signed_at).toISOString() : null,
     declined_at: e.declined_at ? new Date(e.declined_at).toISOString() : null,
+    withdrawn_at: e.withdrawn_at ? new Date(e.withdrawn_at).toISOString() : null,
+    withdrawal_reason: e.withdrawal_reason,
   };
 }

@@ -59,6 +59,7 @@ const ACTIONS: Record<string, { es: string; en: string }> = {
   endorsement_requested: { es: 'Endoso solicitado', en: 'Endorsement requested' },
   endorsed: { es: 'Endosado', en: 'Endorsed' },
   endorsement_declined: { es: 'Endoso rechazado por el endosante', en: 'Endorsement declined by the endorser' },
+  endorsement_withdrawn: { es: 'Endoso retirado por la cuenta', en: 'Endorsement withdrawn by the account' },
   deleted: { es: 'Eliminado', en: 'Deleted' },
   restored: { es: 'Restaurado', en: 'Restored' },
 };

@@ -6,7 +6,7 @@ import { readPdf } from '../documents/read-pdf.js';
 import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven, proofOf, provenByCode } from './one-time-code.js';
 import { recordView } from './record-view.js';
-import { openSession } from './signing-session.js';
+import { endorsementWithdrawn, openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
 import { explicitLanguage } from './workflow-language.js';
 import { senderInfo, workflowMessage } from './sender.js';
@@ -17,6 +17,10 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
   const s = await openSession(deps.db, token);
   await recordView(deps, s, ip);
   const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(deps.db, s.signer.id) : undefined;
+  // Withdrawn after openSession looked: the link shows nothing, as it will on the next request.
+  if (endorsement?.status === 'withdrawn') {
+    throw endorsementWithdrawn(endorsement.withdrawn_at);
+  }
   const [boxes, signers, sender, pdf] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),

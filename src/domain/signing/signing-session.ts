@@ -7,6 +7,7 @@ import type { Db } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import { findByToken, type SigningDocument, type SigningSigner } from '../../store/signing-repo.js';
 import { waitsForEarlierSigner } from '../../store/workflow-repo.js';
+import { withdrawalOfSigner } from '../../store/endorsements-repo.js';
 
 export interface SigningSession {
   signer: SigningSigner;
@@ -24,13 +25,29 @@ const NOT_SIGNABLE: Record<string, string> = {
   draft: 'the document belongs to a set that has not been sent yet',
 };
 
-/** The session of a token, or SIGNING_LINK_INVALID. `lock` locks the document row (inside trx). */
+/**
+ * The session of a token, or SIGNING_LINK_INVALID. `lock` locks the document row (inside trx).
+ * An endorser's link whose endorsement was withdrawn opens nothing (ENDORSEMENT_WITHDRAWN): read
+ * after the lock, so a signature or refusal that waited for a withdrawal sees it.
+ */
 export async function openSession(q: Db | Transaction<Database>, token: string, lock = false): Promise<SigningSession> {
   const found = TOKEN.test(token) ? await findByToken(q, hashToken(token), lock) : undefined;
   if (!found) {
     throw new AppError('SIGNING_LINK_INVALID', 'this signing link is not valid; ask the sender for a new one');
   }
+  if (found.signer.role === 'endorser') {
+    const withdrawal = await withdrawalOfSigner(q, found.signer.id);
+    if (withdrawal) {
+      throw endorsementWithdrawn(withdrawal.withdrawn_at);
+    }
+  }
   return found;
+}
+
+export function endorsementWithdrawn(at: Date | null): AppError {
+  return new AppError('ENDORSEMENT_WITHDRAWN', 'the sender withdrew this endorsement: this link can no longer show, sign or decline it', {
+    withdrawn_at: at ? new Date(at).toISOString() : null,
+  });
 }
 
 /** Refuses a document that can no longer be signed or rejected (DOCUMENT_NOT_SIGNABLE, details.status). */

@@ -1,6 +1,8 @@
 // POST /api/timestamp {hash}: a NOM-151 stamp over a client's SHA-256. The token is checked
 // before it is stored and answered; a provider that is down stores nothing (503).
+import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
+import type { Database } from '../../store/schema.js';
 import type { StampAnswer } from '../../schemas/stamps.js';
 import { insertStamp } from '../../store/stamps-repo.js';
 import { parseSha256 } from './parse-hash.js';
@@ -35,19 +37,31 @@ export async function stampHash(deps: Deps, opts: { accountId: string; body: Rec
  * took, in one transaction: a refused piece (402) stores nothing.
  */
 export async function recordApiStamp(deps: Deps, accountId: string, subject: 'hash' | 'pdf', issued: IssuedStamp): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    await consumePiece(trx, { accountId, kind: 'stamps', channel: subject, at: deps.clock.now() });
-    await insertStamp(trx, {
-      accountId,
-      documentId: null,
-      subject,
-      coveredSha256: issued.hash,
-      token: issued.token,
-      provider: issued.provider,
-      tsaName: issued.tsa,
-      genTime: issued.genTime,
-      serial: issued.serial,
-      at: deps.clock.now(),
-    });
+  await deps.db.transaction().execute((trx) => recordApiStampIn(trx, deps, accountId, subject, issued));
+}
+
+/**
+ * The same inside the caller's transaction, for an action whose result must be kept with the piece
+ * it spends (the certified email's evidence PDF): both commit, or neither.
+ */
+export async function recordApiStampIn(
+  trx: Transaction<Database>,
+  deps: Pick<Deps, 'clock'>,
+  accountId: string,
+  subject: 'hash' | 'pdf',
+  issued: IssuedStamp,
+): Promise<void> {
+  await consumePiece(trx, { accountId, kind: 'stamps', channel: subject, at: deps.clock.now() });
+  await insertStamp(trx, {
+    accountId,
+    documentId: null,
+    subject,
+    coveredSha256: issued.hash,
+    token: issued.token,
+    provider: issued.provider,
+    tsaName: issued.tsa,
+    genTime: issued.genTime,
+    serial: issued.serial,
+    at: deps.clock.now(),
   });
 }

@@ -3,8 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { createEndorsement } from '../../domain/endorsements/create-endorsement.js';
 import { listEndorsements } from '../../domain/endorsements/list-endorsements.js';
+import { withdrawEndorsement } from '../../domain/endorsements/withdraw-endorsement.js';
 import { ErrorResponse } from '../../schemas/common.js';
-import { CreatedEndorsement, EndorseBody, EndorseParams, EndorsementChain } from '../../schemas/endorsements.js';
+import {
+  CreatedEndorsement,
+  EndorseBody,
+  EndorseParams,
+  EndorsementChain,
+  EndorsementEntry,
+  WithdrawEndorsementBody,
+  WithdrawEndorsementParams,
+} from '../../schemas/endorsements.js';
 
 export function endorsementRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -41,7 +50,7 @@ export function endorsementRoutes(deps: Deps) {
       {
         schema: {
           operationId: 'listEndorsements',
-          summary: "A document's endorsements in order (pending, signed or declined) and its current holder",
+          summary: "A document's endorsements in order (pending, signed, declined or withdrawn) and its current holder",
           tags,
           security: [{ hmac: [] }],
           params: EndorseParams,
@@ -49,6 +58,29 @@ export function endorsementRoutes(deps: Deps) {
         },
       },
       async (req) => listEndorsements(deps, { accountId: req.account!.id, ticket: (req.params as { ticket: string }).ticket }),
+    );
+
+    app.delete(
+      '/api/document/:ticket/endorsements/:endorsement_id',
+      {
+        schema: {
+          operationId: 'withdrawEndorsement',
+          summary: "Withdraw a pending endorsement: the endorser's link stops working and a new endorsement may be asked for",
+          description:
+            'Optional JSON body {"reason"} (1 to 500 characters). The answer is the endorsement as the listing shows it, withdrawn. ' +
+            '404 ENDORSEMENT_NOT_FOUND for an id the document does not have; 409 ENDORSEMENT_NOT_PENDING (details.status) for one ' +
+            'signed, declined or withdrawn already.',
+          tags,
+          security: [{ hmac: [] }],
+          params: WithdrawEndorsementParams,
+          body: WithdrawEndorsementBody,
+          response: { 200: EndorsementEntry, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => {
+        const p = req.params as { ticket: string; endorsement_id: string };
+        return withdrawEndorsement(deps, { accountId: req.account!.id, ticket: p.ticket, endorsementId: p.endorsement_id, body: req.body });
+      },
     );
   };
 }

@@ -9,6 +9,8 @@ export function describeError(err: ApiError, t: Dict): string {
       return t.network;
     case 'SIGNING_LINK_INVALID':
       return t.linkInvalid;
+    case 'ENDORSEMENT_WITHDRAWN':
+      return t.endorsementWithdrawn;
     case 'DOCUMENT_NOT_SIGNABLE': {
       const status = typeof err.details?.status === 'string' ? err.details.status : '';
       return t.state[status]?.[1] ?? err.message;

@@ -1,0 +1,70 @@
+// DELETE /api/document/{ticket}/endorsements/{endorsement_id}: the account withdraws an endorsement
+// its endorser has not signed or declined (sent to the wrong person, or with a wrong text). The
+// endorser's link stops working at once (signing-session.ts answers ENDORSEMENT_WITHDRAWN), the
+// chain stays as it was, and a new endorsement may be asked for. No webhook event: the account
+// itself made the change, and the answer says what it is; the history records it.
+//
+// Withdrawal and the endorser's signature (or refusal) both lock the document row first, so at the
+// same moment exactly one of them happens: the second sees the first's result once it has the lock.
+import type { Deps } from '../deps.js';
+import { AppError, invalid } from '../errors.js';
+import { appendHistory } from '../history/append-history.js';
+import { endorsementOfDocument, lockDocumentByTicket, markEndorsementWithdrawn } from '../../store/endorsements-repo.js';
+import type { EndorsementEntry } from '../../schemas/endorsements.js';
+import { endorsementEntry } from './list-endorsements.js';
+
+export const WITHDRAWAL_REASON_MAX = 500;
+
+/** The optional body `{reason}`: absent, null or without `reason` is no reason. */
+export function parseWithdrawal(body: unknown): { reason: string | null } {
+  if (body === undefined || body === null) {
+    return { reason: null };
+  }
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw invalid('body', 'expected an object {"reason": "..."} or no body');
+  }
+  const r = (body as Record<string, unknown>).reason;
+  if (r === undefined || r === null) {
+    return { reason: null };
+  }
+  const reason = typeof r === 'string' ? r.trim() : '';
+  if (reason.length === 0 || [...reason].length > WITHDRAWAL_REASON_MAX) {
+    throw invalid('reason', `1 to ${WITHDRAWAL_REASON_MAX} characters, or leave it out`);
+  }
+  return { reason };
+}
+
+export async function withdrawEndorsement(
+  deps: Deps,
+  o: { accountId: string; ticket: string; endorsementId: string; body: unknown },
+): Promise<EndorsementEntry> {
+  const { reason } = parseWithdrawal(o.body);
+  return deps.db.transaction().execute(async (trx) => {
+    const doc = await lockDocumentByTicket(trx, o.accountId, o.ticket);
+    if (!doc) {
+      throw new AppError('DOCUMENT_NOT_FOUND', `no document with ticket ${o.ticket}`);
+    }
+    const e = await endorsementOfDocument(trx, doc.id, o.endorsementId);
+    if (!e) {
+      throw new AppError('ENDORSEMENT_NOT_FOUND', `the document has no endorsement ${o.endorsementId}`);
+    }
+    if (e.status !== 'pending') {
+      throw new AppError('ENDORSEMENT_NOT_PENDING', `only a pending endorsement can be withdrawn; this one is ${e.status}`, {
+        status: e.status,
+      });
+    }
+    const now = deps.clock.now();
+    if (!(await markEndorsementWithdrawn(trx, { documentId: doc.id, endorsementId: e.endorsement_id, at: now, reason }))) {
+      throw new Error(`withdrawEndorsement: endorsement ${e.endorsement_id} stopped being pending under the document's lock`);
+    }
+    await appendHistory(trx, {
+      documentId: doc.id,
+      at: now,
+      action: 'endorsement_withdrawn',
+      actor: 'account',
+      details: { endorsement_id: e.endorsement_id, sequence: e.sequence, endorser: e.endorser_name, reason },
+    });
+    const withdrawn = await endorsementOfDocument(trx, doc.id, e.endorsement_id);
+    return endorsementEntry(withdrawn!);
+  });
+}
