@@ -153,10 +153,12 @@ export interface ReviewRow {
   covered: { document_ticket: string; document_name: string }[];
 }
 
+// A set signer's review is kept on their first document's row, which may not carry the name the
+// person was given on another document of the set: the set signer's (the first one given) then.
 const REVIEW = sql`r.id::text as id, r.status, r.checks, r.reason, r.created_at, r.decided_at, r.evidence_deleted_at,
   r.account_id::text as account_id, r.provider, r.automatic_checks,
   d.id::text as document_id, d.ticket as document_ticket, d.name as document_name, s.id::text as signer_row_id, s.signer_id,
-  s.name as signer_name, s.email as signer_email, s.authority, s.data, s.identity_status,
+  coalesce(s.name, ss.name) as signer_name, coalesce(s.email, ss.email) as signer_email, s.authority, s.data, s.identity_status,
   r.set_signer_id::text as set_signer_id, ds.uuid as set_uuid, ds.name as set_name,
   case when r.set_signer_id is null then json_build_array(json_build_object('document_ticket', d.ticket, 'document_name', d.name))
     else coalesce((select json_agg(json_build_object('document_ticket', cd.ticket, 'document_name', cd.name) order by cd.id)

@@ -184,6 +184,54 @@ describe('set page', () => {
     await context.close();
   });
 
+  it('in an ordered set, a signer asked to verify can send the images before their turn; the pad waits for it', async () => {
+    const set = await s.client.createDocumentSet({ name: 'En orden' });
+    const pdf = (await makePdf([A4])).toString('base64');
+    await s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Solicitud',
+      document_set: set.uuid,
+      stickers: [
+        { authority: 'EMAIL_LINK', data: 'olga@example.com', name: 'Olga Ruiz', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+        {
+          authority: 'EMAIL_LINK',
+          data: 'pablo@example.com',
+          name: 'Pablo Núñez',
+          page: 0,
+          rect: { lx: 320, ly: 60, tx: 520, ty: 130 },
+          requireIdentityVerification: true,
+        },
+      ],
+    });
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'en', ordered: true });
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale: 'en-GB' });
+    const page = await context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(closed.signers.find((x) => x.data === 'pablo@example.com')!.signer_url);
+    await page.getByRole('heading', { name: 'Not your turn yet' }).waitFor();
+    await page.getByRole('heading', { name: 'Verify your identity' }).waitFor();
+    expect(await page.getByText(/once for all the documents/).count()).toBe(1);
+    const photo = (name: string, png: Buffer) => ({ name, mimeType: 'image/png', buffer: png });
+    await page.locator('#identity-front').setInputFiles(photo('front.png', testPng(1200, 760, [210, 190, 160])));
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(1);
+    await page.locator('#identity-back').setInputFiles(photo('back.png', testPng(1200, 760, [160, 190, 210])));
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
+    await page.locator('#identity-selfie').setInputFiles(photo('selfie.png', testPng(720, 960, [230, 200, 180])));
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
+    await page.getByRole('button', { name: 'Send for review' }).click();
+    await page.getByTestId('identity-pending').waitFor();
+    const review = (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find((r) => r.document_set?.uuid === set.uuid);
+    expect(review?.signer.name).toBe('Pablo Núñez');
+    await s.client.decideIdentityReview(review!.id, { decision: 'approve' });
+    // Verified and still not due: the page says so, with no pad.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Not your turn yet' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Verify your identity' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Sign/ }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('serves /sign/set/{token} with the page headers and shows a clear page for a link that is not valid', async () => {
     const res = await fetch(`${s.baseUrl}/sign/set/${'x'.repeat(43)}`);
     expect(res.status).toBe(200);

@@ -310,6 +310,23 @@ describe('identity verification in a document set', () => {
     expect([closed.status, closed.json.error.code]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE']);
   });
 
+  it('a person named on a later document only: the set review names them (the built-in checks compare that name)', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Sin nombre' });
+    const carla = `carla.${++seq}@example.com`;
+    for (const name of [undefined, 'Carla Méndez Ruiz']) {
+      await s.client.createDocument({
+        b64_doc: pdf,
+        document_set: set.uuid,
+        stickers: [{ authority: 'EMAIL_LINK', data: carla, ...(name ? { name } : {}), requireIdentityVerification: true, ...box(0) }],
+      });
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid);
+    await submitAll(setPath(closed.signers[0].signer_url));
+    const [review] = await reviewsOfSet(set.uuid);
+    expect(review.signer).toMatchObject({ name: 'Carla Méndez Ruiz', email: carla });
+    expect((await s.client.getIdentityReview(review.id)).signer.name).toBe('Carla Méndez Ruiz');
+  });
+
   it('the external provider decides a set review for each document; it sends the signer back to the set page', async () => {
     const set = await verifyingSet();
     const started = await call(`/sign/api/set/${set.ana}/identity/provider`, {});

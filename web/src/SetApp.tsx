@@ -83,20 +83,14 @@ export function SetApp({ token }: { token: string }) {
     if (closed) {
       return <StateView title={closed[0]} text={closed[1]} state={s.set.status.toLowerCase()} />;
     }
-    if (!s.signer.due) {
-      return (
-        <>
-          <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />
-          {sender}
-          {list}
-        </>
-      );
-    }
+    const notDue = !s.signer.due && <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />;
     if (s.signer.identity.required && s.signer.identity.status !== 'verified') {
       // Identity first, once for all the documents (IdentityStep.tsx): the pad and the e.firma come
-      // once it is approved.
+      // once it is approved. Verifying does not wait for an ordered flow to reach the signer (as the
+      // API allows), so their review can be decided before their turn comes.
       return (
         <>
+          {notDue}
           {sender}
           <p className="box-hint">{st.intro(toSign.length)}</p>
           {list}
@@ -117,6 +111,15 @@ export function SetApp({ token }: { token: string }) {
               onChanged={() => void load()}
             />
           </section>
+        </>
+      );
+    }
+    if (notDue) {
+      return (
+        <>
+          {notDue}
+          {sender}
+          {list}
         </>
       );
     }

@@ -14,6 +14,7 @@ import { decodeBase64 } from '../base64.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { consumePiece } from '../packages/consume-piece.js';
+import { lockDocuments } from '../../store/set-flow-repo.js';
 import { openSession, requireSignable, type SigningSession } from '../signing/signing-session.js';
 import {
   type EvidenceKind,
@@ -61,6 +62,7 @@ async function mayRetry(q: Kysely<Database>, s: SigningSession, subject: Identit
  * signer's for a document of a set).
  */
 export async function openVerifying(trx: Transaction<Database>, token: string) {
+  await lockSubjectDocuments(trx, token);
   const s = await openSession(trx, token, true);
   requireSignable(s);
   const subject = await identitySubjectOf(trx, s.signer.id);
@@ -78,6 +80,18 @@ export async function openVerifying(trx: Transaction<Database>, token: string) {
     throw new AppError('INVALID_STATE', 'the evidence was submitted for review already; wait for the decision');
   }
   return Object.assign(s, { subject });
+}
+
+/**
+ * A set signer's verification changes their rows on each of their documents of the set: those
+ * documents are locked first, in document order (as closing a set and a decision lock them), then
+ * their signer rows are changed; whichever of the person's links a request came through, a second
+ * one waits here and then finds the first one's review. One document's signer: its document alone.
+ */
+async function lockSubjectDocuments(trx: Transaction<Database>, token: string): Promise<void> {
+  const s = await openSession(trx, token);
+  const covered = await coveredRowsOf(trx, await identitySubjectOf(trx, s.signer.id));
+  await lockDocuments(trx, [...new Set([s.signer.document_id, ...covered.map((c) => c.document_id)])]);
 }
 
 export async function captureEvidence(

@@ -12,6 +12,7 @@ import type { Deps } from '../deps.js';
 import type { Database } from '../../store/schema.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
+import { lockDocuments } from '../../store/set-flow-repo.js';
 import type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../../schemas/identity.js';
 import {
   type ReviewRow,
@@ -150,6 +151,9 @@ export async function applyDecision(
   await decideReview(trx, r.id, { status: d.approved ? 'approved' : 'rejected', reason: d.reason, at: now, provider });
   // The review's own row, or each row of the set signer asked to verify (one per document of the set).
   const rows = await coveredRowsOf(trx, { rowId: r.signer_row_id, setSignerId: r.set_signer_id });
+  // Their documents before their signer rows (in document order), as viewing and signing lock them:
+  // changing a row first and then appending to its document's history could deadlock against them.
+  await lockDocuments(trx, [...new Set(rows.map((x) => x.document_id))]);
   await setIdentityStatus(
     trx,
     rows.map((x) => x.id),
