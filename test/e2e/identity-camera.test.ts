@@ -14,6 +14,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
 import { eventKinds } from '../helpers/events.js';
 
+/** A capture goes through the image jail, whose first worker may take seconds to start on a busy machine. */
+const POLL = { timeout: 15_000 };
+
 const WIDTH = 1280;
 const HEIGHT = 720;
 
@@ -58,7 +61,7 @@ afterAll(async () => {
 
 const eventsOf = (ticket: string) => eventKinds(s.deps.db, ticket);
 
-describe('identity verification with the camera', () => {
+describe('identity verification with the camera', { timeout: 180_000 }, () => {
   it('takes the document and a selfie with the camera; an approved signer signs, a rejected one cannot; the events arrive', async () => {
     const pdf = (await makePdf([A4])).toString('base64');
     for (const outcome of ['approve', 'reject'] as const) {
@@ -86,9 +89,9 @@ describe('identity verification with the camera', () => {
         const preview = page.getByLabel(`Vista de la cámara: ${label}`);
         await preview.waitFor();
         // The fake camera's frames are playing at their own size.
-        await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight])).toEqual([WIDTH, HEIGHT]);
+        await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight]), POLL).toEqual([WIDTH, HEIGHT]);
         await page.getByRole('button', { name: `Tomar foto: ${label}` }).click();
-        await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(i + 1);
+        await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(i + 1);
         expect(await preview.count()).toBe(0);
       }
       await page.getByRole('button', { name: 'Enviar a revisión' }).click();
@@ -122,7 +125,7 @@ describe('identity verification with the camera', () => {
         await page.locator('#typed-signature').fill('Inés Camacho');
         await page.locator('#consent').check();
         await page.getByRole('button', { name: 'Firmar' }).click();
-        await page.locator('[data-testid="signed-state"][data-document-status="completed"]').waitFor();
+        await page.locator('[data-testid="signed-state"][data-document-status="completed"]').waitFor({ timeout: 90_000 });
         const signed = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
         expect((await pdfsig(signed, rootPem)).signatures.map((x) => x.valid)).toEqual([true]);
         expect(await eventsOf(doc.document_ticket)).toEqual(['identity_verification_passed', 'original_signed', 'document_completed']);

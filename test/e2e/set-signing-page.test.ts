@@ -13,6 +13,9 @@ import { pdfsig } from '../helpers/validators.js';
 import { eventKinds } from '../helpers/events.js';
 import { testPng } from '../helpers/images.js';
 
+/** A capture goes through the image jail, whose first worker may take seconds to start on a busy machine. */
+const POLL = { timeout: 15_000 };
+
 const PHONE = { width: 360, height: 740 };
 
 let s: TestServer;
@@ -34,7 +37,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe('set page', () => {
+describe('set page', { timeout: 180_000 }, () => {
   it('signs a two-document set in one visit and offers each signed PDF', async () => {
     const set = await s.client.createDocumentSet({ name: 'Alta de cliente' });
     const pdf = (await makePdf([A4, A4])).toString('base64');
@@ -72,7 +75,7 @@ describe('set page', () => {
     expect(await page.getByTestId('signing-as').textContent()).toBe('Firmas como Ana García · ana@example.com');
     await items.nth(0).getByRole('button', { name: /Ver/ }).click();
     await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
-    await expect.poll(() => page.locator('.box-highlight').first().isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.box-highlight').first().isVisible(), POLL).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     // One typed signature, one consent, one click for both documents.
@@ -146,16 +149,16 @@ describe('set page', () => {
 
     const photo = (name: string, png: Buffer) => ({ name, mimeType: 'image/png', buffer: png });
     await page.locator('#identity-front').setInputFiles(photo('frente.png', testPng(1200, 760, [210, 190, 160])));
-    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(1);
+    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(1);
     await page.locator('#identity-back').setInputFiles(photo('reverso.png', testPng(1200, 760, [160, 190, 210])));
-    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
+    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(2);
     await page.getByRole('button', { name: 'Usar la cámara: Selfie' }).click();
     const preview = page.getByLabel('Vista de la cámara: Selfie');
     await preview.waitFor();
-    await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
+    await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth), POLL).toBeGreaterThan(0);
     const frame = await preview.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight]);
     await page.getByRole('button', { name: 'Tomar foto: Selfie' }).click();
-    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
+    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(3);
     await page.getByRole('button', { name: 'Enviar a revisión' }).click();
     await page.getByTestId('identity-pending').waitFor();
     expect(await page.getByRole('button', { name: 'Firmar los 2 documentos' }).count()).toBe(0);
@@ -174,7 +177,7 @@ describe('set page', () => {
     await page.locator('#typed-signature').fill('Inés Camacho');
     await page.getByLabel(/Acepto firmar estos documentos/).check();
     await signButton.click();
-    await page.locator('[data-testid="signed-state"][data-set-status="COMPLETED"]').waitFor();
+    await page.locator('[data-testid="signed-state"][data-set-status="COMPLETED"]').waitFor({ timeout: 90_000 });
     for (const ticket of tickets) {
       expect(await eventKinds(s.deps.db, ticket)).toEqual(['identity_verification_passed', 'original_signed', 'document_completed']);
       const report = await pdfsig((await s.client.downloadDocument('original', ticket)).bytes, rootPem);
@@ -213,11 +216,11 @@ describe('set page', () => {
     expect(await page.getByText(/once for all the documents/).count()).toBe(1);
     const photo = (name: string, png: Buffer) => ({ name, mimeType: 'image/png', buffer: png });
     await page.locator('#identity-front').setInputFiles(photo('front.png', testPng(1200, 760, [210, 190, 160])));
-    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(1);
+    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(1);
     await page.locator('#identity-back').setInputFiles(photo('back.png', testPng(1200, 760, [160, 190, 210])));
-    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
+    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(2);
     await page.locator('#identity-selfie').setInputFiles(photo('selfie.png', testPng(720, 960, [230, 200, 180])));
-    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
+    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(3);
     await page.getByRole('button', { name: 'Send for review' }).click();
     await page.getByTestId('identity-pending').waitFor();
     const review = (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find((r) => r.document_set?.uuid === set.uuid);
