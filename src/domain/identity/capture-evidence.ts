@@ -195,18 +195,34 @@ export async function submitEvidence(
       documentId: subject.documentId,
       at: now,
     });
-    for (const c of covered) {
-      await appendHistory(trx, {
-        documentId: c.document_id,
-        at: now,
-        action: 'identity_submitted',
-        actor: `signer:${c.signer_id}`,
-        ip: o.ip ?? null,
-        details: { review_id: reviewId, images: evidence.map((e) => ({ kind: e.kind, sha256: e.sha256 })) },
-      });
-    }
+    await recordSubmitted(trx, covered, {
+      at: now,
+      ip: o.ip ?? null,
+      details: { review_id: reviewId, images: evidence.map((e) => ({ kind: e.kind, sha256: e.sha256 })) },
+    });
     return identityState(trx, s, deps.config.identity.provider?.name ?? null);
   });
+}
+
+/**
+ * `identity_submitted` in the history of each document the submission covers (a set signer's: each
+ * of their documents of the set), in the name of that document's signer.
+ */
+export async function recordSubmitted(
+  trx: Transaction<Database>,
+  covered: { document_id: string; signer_id: string }[],
+  e: { at: Date; ip: string | null; details: Record<string, unknown> },
+): Promise<void> {
+  for (const c of covered) {
+    await appendHistory(trx, {
+      documentId: c.document_id,
+      at: e.at,
+      action: 'identity_submitted',
+      actor: `signer:${c.signer_id}`,
+      ip: e.ip,
+      details: e.details,
+    });
+  }
 }
 
 export async function identityState(q: Kysely<Database>, s: SigningSession, provider: string | null): Promise<IdentityState> {

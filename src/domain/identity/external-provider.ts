@@ -11,10 +11,9 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { appendHistory } from '../history/append-history.js';
 import { consumePiece } from '../packages/consume-piece.js';
 import { coveredRowsOf, findProviderReview, insertReview } from '../../store/identity-repo.js';
-import { openVerifying } from './capture-evidence.js';
+import { openVerifying, recordSubmitted } from './capture-evidence.js';
 import { applyDecision } from './reviews.js';
 
 const TIMEOUT_MS = 15_000;
@@ -83,16 +82,11 @@ export async function startProviderVerification(
       at: now,
     });
     // A set signer's session covers each of their documents of the set: each history says so.
-    for (const c of await coveredRowsOf(trx, subject)) {
-      await appendHistory(trx, {
-        documentId: c.document_id,
-        at: now,
-        action: 'identity_submitted',
-        actor: `signer:${c.signer_id}`,
-        ip: o.ip ?? null,
-        details: { review_id: reference, provider: provider.name, session: session.id },
-      });
-    }
+    await recordSubmitted(trx, await coveredRowsOf(trx, subject), {
+      at: now,
+      ip: o.ip ?? null,
+      details: { review_id: reference, provider: provider.name, session: session.id },
+    });
   });
   return { url: session.url };
 }
