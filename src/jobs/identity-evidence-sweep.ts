@@ -9,8 +9,10 @@ import { IDENTITY_EVIDENCE_SWEEP } from './payloads/identity-evidence-sweep.js';
 export function identityEvidenceSweepTask(deps: Deps): Task {
   return payloadTask(IDENTITY_EVIDENCE_SWEEP, async (_p, helpers) => {
     const n = await sweepIdentityEvidence(deps);
-    if (n > 0) {
-      helpers.logger.info(`identity_evidence_sweep: deleted the images of ${n} decided reviews`);
+    if (n.reviews > 0 || n.drafts > 0) {
+      helpers.logger.info(
+        `identity_evidence_sweep: deleted the images of ${n.reviews} decided reviews and ${n.drafts} images never submitted`,
+      );
     }
   });
 }

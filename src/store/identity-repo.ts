@@ -249,6 +249,15 @@ export async function deleteDecidedEvidence(q: Q, before: Date, at: Date): Promi
   return r.rows.length;
 }
 
+/**
+ * Images a signer sent but never submitted for review (drafts), captured before `before`: deleted.
+ * A draft is replaced when sent again, which renews its time.
+ */
+export async function deleteStaleDrafts(q: Q, before: Date): Promise<number> {
+  const r = await sql`delete from identity_evidence where review_id is null and created_at < ${before}`.execute(q);
+  return Number(r.numAffectedRows ?? 0n);
+}
+
 /** The account's number of further attempts after a rejection (accounts.identity_retries). */
 export async function identityRetriesOf(q: Q, accountId: string): Promise<number> {
   const r = await sql<{ n: number }>`select identity_retries as n from accounts where id = ${accountId}`.execute(q);

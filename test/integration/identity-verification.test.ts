@@ -300,16 +300,38 @@ describe('identity verification', () => {
     await submitAll(ana);
     const review = await reviewOf(doc.document_ticket);
     await s.client.request('POST', `/api/identity/reviews/${review.id}`, { decision: 'approve' });
-    expect(await sweepIdentityEvidence(s.deps)).toBe(0); // not yet: kept for the retention period
+    expect((await sweepIdentityEvidence(s.deps)).reviews).toBe(0); // not yet: kept for the retention period
     offsetMs = (s.deps.config.identity.evidenceDays + 1) * 86_400_000;
     try {
-      expect(await sweepIdentityEvidence(s.deps)).toBeGreaterThanOrEqual(1);
+      expect((await sweepIdentityEvidence(s.deps)).reviews).toBeGreaterThanOrEqual(1);
       const detail = await s.client.request<{ evidence: unknown[]; evidence_deleted_at: string | null; status: string }>(
         'GET',
         `/api/identity/reviews/${review.id}`,
       );
       expect(detail).toMatchObject({ evidence: [], status: 'approved' });
       expect(detail.evidence_deleted_at).not.toBeNull();
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  it('deletes images sent but never submitted once they are as old as the retention period', async () => {
+    const ana = (await verifyingDocument()).ana;
+    const later = (await verifyingDocument()).ana;
+    const captured = async (token: string) => (await call(`/sign/api/${token}`)).json.signer.identity.captured;
+    expect((await send(ana, 'front', FRONT)).status).toBe(200);
+    expect((await send(ana, 'back', BACK)).status).toBe(200);
+    expect((await sweepIdentityEvidence(s.deps)).drafts).toBe(0); // not yet
+    expect(await captured(ana)).toEqual(['back', 'front']);
+    offsetMs = (s.deps.config.identity.evidenceDays + 1) * 86_400_000;
+    try {
+      // Sent at the moved clock: as new as it gets, kept.
+      expect((await send(later, 'selfie', SELFIE)).status).toBe(200);
+      expect((await sweepIdentityEvidence(s.deps)).drafts).toBeGreaterThanOrEqual(2);
+      expect(await captured(ana)).toEqual([]);
+      expect(await captured(later)).toEqual(['selfie']);
+      // The signer starts again: the step asks for every image.
+      expect((await call(`/sign/api/${ana}/identity/submit`, {})).json.error.details).toEqual({ missing: ['front', 'back', 'selfie'] });
     } finally {
       offsetMs = 0;
     }
