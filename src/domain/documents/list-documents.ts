@@ -83,7 +83,8 @@ function listed(r: ListedDocument, archival: ArchivalState): DocumentListing['do
   };
 }
 
-function epochMs(field: string, v: string): Date {
+/** An epoch-milliseconds query value (the listing's `from` and `to`), else a 400 naming the field. */
+export function epochMs(field: string, v: string): Date {
   const n = Number(v);
   if (!/^\d{1,15}$/.test(v) || !Number.isSafeInteger(n)) {
     throw invalid(field, 'expected a time in milliseconds since the Unix epoch');

@@ -1,11 +1,14 @@
-// The panel's list of an account's document sets: read-only, newest first, in pages of 50 (the
-// next page starts before the last one's creation). A set itself is getDocumentSet's, as the API
-// shows it.
+// The panel's list of an account's document sets: read-only, newest first, filtered by state, by
+// text in the name (or the whole uuid) and by creation dates, in pages (an opaque token names
+// where the next one starts). A set itself is getDocumentSet's, as the API shows it.
 import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
+import { epochMs } from '../documents/list-documents.js';
+import { SET_STATUSES } from '../../schemas/sets.js';
 import { listAccountSets } from '../../store/panel-sets-repo.js';
 
-const PAGE = 50;
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 100;
 
 export interface ListedSets {
   sets: {
@@ -17,20 +20,45 @@ export interface ListedSets {
     expires_at: string | null;
     documents: number;
   }[];
-  /** The `before` of the next page; absent on the last. */
-  next_before?: string;
+  /** The `nextToken` of the next page; absent on the last. */
+  nextToken?: string;
 }
 
-export async function listDocumentSets(deps: Pick<Deps, 'db'>, o: { accountId: string; before?: string }): Promise<ListedSets> {
-  let before: Date | undefined;
-  if (o.before) {
-    before = new Date(o.before);
-    if (Number.isNaN(before.getTime())) {
-      throw invalid('before', 'expected an ISO 8601 date-time');
+/** The query as it comes: each value a string, checked here so a bad one is a 400 naming it. */
+export interface SetListQuery {
+  accountId: string;
+  status?: string;
+  q?: string;
+  from?: string;
+  to?: string;
+  limit?: string;
+  nextToken?: string;
+}
+
+export async function listDocumentSets(deps: Pick<Deps, 'db'>, o: SetListQuery): Promise<ListedSets> {
+  if (o.status !== undefined && !(SET_STATUSES as readonly string[]).includes(o.status)) {
+    throw invalid('status', `expected one of ${SET_STATUSES.join(', ')}`);
+  }
+  const search = o.q?.trim() || undefined;
+  if (search !== undefined && search.length > 200) {
+    throw invalid('q', 'at most 200 characters');
+  }
+  const from = o.from === undefined ? undefined : epochMs('from', o.from);
+  const to = o.to === undefined ? undefined : epochMs('to', o.to);
+  if (from && to && from > to) {
+    throw invalid('from', 'must not be later than to');
+  }
+  let limit = DEFAULT_PAGE;
+  if (o.limit !== undefined) {
+    limit = Number(o.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      throw invalid('limit', `expected a whole number from 1 to ${MAX_PAGE}`);
     }
   }
-  const rows = await listAccountSets(deps.db, { accountId: o.accountId, limit: PAGE + 1, before });
-  const page = rows.slice(0, PAGE);
+  const afterId = o.nextToken === undefined ? undefined : decodeToken(o.nextToken);
+  // One extra row tells whether another page exists without a count query.
+  const rows = await listAccountSets(deps.db, { accountId: o.accountId, limit: limit + 1, status: o.status, search, from, to, afterId });
+  const page = rows.slice(0, limit);
   return {
     sets: page.map((r) => ({
       uuid: r.uuid,
@@ -42,6 +70,22 @@ export async function listDocumentSets(deps: Pick<Deps, 'db'>, o: { accountId: s
       expires_at: r.status === 'OPEN' ? null : (r.expires_at?.toISOString() ?? null),
       documents: r.documents,
     })),
-    ...(rows.length > PAGE ? { next_before: page[page.length - 1].created_at.toISOString() } : {}),
+    ...(rows.length > limit ? { nextToken: encodeToken(page[page.length - 1].id) } : {}),
   };
+}
+
+function encodeToken(id: string): string {
+  return Buffer.from(JSON.stringify({ set: id })).toString('base64url');
+}
+
+function decodeToken(token: string): string {
+  try {
+    const { set } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { set?: unknown };
+    if (typeof set === 'string' && /^\d{1,18}$/.test(set)) {
+      return set;
+    }
+  } catch {
+    // fall through
+  }
+  throw invalid('nextToken', 'not a token returned by this operation');
 }
