@@ -1,7 +1,8 @@
 // The account panel in Chromium, as its user goes through it: invited by the operator, signs in from
 // the emailed link (read from the outbox), finds a document by its signer and downloads its report,
-// cancels another document's workflow from its page, sees the sets, downloads a sample PDF made from a
-// template (read back with pdftotext),
+// corrects a signer of another document to SMS (a phone that is not E.164 is refused at the field)
+// and cancels that document's workflow from its page, finds a set by its name, downloads a sample
+// PDF made from a template (read back with pdftotext),
 // sets the webhook URL and rotates its secret, sees a failed delivery and sends it again (the local
 // receiver then gets it, signed with the new secret), subscribes a URL to one event and deletes that
 // subscription, rotates an API key and the old key is refused.
@@ -21,6 +22,7 @@ import { MAX_ATTEMPTS } from '../../src/domain/events/retry-schedule.js';
 import { invitePanelUser } from '../../src/domain/panel/invite-panel-user.js';
 import { guardedFetch, isPublicAddress } from '../../src/net/url-guard.js';
 import { findAccountByWebId } from '../../src/store/accounts-repo.js';
+import { listChannelMessages } from '../../src/store/channel-messages-repo.js';
 import { listMessages } from '../../src/store/mail-repo.js';
 import { apiError } from '../helpers/api-error.js';
 import { launchChromium, pageProblems } from '../helpers/browser.js';
@@ -68,6 +70,7 @@ beforeAll(async () => {
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', name: 'Carla Ruiz', ...box }],
     })
   ).document_ticket;
+  await s.client.createDocumentSet({ name: 'Payroll' });
   await s.client.createDocumentSet({ name: 'Onboarding' });
   await s.client.saveTemplate({
     template_type: 'html',
@@ -198,6 +201,26 @@ describe('account panel', () => {
     await page.getByRole('button', { name: 'Correct: Dan' }).click();
     await page.getByLabel('Name').waitFor();
     await checkAccessible(page, 'document with actions');
+    // The signer moves to SMS: a phone without its country code is refused at the field, and nothing
+    // is sent; in E.164 form it is saved, and the new link goes to that phone.
+    const offerSigner = async () =>
+      (await s.client.listDocuments({ from: 0, to: s.deps.clock.now().getTime() + 1000 })).documents.find(
+        (x) => x.document_ticket === offerTicket,
+      )!.signers[0];
+    await page.getByLabel("Signer's verification").selectOption('SMS');
+    await page.getByLabel("Signer's identifier (SMS)").fill('5512345678');
+    await page.getByRole('button', { name: 'Save correction' }).click();
+    await page.getByText('Not a phone number in international form (+ and 7 to 15 digits).').waitFor();
+    expect(await page.getByLabel("Signer's identifier (SMS)").getAttribute('aria-invalid')).toBe('true');
+    await checkAccessible(page, 'correction refused at the field');
+    expect(await offerSigner()).toMatchObject({ authority: 'EMAIL_LINK', data: 'dan@example.com' });
+    await page.getByLabel("Signer's identifier (SMS)").fill('+525512345678');
+    await page.getByRole('button', { name: 'Save correction' }).click();
+    await expect.poll(() => page.getByTestId('action-status').textContent()).toBe('Signer corrected (Dan): the old link no longer works.');
+    await expect.poll(() => page.getByTestId('signers').textContent()).toContain('SMS');
+    expect(await offerSigner()).toMatchObject({ authority: 'SMS', data: '+525512345678' });
+    const sms = (await listChannelMessages(s.deps.db, 10)).map((m) => [m.channel, m.kind, m.recipient, m.status]);
+    expect(sms).toEqual([['sms', 'invitation', '+525512345678', 'queued']]);
     await page.getByTestId('cancel-workflow').click();
     await expect.poll(() => page.getByTestId('action-status').textContent()).toBe('Signing flow cancelled.');
     await expect.poll(() => page.locator('.doc-meta .badge').textContent()).toBe('Cancelled');
@@ -211,6 +234,16 @@ describe('account panel', () => {
     await page.getByTestId('sets').waitFor();
     expect(await page.getByTestId('sets').locator('tbody tr').first().textContent()).toContain('Onboarding');
     await checkAccessible(page, 'sets');
+    // Found by a part of its name; a state no set is in says that nothing matches.
+    expect(await page.getByTestId('sets').locator('tbody tr').count()).toBe(2);
+    await page.getByLabel('Search by name').fill('payr');
+    await page.getByLabel('Search by name').press('Enter');
+    await expect.poll(() => page.getByTestId('sets').locator('tbody tr').count()).toBe(1);
+    expect(await page.getByTestId('sets').locator('tbody tr').textContent()).toContain('Payroll');
+    await page.getByLabel('Status').selectOption('CLOSED');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByTestId('no-sets').textContent()).toBe('No sets match.');
+    await checkAccessible(page, 'sets filtered');
     await page.getByRole('link', { name: 'Templates' }).click();
     await page.getByRole('button', { name: 'contrato' }).click();
     await page.getByLabel('client').fill('Ana Sample');

@@ -1,13 +1,15 @@
 // The account panel's actions on a document, each through the HMAC API's use case: resend an
-// invitation, extend the expiration, cancel the workflow, correct a signer, delete and restore; a
-// document's NOM-151 stamps with the bytes each covers; the webhook's per-event subscriptions. Each
-// works for the session's account, is a 404 for another account's object (which stays as it was),
-// and each change is refused without the session's CSRF token (nothing changes).
+// invitation, extend the expiration, cancel the workflow, correct a signer (its authority too),
+// delete and restore; a document's NOM-151 stamps with the bytes each covers; the webhook's
+// per-event subscriptions. Each works for the session's account, is a 404 for another account's
+// object (which stays as it was), and each change is refused without the session's CSRF token
+// (nothing changes).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SelloClient } from '../../src/client/index.js';
 import { stampDocumentRendition } from '../../src/domain/stamps/stamp-document.js';
 import { derToPem } from '../../src/pki/index.js';
+import { listChannelMessages } from '../../src/store/channel-messages-repo.js';
 import { listMessages } from '../../src/store/mail-repo.js';
 import { DAY, ddmmyyyy } from '../helpers/dates.js';
 import { opensslTsVerify } from '../helpers/openssl-ts.js';
@@ -126,6 +128,41 @@ describe('document actions', () => {
     const bad = await a.call('POST', `/panel/api/documents/${d.ticket}/signers/${d.signerId}/update`, { body: { data: 'not an address' } });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toMatch(/^data/);
+  });
+
+  it("changes a signer's authority with its data, as the API does; data that breaks the authority's rule changes nothing", async () => {
+    const d = await newDocument(s.client, {});
+    const signer = async () => (await json(await a.call('GET', `/panel/api/documents/${d.ticket}`))).document.signers[0];
+    const update = (body: unknown) => a.call('POST', `/panel/api/documents/${d.ticket}/signers/${d.signerId}/update`, { body });
+    for (const [body, message] of [
+      [{ authority: 'SMS' }, /^data: required when the authority changes/],
+      [{ authority: 'SMS', data: d.email }, /^data: data must be a phone number in E\.164 form/],
+      [{ authority: 'WHATSAPP', data: '5512345678' }, /^data: data must be a phone number in E\.164 form/],
+      [{ authority: 'EMAIL', data: '+525512345678' }, /^data: data must be an email address for EMAIL/],
+      [{ authority: 'SAT', data: 'XYZ' }, /^data: data must be a Mexican RFC/],
+      [{ authority: 'FAX', data: '+525512345678' }, /^authority: expected one of EMAIL_LINK, EMAIL, SMS, WHATSAPP, SAT/],
+    ] as const) {
+      const res = await update(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await res.json()).error.message).toMatch(message);
+    }
+    expect(await signer()).toMatchObject({ authority: 'EMAIL_LINK', data: d.email, email: d.email });
+
+    const r = await json(await update({ authority: 'SMS', data: '+525512345678' }));
+    // The email was the identity corrected away, so it goes with it.
+    expect(r).toMatchObject({ invited: true, signer: { authority: 'SMS', data: '+525512345678', email: null, name: 'Ana' } });
+    expect(await signer()).toMatchObject({ authority: 'SMS', data: '+525512345678', email: null });
+    const sms = (await listChannelMessages(s.deps.db, 500)).filter((m) => m.recipient === '+525512345678');
+    expect(sms.map((m) => [m.channel, m.kind])).toEqual([['sms', 'invitation']]);
+    const history = (await json(await a.call('GET', `/panel/api/documents/${d.ticket}`))).history.entries;
+    expect(history.find((e: { action: string }) => e.action === 'signer_updated').details).toMatchObject({
+      before: { authority: 'EMAIL_LINK', data: d.email },
+      after: { authority: 'SMS', data: '+525512345678' },
+    });
+
+    // And to an RFC, given in lower case, kept as the service writes it.
+    const sat = await json(await update({ authority: 'SAT', data: 'gomh800101ab1' }));
+    expect(sat.signer).toMatchObject({ authority: 'SAT', data: 'GOMH800101AB1' });
   });
 
   it('deletes and restores, to the state the document had', async () => {

@@ -1,9 +1,12 @@
 // What the account can do to one document from its page, each through a panel endpoint that calls
-// the HMAC API's use case: resend an invitation or correct a signer (per signer), extend the
-// expiration or cancel the workflow, delete or restore. Irreversible ones ask first; every result
-// or refusal is said in words (a status line, or the error banner with the server's message).
+// the HMAC API's use case: resend an invitation or correct a signer (per signer: name, authority and
+// its data), extend the expiration or cancel the workflow, delete or restore. Irreversible ones ask
+// first; every result or refusal is said in words (a status line, a field's error, or the error
+// banner with the server's message).
 import { type FormEvent, useState } from 'react';
+import { AUTHORITIES, type Authority, normalizeSignerData } from '../../../src/domain/documents/authorities.js';
 import { api, type DocumentPageData, type ListedDocument } from './api';
+import { SelectField, TextField } from './fields';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
 import { ErrorBox } from './widgets';
 
@@ -51,12 +54,19 @@ export function ActionResult({ action }: { action: Action }) {
 
 const isOpen = (s: Signer) => s.status !== 'signed' && s.status !== 'rejected';
 
+/** What kind of identifier an authority's data is, for its input, hint and error. */
+const dataKind = (a: Authority) => (a === 'EMAIL' || a === 'EMAIL_LINK' ? 'email' : a === 'SAT' ? 'rfc' : 'phone');
+const INPUT_TYPE = { email: 'email', phone: 'tel', rfc: 'text' } as const;
+
 /** The buttons beside one signer, and the correction form when it is open. */
 export function SignerActions({ data, signer, action }: { data: DocumentPageData; signer: Signer; action: Action }) {
   const { t } = usePanelI18n();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(signer.name ?? '');
+  const [authority, setAuthority] = useState(signer.authority as Authority);
   const [value, setValue] = useState(signer.data);
+  // Whether the data broke its authority's rule at the last try; said in the page's language.
+  const [dataWrong, setDataWrong] = useState(false);
   const d = data.document;
   if (!isOpen(signer) || (d.status !== 'pending' && d.status !== 'draft')) {
     return null;
@@ -65,14 +75,37 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
   // Invited signers only: in an ordered flow a later signer's turn has not come.
   const canResend = data.workflow.started && !data.workflow.in_set && d.status === 'pending' && signer.status !== 'pending';
   const id = `fix-${signer.signer_id}`;
+  const kind = dataKind(authority);
+  const chooseAuthority = (next: Authority) => {
+    setAuthority(next);
+    // Another kind of identifier starts empty; back to the signer's own, the signer's own data.
+    if (next === signer.authority) {
+      setValue(signer.data);
+    } else if (dataKind(next) !== kind) {
+      setValue('');
+    }
+    setDataWrong(false);
+  };
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    // The service's own check of the data for the authority, so the person sees it at the field;
+    // the server checks again with the same function.
+    const checked = normalizeSignerData(authority, value);
+    if (!checked.ok) {
+      setDataWrong(true);
+      return;
+    }
+    setDataWrong(false);
     const body: Record<string, string> = {};
     if (name.trim() !== (signer.name ?? '')) {
       body.name = name.trim();
     }
-    if (value.trim() !== signer.data) {
-      body.data = value.trim();
+    if (authority !== signer.authority) {
+      // A new authority needs its data, even when the text is the same (EMAIL_LINK to EMAIL).
+      body.authority = authority;
+      body.data = checked.value;
+    } else if (checked.value !== signer.data) {
+      body.data = checked.value;
     }
     const ok = await action.run(
       () => api.updateSigner(d.document_ticket, signer.signer_id, body),
@@ -103,21 +136,48 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
           aria-expanded={editing}
           aria-controls={id}
           aria-label={`${t.correct}: ${who}`}
-          onClick={() => setEditing((v) => !v)}
+          onClick={() => {
+            if (!editing) {
+              // The form opens on the signer as the page shows it now (after an earlier correction too).
+              setName(signer.name ?? '');
+              setAuthority(signer.authority as Authority);
+              setValue(signer.data);
+              setDataWrong(false);
+            }
+            setEditing(!editing);
+          }}
         >
           {t.correct}
         </button>
       </div>
       {editing && (
-        <form id={id} className="form correct-form" onSubmit={save}>
-          <label className="field-label" htmlFor={`${id}-name`}>
-            {t.signerName}
-          </label>
-          <input id={`${id}-name`} className="text-input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
-          <label className="field-label" htmlFor={`${id}-data`}>
-            {t.signerData(signer.authority)}
-          </label>
-          <input id={`${id}-data`} className="text-input" value={value} maxLength={254} onChange={(e) => setValue(e.target.value)} />
+        <form id={id} className="form correct-form" onSubmit={save} noValidate>
+          <TextField id={`${id}-name`} label={t.signerName} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          <SelectField
+            id={`${id}-authority`}
+            label={t.signerAuthority}
+            value={authority}
+            onChange={(e) => chooseAuthority(e.target.value as Authority)}
+          >
+            {AUTHORITIES.map((a) => (
+              <option key={a} value={a}>
+                {t.authorities[a]}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            id={`${id}-data`}
+            label={t.signerData(authority)}
+            hint={t.dataHint[kind]}
+            error={dataWrong ? t.dataInvalid[kind] : undefined}
+            type={INPUT_TYPE[kind]}
+            value={value}
+            maxLength={254}
+            onChange={(e) => {
+              setValue(e.target.value);
+              setDataWrong(false);
+            }}
+          />
           <div className="actions">
             <button type="submit" className="button button-primary button-small" disabled={action.busy}>
               {t.saveCorrection}
@@ -149,10 +209,14 @@ export function DocumentActions({ data, action }: { data: DocumentPageData; acti
         <>
           <p>{data.workflow.expires_at ? t.expiresAt(formatDateTime(data.workflow.expires_at, lang)) : t.noExpiration}</p>
           <form className="form extend-form" onSubmit={extend}>
-            <label className="field-label" htmlFor="new-expiration">
-              {t.newExpiration}
-            </label>
-            <input id="new-expiration" type="date" className="text-input" required value={date} onChange={(e) => setDate(e.target.value)} />
+            <TextField
+              id="new-expiration"
+              label={t.newExpiration}
+              type="date"
+              required
+              value={date}
+              onChange={(e) => setDate(e.target.value)}
+            />
             <button type="submit" className="button button-secondary" disabled={action.busy || !date}>
               {t.setExpiration}
             </button>

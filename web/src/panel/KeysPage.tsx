@@ -3,7 +3,10 @@
 import { useState } from 'react';
 import { api } from './api';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { DataTable } from './table';
 import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
+
+type Key = Awaited<ReturnType<typeof api.keys>>['keys'][number];
 
 export function KeysPage() {
   const { t, lang } = usePanelI18n();
@@ -46,55 +49,47 @@ export function KeysPage() {
           {t.createKey}
         </button>
       </div>
-      {!data ? (
-        !error && <p className="loading">{t.loading}</p>
-      ) : (
-        <table className="data-table" data-testid="keys">
-          <thead>
-            <tr>
-              <th scope="col">{t.colKey}</th>
-              <th scope="col">{t.colState}</th>
-              <th scope="col">{t.colCreated}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t.rotate}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.keys.map((k) => (
-              <tr key={k.id} data-testid={`key-${k.id}`}>
-                <td data-label={t.colKey}>#{k.id}</td>
-                <td data-label={t.colState}>
-                  <Badge kind={k.active ? 'signed' : 'rejected'}>{k.active ? t.active : t.revoked}</Badge>
-                </td>
-                <td data-label={t.colCreated}>{formatDateTime(k.created_at, lang)}</td>
-                <td className="row-actions">
-                  {k.active && (
-                    <>
-                      <button
-                        type="button"
-                        className="button button-secondary button-small"
-                        aria-label={`${t.rotate} #${k.id}`}
-                        onClick={() => act(() => api.rotateKey(k.id), t.confirmRotate(`#${k.id}`))}
-                      >
-                        {t.rotate}
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-danger-outline button-small"
-                        aria-label={`${t.revoke} #${k.id}`}
-                        onClick={() => act(() => api.revokeKey(k.id), t.confirmRevoke(`#${k.id}`))}
-                      >
-                        {t.revoke}
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable<Key>
+        rows={data?.keys}
+        error={error}
+        testId="keys"
+        rowKey={(k) => k.id}
+        rowTestId={(k) => `key-${k.id}`}
+        columns={[
+          { label: t.colKey, cell: (k) => `#${k.id}` },
+          {
+            label: t.colState,
+            cell: (k) => <Badge kind={k.active ? 'signed' : 'rejected'}>{k.active ? t.active : t.revoked}</Badge>,
+          },
+          { label: t.colCreated, cell: (k) => formatDateTime(k.created_at, lang) },
+          {
+            label: t.rotate,
+            actions: true,
+            className: 'row-actions',
+            cell: (k) =>
+              k.active && (
+                <>
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    aria-label={`${t.rotate} #${k.id}`}
+                    onClick={() => act(() => api.rotateKey(k.id), t.confirmRotate(`#${k.id}`))}
+                  >
+                    {t.rotate}
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-danger-outline button-small"
+                    aria-label={`${t.revoke} #${k.id}`}
+                    onClick={() => act(() => api.revokeKey(k.id), t.confirmRevoke(`#${k.id}`))}
+                  >
+                    {t.revoke}
+                  </button>
+                </>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -1,72 +1,59 @@
-// The account's document sets, read-only: newest first, each opened in place to show its documents
-// and signers as GET /api/documentset/{uuid} gives them.
-import { useState } from 'react';
-import type { DocumentSet } from '../../../src/schemas/sets.js';
+// The account's document sets, read-only: newest first, filtered by state, name and creation
+// dates, in pages; each opened in place to show its documents and signers as
+// GET /api/documentset/{uuid} gives them.
+import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js';
+import type { SET_STATUSES } from '../../../src/schemas/sets.js';
 import { api } from './api';
+import { ListFilters, useFilteredList } from './filters';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
-import { Badge, ErrorBox, Link, PageHeading, useLoad } from './widgets';
+import { DataTable, Pager } from './table';
+import { Badge, ErrorBox, Link, PageHeading, useOpened } from './widgets';
+
+type ListedSet = ListedSets['sets'][number];
+// The schema's list by hand: importing its value would bring the schema library into the page.
+const STATES: readonly (typeof SET_STATUSES)[number][] = ['OPEN', 'CLOSED', 'COMPLETED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
 
 export function SetsPage() {
   const { t, lang } = usePanelI18n();
-  const [before, setBefore] = useState<string | undefined>(undefined);
-  const { data, error, reload } = useLoad(() => api.sets(before), [before]);
-  const [open, setOpen] = useState<DocumentSet | null>(null);
-  const [openError, setOpenError] = useState<unknown>(null);
-  const show = async (uuid: string) => {
-    setOpenError(null);
-    try {
-      setOpen(open?.uuid === uuid ? null : await api.set(uuid));
-    } catch (err) {
-      setOpenError(err);
-    }
-  };
+  const { data, error, reload, pages, apply, filtered } = useFilteredList(api.sets);
+  const { open, error: openError, show, isOpen, dismiss } = useOpened(api.set, (x) => x.uuid);
   return (
     <section aria-labelledby="sets-title">
       <PageHeading>
         <span id="sets-title">{t.setsTitle}</span>
       </PageHeading>
-      <ErrorBox error={openError ?? error} onDismiss={openError ? () => setOpenError(null) : reload} />
-      {!data ? (
-        !error && <p className="loading">{t.loading}</p>
-      ) : data.sets.length === 0 ? (
-        <p>{t.noSets}</p>
-      ) : (
-        <table className="data-table" data-testid="sets">
-          <thead>
-            <tr>
-              <th scope="col">{t.colSetName}</th>
-              <th scope="col">{t.colState}</th>
-              <th scope="col">{t.colDocuments}</th>
-              <th scope="col">{t.colCreated}</th>
-              <th scope="col">{t.colExpires}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.sets.map((x) => (
-              <tr key={x.uuid}>
-                <td data-label={t.colSetName}>
-                  <button type="button" className="link-button" aria-expanded={open?.uuid === x.uuid} onClick={() => show(x.uuid)}>
-                    {x.name || x.uuid}
-                  </button>
-                </td>
-                <td data-label={t.colState}>
-                  <Badge kind={x.status.toLowerCase()}>{t.setStatus[x.status] ?? x.status}</Badge>
-                </td>
-                <td data-label={t.colDocuments}>{x.documents}</td>
-                <td data-label={t.colCreated}>{formatDateTime(x.created_at, lang)}</td>
-                <td data-label={t.colExpires}>{x.expires_at ? formatDateTime(x.expires_at, lang) : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {data?.next_before && (
-        <div className="actions">
-          <button type="button" className="button button-secondary" onClick={() => setBefore(data.next_before)}>
-            {t.olderSets}
-          </button>
-        </div>
-      )}
+      <ListFilters
+        idPrefix="sf"
+        searchLabel={t.setSearchLabel}
+        searchHint={t.setSearchHint}
+        states={STATES.map((s) => [s, t.setStatus[s]])}
+        onApply={apply}
+      />
+      <ErrorBox error={openError ?? error} onDismiss={openError ? dismiss : reload} />
+      <DataTable<ListedSet>
+        rows={data?.sets}
+        error={error}
+        testId="sets"
+        // Filters that match nothing say so; an account without sets says that instead.
+        empty={filtered ? t.noMatchingSets : t.noSets}
+        emptyTestId="no-sets"
+        rowKey={(x) => x.uuid}
+        columns={[
+          {
+            label: t.colSetName,
+            cell: (x) => (
+              <button type="button" className="link-button" aria-expanded={isOpen(x.uuid)} onClick={() => show(x.uuid)}>
+                {x.name || x.uuid}
+              </button>
+            ),
+          },
+          { label: t.colState, cell: (x) => <Badge kind={x.status.toLowerCase()}>{t.setStatus[x.status] ?? x.status}</Badge> },
+          { label: t.colDocuments, cell: (x) => x.documents },
+          { label: t.colCreated, cell: (x) => formatDateTime(x.created_at, lang) },
+          { label: t.colExpires, cell: (x) => (x.expires_at ? formatDateTime(x.expires_at, lang) : '—') },
+        ]}
+      />
+      {data && <Pager pages={pages} nextToken={data.nextToken} numbered />}
       {open && (
         <div className="card" data-testid="set-detail">
           <h2 className="section-title">{open.name || open.uuid}</h2>

@@ -3,6 +3,7 @@
 // address bar is cleaned at once so the token does not stay in the history.
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, PanelError, type Session } from './api';
+import { TextField } from './fields';
 import { usePanelI18n } from './panel-i18n';
 import { PageHeading } from './widgets';
 
@@ -83,12 +84,9 @@ export function SignInPage({ onSignedIn, ended }: { onSignedIn: (s: Session) => 
       ) : (
         <form onSubmit={submit} className="form">
           <p>{t.signInIntro}</p>
-          <label className="field-label" htmlFor="sign-in-email">
-            {t.emailLabel}
-          </label>
-          <input
+          <TextField
             id="sign-in-email"
-            className="text-input"
+            label={t.emailLabel}
             type="email"
             autoComplete="email"
             required

@@ -1,9 +1,14 @@
 // The webhook's subscriptions per event (POST/GET/DELETE /api/subscriptions through the panel): a
 // URL that receives one event kind only, with its own secret, shown once when it is added.
 import { type FormEvent, useState } from 'react';
+import type { SubscriptionList } from '../../../src/schemas/events.js';
 import { api } from './api';
+import { SelectField, TextField } from './fields';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { DataTable } from './table';
 import { Badge, ErrorBox, ShownOnce, useLoad } from './widgets';
+
+type Subscription = SubscriptionList['subscriptions'][number];
 
 export function Subscriptions() {
   const { t, lang } = usePanelI18n();
@@ -48,22 +53,16 @@ export function Subscriptions() {
       <p className="hint">{t.subscriptionsIntro}</p>
       <ErrorBox error={actionError ?? error} onDismiss={() => setActionError(null)} />
       <form className="form" onSubmit={add}>
-        <label className="field-label" htmlFor="sub-event">
-          {t.subEventLabel}
-        </label>
-        <select id="sub-event" className="text-input" value={chosen} onChange={(e) => setEvent(e.target.value)}>
+        <SelectField id="sub-event" label={t.subEventLabel} value={chosen} onChange={(e) => setEvent(e.target.value)}>
           {(data?.event_kinds ?? []).map((k) => (
             <option key={k} value={k}>
               {k}
             </option>
           ))}
-        </select>
-        <label className="field-label" htmlFor="sub-url">
-          {t.subUrlLabel}
-        </label>
-        <input
+        </SelectField>
+        <TextField
           id="sub-url"
-          className="text-input"
+          label={t.subUrlLabel}
           type="url"
           required
           value={url}
@@ -80,52 +79,42 @@ export function Subscriptions() {
       <p role="status" className="hint">
         {status}
       </p>
-      {!data ? (
-        !error && <p className="loading">{t.loading}</p>
-      ) : data.subscriptions.length === 0 ? (
-        <p>{t.noSubscriptions}</p>
-      ) : (
-        <table className="data-table" data-testid="subscriptions">
-          <thead>
-            <tr>
-              <th scope="col">{t.colEvent}</th>
-              <th scope="col">{t.colUrl}</th>
-              <th scope="col">{t.colState}</th>
-              <th scope="col">{t.colSubCreated}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t.deleteSubscription}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.subscriptions.map((s) => (
-              <tr key={s.id} data-testid={`subscription-${s.id}`}>
-                <td data-label={t.colEvent}>
-                  <code>{s.event}</code>
-                </td>
-                <td data-label={t.colUrl} className="url-cell">
-                  {s.url}
-                </td>
-                <td data-label={t.colState}>
-                  <Badge kind={s.status}>{t.subStatus[s.status] ?? s.status}</Badge>
-                  {s.disabled_reason && <div className="muted small">{s.disabled_reason}</div>}
-                </td>
-                <td data-label={t.colSubCreated}>{formatDateTime(s.created_at, lang)}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="button button-secondary button-small"
-                    onClick={() => remove(s.id, s.event, s.url)}
-                    aria-label={`${t.deleteSubscription}: ${s.event} ${s.url}`}
-                  >
-                    {t.deleteSubscription}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable<Subscription>
+        rows={data?.subscriptions}
+        error={error}
+        testId="subscriptions"
+        empty={t.noSubscriptions}
+        rowKey={(x) => x.id}
+        rowTestId={(x) => `subscription-${x.id}`}
+        columns={[
+          { label: t.colEvent, cell: (x) => <code>{x.event}</code> },
+          { label: t.colUrl, className: 'url-cell', cell: (x) => x.url },
+          {
+            label: t.colState,
+            cell: (x) => (
+              <>
+                <Badge kind={x.status}>{t.subStatus[x.status] ?? x.status}</Badge>
+                {x.disabled_reason && <div className="muted small">{x.disabled_reason}</div>}
+              </>
+            ),
+          },
+          { label: t.colSubCreated, cell: (x) => formatDateTime(x.created_at, lang) },
+          {
+            label: t.deleteSubscription,
+            actions: true,
+            cell: (x) => (
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                onClick={() => remove(x.id, x.event, x.url)}
+                aria-label={`${t.deleteSubscription}: ${x.event} ${x.url}`}
+              >
+                {t.deleteSubscription}
+              </button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -1,65 +1,45 @@
 // The account's templates, read-only: the list, a template's fields, and a trial generation with
 // sample values whose PDF is offered as a download made in the page (nothing is stored).
 import { type FormEvent, useEffect, useState } from 'react';
-import type { TemplateFields } from '../../../src/schemas/templates.js';
+import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
 import { api } from './api';
+import { TextField } from './fields';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
-import { ErrorBox, PageHeading, useLoad } from './widgets';
+import { DataTable } from './table';
+import { ErrorBox, PageHeading, useLoad, useOpened } from './widgets';
+
+type TemplateSummary = TemplateList['templates'][number];
 
 export function TemplatesPage() {
   const { t, lang } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.templates(), []);
-  const [open, setOpen] = useState<TemplateFields | null>(null);
-  const [openError, setOpenError] = useState<unknown>(null);
-  const show = async (name: string) => {
-    setOpenError(null);
-    try {
-      setOpen(open?.template_title === name ? null : await api.templateFields(name));
-    } catch (err) {
-      setOpenError(err);
-    }
-  };
+  const { open, error: openError, show, isOpen, dismiss } = useOpened(api.templateFields, (x) => x.template_title);
   return (
     <section aria-labelledby="templates-title">
       <PageHeading>
         <span id="templates-title">{t.templatesTitle}</span>
       </PageHeading>
-      <ErrorBox error={openError ?? error} onDismiss={openError ? () => setOpenError(null) : reload} />
-      {!data ? (
-        !error && <p className="loading">{t.loading}</p>
-      ) : data.templates.length === 0 ? (
-        <p>{t.noTemplates}</p>
-      ) : (
-        <table className="data-table" data-testid="templates">
-          <thead>
-            <tr>
-              <th scope="col">{t.colTemplate}</th>
-              <th scope="col">{t.colType}</th>
-              <th scope="col">{t.colFields}</th>
-              <th scope="col">{t.colUpdated}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.templates.map((x) => (
-              <tr key={x.template_title}>
-                <td data-label={t.colTemplate}>
-                  <button
-                    type="button"
-                    className="link-button"
-                    aria-expanded={open?.template_title === x.template_title}
-                    onClick={() => show(x.template_title)}
-                  >
-                    {x.template_title}
-                  </button>
-                </td>
-                <td data-label={t.colType}>{x.template_type}</td>
-                <td data-label={t.colFields}>{t.fieldCount(x.fields, x.tables)}</td>
-                <td data-label={t.colUpdated}>{formatDateTime(x.updated_at, lang)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ErrorBox error={openError ?? error} onDismiss={openError ? dismiss : reload} />
+      <DataTable<TemplateSummary>
+        rows={data?.templates}
+        error={error}
+        testId="templates"
+        empty={t.noTemplates}
+        rowKey={(x) => x.template_title}
+        columns={[
+          {
+            label: t.colTemplate,
+            cell: (x) => (
+              <button type="button" className="link-button" aria-expanded={isOpen(x.template_title)} onClick={() => show(x.template_title)}>
+                {x.template_title}
+              </button>
+            ),
+          },
+          { label: t.colType, cell: (x) => x.template_type },
+          { label: t.colFields, cell: (x) => t.fieldCount(x.fields, x.tables) },
+          { label: t.colUpdated, cell: (x) => formatDateTime(x.updated_at, lang) },
+        ]}
+      />
       {open && <TryTemplate key={open.template_title} template={open} />}
     </section>
   );
@@ -100,19 +80,20 @@ function TryTemplate({ template }: { template: TemplateFields }) {
       <form className="form correct-form" onSubmit={submit}>
         {template.fields.length === 0 && <p>{t.noFields}</p>}
         {template.fields.map((f) => (
-          <div key={f.id} className="field">
-            <label className="field-label" htmlFor={`${prefix}-${f.id}`}>
-              {f.id}
-              {f.type && f.type !== 'text' && <span className="muted"> ({f.type})</span>}
-            </label>
-            <input
-              id={`${prefix}-${f.id}`}
-              className="text-input"
-              value={values[f.id] ?? ''}
-              maxLength={2000}
-              onChange={(e) => setValues((v) => ({ ...v, [f.id]: e.target.value }))}
-            />
-          </div>
+          <TextField
+            key={f.id}
+            box="field"
+            id={`${prefix}-${f.id}`}
+            label={
+              <>
+                {f.id}
+                {f.type && f.type !== 'text' && <span className="muted"> ({f.type})</span>}
+              </>
+            }
+            value={values[f.id] ?? ''}
+            maxLength={2000}
+            onChange={(e) => setValues((v) => ({ ...v, [f.id]: e.target.value }))}
+          />
         ))}
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={busy} data-testid="try-template">

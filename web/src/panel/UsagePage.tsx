@@ -1,7 +1,9 @@
 // What the account has left, its packages, and a bar chart of the last six months' consumption
 // (plain SVG; the same figures as text for screen readers).
+import type { AccountPackages } from '../../../src/schemas/accounts.js';
 import { api } from './api';
 import { formatDay, usePanelI18n } from './panel-i18n';
+import { DataTable } from './table';
 import { ErrorBox, PageHeading, useLoad } from './widgets';
 
 const KINDS = ['documents', 'verifications', 'messages', 'stamps'] as const;
@@ -52,32 +54,30 @@ export function UsagePage() {
       </div>
       <div className="card">
         <h2 className="section-title">{t.packagesTitle}</h2>
-        {data.packages.length === 0 ? (
-          <p>{t.noPackages}</p>
-        ) : (
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">{t.colKind}</th>
-                <th scope="col">{t.colUsed}</th>
-                <th scope="col">{t.colValid}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.packages.map((p) => (
-                <tr key={p.id}>
-                  <td data-label={t.colKind}>{t.kinds[p.kind] ?? p.kind}</td>
-                  <td data-label={t.colUsed}>
-                    {p.used} / {p.pieces}
-                  </td>
-                  <td data-label={t.colValid}>
-                    {formatDay(p.valid_from, lang)} – {formatDay(p.valid_to, lang)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable<AccountPackages[number]>
+          rows={data.packages}
+          empty={t.noPackages}
+          rowKey={(p) => p.id}
+          columns={[
+            { label: t.colKind, cell: (p) => t.kinds[p.kind] ?? p.kind },
+            {
+              label: t.colUsed,
+              cell: (p) => (
+                <>
+                  {p.used} / {p.pieces}
+                </>
+              ),
+            },
+            {
+              label: t.colValid,
+              cell: (p) => (
+                <>
+                  {formatDay(p.valid_from, lang)} – {formatDay(p.valid_to, lang)}
+                </>
+              ),
+            },
+          ]}
+        />
       </div>
       <figure className="card chart">
         <figcaption className="section-title">{t.chartTitle}</figcaption>

@@ -2,9 +2,13 @@
 // and the delivery log with "send again".
 import { type FormEvent, useState } from 'react';
 import { api, type DeliveryList } from './api';
+import { SelectField, TextField } from './fields';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
 import { Subscriptions } from './Subscriptions';
+import { DataTable, Pager, usePages } from './table';
 import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
+
+type Delivery = DeliveryList['deliveries'][number];
 
 export function WebhooksPage() {
   const { t } = usePanelI18n();
@@ -58,12 +62,9 @@ export function WebhooksPage() {
       </PageHeading>
       <ErrorBox error={error ?? hook.error} onDismiss={() => setError(null)} />
       <form className="card form" onSubmit={save}>
-        <label className="field-label" htmlFor="webhook-url">
-          {t.urlLabel}
-        </label>
-        <input
+        <TextField
           id="webhook-url"
-          className="text-input"
+          label={t.urlLabel}
           type="url"
           required
           value={shownUrl}
@@ -102,11 +103,8 @@ export function WebhooksPage() {
 function Deliveries() {
   const { t, lang } = usePanelI18n();
   const [state, setState] = useState('');
-  const [tokens, setTokens] = useState<(string | undefined)[]>([undefined]);
-  const { data, error, reload } = useLoad<DeliveryList>(
-    () => api.deliveries({ state, nextToken: tokens[tokens.length - 1] }),
-    [state, tokens],
-  );
+  const pages = usePages();
+  const { data, error, reload } = useLoad<DeliveryList>(() => api.deliveries({ state, nextToken: pages.token }), [state, pages.token]);
   const [status, setStatus] = useState('');
   const [actionError, setActionError] = useState<unknown>(null);
 
@@ -124,103 +122,74 @@ function Deliveries() {
   return (
     <div className="card">
       <h2 className="section-title">{t.deliveriesTitle}</h2>
-      <div className="filter">
-        <label className="field-label" htmlFor="d-state">
-          {t.stateLabel}
-        </label>
-        <select
-          id="d-state"
-          className="text-input"
-          value={state}
-          onChange={(e) => {
-            setState(e.target.value);
-            setTokens([undefined]);
-          }}
-        >
-          <option value="">{t.anyState}</option>
-          {Object.entries(t.deliveryStates).map(([k, v]) => (
-            <option key={k} value={k}>
-              {v}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        box="filter"
+        id="d-state"
+        label={t.stateLabel}
+        value={state}
+        onChange={(e) => {
+          setState(e.target.value);
+          pages.reset();
+        }}
+      >
+        <option value="">{t.anyState}</option>
+        {Object.entries(t.deliveryStates).map(([k, v]) => (
+          <option key={k} value={k}>
+            {v}
+          </option>
+        ))}
+      </SelectField>
       <ErrorBox error={actionError ?? error} onDismiss={() => setActionError(null)} />
       <p role="status" className="hint">
         {status}
       </p>
-      {!data ? (
-        !error && <p className="loading">{t.loading}</p>
-      ) : data.deliveries.length === 0 ? (
-        <p>{t.noDeliveries}</p>
-      ) : (
-        <table className="data-table" data-testid="deliveries">
-          <thead>
-            <tr>
-              <th scope="col">{t.colEvent}</th>
-              <th scope="col">{t.colTime}</th>
-              <th scope="col">{t.colState}</th>
-              <th scope="col">{t.colAttempts}</th>
-              <th scope="col">{t.colLast}</th>
-              <th scope="col">{t.colNext}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t.sendAgain}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.deliveries.map((d) => (
-              <tr key={d.id} data-testid={`delivery-${d.id}`}>
-                <td data-label={t.colEvent}>
-                  <code>{d.event}</code>
-                  {d.document_ticket && <div className="muted small">{d.document_ticket}</div>}
-                </td>
-                <td data-label={t.colTime}>{formatDateTime(d.created_at, lang)}</td>
-                <td data-label={t.colState}>
-                  <Badge kind={d.state}>{t.deliveryStates[d.state] ?? d.state}</Badge>
-                </td>
-                <td data-label={t.colAttempts}>{d.attempts}</td>
-                <td data-label={t.colLast}>
-                  {d.last_status ?? ''} {d.last_error ?? ''}
-                </td>
-                <td data-label={t.colNext}>{d.next_attempt_at ? formatDateTime(d.next_attempt_at, lang) : '—'}</td>
-                <td>
-                  {d.state !== 'delivered' && (
-                    <button
-                      type="button"
-                      className="button button-secondary button-small"
-                      onClick={() => retry(d.id)}
-                      aria-label={`${t.sendAgain}: ${d.event} ${d.id}`}
-                    >
-                      {t.sendAgain}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {data && (tokens.length > 1 || data.nextToken) && (
-        <nav className="pager" aria-label={t.pageOf(tokens.length)}>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={tokens.length <= 1}
-            onClick={() => setTokens(tokens.slice(0, -1))}
-          >
-            {t.previous}
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={!data.nextToken}
-            onClick={() => setTokens([...tokens, data.nextToken])}
-          >
-            {t.next}
-          </button>
-        </nav>
-      )}
+      <DataTable<Delivery>
+        rows={data?.deliveries}
+        error={error}
+        testId="deliveries"
+        empty={t.noDeliveries}
+        rowKey={(d) => d.id}
+        rowTestId={(d) => `delivery-${d.id}`}
+        columns={[
+          {
+            label: t.colEvent,
+            cell: (d) => (
+              <>
+                <code>{d.event}</code>
+                {d.document_ticket && <div className="muted small">{d.document_ticket}</div>}
+              </>
+            ),
+          },
+          { label: t.colTime, cell: (d) => formatDateTime(d.created_at, lang) },
+          { label: t.colState, cell: (d) => <Badge kind={d.state}>{t.deliveryStates[d.state] ?? d.state}</Badge> },
+          { label: t.colAttempts, cell: (d) => d.attempts },
+          {
+            label: t.colLast,
+            cell: (d) => (
+              <>
+                {d.last_status ?? ''} {d.last_error ?? ''}
+              </>
+            ),
+          },
+          { label: t.colNext, cell: (d) => (d.next_attempt_at ? formatDateTime(d.next_attempt_at, lang) : '—') },
+          {
+            label: t.sendAgain,
+            actions: true,
+            cell: (d) =>
+              d.state !== 'delivered' && (
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  onClick={() => retry(d.id)}
+                  aria-label={`${t.sendAgain}: ${d.event} ${d.id}`}
+                >
+                  {t.sendAgain}
+                </button>
+              ),
+          },
+        ]}
+      />
+      {data && <Pager pages={pages} nextToken={data.nextToken} />}
     </div>
   );
 }

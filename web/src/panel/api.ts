@@ -96,7 +96,7 @@ export const api = {
   document: (ticket: string) => call<DocumentPageData>('GET', `/documents/${encodeURIComponent(ticket)}`),
   resendInvitation: (ticket: string, signerId: string) =>
     call<{ sent_at: string }>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/resend`),
-  updateSigner: (ticket: string, signerId: string, body: { name?: string; data?: string }) =>
+  updateSigner: (ticket: string, signerId: string, body: { name?: string; authority?: string; data?: string }) =>
     call<SignerUpdateResult>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/update`, body),
   updateWorkflow: (ticket: string, body: { expiration_date?: string; cancel?: true }) =>
     call<WorkflowUpdateResult>('POST', `/documents/${encodeURIComponent(ticket)}/workflow`, body),
@@ -116,7 +116,7 @@ export const api = {
   addSubscription: (event: string, url: string) => call<CreatedSubscription>('POST', '/webhook/subscriptions', { event, url }),
   deleteSubscription: (id: string) => call<DeletedSubscription>('DELETE', `/webhook/subscriptions/${encodeURIComponent(id)}`),
   stamps: (ticket: string) => call<StampList>('GET', `/documents/${encodeURIComponent(ticket)}/stamps`),
-  sets: (before?: string) => call<ListedSets>('GET', `/sets${qs({ before })}`),
+  sets: (q: { q?: string; status?: string; from?: string; to?: string; nextToken?: string }) => call<ListedSets>('GET', `/sets${qs(q)}`),
   set: (uuid: string) => call<DocumentSet>('GET', `/sets/${encodeURIComponent(uuid)}`),
   templates: () => call<TemplateList>('GET', '/templates'),
   templateFields: (name: string) => call<TemplateFields>('GET', `/templates/${encodeURIComponent(name)}/fields`),

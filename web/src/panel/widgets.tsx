@@ -1,6 +1,6 @@
 // Small pieces every panel page uses: in-app links, the page heading that takes focus when the page
 // changes (so a screen reader announces it), the error banner, a value shown once with a copy
-// button, and a state badge.
+// button, a state badge, and the loading of a page's data or of one row's details.
 import { type AnchorHTMLAttributes, type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { PanelError } from './api';
 import { usePanelI18n } from './panel-i18n';
@@ -101,4 +101,22 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
     };
   }, [...deps, round]);
   return { data, error, reload: () => setRound((r) => r + 1) };
+}
+
+/**
+ * One row of a list opened in place (a set's documents, a template's fields): `show` fetches it, or
+ * closes it when it is the one open; `error` is the fetch's, until `dismiss`.
+ */
+export function useOpened<T>(fetch: (key: string) => Promise<T>, keyOf: (item: T) => string) {
+  const [open, setOpen] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const show = async (key: string) => {
+    setError(null);
+    try {
+      setOpen(open && keyOf(open) === key ? null : await fetch(key));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return { open, error, show, isOpen: (key: string) => !!open && keyOf(open) === key, dismiss: () => setError(null) };
 }
