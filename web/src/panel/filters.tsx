@@ -1,5 +1,6 @@
 // The filters above a list (documents, sets): text, a state, creation dates from and to. The form
-// keeps what is typed until Search; Clear empties it and shows everything again.
+// keeps what is typed until Search; Clear empties it and shows everything again. useFilteredList
+// loads such a list page by page with the filters applied, as its endpoint takes them.
 import { type FormEvent, useState } from 'react';
 import { SelectField, TextField } from './fields';
 import { usePanelI18n } from './panel-i18n';
