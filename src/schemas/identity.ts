@@ -17,6 +17,11 @@ export const IdentityState = Type.Object({
   ),
   reason: Nullable(Type.String({ description: 'after a rejection, its reason' })),
   retry: Type.Boolean({ description: 'after a rejection, whether the account allows another attempt (images sent again, then submit)' }),
+  documents: Type.Integer({
+    minimum: 0,
+    description:
+      "how many documents this verification is for: 1 for a document of its own; a set signer's documents of the set that ask for it (one verification for all, whichever of their links is used); 0 when not required",
+  }),
 });
 export type IdentityState = Static<typeof IdentityState>;
 examples(IdentityState, {
@@ -27,6 +32,7 @@ examples(IdentityState, {
   provider: null,
   reason: null,
   retry: false,
+  documents: 1,
 });
 
 export const EvidenceParams = Type.Object({ token: Type.String(), kind: Type.String({ description: 'front, back or selfie' }) });

@@ -99,7 +99,7 @@ examples(SigningInfo, {
     proof: 'link',
     rfc: null,
     verified: true,
-    identity: { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false },
+    identity: { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false, documents: 0 },
   },
   boxes: [{ sticker_id: 'd36d2a42-799f-4b97-8e6f-767d5f4b4d0a', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
   signers: [
@@ -181,7 +181,7 @@ examples(SetSigningInfo, {
     rfc: null,
     verified: true,
     due: true,
-    identity: { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false },
+    identity: { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false, documents: 0 },
   },
   signers: [
     { name: 'Ana García', status: 'pending' },

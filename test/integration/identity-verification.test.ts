@@ -84,6 +84,7 @@ describe('identity verification', () => {
       provider: null,
       reason: null,
       retry: false,
+      documents: 1,
     });
     expect((await call(`/sign/api/${bruno}`)).json.signer.identity.required).toBe(false);
     const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
@@ -104,6 +105,7 @@ describe('identity verification', () => {
       provider: null,
       reason: null,
       retry: false,
+      documents: 1,
     });
     expect((await sign(ana)).json.error.code).toBe('IDENTITY_VERIFICATION_REQUIRED');
 

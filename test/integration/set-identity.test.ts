@@ -148,6 +148,7 @@ describe('identity verification in a document set', () => {
       provider: 'VerificaMX',
       reason: null,
       retry: false,
+      documents: 2,
     });
     expect((await call(`/sign/api/set/${set.bruno}`)).json.signer.identity.required).toBe(false);
     // Asked on the first document only, Ana waits on both: she signs the set in one act.
@@ -171,7 +172,8 @@ describe('identity verification in a document set', () => {
     expect((await sendSet(set.ana, 'selfie', SELFIE)).json.captured).toEqual(['back', 'front', 'selfie']);
     const submitted = await call(`/sign/api/set/${set.ana}/identity/submit`, {});
     expect(submitted.json).toMatchObject({ status: 'verification_pending', submitted: true, captured: [] });
-    expect((await call(`/sign/api/${set.anaOnSecond}`)).json.signer.identity).toMatchObject({ submitted: true });
+    // Her own link on the second document speaks of the same verification, for both documents.
+    expect((await call(`/sign/api/${set.anaOnSecond}`)).json.signer.identity).toMatchObject({ submitted: true, documents: 2 });
     const twice = await call(`/sign/api/${set.anaOnSecond}/identity/submit`, {});
     expect([twice.status, twice.json.error.code]).toEqual([409, 'INVALID_STATE']);
     const pieces = await sql<{ n: number }>`select count(*)::int as n from consumption c join documents d on d.id = c.document_id

@@ -49,6 +49,8 @@ export interface IdentityState {
   /** After a rejection: its reason, and whether the account allows another attempt. */
   reason: string | null;
   retry: boolean;
+  /** How many documents the verification is for (a set signer's: each of theirs asking for it); 0 when not required. */
+  documents: number;
 }
 
 /** Whether a rejected signer may try again: the account allows more attempts than were rejected. */
@@ -228,7 +230,7 @@ export async function recordSubmitted(
 export async function identityState(q: Kysely<Database>, s: SigningSession, provider: string | null): Promise<IdentityState> {
   const status = s.signer.identity_status;
   if (status === null) {
-    return { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false };
+    return { required: false, status: null, captured: [], submitted: false, provider: null, reason: null, retry: false, documents: 0 };
   }
   const subject = await identitySubjectOf(q, s.signer.id);
   const drafts = await draftEvidenceOf(q, subject.rowId);
@@ -242,5 +244,7 @@ export async function identityState(q: Kysely<Database>, s: SigningSession, prov
     provider,
     reason: failed ? await lastRejectionReasonOf(q, subject.rowId) : null,
     retry,
+    // A set signer's page, opened through the set link or a document's own, speaks of all of them.
+    documents: (await coveredRowsOf(q, subject)).length,
   };
 }

@@ -69,6 +69,7 @@ const NOT_ASKED: IdentityState = {
   provider: null,
   reason: null,
   retry: false,
+  documents: 0,
 };
 
 /** The set signer's identity state for the set page: the same for each of their rows. */

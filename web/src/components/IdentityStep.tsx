@@ -110,6 +110,8 @@ export interface IdentityStepProps {
     provider: string | null;
     reason: string | null;
     retry: boolean;
+    /** How many documents the verification is for: more than one for a signer of a set, whichever link they opened. */
+    documents: number;
   };
   /** Runs an action as the page's other actions run (busy state, announced, errors shown). */
   run: (announce: string, action: () => Promise<void>) => Promise<void>;
@@ -119,7 +121,7 @@ export interface IdentityStepProps {
 }
 
 export function IdentityStep(p: IdentityStepProps) {
-  const t = p.set ? { ...TEXT[p.language], ...TEXT[p.language].set } : TEXT[p.language];
+  const t = p.set || p.identity.documents > 1 ? { ...TEXT[p.language], ...TEXT[p.language].set } : TEXT[p.language];
   const api = p.set ?? DOCUMENT_API;
   const [captured, setCaptured] = useState<string[]>(p.identity.captured);
 
