@@ -212,6 +212,8 @@ describe('account panel', () => {
     await page.getByRole('button', { name: 'Save correction' }).click();
     await page.getByText('Not a phone number in international form (+ and 7 to 15 digits).').waitFor();
     expect(await page.getByLabel("Signer's identifier (SMS)").getAttribute('aria-invalid')).toBe('true');
+    // Said as it appears: focus stays on the button, so a screen reader hears it only from an alert.
+    expect(await page.getByRole('alert').filter({ hasText: 'Not a phone number' }).count()).toBe(1);
     await checkAccessible(page, 'correction refused at the field');
     expect(await offerSigner()).toMatchObject({ authority: 'EMAIL_LINK', data: 'dan@example.com' });
     await page.getByLabel("Signer's identifier (SMS)").fill('+525512345678');
