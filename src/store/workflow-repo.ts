@@ -122,14 +122,19 @@ export async function signerRowOfSticker(q: Q, documentId: string, stickerId: st
   return r.rows[0]?.id;
 }
 
-/** Gives a signer a new identity and a new link; the old token's hash no longer matches anything. */
+/**
+ * Gives a signer a new identity and a new link; the old token's hash no longer matches anything.
+ * The one-time codes start afresh: the code, its proof, the wait before another and the attempts
+ * were the old identity's (a phone just corrected may ask for its code at once).
+ */
 export async function replaceSigner(
   trx: Transaction<Database>,
   s: { id: string; authority: string; data: string; name: string | null; email: string | null; tokenHash: Buffer; tokenSealed: Buffer },
 ): Promise<FlowSigner> {
   const r = await sql<FlowSigner>`
     update signers set authority = ${s.authority}, data = ${s.data}, name = ${s.name}, email = ${s.email},
-           token_hash = ${s.tokenHash}, token_sealed = ${s.tokenSealed}, otp_hash = null, otp_expires_at = null, verified_at = null
+           token_hash = ${s.tokenHash}, token_sealed = ${s.tokenSealed}, otp_hash = null, otp_expires_at = null, verified_at = null,
+           otp_sent_at = null, otp_attempts = 0
     where id = ${s.id}
     returning id::text as id, signer_id, position, authority, data, name, email, status, token_sealed, invited_at,
               set_signer_id::text as set_signer_id`.execute(trx);

@@ -212,6 +212,8 @@ describe('account panel', () => {
     await page.getByRole('button', { name: 'Save correction' }).click();
     await page.getByText('Not a phone number in international form (+ and 7 to 15 digits).').waitFor();
     expect(await page.getByLabel("Signer's identifier (SMS)").getAttribute('aria-invalid')).toBe('true');
+    // Said as it appears: focus stays on the button, so a screen reader hears it only from an alert.
+    expect(await page.getByRole('alert').filter({ hasText: 'Not a phone number' }).count()).toBe(1);
     await checkAccessible(page, 'correction refused at the field');
     expect(await offerSigner()).toMatchObject({ authority: 'EMAIL_LINK', data: 'dan@example.com' });
     await page.getByLabel("Signer's identifier (SMS)").fill('+525512345678');
@@ -221,6 +223,21 @@ describe('account panel', () => {
     expect(await offerSigner()).toMatchObject({ authority: 'SMS', data: '+525512345678' });
     const sms = (await listChannelMessages(s.deps.db, 10)).map((m) => [m.channel, m.kind, m.recipient, m.status]);
     expect(sms).toEqual([['sms', 'invitation', '+525512345678', 'queued']]);
+    // The service took the new link to the phone: the page does not show it.
+    expect(await page.getByTestId('new-signer-link').count()).toBe(0);
+    // Then to SAT, an RFC and no email: the flow has nowhere to send the new link, so the page shows
+    // it once (the old one is dead), and that link is the signer's.
+    await page.getByRole('button', { name: 'Correct: Dan' }).click();
+    await page.getByLabel("Signer's verification").selectOption('SAT');
+    await page.getByLabel("Signer's identifier (SAT)").fill('GOMH800101AB1');
+    await page.getByRole('button', { name: 'Save correction' }).click();
+    await expect.poll(() => page.getByTestId('signers').textContent()).toContain('SAT');
+    const shown = (await page.getByTestId('new-signer-link').textContent())!.trim();
+    expect(shown).toMatch(new RegExp(`^${s.baseUrl}/sign/[A-Za-z0-9_-]{43}$`));
+    const opened = await fetch(`${s.baseUrl}/sign/api/${shown.split('/').pop()}`);
+    expect(opened.status).toBe(200);
+    expect((await opened.json()).signer).toMatchObject({ authority: 'SAT', name: 'Dan' });
+    await checkAccessible(page, 'new signer link shown');
     await page.getByTestId('cancel-workflow').click();
     await expect.poll(() => page.getByTestId('action-status').textContent()).toBe('Signing flow cancelled.');
     await expect.poll(() => page.locator('.doc-meta .badge').textContent()).toBe('Cancelled');
@@ -315,7 +332,8 @@ describe('account panel', () => {
     await checkAccessible(page, 'webhooks with a subscription');
     await page.getByRole('button', { name: 'Delete: document_rejected https://hooks.example.com/rejected' }).click();
     await page.getByText('Subscription deleted.').waitFor();
-    expect(await page.getByTestId(`subscription-${sub.id}`).count()).toBe(0);
+    // The list is read again after the answer is said: the row goes a moment later.
+    await expect.poll(() => page.getByTestId(`subscription-${sub.id}`).count()).toBe(0);
     expect((await s.client.listSubscriptions()).subscriptions).toEqual([]);
 
     // Rotate the API key: the new one works, the old one is refused.

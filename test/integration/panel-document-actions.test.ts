@@ -14,6 +14,7 @@ import { listMessages } from '../../src/store/mail-repo.js';
 import { DAY, ddmmyyyy } from '../helpers/dates.js';
 import { opensslTsVerify } from '../helpers/openssl-ts.js';
 import { panelSession, type PanelSessionForTest } from '../helpers/panel.js';
+import { publicCall } from '../helpers/public-call.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -163,6 +164,29 @@ describe('document actions', () => {
     // And to an RFC, given in lower case, kept as the service writes it.
     const sat = await json(await update({ authority: 'SAT', data: 'gomh800101ab1' }));
     expect(sat.signer).toMatchObject({ authority: 'SAT', data: 'GOMH800101AB1' });
+  });
+
+  it('a signer moved to another phone or address starts afresh: the old code does not open it, and a code can be asked for at once', async () => {
+    const d = await newDocument(s.client, {});
+    const update = async (body: unknown) =>
+      json(await a.call('POST', `/panel/api/documents/${d.ticket}/signers/${d.signerId}/update`, { body }));
+    const sign = (url: string, path: string, body?: unknown) =>
+      publicCall(s.baseUrl, 'POST', `/sign/api/${url.split('/').pop()}${path}`, body);
+    // The person at the email address asks for a code, and has it.
+    const byEmail = await update({ authority: 'EMAIL', data: d.email });
+    expect((await sign(byEmail.signer.signer_url, '/otp')).status).toBe(200);
+    const mail = (await listMessages(s.deps.db, 500)).find((m) => m.recipient === d.email && m.kind === 'otp')!;
+    const oldCode = /\b(\d{6})\b/.exec(mail.body_text)![1];
+
+    // Moved to a phone a moment later: that code proves nothing, and the phone gets its own code now
+    // (the wait between two codes was the other person's).
+    const byPhone = await update({ authority: 'SMS', data: '+525511112222' });
+    const stale = await sign(byPhone.signer.signer_url, '/otp/verify', { code: oldCode });
+    expect([stale.status, stale.json.error.code]).toEqual([409, 'OTP_EXPIRED']);
+    const asked = await sign(byPhone.signer.signer_url, '/otp');
+    expect([asked.status, asked.json.error?.code]).toEqual([200, undefined]);
+    const sms = (await listChannelMessages(s.deps.db, 500)).filter((m) => m.recipient === '+525511112222').map((m) => m.kind);
+    expect(sms.sort()).toEqual(['invitation', 'otp']);
   });
 
   it('deletes and restores, to the state the document had', async () => {

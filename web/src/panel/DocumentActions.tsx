@@ -5,10 +5,11 @@
 // banner with the server's message).
 import { type FormEvent, useState } from 'react';
 import { AUTHORITIES, type Authority, normalizeSignerData } from '../../../src/domain/documents/authorities.js';
+import type { SignerUpdateResult } from '../../../src/schemas/workflows.js';
 import { api, type DocumentPageData, type ListedDocument } from './api';
 import { SelectField, TextField } from './fields';
 import { formatDateTime, usePanelI18n } from './panel-i18n';
-import { ErrorBox } from './widgets';
+import { ErrorBox, ShownOnce } from './widgets';
 
 type Signer = ListedDocument['signers'][number];
 
@@ -58,6 +59,16 @@ const isOpen = (s: Signer) => s.status !== 'signed' && s.status !== 'rejected';
 const dataKind = (a: Authority) => (a === 'EMAIL' || a === 'EMAIL_LINK' ? 'email' : a === 'SAT' ? 'rfc' : 'phone');
 const INPUT_TYPE = { email: 'email', phone: 'tel', rfc: 'text' } as const;
 
+/**
+ * Whether the service itself takes a corrected signer's new link to them: the flow it runs invites
+ * them (now, or at their turn in an ordered flow) by phone, or by email when it has an address. A
+ * SAT signer without an email, or a document whose links the client hands out, gets nothing: the
+ * old link is dead, so the page must show the new one.
+ */
+const serviceDelivers = (data: DocumentPageData, r: SignerUpdateResult) =>
+  data.workflow.in_set ||
+  (data.workflow.started && (r.signer.authority === 'SMS' || r.signer.authority === 'WHATSAPP' || r.signer.email !== null));
+
 /** The buttons beside one signer, and the correction form when it is open. */
 export function SignerActions({ data, signer, action }: { data: DocumentPageData; signer: Signer; action: Action }) {
   const { t } = usePanelI18n();
@@ -67,6 +78,8 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
   const [value, setValue] = useState(signer.data);
   // Whether the data broke its authority's rule at the last try; said in the page's language.
   const [dataWrong, setDataWrong] = useState(false);
+  // The new link of the last correction, when nobody else will take it to the signer.
+  const [newLink, setNewLink] = useState<string | null>(null);
   const d = data.document;
   if (!isOpen(signer) || (d.status !== 'pending' && d.status !== 'draft')) {
     return null;
@@ -107,13 +120,17 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
     } else if (checked.value !== signer.data) {
       body.data = checked.value;
     }
+    let answer: SignerUpdateResult | undefined;
     const ok = await action.run(
-      () => api.updateSigner(d.document_ticket, signer.signer_id, body),
+      async () => {
+        answer = await api.updateSigner(d.document_ticket, signer.signer_id, body);
+      },
       t.signerCorrected(who),
       t.confirmCorrect(who),
     );
     if (ok) {
       setEditing(false);
+      setNewLink(answer && !serviceDelivers(data, answer) ? answer.signer.signer_url : null);
     }
   };
   return (
@@ -150,6 +167,7 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
           {t.correct}
         </button>
       </div>
+      {newLink && <ShownOnce label={t.newSignerLink(who)} value={newLink} testId="new-signer-link" />}
       {editing && (
         <form id={id} className="form correct-form" onSubmit={save} noValidate>
           <TextField id={`${id}-name`} label={t.signerName} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />

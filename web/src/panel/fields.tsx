@@ -30,7 +30,8 @@ function Row({ id, label, hint, error, box, children }: RowProps & { children: R
         </span>
       )}
       {error && (
-        <span id={`${id}-error`} className="field-error">
+        // An alert: the error appears after a submit, with the focus on the button, not the field.
+        <span id={`${id}-error`} className="field-error" role="alert">
           {error}
         </span>
       )}

@@ -149,7 +149,9 @@ const es = {
   },
   saveCorrection: 'Guardar corrección',
   confirmCorrect: (who: string) =>
-    `El enlace de firma de ${who} dejará de funcionar en este momento y se enviará uno nuevo. Esto no se puede deshacer. ¿Continuar?`,
+    `El enlace de firma de ${who} dejará de funcionar en este momento; el nuevo se envía al firmante, o se muestra aquí cuando el servicio no lo envía. Esto no se puede deshacer. ¿Continuar?`,
+  newSignerLink: (who: string) =>
+    `Nuevo enlace de firma de ${who}: el servicio no lo envía, así que entrégaselo al firmante. No se volverá a mostrar.`,
   signerCorrected: (who: string) => `Firmante corregido (${who}): el enlace anterior ya no sirve.`,
   expiresAt: (when: string) => `El flujo de firma vence el ${when}.`,
   noExpiration: 'El flujo de firma no tiene vencimiento.',
@@ -381,7 +383,10 @@ const en: PanelDict = {
     rfc: 'Not a valid RFC (3 or 4 letters, a YYMMDD date, a 3-character homoclave).',
   },
   saveCorrection: 'Save correction',
-  confirmCorrect: (who: string) => `The signing link of ${who} stops working now and a new one is sent. This cannot be undone. Continue?`,
+  confirmCorrect: (who: string) =>
+    `The signing link of ${who} stops working now; the new one is sent to the signer, or shown here when the service does not send it. This cannot be undone. Continue?`,
+  newSignerLink: (who: string) =>
+    `New signing link of ${who}: the service does not send it, so give it to the signer. It is not shown again.`,
   signerCorrected: (who: string) => `Signer corrected (${who}): the old link no longer works.`,
   expiresAt: (when: string) => `The signing flow expires on ${when}.`,
   noExpiration: 'The signing flow has no expiration.',
