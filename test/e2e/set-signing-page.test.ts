@@ -13,9 +13,6 @@ import { pdfsig } from '../helpers/validators.js';
 import { eventKinds } from '../helpers/events.js';
 import { testPng } from '../helpers/images.js';
 
-/** A capture goes through the image jail, whose first worker may take seconds to start on a busy machine. */
-const POLL = { timeout: 15_000 };
-
 const PHONE = { width: 360, height: 740 };
 
 let s: TestServer;
@@ -75,7 +72,7 @@ describe('set page', { timeout: 180_000 }, () => {
     expect(await page.getByTestId('signing-as').textContent()).toBe('Firmas como Ana García · ana@example.com');
     await items.nth(0).getByRole('button', { name: /Ver/ }).click();
     await page.waitForSelector('canvas.page-canvas[data-rendered="true"]');
-    await expect.poll(() => page.locator('.box-highlight').first().isVisible(), POLL).toBe(true);
+    await expect.poll(() => page.locator('.box-highlight').first().isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     // One typed signature, one consent, one click for both documents.
@@ -149,16 +146,16 @@ describe('set page', { timeout: 180_000 }, () => {
 
     const photo = (name: string, png: Buffer) => ({ name, mimeType: 'image/png', buffer: png });
     await page.locator('#identity-front').setInputFiles(photo('frente.png', testPng(1200, 760, [210, 190, 160])));
-    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(1);
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(1);
     await page.locator('#identity-back').setInputFiles(photo('reverso.png', testPng(1200, 760, [160, 190, 210])));
-    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(2);
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
     await page.getByRole('button', { name: 'Usar la cámara: Selfie' }).click();
     const preview = page.getByLabel('Vista de la cámara: Selfie');
     await preview.waitFor();
-    await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth), POLL).toBeGreaterThan(0);
+    await expect.poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
     const frame = await preview.evaluate((v: HTMLVideoElement) => [v.videoWidth, v.videoHeight]);
     await page.getByRole('button', { name: 'Tomar foto: Selfie' }).click();
-    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(3);
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
     await page.getByRole('button', { name: 'Enviar a revisión' }).click();
     await page.getByTestId('identity-pending').waitFor();
     expect(await page.getByRole('button', { name: 'Firmar los 2 documentos' }).count()).toBe(0);
@@ -216,11 +213,11 @@ describe('set page', { timeout: 180_000 }, () => {
     expect(await page.getByText(/once for all the documents/).count()).toBe(1);
     const photo = (name: string, png: Buffer) => ({ name, mimeType: 'image/png', buffer: png });
     await page.locator('#identity-front').setInputFiles(photo('front.png', testPng(1200, 760, [210, 190, 160])));
-    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(1);
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(1);
     await page.locator('#identity-back').setInputFiles(photo('back.png', testPng(1200, 760, [160, 190, 210])));
-    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(2);
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(2);
     await page.locator('#identity-selfie').setInputFiles(photo('selfie.png', testPng(720, 960, [230, 200, 180])));
-    await expect.poll(() => page.locator('.identity-field .badge').count(), POLL).toBe(3);
+    await expect.poll(() => page.locator('.identity-field .badge').count()).toBe(3);
     await page.getByRole('button', { name: 'Send for review' }).click();
     await page.getByTestId('identity-pending').waitFor();
     const review = (await s.client.listIdentityReviews({ status: 'pending' })).reviews.find((r) => r.document_set?.uuid === set.uuid);
