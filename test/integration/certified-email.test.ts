@@ -437,6 +437,21 @@ describe('certified email of a NOM-151 document', () => {
     expect(await stamps()).toBe(before + 1);
   });
 
+  it('issues the first evidence of more certified emails at once than the database pool has connections', async () => {
+    // Each issue holds a connection for its lock and needs another for its work: twelve at once
+    // (the pool has ten) must all be answered, not wait for each other's connections for good.
+    const tickets: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const created = await f.s.client.createDocument({
+        b64_doc: pdf.toString('base64'),
+        certified_email: { to: `pool${i}@example.com`, subject: `Aviso ${i}`, message: 'M' },
+      });
+      tickets.push(created.document_ticket);
+    }
+    const files = await Promise.all(tickets.map((t) => f.s.client.certifiedEmailEvidence(t)));
+    expect(files.map((file) => pdfText(file).includes('Correo certificado: constancia'))).toEqual(tickets.map(() => true));
+  });
+
   it('spends no stamps piece when the stamped evidence cannot be kept, and one when it is', async () => {
     const db = f.s.deps.db;
     const other = await f.s.newAccount('Evidence pieces');

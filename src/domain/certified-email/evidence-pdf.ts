@@ -38,14 +38,28 @@ export async function certifiedEmailEvidencePdf(
   if (c.evidence_pdf_sha256 && c.evidence_fingerprint === fingerprint) {
     return { pdf: await deps.blobs.get(c.evidence_pdf_sha256), name };
   }
-  return underEvidenceLock(deps.db, c.id, async (trx) => {
-    // Another request may have issued it while this one waited for the lock.
-    const again = await requireCertifiedEmail(deps, opts.accountId, opts.ticket);
-    if (again.evidence_pdf_sha256 && again.evidence_fingerprint === fingerprint) {
-      return { pdf: await deps.blobs.get(again.evidence_pdf_sha256), name };
-    }
-    return { pdf: await issueEvidencePdf(deps, trx, c, l, language, fingerprint), name };
-  });
+  return oneAtATime(() =>
+    underEvidenceLock(deps.db, c.id, async (trx) => {
+      // Another request may have issued it while this one waited for the lock.
+      const again = await requireCertifiedEmail(deps, opts.accountId, opts.ticket);
+      if (again.evidence_pdf_sha256 && again.evidence_fingerprint === fingerprint) {
+        return { pdf: await deps.blobs.get(again.evidence_pdf_sha256), name };
+      }
+      return { pdf: await issueEvidencePdf(deps, trx, c, l, language, fingerprint), name };
+    }),
+  );
+}
+
+// One evidence PDF issued at a time in this process. The lock's transaction holds a pooled
+// connection while the work inside takes others (reads, sealing, the stamp's record): as many first
+// downloads at once as the pool has connections would each hold one and wait for another, for
+// good. One at a time, a process holds at most one such connection; other processes have their own
+// pools, and the advisory lock still keeps any two from issuing the same file.
+let issuing: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = issuing.then(work, work);
+  issuing = run.catch(() => undefined);
+  return run;
 }
 
 async function issueEvidencePdf(
