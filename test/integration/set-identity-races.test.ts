@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockHistoryHead } from '../../src/store/history-repo.js';
 import { markViewed } from '../../src/store/signing-repo.js';
 import { testPng } from '../helpers/images.js';
+import { createVerifyingSet } from '../helpers/identity-sets.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
+import { publicCall } from '../helpers/public-call.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 const FRONT = testPng(1200, 760, [210, 190, 160]);
@@ -27,39 +29,12 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function call(path: string, body?: unknown) {
-  const res = await fetch(s.baseUrl + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
-}
+const call = (path: string, body?: unknown) => publicCall(s.baseUrl, body === undefined ? 'GET' : 'POST', path, body);
 
-const box = (i: number) => ({ page: 0, rect: { lx: 40 + i * 260, ly: 60, tx: 240 + i * 260, ty: 130 } });
-
-let seq = 0;
 /** A closed set of two documents where the first asks Ana to verify her identity; her images sent. */
 async function capturedSet() {
-  const tag = ++seq;
-  const set = await s.client.createDocumentSet({ name: `Carrera ${tag}` });
-  const ana = `ana.race${tag}@example.com`;
-  const docs = [];
-  for (const verify of [true, false]) {
-    docs.push(
-      await s.client.createDocument({
-        b64_doc: pdf,
-        name: `Contrato ${tag}-${docs.length + 1}`,
-        document_set: set.uuid,
-        stickers: [
-          { authority: 'EMAIL_LINK', data: ana, name: 'Ana García', requireIdentityVerification: verify, ...box(0) },
-          { authority: 'EMAIL_LINK', data: `bruno.race${tag}@example.com`, name: 'Bruno Díaz', ...box(1) },
-        ],
-      }),
-    );
-  }
-  const closed = await s.client.closeDocumentSet(set.uuid);
-  const token = closed.signers.find((x) => x.data === ana)!.signer_url.split('/sign/set/')[1];
+  const set = await createVerifyingSet(s.client, pdf, { label: 'Carrera', anaName: 'Ana García' });
+  const token = set.ana;
   for (const [kind, image] of [
     ['front', FRONT],
     ['back', BACK],
@@ -67,12 +42,7 @@ async function capturedSet() {
   ] as const) {
     expect((await call(`/sign/api/set/${token}/identity/${kind}`, { image: image.toString('base64') })).status).toBe(200);
   }
-  return {
-    uuid: set.uuid,
-    token,
-    anaOnSecond: docs[1].stickers[0].signer_url.split('/sign/')[1],
-    tickets: docs.map((d) => d.document_ticket),
-  };
+  return { uuid: set.uuid, token, anaOnSecond: set.anaOnSecond, tickets: set.tickets };
 }
 
 const reviewsOf = async (uuid: string) => (await s.client.listIdentityReviews()).reviews.filter((r) => r.document_set?.uuid === uuid);

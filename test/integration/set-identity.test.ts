@@ -14,6 +14,7 @@ import { launchChromium } from '../helpers/browser.js';
 import { type CardImages, renderIdCard } from '../helpers/id-card.js';
 import { type SampleFaces, sampleFaces } from '../helpers/face-samples.js';
 import { testPng } from '../helpers/images.js';
+import { createVerifyingSet } from '../helpers/identity-sets.js';
 import { jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
@@ -73,48 +74,13 @@ async function call(path: string, body?: unknown, headers: Record<string, string
 const box = (i: number) => ({ page: 0, rect: { lx: 40 + i * 260, ly: 60, tx: 240 + i * 260, ty: 130 } });
 const drawn = { signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` }, consent: true };
 const setPath = (url: string) => url.split('/sign/set/')[1];
-const docPath = (url: string) => url.split('/sign/')[1];
+const _docPath = (url: string) => url.split('/sign/')[1];
 const sendSet = (token: string, kind: string, image: Buffer) =>
   call(`/sign/api/set/${token}/identity/${kind}`, { image: image.toString('base64') });
 const sendDoc = (token: string, kind: string, image: Buffer) =>
   call(`/sign/api/${token}/identity/${kind}`, { image: image.toString('base64') });
 
-let seq = 0;
-/**
- * A closed set of two documents for Ana and Bruno, where only the first document asks Ana to verify
- * her identity. Answers both set links, Ana's own link on the second document, and the tickets.
- */
-async function verifyingSet() {
-  const tag = ++seq;
-  const set = await s.client.createDocumentSet({ name: `Alta ${tag}` });
-  const ana = `ana.${tag}@example.com`;
-  const bruno = `bruno.${tag}@example.com`;
-  const docs = [];
-  for (const verify of [true, false]) {
-    docs.push(
-      await s.client.createDocument({
-        b64_doc: pdf,
-        name: `Contrato ${tag}-${docs.length + 1}`,
-        document_set: set.uuid,
-        stickers: [
-          { authority: 'EMAIL_LINK', data: ana, name: 'Ana María García López', requireIdentityVerification: verify, ...box(0) },
-          { authority: 'EMAIL_LINK', data: bruno, name: 'Bruno Díaz', ...box(1) },
-        ],
-      }),
-    );
-  }
-  const closed = await s.client.closeDocumentSet(set.uuid);
-  const urlOf = (data: string) => closed.signers.find((x) => x.data === data)!.signer_url;
-  return {
-    uuid: set.uuid,
-    name: `Alta ${tag}`,
-    tickets: docs.map((d) => d.document_ticket),
-    docs,
-    ana: setPath(urlOf(ana)),
-    bruno: setPath(urlOf(bruno)),
-    anaOnSecond: docPath(docs[1].stickers[0].signer_url),
-  };
-}
+const verifyingSet = () => createVerifyingSet(s.client, pdf, { label: 'Alta', anaName: 'Ana María García López' });
 
 async function submitAll(token: string) {
   for (const [kind, image] of [
@@ -314,7 +280,7 @@ describe('identity verification in a document set', () => {
 
   it('a person named on a later document only: the set review names them (the built-in checks compare that name)', async () => {
     const set = await s.client.createDocumentSet({ name: 'Sin nombre' });
-    const carla = `carla.${++seq}@example.com`;
+    const carla = 'carla.sin-nombre@example.com';
     for (const name of [undefined, 'Carla Méndez Ruiz']) {
       await s.client.createDocument({
         b64_doc: pdf,
