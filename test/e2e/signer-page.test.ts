@@ -54,6 +54,27 @@ async function twoSigners(workflow?: Record<string, unknown>) {
   return { doc, ana: doc.stickers[0].signer_url, bruno: doc.stickers[1].signer_url };
 }
 
+/** A one-page "Pagaré" signed by Ana through the API, then endorsed to Elisa Mora by `endorser`. */
+async function endorsedPagare(endorser: { name: string; authority: 'EMAIL' | 'EMAIL_LINK'; data: string }) {
+  const doc = await s.client.createDocument({
+    b64_doc: pdf,
+    name: 'Pagaré',
+    stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) }],
+  });
+  const signed = await fetch(`${s.baseUrl}/sign/api/${doc.stickers[0].signer_url.split('/').pop()}/sign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
+  });
+  expect(signed.status).toBe(200);
+  const endorsement = await s.client.endorseDocument(doc.document_ticket, {
+    endorsement: { type: 'propiedad', text: 'Páguese a la orden de Elisa Mora' },
+    endorser,
+    endorsee: { name: 'Elisa Mora', email: 'elisa@example.com' },
+  });
+  return { doc, endorsement };
+}
+
 /** A phone-sized page; every script error or console error fails the test that opened it. */
 async function phone(url: string, locale = 'es-ES'): Promise<{ page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale });
@@ -407,22 +428,7 @@ describe('signer page', () => {
     expect(res.json().error.message).toMatch(/npm run build:web/);
   });
   it('shows an endorser the endorsement, asks the code of an EMAIL endorser, and signs the completed document', async () => {
-    const doc = await s.client.createDocument({
-      b64_doc: pdf,
-      name: 'Pagaré',
-      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) }],
-    });
-    const signed = await fetch(`${s.baseUrl}/sign/api/${doc.stickers[0].signer_url.split('/').pop()}/sign`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
-    });
-    expect(signed.status).toBe(200);
-    const endorsement = await s.client.endorseDocument(doc.document_ticket, {
-      endorsement: { type: 'propiedad', text: 'Páguese a la orden de Elisa Mora' },
-      endorser: { name: 'Diana Ríos', authority: 'EMAIL', data: 'diana@example.com' },
-      endorsee: { name: 'Elisa Mora', email: 'elisa@example.com' },
-    });
+    const { doc, endorsement } = await endorsedPagare({ name: 'Diana Ríos', authority: 'EMAIL', data: 'diana@example.com' });
 
     const { page, problems } = await phone(endorsement.signer_url);
     await page.getByTestId('endorsement-card').waitFor();
@@ -462,22 +468,7 @@ describe('signer page', () => {
   });
 
   it('tells an endorser the endorsement was withdrawn: when signing after it, and on opening the link, in Spanish and English', async () => {
-    const doc = await s.client.createDocument({
-      b64_doc: pdf,
-      name: 'Pagaré',
-      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', ...box(0) }],
-    });
-    const signed = await fetch(`${s.baseUrl}/sign/api/${doc.stickers[0].signer_url.split('/').pop()}/sign`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
-    });
-    expect(signed.status).toBe(200);
-    const endorsement = await s.client.endorseDocument(doc.document_ticket, {
-      endorsement: { type: 'propiedad', text: 'Páguese a la orden de Elisa Mora' },
-      endorser: { name: 'Ana García', authority: 'EMAIL_LINK', data: 'ana@example.com' },
-      endorsee: { name: 'Elisa Mora', email: 'elisa@example.com' },
-    });
+    const { doc, endorsement } = await endorsedPagare({ name: 'Ana García', authority: 'EMAIL_LINK', data: 'ana@example.com' });
 
     // The page is open and the signature ready when the sender withdraws the endorsement.
     const { page, problems } = await phone(endorsement.signer_url);
