@@ -32,11 +32,11 @@
 // ECDSA P-256 signer keys instead of RSA-2048), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
 // server process, and of scenario F's signing and U's universal processes, into DIR when they stop; summarize with
 // bench/profile-summary.ts).
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
 import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
 import { delta, snapshot, type CpuDelta } from './cpu.js';
@@ -49,6 +49,7 @@ import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
 import { scenarioUniversal } from './universal.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
+import { startServer, stopServer, type Server } from './server-process.js';
 
 const CONCURRENCY = 16;
 const A_WARMUP_MS = 3000;
@@ -60,14 +61,6 @@ const LARGE_BYTES = 5 * 1024 * 1024;
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'ABCDEFGSUV').toUpperCase();
 const NEEDS_SERVER = /[A-EG]/.test(SCENARIOS);
 const MB = 1024 * 1024;
-
-interface Server {
-  child: ChildProcess;
-  baseUrl: string;
-  webId: string;
-  apiKey: string;
-  pgPid: number;
-}
 
 const STICKERS: CreateDocumentInput['stickers'] = [
   { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 50, ly: 100, tx: 250, ty: 160 } },
@@ -124,7 +117,7 @@ async function serverScenarios(dataDir: string, started: (s: Server) => void) {
   const small = await onePagePdf();
   const large = await largePdf(LARGE_BYTES);
   console.log(`PDFs: 1-page ${small.bytes.length} B; large ${(large.bytes.length / MB).toFixed(2)} MiB (${large.bytes.length} B)`);
-  const server = await startServer(dataDir);
+  const server = await startServer(dataDir, process.env.BENCH_CPU_PROF);
   started(server);
   console.log(`server: ${server.baseUrl} (pid ${server.child.pid}), embedded PostgreSQL pid ${server.pgPid}, data ${dataDir}\n`);
   await sanityCheck(server, small);
@@ -350,26 +343,6 @@ function fmt(n: number, digits = 1) {
   return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
 }
 
-async function startServer(dataDir: string): Promise<Server> {
-  const profileDir = process.env.BENCH_CPU_PROF;
-  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir], {
-    execArgv: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [],
-    stdio: 'inherit',
-  });
-  const ready = await new Promise<Server>((resolveReady, reject) => {
-    child.once('exit', (code) => reject(new Error(`the server exited during start (code ${code})`)));
-    child.on('message', (m: { type: string } & Omit<Server, 'child'>) => {
-      if (m.type === 'ready') {
-        resolveReady({ child, baseUrl: m.baseUrl, webId: m.webId, apiKey: m.apiKey, pgPid: m.pgPid });
-      }
-    });
-  }).catch(async (err) => {
-    await stopServer({ child, pgPid: 0 } as Server);
-    throw err;
-  });
-  return ready;
-}
-
 /** The server process's CPU time, asked over IPC. */
 function ask(child: ChildProcess): Promise<NodeJS.CpuUsage> {
   return new Promise((resolveCpu) => {
@@ -382,43 +355,6 @@ function ask(child: ChildProcess): Promise<NodeJS.CpuUsage> {
     child.on('message', onMessage);
     child.send({ type: 'cpu' });
   });
-}
-
-/**
- * Asks the server to close the app, the pool and PostgreSQL; if it does not exit within 30 s,
- * kills it, then stops a PostgreSQL it may have left behind (by the pid it reported).
- */
-async function stopServer(s: Server | undefined) {
-  if (!s) {
-    return;
-  }
-  const { child, pgPid } = s;
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    if (child.connected) {
-      child.send({ type: 'stop' });
-    } else {
-      child.kill('SIGTERM');
-    }
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  if (pgPid && alive(pgPid)) {
-    process.kill(pgPid, 'SIGINT'); // PostgreSQL's "fast shutdown"
-    for (let i = 0; i < 100 && alive(pgPid); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-function alive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 await main();
