@@ -80,6 +80,16 @@ describe('history and event words', () => {
     expect(new Set(actions.map((a) => en.action(a))).size).toBe(actions.length);
   });
 
+  it('every kind of actor appendHistory accepts is said in words in both languages', () => {
+    for (const lang of ['es', 'en'] as const) {
+      const l = historyLabels(lang);
+      // A signer's id stands only when the document no longer names that signer (the panel and the PDF name them).
+      expect(['account', 'system', 'public'].filter((a) => l.actor(a) === a || !l.actor(a).trim())).toEqual([]);
+    }
+    expect(historyLabels('en').actor('public')).toBe('Someone with the document link');
+    expect(historyLabels('es').actor('public')).toBe('Alguien con el enlace del documento');
+  });
+
   it('every event kind has a label in Spanish and in English', () => {
     for (const lang of ['es', 'en'] as const) {
       const words = EVENT_KINDS.map((k) => eventLabel(k, lang));

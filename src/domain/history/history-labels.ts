@@ -103,6 +103,11 @@ export function historyLabels(language: 'es' | 'en'): HistoryLabels {
       if (actor === 'system') {
         return es ? 'El sistema' : 'The system';
       }
+      if (actor === 'public') {
+        // Someone holding only the document's public link (asking for a personal link, opening a
+        // certified email's link): not yet known as any signer.
+        return es ? 'Alguien con el enlace del documento' : 'Someone with the document link';
+      }
       if (actor.startsWith('signer:')) {
         return `${es ? 'Firmante' : 'Signer'} ${actor.slice('signer:'.length)}`;
       }
