@@ -249,6 +249,10 @@ describe('the panel, read', () => {
     expect(await brokenWords(page, '[data-testid="deliveries"]')).toEqual([]);
     // The page itself does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(DESKTOP.width);
+    // Subscribing offers each event in words, with the identifier receivers see.
+    const options = await page.getByLabel('Event', { exact: true }).locator('option').allTextContents();
+    expect(options).toContain('Universal rendition signed (universal_signed)');
+    expect(options.filter((o) => /^[a-z0-9_]+$/.test(o))).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -34,7 +34,7 @@ export function Subscriptions() {
     }
   };
   const remove = async (id: string, ev: string, to: string) => {
-    if (!window.confirm(t.confirmDeleteSubscription(ev, to))) {
+    if (!window.confirm(t.confirmDeleteSubscription(eventLabel(ev, lang), to))) {
       return;
     }
     setActionError(null);

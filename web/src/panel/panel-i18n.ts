@@ -212,7 +212,7 @@ const es = {
   subStatus: { active: 'Activa', disabled: 'Desactivada' } as Record<string, string>,
   deleteSubscription: 'Eliminar',
   confirmDeleteSubscription: (event: string, url: string) =>
-    `Se dejarán de enviar los eventos ${event} a ${url}, también los que esperan entrega. ¿Continuar?`,
+    `Se dejarán de enviar los eventos «${event}» a ${url}, también los que esperan entrega. ¿Continuar?`,
   subscriptionSecret: 'Secreto de la suscripción: cópialo ahora, no se mostrará otra vez.',
   subscriptionDeleted: 'Suscripción eliminada.',
   // keys
@@ -449,7 +449,7 @@ const en: PanelDict = {
   subStatus: { active: 'Active', disabled: 'Disabled' } as Record<string, string>,
   deleteSubscription: 'Delete',
   confirmDeleteSubscription: (event: string, url: string) =>
-    `${event} events will no longer be sent to ${url}, those waiting for delivery included. Continue?`,
+    `“${event}” events will no longer be sent to ${url}, those waiting for delivery included. Continue?`,
   subscriptionSecret: "The subscription's secret: copy it now, it will not be shown again.",
   subscriptionDeleted: 'Subscription deleted.',
   keysTitle: 'API keys',
