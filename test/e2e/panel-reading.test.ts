@@ -170,6 +170,9 @@ function linesOf(page: Page, selector: string): Promise<[string, number][]> {
 describe('the panel, read', () => {
   it('names signers, says every action in words, and gives the history PDF in the panel language', async () => {
     const { context, page, problems } = await panel();
+    // The documents list at 1280 px: no header on two lines, no word split (the long name wraps between words).
+    expect((await linesOf(page, '[data-testid="documents"] thead th')).filter(([, lines]) => lines !== 1)).toEqual([]);
+    expect(await brokenWords(page, '[data-testid="documents"]')).toEqual([]);
     await page.goto(`${s.baseUrl}/panel/documents/${leaseTicket}`);
     await page.getByTestId('chain').waitFor();
     const timeline = page.locator('.timeline');
