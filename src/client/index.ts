@@ -99,9 +99,10 @@ export class SelloClient extends SignedTransport {
     return this.request('GET', `/api/v1/document/${seg(ticket)}/history/json`);
   }
 
-  /** The history as a PDF sealed by the service (PAdES B-T), in the document's language. */
-  historyPdf(ticket: string): Promise<Buffer> {
-    return this.getBytes(`/api/v1/document/${seg(ticket)}/history/pdf`);
+  /** The history as a PDF sealed by the service (PAdES B-T), in the document's language or in `lang`. */
+  historyPdf(ticket: string, lang?: 'es' | 'en'): Promise<Buffer> {
+    const qs = lang ? `?lang=${lang}` : '';
+    return this.getBytes(`/api/v1/document/${seg(ticket)}/history/pdf${qs}`);
   }
 
   /** The document's certified email and its evidence (sent, SMTP reply, delivery, open, download). */

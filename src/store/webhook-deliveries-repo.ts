@@ -169,6 +169,7 @@ export interface LoggedDelivery {
   notification_id: string;
   kind: string;
   document_ticket: string | null;
+  document_name: string | null;
   target: string;
   subscription_id: string | null;
   url: string | null;
@@ -182,7 +183,7 @@ export interface LoggedDelivery {
   created_at: Date;
 }
 
-const LOG_COLUMNS = sql`d.id::text as id, n.notification_id, n.kind, doc.ticket as document_ticket, d.target,
+const LOG_COLUMNS = sql`d.id::text as id, n.notification_id, n.kind, doc.ticket as document_ticket, doc.name as document_name, d.target,
   s.subscription_id, case when d.target = 'account' then a.webhook_url else s.url end as url, d.state, d.attempts,
   d.last_status, d.last_error, d.last_attempt_at, d.next_attempt_at, d.delivered_at, d.created_at`;
 const LOG_FROM = sql`notification_deliveries d join notifications n on n.id = d.notification_id

@@ -305,7 +305,7 @@ describe('account panel', () => {
     await page.getByLabel('Delivery state').selectOption('failed');
     const row = page.getByTestId('deliveries').locator('tbody tr').first();
     await expect.poll(() => row.textContent()).toContain('500');
-    expect(await row.textContent()).toContain('document_completed');
+    expect(await row.textContent()).toContain('Document completed');
     await checkAccessible(page, 'webhooks');
     // …sent again from the panel reaches the receiver, signed with the new secret.
     receiverStatus = 200;

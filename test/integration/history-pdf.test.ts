@@ -94,6 +94,28 @@ describe('the history as PDF', () => {
     expect(shown).toMatch(/Hash chain broken from entry 1: the history was altered\./);
   });
 
+  it("speaks the reader's language when asked (`lang`), and names signers, never by their id", async () => {
+    const ticket = await signedDocument();
+    const [signer] = (await s.client.documentHistory(ticket)).entries.filter((e) => e.actor.startsWith('signer:'));
+    const shown = text(await s.client.historyPdf(ticket, 'en'));
+    expect(shown).toContain('Document history');
+    expect(shown).toContain('Signed');
+    expect(shown).not.toContain('Historial del documento');
+    // A table cell wraps: compare with the line breaks as spaces.
+    expect(shown.replace(/\s+/g, ' ')).toContain('Signed Ana García · ana@example.com');
+    expect(shown).not.toContain(`Signer ${signer.actor.slice('signer:'.length)}`);
+    // Asked in the document's own language, the same words as without asking.
+    expect(text(await s.client.historyPdf(ticket, 'es'))).toContain('Historial del documento');
+  });
+
+  it('a `lang` other than es or en: 400 naming lang', async () => {
+    const ticket = await signedDocument();
+    const err = await apiError(s.client.historyPdf(ticket, 'fr' as 'en'));
+    expect([err.status, err.code]).toEqual([400, 'INVALID_INPUT']);
+    expect(err.message).toMatch(/^querystring\.lang: /);
+    expect((err.details as { field: string }).field).toBe('querystring.lang');
+  });
+
   it("another account's document, or none: 404", async () => {
     const ticket = await signedDocument();
     const other = await s.newAccount('otra');

@@ -62,7 +62,13 @@ describe('document actions', () => {
   it('the document page tells whether the service runs the flow and until when', async () => {
     const running = await newDocument(s.client, { expiration_date: later(10) });
     const page = await json(await a.call('GET', `/panel/api/documents/${running.ticket}`));
-    expect(page.workflow).toEqual({ started: true, in_set: false, expires_at: (await stateOf(running.ticket)).expires_at!.toISOString() });
+    expect(page.workflow).toEqual({
+      started: true,
+      in_set: false,
+      expires_at: (await stateOf(running.ticket)).expires_at!.toISOString(),
+      // The account's (the default for a new one): a new expiration date ends a day there.
+      time_zone: 'America/Mexico_City',
+    });
     const none = await newDocument(s.client);
     expect((await json(await a.call('GET', `/panel/api/documents/${none.ticket}`))).workflow).toMatchObject({
       started: false,

@@ -374,6 +374,8 @@ describe('the delivery log', () => {
     expect(failed).toMatchObject({
       event: 'document_completed',
       document_ticket: doc.ticket,
+      // The document by its name too, for a person reading the log.
+      document_name: 'Contract.pdf',
       target: 'account',
       subscription_id: null,
       url: `http://127.0.0.1:${port}/account`,

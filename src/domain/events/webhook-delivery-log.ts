@@ -19,6 +19,7 @@ function view(d: LoggedDelivery): WebhookDelivery {
     notification_id: d.notification_id,
     event: d.kind as WebhookDelivery['event'],
     document_ticket: d.document_ticket,
+    document_name: d.document_name,
     target: subscription ? 'subscription' : 'account',
     subscription_id: subscription ? d.subscription_id : null,
     url: d.url,

@@ -19,23 +19,24 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { insertHistoryEntry, lockHistoryHead } from '../../store/history-repo.js';
 import { entryHash } from './history-hash.js';
+import { type HistoryAction, isHistoryAction } from './history-labels.js';
 
 export interface HistoryEntryInput {
   documentId: string; // documents.id (bigint as string, as elsewhere in the code)
   at: Date;
-  action: string; // e.g. 'created', 'invited', 'reminded', 'viewed', 'signed', 'rejected', 'completed', 'expired', 'cancelled', 'workflow_changed', 'flow_restarted', 'signer_updated', 'conclusion_sent', 'otp_sent', 'otp_verified', 'endorsement_requested', 'endorsed', 'endorsement_declined', 'endorsement_withdrawn', 'deleted', 'restored'
+  /** One of the actions history-labels.ts words in both languages. */
+  action: HistoryAction;
   actor: string; // 'account' (API caller), 'signer:<signer_id>', 'public' (someone holding only the document_url), or 'system'
   ip?: string | null;
   details?: Record<string, unknown>;
 }
 
-const ACTION = /^[a-z][a-z0-9_]{0,63}$/;
 const ACTOR = /^(account|system|public|signer:[A-Za-z0-9_-]{1,64})$/;
 
 export async function appendHistory(trx: Transaction<Database>, entry: HistoryEntryInput): Promise<void> {
   // Programming errors, not client input: they fail the transaction loudly.
-  if (!ACTION.test(entry.action)) {
-    throw new Error(`appendHistory: action ${JSON.stringify(entry.action)} is not a lower_snake word`);
+  if (!isHistoryAction(entry.action)) {
+    throw new Error(`appendHistory: action ${JSON.stringify(entry.action)} has no words in history-labels.ts`);
   }
   if (!ACTOR.test(entry.actor)) {
     throw new Error(`appendHistory: actor ${JSON.stringify(entry.actor)} is not account, system, public or signer:<signer_id>`);

@@ -1,5 +1,7 @@
-// The words of the history PDF, in Spanish and English. An action this list does not know (one
-// added later) is shown by its identifier, never dropped.
+// The words of the history PDF and of the panel's timeline, in Spanish and English. The list of
+// actions is the list appendHistory accepts (HistoryAction): an action cannot be written without
+// its words. An identifier this list does not know (an entry written by an older version) is shown
+// as it is, never dropped.
 
 export interface HistoryLabels {
   locale: string;
@@ -20,7 +22,7 @@ export interface HistoryLabels {
   sealReason: string;
 }
 
-const ACTIONS: Record<string, { es: string; en: string }> = {
+const ACTIONS = {
   created: { es: 'Creado', en: 'Created' },
   flow_started: { es: 'Flujo iniciado', en: 'Flow started' },
   invited: { es: 'Invitación enviada', en: 'Invitation sent' },
@@ -60,9 +62,26 @@ const ACTIONS: Record<string, { es: string; en: string }> = {
   endorsed: { es: 'Endosado', en: 'Endorsed' },
   endorsement_declined: { es: 'Endoso rechazado por el endosante', en: 'Endorsement declined by the endorser' },
   endorsement_withdrawn: { es: 'Endoso retirado por la cuenta', en: 'Endorsement withdrawn by the account' },
+  universal_signed: { es: 'Versión universal firmada (validación a largo plazo)', en: 'Universal rendition signed (long-term validation)' },
+  universal_renewed: { es: 'Sello de tiempo de la versión universal renovado', en: 'Universal rendition time stamp renewed' },
+  universal_failed: { es: 'Versión universal no generada', en: 'Universal rendition not made' },
+  universal_renewal_failed: {
+    es: 'Renovación de la versión universal no realizada',
+    en: 'Universal rendition renewal not made',
+  },
+  nom151_stamped: { es: 'Sello NOM-151 aplicado', en: 'NOM-151 stamp applied' },
+  nom151_stamp_failed: { es: 'Sello NOM-151 no obtenido', en: 'NOM-151 stamp not obtained' },
   deleted: { es: 'Eliminado', en: 'Deleted' },
   restored: { es: 'Restaurado', en: 'Restored' },
-};
+} satisfies Record<string, { es: string; en: string }>;
+
+/** An action a document's history records; each has its words in both languages. */
+export type HistoryAction = keyof typeof ACTIONS;
+
+/** Whether `id` is an action of the list (appendHistory refuses any other, cast or not). */
+export function isHistoryAction(id: string): id is HistoryAction {
+  return Object.hasOwn(ACTIONS, id);
+}
 
 export function historyLabels(language: 'es' | 'en'): HistoryLabels {
   const es = language === 'es';
@@ -76,13 +95,18 @@ export function historyLabels(language: 'es' | 'en'): HistoryLabels {
     columns: es
       ? ['#', 'Fecha y hora', 'Acción', 'Quién', 'Dirección IP', 'Detalles']
       : ['#', 'Date and time', 'Action', 'Who', 'IP address', 'Details'],
-    action: (id) => ACTIONS[id]?.[language] ?? id,
+    action: (id) => (isHistoryAction(id) ? ACTIONS[id][language] : id),
     actor: (actor) => {
       if (actor === 'account') {
         return es ? 'La cuenta (API)' : 'The account (API)';
       }
       if (actor === 'system') {
         return es ? 'El sistema' : 'The system';
+      }
+      if (actor === 'public') {
+        // Someone holding only the document's public link (asking for a personal link, opening a
+        // certified email's link): not yet known as any signer.
+        return es ? 'Alguien con el enlace del documento' : 'Someone with the document link';
       }
       if (actor.startsWith('signer:')) {
         return `${es ? 'Firmante' : 'Signer'} ${actor.slice('signer:'.length)}`;

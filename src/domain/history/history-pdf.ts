@@ -1,5 +1,5 @@
 // GET /api/v1/document/{documentId}/history/pdf: the document's history as a readable PDF, in the
-// document's language: every entry (time, action, actor, address, details), the chain's head hash
+// reader's language when asked (`lang`), else the document's: every entry (time, action, actor, address, details), the chain's head hash
 // and whether the chain verifies. The service seals it with a PAdES B-T signature (a one-time
 // certificate naming the service, a time stamp), so the copy can be checked offline with pdfsig.
 //
@@ -10,44 +10,41 @@
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { findDocumentForHistory } from '../../store/documents-repo.js';
-import { signersOf } from '../../store/signing-repo.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
 import { SEAL, sealServicePdf } from '../signing/seal-service-pdf.js';
 import { getHistory, type DocumentHistory } from './get-history.js';
 import { historyLabels, type HistoryLabels } from './history-labels.js';
+import { historyPeople } from './history-people.js';
 
 export async function historyPdf(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'pki' | 'externalTsa' | 'signerKeys' | 'templates'>,
-  opts: { accountId: string; ticket: string },
+  opts: { accountId: string; ticket: string; language?: 'es' | 'en' },
 ): Promise<{ pdf: Buffer; name: string }> {
   const history = await getHistory(deps, opts);
   const doc = await findDocumentForHistory(deps.db, opts.ticket, opts.accountId);
   if (!doc) {
     throw new AppError('DOCUMENT_NOT_FOUND', `no document ${opts.ticket}`);
   }
-  const language = explicitLanguage(doc.workflow) ?? deps.config.defaultLanguage;
+  // The reader's language when they ask for one (the panel sends its own); else the document's.
+  const language = opts.language ?? explicitLanguage(doc.workflow) ?? deps.config.defaultLanguage;
   const labels = historyLabels(language);
   const now = deps.clock.now();
   // Signers by name and contact, not by their ids.
-  const people = new Map(
-    (await signersOf(deps.db, doc.id, { endorsers: true })).map((x) => [
-      `signer:${x.signer_id}`,
-      [x.name, x.email ?? x.data].filter(Boolean).join(' · '),
-    ]),
-  );
+  const people = await historyPeople(deps.db, doc.id);
   const { definition, fields } = layout(
     history,
     doc.name,
     { ...labels, actor: (a) => people.get(a) || labels.actor(a) },
     now,
     doc.timeZone,
+    people,
   );
   const unsigned = await deps.templates.render('pdfmake', Buffer.from(JSON.stringify(definition)), { fields, tables: new Map() });
   return { pdf: await seal(deps, unsigned, labels, now, language, doc.id), name: `${labels.fileName}-${opts.ticket}.pdf` };
 }
 
 /** The pdfmake definition, with every text from the history as a {{field}}. */
-function layout(h: DocumentHistory, name: string, l: HistoryLabels, now: Date, timeZone: string) {
+function layout(h: DocumentHistory, name: string, l: HistoryLabels, now: Date, timeZone: string, people: Map<string, string>) {
   const fields = new Map<string, string>();
   const put = (id: string, text: string) => {
     fields.set(id, text);
@@ -61,7 +58,7 @@ function layout(h: DocumentHistory, name: string, l: HistoryLabels, now: Date, t
     put(`a${i}`, l.action(e.action)),
     put(`w${i}`, l.actor(e.actor)),
     put(`ip${i}`, e.ip ?? '—'),
-    { text: put(`d${i}`, detailsText(e.details)), fontSize: 6.5 },
+    { text: put(`d${i}`, detailsText(e.details, people)), fontSize: 6.5 },
   ]);
   const head = h.entries.at(-1)?.hash ?? '';
   const verdict = h.chain.valid ? l.chainValid(h.chain.entries) : l.chainBroken(h.chain.first_broken_seq);
@@ -92,13 +89,18 @@ function layout(h: DocumentHistory, name: string, l: HistoryLabels, now: Date, t
 }
 
 /**
- * An entry's details as "key: value" pairs. Long unbroken values (hashes, ids) get zero-width
+ * An entry's details as "key: value" pairs; a `signer_id` the document knows is followed by that
+ * signer's name, so "Invitation sent" says to whom. Long unbroken values (hashes, ids) get zero-width
  * spaces every 16 characters: pdfmake breaks lines only at break opportunities, and a 64-digit
  * hash would otherwise run off the page. Extracted text keeps every character.
  */
-function detailsText(details: Record<string, unknown>): string {
+function detailsText(details: Record<string, unknown>, people: Map<string, string>): string {
+  const named = (k: string, v: unknown) => (k === 'signer_id' && typeof v === 'string' && people.get(`signer:${v}`)) || '';
   return Object.entries(details)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => {
+      const who = named(k, v);
+      return `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}${who ? ` (${who})` : ''}`;
+    })
     .join('; ')
     .replace(/\S{16}(?=\S)/g, (m) => `${m}\u200b`);
 }

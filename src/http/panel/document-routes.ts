@@ -1,5 +1,5 @@
 // The panel's documents: the list (search, state, dates, pages), one document (its signers, and its
-// history with the chain's check), its downloads, and its NOM-151 stamps with the exact bytes each
+// history with the chain's check and the signers' names), its downloads, and its NOM-151 stamps with the exact bytes each
 // covers (GET /api/document/{ticket}/stamps and .../stamp/{stampHash}/pdf). Each calls the use case the HMAC API calls,
 // with the session's account.
 import { Type } from '@sinclair/typebox';
@@ -10,8 +10,10 @@ import { findListedDocument, listDocuments } from '../../domain/documents/list-d
 import { signatureReport } from '../../domain/documents/signature-report.js';
 import { getHistory } from '../../domain/history/get-history.js';
 import { historyPdf } from '../../domain/history/history-pdf.js';
+import { historyPeople } from '../../domain/history/history-people.js';
 import { getStampPdf } from '../../domain/stamps/get-stamp-pdf.js';
 import { listStamps } from '../../domain/stamps/list-stamps.js';
+import { StringEnum } from '../../schemas/common.js';
 import { findFlowDocument } from '../../store/workflow-repo.js';
 import { sessionOf } from './session-of.js';
 
@@ -24,6 +26,7 @@ const ListQuery = Type.Object({
   nextToken: Type.Optional(Type.String()),
 });
 const TicketParams = Type.Object({ ticket: Type.String() });
+const HistoryPdfQuery = Type.Object({ lang: Type.Optional(StringEnum(['es', 'en'])) });
 const FileParams = Type.Object({ ticket: Type.String(), type: Type.String() });
 const StampParams = Type.Object({ ticket: Type.String(), hash: Type.String() });
 
@@ -47,14 +50,18 @@ export function panelDocumentRoutes(deps: Deps) {
       const { ticket } = req.params as { ticket: string };
       const document = await findListedDocument(deps, { accountId, ticket });
       const history = await getHistory(deps, { accountId, ticket });
-      // What the page's actions need: whether the service runs the flow, and until when.
+      // What the page's actions need: whether the service runs the flow, and until when; the
+      // account's time zone, the one an expiration date is the end of a day in.
       const flow = (await findFlowDocument(deps.db, { accountId, ticket }))!;
       const workflow = {
         started: flow.flow_started_at !== null,
         in_set: flow.set_id !== null,
         expires_at: flow.expires_at?.toISOString() ?? null,
+        time_zone: flow.time_zone,
       };
-      return { document, history, workflow };
+      // The timeline names signers as the history PDF does, not by their ids.
+      const people = Object.fromEntries(await historyPeople(deps.db, flow.id));
+      return { document, history, workflow, people };
     });
 
     app.get('/panel/api/documents/:ticket/files/:type', { schema: { hide: true, params: FileParams } }, async (req, reply) => {
@@ -69,9 +76,12 @@ export function panelDocumentRoutes(deps: Deps) {
       return attachment(reply, 'application/json; charset=utf-8', `report-${ticket}.json`).send(JSON.stringify(report, null, 2));
     });
 
-    app.get('/panel/api/documents/:ticket/history.pdf', { schema: { hide: true, params: TicketParams } }, async (req, reply) => {
+    // In the panel's language (the page asks with `lang`), which may not be the document's.
+    const historySchema = { hide: true, params: TicketParams, querystring: HistoryPdfQuery };
+    app.get('/panel/api/documents/:ticket/history.pdf', { schema: historySchema }, async (req, reply) => {
       const { ticket } = req.params as { ticket: string };
-      const file = await historyPdf(deps, { accountId: sessionOf(req).account_id, ticket });
+      const language = (req.query as { lang?: 'es' | 'en' }).lang;
+      const file = await historyPdf(deps, { accountId: sessionOf(req).account_id, ticket, language });
       return attachment(reply, 'application/pdf', file.name).send(file.pdf);
     });
 

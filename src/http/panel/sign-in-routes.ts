@@ -9,6 +9,7 @@ import { LINK_REQUEST_FLOOR_MS, SESSION_ABSOLUTE_HOURS } from '../../domain/pane
 import { signIn, signOut } from '../../domain/panel/panel-sessions.js';
 import { requestSignInLink } from '../../domain/panel/request-sign-in-link.js';
 import { StringEnum } from '../../schemas/common.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
 import { setSessionCookie } from './cookies.js';
 import { sessionOf } from './session-of.js';
 import { createLinkRequestLimit } from './link-request-limit.js';
@@ -51,7 +52,9 @@ export function panelSignInRoutes(deps: Deps) {
       const s = sessionOf(req);
       return {
         email: s.email,
-        account: { web_id: s.web_id, name: s.account_name },
+        // The account's time zone: the panel shows times in it, as the history PDF does, and an
+        // expiration date is the end of a day there.
+        account: { web_id: s.web_id, name: s.account_name, time_zone: await accountTimeZone(deps.db, s.account_id) },
         csrf_token: s.csrf_token,
         expires_at: s.expires_at.toISOString(),
         idle_expires_at: s.idle_expires_at.toISOString(),

@@ -5,7 +5,7 @@ import type { Deps } from '../../domain/deps.js';
 import { getHistory } from '../../domain/history/get-history.js';
 import { ErrorResponse, PdfFile } from '../../schemas/common.js';
 import { historyPdf } from '../../domain/history/history-pdf.js';
-import { DocumentHistory, HistoryParams } from '../../schemas/report.js';
+import { DocumentHistory, HistoryParams, HistoryPdfQuery } from '../../schemas/report.js';
 
 export function historyRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -34,16 +34,21 @@ export function historyRoutes(deps: Deps) {
           operationId: 'getDocumentHistoryPdf',
           summary: 'Document history as a PDF sealed by the service',
           description:
-            "The same history as a readable PDF in the document's language (every entry, the chain's head hash and " +
-            'whether it verifies), sealed by the service with a PAdES B-T signature that pdfsig can check offline.',
+            "The same history as a readable PDF in the document's language, or in `lang` (every entry, the chain's " +
+            'head hash and whether it verifies), sealed by the service with a PAdES B-T signature that pdfsig can check offline.',
           tags: ['documents'],
           security: [{ hmac: [] }],
           params: HistoryParams,
+          querystring: HistoryPdfQuery,
           response: { 200: PdfFile, '4xx': ErrorResponse },
         },
       },
       async (req, reply) => {
-        const file = await historyPdf(deps, { accountId: req.account!.id, ticket: (req.params as { documentId: string }).documentId });
+        const file = await historyPdf(deps, {
+          accountId: req.account!.id,
+          ticket: (req.params as { documentId: string }).documentId,
+          language: (req.query as { lang?: 'es' | 'en' }).lang,
+        });
         return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.name}"`).send(file.pdf);
       },
     );

@@ -8,7 +8,7 @@ import { AUTHORITIES, type Authority, normalizeSignerData } from '../../../src/d
 import type { SignerUpdateResult } from '../../../src/schemas/workflows.js';
 import { api, type DocumentPageData, type ListedDocument } from './api';
 import { SelectField, TextField } from './fields';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { formatDateTimeInZone, usePanelI18n } from './panel-i18n';
 import { ErrorBox, ShownOnce } from './widgets';
 
 type Signer = ListedDocument['signers'][number];
@@ -214,6 +214,7 @@ export function DocumentActions({ data, action }: { data: DocumentPageData; acti
   const d = data.document;
   const ticket = d.document_ticket;
   const running = d.status === 'pending' && data.workflow.started && !data.workflow.in_set;
+  const zone = data.workflow.time_zone;
   const extend = (e: FormEvent) => {
     e.preventDefault();
     void action.run(() => api.updateWorkflow(ticket, { expiration_date: date }), t.expirationSet);
@@ -225,11 +226,16 @@ export function DocumentActions({ data, action }: { data: DocumentPageData; acti
         <p className="muted">{t.flowOfSet}</p>
       ) : running ? (
         <>
-          <p>{data.workflow.expires_at ? t.expiresAt(formatDateTime(data.workflow.expires_at, lang)) : t.noExpiration}</p>
+          {/* The date is the end of a day in the account's time zone (decisions.md), whatever the
+              computer's: said where it is picked and where it is shown. */}
+          <p data-testid="expires-at">
+            {data.workflow.expires_at ? t.expiresAt(formatDateTimeInZone(data.workflow.expires_at, lang, zone)) : t.noExpiration}
+          </p>
           <form className="form extend-form" onSubmit={extend}>
             <TextField
               id="new-expiration"
               label={t.newExpiration}
+              hint={t.expirationHint(zone)}
               type="date"
               required
               value={date}

@@ -1,15 +1,16 @@
 // One document: its signers and their states, its downloads, its NOM-151 stamps, and its history as a timeline with
 // the verdict of the hash chain (checked by the server, as GET .../history/json does).
-// The history's words are the history PDF's own (a pure module of the server, shared).
+// The history's words are the history PDF's own (a pure module of the server, shared); signers are
+// named as the PDF names them (the server sends `people`), never by their ids.
 import { historyLabels } from '../../../src/domain/history/history-labels.js';
 import { api, downloadUrl } from './api';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DocumentStamps } from './DocumentStamps';
 import { ActionResult, DocumentActions, SignerActions, useAction } from './DocumentActions';
 import { Badge, ErrorBox, Link, PageHeading, useLoad } from './widgets';
 
 export function DocumentPage({ ticket }: { ticket: string }) {
-  const { t, lang } = usePanelI18n();
+  const { t, lang, when } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.document(ticket), [ticket]);
   const action = useAction(reload);
   const back = (
@@ -26,7 +27,9 @@ export function DocumentPage({ ticket }: { ticket: string }) {
       </section>
     );
   }
-  const { document: d, history } = data;
+  const { document: d, history, people } = data;
+  const signerOf = (details: Record<string, unknown>) =>
+    typeof details.signer_id === 'string' ? people[`signer:${details.signer_id}`] : undefined;
   const labels = historyLabels(lang);
   const downloads = [
     ['source', t.dlSource],
@@ -43,7 +46,7 @@ export function DocumentPage({ ticket }: { ticket: string }) {
       </PageHeading>
       <p className="doc-meta">
         <Badge kind={d.status}>{t.status[d.status] ?? d.status}</Badge> {t.progress(d.signed_count, d.signers.length)} ·{' '}
-        {formatDateTime(d.created_at, lang)}
+        {when(d.created_at)}
       </p>
       <ActionResult action={action} />
 
@@ -72,7 +75,7 @@ export function DocumentPage({ ticket }: { ticket: string }) {
         <ul className="downloads">
           {downloads.map(([what, label]) => (
             <li key={what}>
-              <a href={downloadUrl(d.document_ticket, what)} download data-testid={`download-${what}`}>
+              <a href={downloadUrl(d.document_ticket, what, lang)} download data-testid={`download-${what}`}>
                 {label}
               </a>
             </li>
@@ -90,9 +93,10 @@ export function DocumentPage({ ticket }: { ticket: string }) {
         <ol className="timeline">
           {history.entries.map((e) => (
             <li key={e.seq}>
-              <time dateTime={e.at}>{formatDateTime(e.at, lang)}</time>
+              <time dateTime={e.at}>{when(e.at)}</time>
               <span className="timeline-action">{labels.action(e.action)}</span>
-              <span className="muted"> · {labels.actor(e.actor)}</span>
+              <span className="muted timeline-actor"> · {people[e.actor] ?? labels.actor(e.actor)}</span>
+              {!people[e.actor] && signerOf(e.details) && <span className="muted"> · {t.aboutSigner(signerOf(e.details)!)}</span>}
               <code className="hash" title={e.hash}>
                 #{e.seq} {e.hash.slice(0, 12)}…
               </code>

@@ -3,17 +3,17 @@
 // `openssl ts -verify -data` checks against the token.
 import type { StampList } from '../../../src/schemas/stamps.js';
 import { api, stampedBytesUrl } from './api';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DataTable } from './table';
 import { ErrorBox, useLoad } from './widgets';
 
 type Stamp = StampList['stamps'][number];
 
 export function DocumentStamps({ ticket }: { ticket: string }) {
-  const { t, lang } = usePanelI18n();
+  const { t, when } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.stamps(ticket), [ticket]);
   const rendition = (s: Stamp) => t.renditions[s.rendition] ?? s.rendition;
-  const time = (s: Stamp) => formatDateTime(s.gen_time, lang);
+  const time = (s: Stamp) => when(s.gen_time);
   return (
     <div className="card">
       <h2 className="section-title">{t.stampsTitle}</h2>

@@ -1,14 +1,14 @@
 // The documents list: search by name or signer, filter by state and creation dates, page through.
 import { api, type ListedDocument } from './api';
 import { ListFilters, useFilteredList } from './filters';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DataTable, Pager } from './table';
 import { Badge, ErrorBox, Link, PageHeading } from './widgets';
 
 const STATES = ['pending', 'completed', 'rejected', 'expired', 'cancelled', 'draft', 'deleted'] as const;
 
 export function DocumentsPage() {
-  const { t, lang } = usePanelI18n();
+  const { t, when } = usePanelI18n();
   const { data, error, reload, pages, apply } = useFilteredList(api.documents);
 
   return (
@@ -35,7 +35,7 @@ export function DocumentsPage() {
           { label: t.colName, cell: (d) => <Link href={`/panel/documents/${encodeURIComponent(d.document_ticket)}`}>{d.name}</Link> },
           { label: t.colStatus, cell: (d) => <Badge kind={d.status}>{t.status[d.status] ?? d.status}</Badge> },
           { label: t.colProgress, cell: (d) => t.progress(d.signed_count, d.signers.length) },
-          { label: t.colCreated, cell: (d) => formatDateTime(d.created_at, lang) },
+          { label: t.colCreated, cell: (d) => when(d.created_at) },
         ]}
       />
       {data && <Pager pages={pages} nextToken={data.nextToken} numbered />}

@@ -2,14 +2,14 @@
 // is shown once, when it is made.
 import { useState } from 'react';
 import { api } from './api';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DataTable } from './table';
 import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
 
 type Key = Awaited<ReturnType<typeof api.keys>>['keys'][number];
 
 export function KeysPage() {
-  const { t, lang } = usePanelI18n();
+  const { t, when } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.keys(), []);
   const [shown, setShown] = useState<string | null>(null);
   const [status, setStatus] = useState('');
@@ -61,7 +61,7 @@ export function KeysPage() {
             label: t.colState,
             cell: (k) => <Badge kind={k.active ? 'signed' : 'rejected'}>{k.active ? t.active : t.revoked}</Badge>,
           },
-          { label: t.colCreated, cell: (k) => formatDateTime(k.created_at, lang) },
+          { label: t.colCreated, cell: (k) => when(k.created_at) },
           {
             label: t.rotate,
             actions: true,

@@ -7,7 +7,7 @@ import { api, type Session, setCsrfToken } from './api';
 import { DocumentPage } from './DocumentPage';
 import { DocumentsPage } from './DocumentsPage';
 import { KeysPage } from './KeysPage';
-import { PanelI18n, panelDictionaries } from './panel-i18n';
+import { PanelI18n, panelWords } from './panel-i18n';
 import { navigate, useRoute } from './router';
 import { SetsPage } from './SetsPage';
 import { SignInPage } from './SignInPage';
@@ -30,8 +30,9 @@ export function PanelApp() {
     window.localStorage.setItem(LANG_KEY, l);
     setLangState(l);
   }, []);
-  const i18n = useMemo(() => ({ lang, t: panelDictionaries[lang] }), [lang]);
   const [session, setSession] = useState<Session | null>(null);
+  const zone = session?.account.time_zone;
+  const i18n = useMemo(() => panelWords(lang, zone), [lang, zone]);
   const [ended, setEnded] = useState(false);
   const t = i18n.t;
 
@@ -145,6 +146,11 @@ export function PanelApp() {
           <UsagePage />
         ) : (
           <DocumentsPage />
+        )}
+        {session && route.page !== 'sign-in' && (
+          <p className="hint zone-note" data-testid="zone-note">
+            {t.zoneNote(session.account.time_zone)}
+          </p>
         )}
       </main>
     </PanelI18n.Provider>

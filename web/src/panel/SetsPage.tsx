@@ -5,7 +5,7 @@ import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js
 import type { SET_STATUSES } from '../../../src/schemas/sets.js';
 import { api } from './api';
 import { ListFilters, useFilteredList } from './filters';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DataTable, Pager } from './table';
 import { Badge, ErrorBox, Link, PageHeading, useOpened } from './widgets';
 
@@ -14,7 +14,7 @@ type ListedSet = ListedSets['sets'][number];
 const STATES: readonly (typeof SET_STATUSES)[number][] = ['OPEN', 'CLOSED', 'COMPLETED', 'REJECTED', 'EXPIRED', 'CANCELLED'];
 
 export function SetsPage() {
-  const { t, lang } = usePanelI18n();
+  const { t, when } = usePanelI18n();
   const { data, error, reload, pages, apply, filtered } = useFilteredList(api.sets);
   const { open, error: openError, show, isOpen, dismiss } = useOpened(api.set, (x) => x.uuid);
   return (
@@ -49,8 +49,8 @@ export function SetsPage() {
           },
           { label: t.colState, cell: (x) => <Badge kind={x.status.toLowerCase()}>{t.setStatus[x.status] ?? x.status}</Badge> },
           { label: t.colDocuments, cell: (x) => x.documents },
-          { label: t.colCreated, cell: (x) => formatDateTime(x.created_at, lang) },
-          { label: t.colExpires, cell: (x) => (x.expires_at ? formatDateTime(x.expires_at, lang) : '—') },
+          { label: t.colCreated, cell: (x) => when(x.created_at) },
+          { label: t.colExpires, cell: (x) => (x.expires_at ? when(x.expires_at) : '—') },
         ]}
       />
       {data && <Pager pages={pages} nextToken={data.nextToken} numbered />}

@@ -1,17 +1,18 @@
 // The webhook's subscriptions per event (POST/GET/DELETE /api/subscriptions through the panel): a
 // URL that receives one event kind only, with its own secret, shown once when it is added.
 import { type FormEvent, useState } from 'react';
+import { eventLabel } from '../../../src/domain/events/event-labels.js';
 import type { SubscriptionList } from '../../../src/schemas/events.js';
 import { api } from './api';
 import { SelectField, TextField } from './fields';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DataTable } from './table';
 import { Badge, ErrorBox, ShownOnce, useLoad } from './widgets';
 
 type Subscription = SubscriptionList['subscriptions'][number];
 
 export function Subscriptions() {
-  const { t, lang } = usePanelI18n();
+  const { t, lang, when } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.subscriptions(), []);
   const [event, setEvent] = useState('');
   const [url, setUrl] = useState('');
@@ -33,7 +34,7 @@ export function Subscriptions() {
     }
   };
   const remove = async (id: string, ev: string, to: string) => {
-    if (!window.confirm(t.confirmDeleteSubscription(ev, to))) {
+    if (!window.confirm(t.confirmDeleteSubscription(eventLabel(ev, lang), to))) {
       return;
     }
     setActionError(null);
@@ -56,7 +57,7 @@ export function Subscriptions() {
         <SelectField id="sub-event" label={t.subEventLabel} value={chosen} onChange={(e) => setEvent(e.target.value)}>
           {(data?.event_kinds ?? []).map((k) => (
             <option key={k} value={k}>
-              {k}
+              {eventLabel(k, lang)} ({k})
             </option>
           ))}
         </SelectField>
@@ -87,7 +88,17 @@ export function Subscriptions() {
         rowKey={(x) => x.id}
         rowTestId={(x) => `subscription-${x.id}`}
         columns={[
-          { label: t.colEvent, cell: (x) => <code>{x.event}</code> },
+          {
+            label: t.colEvent,
+            cell: (x) => (
+              <>
+                {eventLabel(x.event, lang)}
+                <div className="muted small">
+                  <code>{x.event}</code>
+                </div>
+              </>
+            ),
+          },
           { label: t.colUrl, className: 'url-cell', cell: (x) => x.url },
           {
             label: t.colState,
@@ -98,7 +109,7 @@ export function Subscriptions() {
               </>
             ),
           },
-          { label: t.colSubCreated, cell: (x) => formatDateTime(x.created_at, lang) },
+          { label: t.colSubCreated, cell: (x) => when(x.created_at) },
           {
             label: t.deleteSubscription,
             actions: true,

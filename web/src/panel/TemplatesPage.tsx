@@ -4,14 +4,14 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
 import { api } from './api';
 import { TextField } from './fields';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { DataTable } from './table';
 import { ErrorBox, PageHeading, useLoad, useOpened } from './widgets';
 
 type TemplateSummary = TemplateList['templates'][number];
 
 export function TemplatesPage() {
-  const { t, lang } = usePanelI18n();
+  const { t, when } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.templates(), []);
   const { open, error: openError, show, isOpen, dismiss } = useOpened(api.templateFields, (x) => x.template_title);
   return (
@@ -37,7 +37,7 @@ export function TemplatesPage() {
           },
           { label: t.colType, cell: (x) => x.template_type },
           { label: t.colFields, cell: (x) => t.fieldCount(x.fields, x.tables) },
-          { label: t.colUpdated, cell: (x) => formatDateTime(x.updated_at, lang) },
+          { label: t.colUpdated, cell: (x) => when(x.updated_at) },
         ]}
       />
       {open && <TryTemplate key={open.template_title} template={open} />}

@@ -1,9 +1,11 @@
 // The account's webhook: its URL, a new signing secret (shown once), the subscriptions per event,
-// and the delivery log with "send again".
+// and the delivery log with "send again": each event in words with its document's name (the
+// identifier and the ticket stay in the tooltip, for whoever matches them with a receiver's log).
 import { type FormEvent, useState } from 'react';
+import { eventLabel } from '../../../src/domain/events/event-labels.js';
 import { api, type DeliveryList } from './api';
 import { SelectField, TextField } from './fields';
-import { formatDateTime, usePanelI18n } from './panel-i18n';
+import { usePanelI18n } from './panel-i18n';
 import { Subscriptions } from './Subscriptions';
 import { DataTable, Pager, usePages } from './table';
 import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
@@ -101,7 +103,7 @@ export function WebhooksPage() {
 }
 
 function Deliveries() {
-  const { t, lang } = usePanelI18n();
+  const { t, lang, when } = usePanelI18n();
   const [state, setState] = useState('');
   const pages = usePages();
   const { data, error, reload } = useLoad<DeliveryList>(() => api.deliveries({ state, nextToken: pages.token }), [state, pages.token]);
@@ -155,23 +157,28 @@ function Deliveries() {
             label: t.colEvent,
             cell: (d) => (
               <>
-                <code>{d.event}</code>
-                {d.document_ticket && <div className="muted small">{d.document_ticket}</div>}
+                <span title={d.event}>{eventLabel(d.event, lang)}</span>
+                {d.document_ticket && (
+                  <div className="muted small" title={d.document_ticket}>
+                    {d.document_name ?? d.document_ticket}
+                  </div>
+                )}
               </>
             ),
           },
-          { label: t.colTime, cell: (d) => formatDateTime(d.created_at, lang) },
+          { label: t.colTime, cell: (d) => when(d.created_at) },
           { label: t.colState, cell: (d) => <Badge kind={d.state}>{t.deliveryStates[d.state] ?? d.state}</Badge> },
           { label: t.colAttempts, cell: (d) => d.attempts },
           {
             label: t.colLast,
+            className: 'url-cell',
             cell: (d) => (
               <>
                 {d.last_status ?? ''} {d.last_error ?? ''}
               </>
             ),
           },
-          { label: t.colNext, cell: (d) => (d.next_attempt_at ? formatDateTime(d.next_attempt_at, lang) : '—') },
+          { label: t.colNext, cell: (d) => (d.next_attempt_at ? when(d.next_attempt_at) : '—') },
           {
             label: t.sendAgain,
             actions: true,
@@ -181,7 +188,7 @@ function Deliveries() {
                   type="button"
                   className="button button-secondary button-small"
                   onClick={() => retry(d.id)}
-                  aria-label={`${t.sendAgain}: ${d.event} ${d.id}`}
+                  aria-label={`${t.sendAgain}: ${eventLabel(d.event, lang)} ${d.id}`}
                 >
                   {t.sendAgain}
                 </button>

@@ -11,6 +11,7 @@ import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/sche
 import type { DocumentSet } from '../../../src/schemas/sets.js';
 import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
 import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js';
+import type { Lang } from '../api';
 
 export type ListedDocument = DocumentListing['documents'][number];
 
@@ -18,13 +19,16 @@ export type ListedDocument = DocumentListing['documents'][number];
 export interface DocumentPageData {
   document: ListedDocument;
   history: DocumentHistory;
-  workflow: { started: boolean; in_set: boolean; expires_at: string | null };
+  /** `time_zone`: the account's, where a new expiration date ends a day. */
+  workflow: { started: boolean; in_set: boolean; expires_at: string | null; time_zone: string };
+  /** Each history actor `signer:<signer_id>` of the document in words (name and address). */
+  people: Record<string, string>;
 }
 export type { DeliveryList, DocumentHistory, DocumentListing };
 
 export interface Session {
   email: string;
-  account: { web_id: string; name: string };
+  account: { web_id: string; name: string; time_zone: string };
   csrf_token: string;
   expires_at: string;
   idle_expires_at: string;
@@ -129,14 +133,17 @@ export const api = {
   usage: () => call<{ remaining: Record<string, number | null>; packages: AccountPackages; months: ConsumptionReport[] }>('GET', '/usage'),
 };
 
-/** Where a download is: a plain link, so the browser saves it with the session cookie. */
-export const downloadUrl = (ticket: string, what: 'source' | 'original' | 'universal' | 'report' | 'history') => {
+/**
+ * Where a download is: a plain link, so the browser saves it with the session cookie. The history
+ * PDF comes in the panel's language (`lang`), which may not be the document's.
+ */
+export const downloadUrl = (ticket: string, what: 'source' | 'original' | 'universal' | 'report' | 'history', lang: Lang) => {
   const t = encodeURIComponent(ticket);
   if (what === 'report') {
     return `/panel/api/documents/${t}/report`;
   }
   if (what === 'history') {
-    return `/panel/api/documents/${t}/history.pdf`;
+    return `/panel/api/documents/${t}/history.pdf?lang=${lang}`;
   }
   return `/panel/api/documents/${t}/files/${what}`;
 };

@@ -1,5 +1,7 @@
 // Every string the panel shows, in Spanish and English; the browser's language first, then the
-// person's choice on the language switch (kept for the next visit).
+// person's choice on the language switch (kept for the next visit). Times are shown in the
+// account's time zone, the one the history PDF uses and an expiration date ends a day in, so a
+// person whose computer is elsewhere sees the same time as the PDF and the API's rules.
 import { createContext, useContext } from 'react';
 import type { Lang } from '../api';
 
@@ -122,6 +124,7 @@ const es = {
   chainValid: (n: number) => `Cadena íntegra: las ${n} entradas están como se escribieron.`,
   chainBroken: (seq: number | null) => `Cadena rota${seq !== null ? ` en la entrada ${seq}` : ''}: el historial fue alterado.`,
   deliveryFailed: 'Mensaje no entregado',
+  aboutSigner: (who: string) => `firmante: ${who}`,
   // document actions
   actionsTitle: 'Acciones',
   resend: 'Reenviar invitación',
@@ -154,6 +157,7 @@ const es = {
     `Nuevo enlace de firma de ${who}: el servicio no lo envía, así que entrégaselo al firmante. No se volverá a mostrar.`,
   signerCorrected: (who: string) => `Firmante corregido (${who}): el enlace anterior ya no sirve.`,
   expiresAt: (when: string) => `El flujo de firma vence el ${when}.`,
+  expirationHint: (zone: string) => `El flujo vence al terminar ese día (23:59) en ${zone}, la zona horaria de la cuenta.`,
   noExpiration: 'El flujo de firma no tiene vencimiento.',
   newExpiration: 'Nueva fecha de vencimiento',
   setExpiration: 'Cambiar vencimiento',
@@ -208,7 +212,7 @@ const es = {
   subStatus: { active: 'Activa', disabled: 'Desactivada' } as Record<string, string>,
   deleteSubscription: 'Eliminar',
   confirmDeleteSubscription: (event: string, url: string) =>
-    `Se dejarán de enviar los eventos ${event} a ${url}, también los que esperan entrega. ¿Continuar?`,
+    `Se dejarán de enviar los eventos «${event}» a ${url}, también los que esperan entrega. ¿Continuar?`,
   subscriptionSecret: 'Secreto de la suscripción: cópialo ahora, no se mostrará otra vez.',
   subscriptionDeleted: 'Suscripción eliminada.',
   // keys
@@ -237,6 +241,7 @@ const es = {
   kinds: { documents: 'Documentos', verifications: 'Verificaciones', messages: 'Mensajes', stamps: 'Sellos' } as Record<string, string>,
   chartTitle: 'Consumo de los últimos seis meses',
   chartSummary: (parts: string) => `Consumo por mes: ${parts}`,
+  zoneNote: (zone: string) => `Fechas y horas en ${zone}, la zona horaria de la cuenta.`,
 };
 
 export type PanelDict = typeof es;
@@ -357,6 +362,7 @@ const en: PanelDict = {
   chainValid: (n: number) => `Chain intact: all ${n} entries are as written.`,
   chainBroken: (seq: number | null) => `Chain broken${seq !== null ? ` at entry ${seq}` : ''}: the history was altered.`,
   deliveryFailed: 'Message not delivered',
+  aboutSigner: (who: string) => `signer: ${who}`,
   // document actions
   actionsTitle: 'Actions',
   resend: 'Resend invitation',
@@ -389,6 +395,7 @@ const en: PanelDict = {
     `New signing link of ${who}: the service does not send it, so give it to the signer. It is not shown again.`,
   signerCorrected: (who: string) => `Signer corrected (${who}): the old link no longer works.`,
   expiresAt: (when: string) => `The signing flow expires on ${when}.`,
+  expirationHint: (zone: string) => `The flow expires at the end of that day (23:59) in ${zone}, the account's time zone.`,
   noExpiration: 'The signing flow has no expiration.',
   newExpiration: 'New expiration date',
   setExpiration: 'Change expiration',
@@ -442,7 +449,7 @@ const en: PanelDict = {
   subStatus: { active: 'Active', disabled: 'Disabled' } as Record<string, string>,
   deleteSubscription: 'Delete',
   confirmDeleteSubscription: (event: string, url: string) =>
-    `${event} events will no longer be sent to ${url}, those waiting for delivery included. Continue?`,
+    `“${event}” events will no longer be sent to ${url}, those waiting for delivery included. Continue?`,
   subscriptionSecret: "The subscription's secret: copy it now, it will not be shown again.",
   subscriptionDeleted: 'Subscription deleted.',
   keysTitle: 'API keys',
@@ -469,15 +476,36 @@ const en: PanelDict = {
   kinds: { documents: 'Documents', verifications: 'Verifications', messages: 'Messages', stamps: 'Stamps' },
   chartTitle: 'Usage over the last six months',
   chartSummary: (parts: string) => `Usage per month: ${parts}`,
+  zoneNote: (zone: string) => `Dates and times are in ${zone}, the account's time zone.`,
 };
 
 export const panelDictionaries: Record<Lang, PanelDict> = { es, en };
 
-export const PanelI18n = createContext<{ lang: Lang; t: PanelDict }>({ lang: 'es', t: es });
+export interface PanelWords {
+  lang: Lang;
+  t: PanelDict;
+  /** The account's IANA time zone; undefined before the session is known (the browser's then). */
+  zone: string | undefined;
+  /** A time in the account's time zone, in the panel's language. */
+  when: (iso: string) => string;
+}
+
+export function panelWords(lang: Lang, zone: string | undefined): PanelWords {
+  return { lang, t: panelDictionaries[lang], zone, when: (iso) => formatDateTime(iso, lang, zone) };
+}
+
+export const PanelI18n = createContext<PanelWords>(panelWords('es', undefined));
 export const usePanelI18n = () => useContext(PanelI18n);
 
-export function formatDateTime(iso: string, lang: Lang): string {
-  return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+export function formatDateTime(iso: string, lang: Lang, timeZone?: string): string {
+  return new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    new Date(iso),
+  );
+}
+
+/** A time in `timeZone`, with the zone named: "18 Dec 2026, 23:59 (Europe/Madrid)". */
+export function formatDateTimeInZone(iso: string, lang: Lang, timeZone: string): string {
+  return `${formatDateTime(iso, lang, timeZone)} (${timeZone})`;
 }
 
 export function formatDay(iso: string, lang: Lang): string {
