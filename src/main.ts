@@ -69,6 +69,29 @@ function usageOf(command: string): string[] {
   return out;
 }
 
+/** The usage of the most precise command argv names ("account create", else "account"). */
+function usageFor(argv: string[]): string {
+  const words: string[] = [];
+  for (const w of argv) {
+    if (w.startsWith('-')) {
+      break;
+    }
+    words.push(w);
+  }
+  for (let n = Math.min(words.length, 3); n > 0; n--) {
+    const lines = usageOf(words.slice(0, n).join(' '));
+    if (lines.length > 0) {
+      return `usage:\n${lines.join('\n')}`;
+    }
+  }
+  return USAGE;
+}
+
+/** Loading the service's modules takes seconds on a small machine: said before, not after. */
+async function announceLoading(): Promise<void> {
+  (await import('./cli/start-progress.js')).startProgress('Loading the service…');
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -88,19 +111,24 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve': {
       const { values } = flags(rest, { 'api-only': 'boolean' });
+      await announceLoading();
       await (await cli.serve()).serve(config, { http: true, worker: values['api-only'] !== true });
       return 0;
     }
     case 'worker':
+      flags(rest, {});
+      await announceLoading();
       await (await cli.serve()).serve(config, { http: false, worker: true });
       return 0;
     case 'api':
       if (rest.length === 0) {
+        await announceLoading();
         await (await cli.serve()).serve(config, { http: true, worker: false });
         return 0;
       }
       return (await cli.apiRequest()).apiRequest(config, rest);
     case 'migrate': {
+      flags(rest, {});
       const { openDatabase } = await cli.database();
       const { migrate } = await import('./store/migrate.js');
       const database = await openDatabase(config);
@@ -207,6 +235,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof UsageError && err.withUsage) {
+      console.error(`${err.message}\n${usageFor(process.argv.slice(2))}`);
+      process.exit(2);
+    }
     if (err instanceof ConfigError || err instanceof UsageError) {
       console.error(err.message);
       process.exit(2);
@@ -214,10 +246,6 @@ main(process.argv.slice(2)).then(
     if (err instanceof AppError) {
       console.error(`${err.code}: ${err.message}`);
       process.exit(1);
-    }
-    if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      console.error((err as Error).message);
-      process.exit(2);
     }
     console.error(err);
     process.exit(1);
