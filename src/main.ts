@@ -35,7 +35,8 @@ const USAGE = `usage: sello <command>
   account create --name NAME [--json]
   account rotate-key --web-id ID [--json]
   account webhook --web-id ID --url URL [--json]
-  account update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--json]
+  account update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off]
+                 [--identity-retries N] [--identity-decision manual|automatic] [--json]
   account list [--json]
   account package add --web-id ID --kind KIND --pieces N (--days N | --to DATE) [--from DATE] [--json]
   account package list --web-id ID [--json]
@@ -53,6 +54,9 @@ const USAGE = `usage: sello <command>
   auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
 Settings come from environment variables: see docs/configuration.md.`;
+
+/** The commands whose first word is a subcommand (`account create`, `history verify`). */
+const SUBCOMMANDS = new Set(['account', 'panel', 'mail', 'messages', 'history', 'auth']);
 
 /** The lines of USAGE about one command (with their continuation lines). */
 function usageOf(command: string): string[] {
@@ -106,6 +110,12 @@ async function main(argv: string[]): Promise<number> {
     }
     console.log(`usage:\n${lines.join('\n')}`);
     return 0;
+  }
+  // An option where a command or its subcommand belongs (`sello --x`, `sello account --x`): the
+  // commands below would take it for an unknown command or subcommand.
+  const misplaced = command.startsWith('-') ? command : SUBCOMMANDS.has(command) && rest[0]?.startsWith('-') ? rest[0] : undefined;
+  if (misplaced !== undefined) {
+    throw new UsageError(`unknown option ${misplaced.split('=')[0]}`, true);
   }
   const config: Config = loadConfig();
   switch (command) {

@@ -542,6 +542,9 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
       [['messages', 'list', '--bogus'], '  messages list '],
       [['history', 'verify', 'T', '--bogus'], '  history verify TICKET'],
       [['auth', 'check', '--bogus', 'GET', '/x'], '  auth check --web-id ID'],
+      // Where the subcommand belongs.
+      [['account', '--bogus'], '  account rotate-key --web-id ID'],
+      [['history', '--bogus'], '  history verify TICKET'],
     ];
     const results = await Promise.all(cases.map(([args]) => sello(args, { dataDir })));
     results.forEach((r, i) => {
@@ -556,6 +559,9 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
     const value = await sello(['account', 'list', '--json=yes'], { dataDir });
     expect(value.code, show(value)).toBe(2);
     expect(value.stderr).toMatch(/^--json takes no value\nusage:\n {2}account list/);
+    const top = await sello(['--bogus'], { dataDir });
+    expect(top.code, show(top)).toBe(2);
+    expect(top.stderr.startsWith('unknown option --bogus\nusage: sello <command>'), show(top)).toBe(true);
     expect(existsSync(dataDir)).toBe(false);
   });
 
