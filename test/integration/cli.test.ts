@@ -305,6 +305,22 @@ describe('sello account and migrate, service stopped', { concurrent: true, timeo
     expect(back).toEqual({ webId, name: 'Acme' });
   });
 
+  step("panel invite without --language emails in the operator's default language; --language still wins", async () => {
+    const en = await sello(['panel', 'invite', '--web-id', webId, '--email', 'ana@example.com', '--json'], {
+      dataDir,
+      env: { SELLO_DEFAULT_LANGUAGE: 'en' },
+    });
+    expect(en.code, show(en)).toBe(0);
+    const es = await sello(['panel', 'invite', '--web-id', webId, '--email', 'bruno@example.com', '--language', 'es', '--json'], {
+      dataDir,
+      env: { SELLO_DEFAULT_LANGUAGE: 'en' },
+    });
+    expect(es.code, show(es)).toBe(0);
+    const mails = parseJson(await sello(['mail', 'list', '--json'], { dataDir })) as { to: string; subject: string }[];
+    expect(mails.find((m) => m.to === 'ana@example.com')?.subject).toBe('Sign in to the Acme panel');
+    expect(mails.find((m) => m.to === 'bruno@example.com')?.subject).toBe('Entrar al panel de Acme');
+  });
+
   step('account rotate-key of an unknown web id fails with a clear message', async () => {
     const r = await sello(['account', 'rotate-key', '--web-id', 'no-such-account', '--json'], { dataDir });
     expect(r.code, show(r)).not.toBe(0);
