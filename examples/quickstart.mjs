@@ -22,16 +22,36 @@ if (!WEB_ID || !API_KEY) {
 // Base64(HMAC-SHA256(apiKey, stringToSign)): the path and query of a GET, the body of a POST exactly as sent.
 const sign = (text) => createHmac('sha256', API_KEY).update(text).digest('base64');
 
+// What went wrong, in one line a person can act on, and exit 1 (a stack trace says nothing more).
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+async function call(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    return fail(`Could not reach ${BASE} (${err.cause?.code ?? err.message}): is Sello running there? Set BASE to its address.`);
+  }
+}
+
 async function api(method, path, body) {
   const text = body === undefined ? undefined : JSON.stringify(body); // serialized once: what is signed is what is sent
-  const res = await fetch(BASE + path, {
+  const res = await call(BASE + path, {
     method,
     headers: { authorization: `svc ${WEB_ID}:${sign(text ?? path)}`, ...(text ? { 'content-type': 'application/json' } : {}) },
     body: text,
   });
   const answer = await res.text();
+  if (res.status === 401) {
+    // 401 bodies are empty on purpose: the service does not say which part was wrong.
+    fail(
+      `${method} ${path}: 401 Unauthorized: check WEB_ID and API_KEY (the credentials the first start printed, for the service at ${BASE}).`,
+    );
+  }
   if (!res.ok) {
-    throw new Error(`${method} ${path}: ${res.status} ${answer || '(empty body: check WEB_ID and API_KEY)'}`);
+    fail(`${method} ${path}: ${res.status} ${answer}`);
   }
   return JSON.parse(answer);
 }
@@ -50,13 +70,13 @@ console.log(`1. created ${ticket}; Ana signs at ${signerUrl}`);
 
 // 2. Sign as Ana would on her page: the signing API behind her link needs no HMAC (the link is the key).
 const link = new URL(signerUrl).pathname.replace(/^\/sign\//, '/sign/api/');
-const signed = await fetch(`${BASE}${link}/sign`, {
+const signed = await call(`${BASE}${link}/sign`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
 });
 if (!signed.ok) {
-  throw new Error(`signing failed: ${signed.status} ${await signed.text()}`);
+  fail(`signing failed: ${signed.status} ${await signed.text()}`);
 }
 console.log(`2. signed: ${JSON.stringify(await signed.json())}`);
 
@@ -64,7 +84,7 @@ console.log(`2. signed: ${JSON.stringify(await signed.json())}`);
 const original = await api('GET', `/api/document/original/${ticket}`);
 const bytes = Buffer.from(original.original, 'base64');
 if (createHash('sha256').update(bytes).digest('hex') !== original.hash) {
-  throw new Error('the downloaded PDF does not match its hash');
+  fail('the downloaded PDF does not match its hash');
 }
 const file = join(OUT, 'contract-signed.pdf');
 await writeFile(file, bytes);

@@ -9,18 +9,24 @@ import { startEmbeddedPostgres } from './store/embedded-postgres.js';
 import { resolveMasterKey } from './store/master-key.js';
 import { migrate } from './store/migrate.js';
 
+/** Hears what a start is doing, one line a step, before the step (a step may take seconds). */
+export type Progress = (message: string) => void;
+
 /**
- * What takes seconds on a first start (the database cluster, the PKI's keys) is announced on a
- * terminal, so a first start is not silent; piped or logged output stays machine-readable.
+ * The commands' progress (account, mail, auth…): on a terminal only, on stderr, so what they print
+ * on stdout (JSON with --json) stays machine-readable. `sello serve` prints its own on stdout.
  */
-export const progress = (message: string) => {
+export const terminalProgress: Progress = (message) => {
   if (process.stderr.isTTY) {
     console.error(message);
   }
 };
 
 /** The database alone (embedded or external), for commands that need nothing else. */
-export async function openDatabase(config: Config): Promise<{ connectionString: string; close(): Promise<void> }> {
+export async function openDatabase(
+  config: Config,
+  progress: Progress = terminalProgress,
+): Promise<{ connectionString: string; close(): Promise<void> }> {
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, progress);
   return { connectionString: config.databaseUrl ?? embedded!.connectionString, close: async () => embedded?.stop() };
 }

@@ -35,7 +35,8 @@ const USAGE = `usage: sello <command>
   account create --name NAME [--json]
   account rotate-key --web-id ID [--json]
   account webhook --web-id ID --url URL [--json]
-  account update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--json]
+  account update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off]
+                 [--identity-retries N] [--identity-decision manual|automatic] [--json]
   account list [--json]
   account package add --web-id ID --kind KIND --pieces N (--days N | --to DATE) [--from DATE] [--json]
   account package list --web-id ID [--json]
@@ -54,6 +55,9 @@ const USAGE = `usage: sello <command>
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
 Settings come from environment variables: see docs/configuration.md.`;
 
+/** The commands whose first word is a subcommand (`account create`, `history verify`). */
+const SUBCOMMANDS = new Set(['account', 'panel', 'mail', 'messages', 'history', 'auth']);
+
 /** The lines of USAGE about one command (with their continuation lines). */
 function usageOf(command: string): string[] {
   const out: string[] = [];
@@ -67,6 +71,29 @@ function usageOf(command: string): string[] {
     }
   }
   return out;
+}
+
+/** The usage of the most precise command argv names ("account create", else "account"). */
+function usageFor(argv: string[]): string {
+  const words: string[] = [];
+  for (const w of argv) {
+    if (w.startsWith('-')) {
+      break;
+    }
+    words.push(w);
+  }
+  for (let n = Math.min(words.length, 3); n > 0; n--) {
+    const lines = usageOf(words.slice(0, n).join(' '));
+    if (lines.length > 0) {
+      return `usage:\n${lines.join('\n')}`;
+    }
+  }
+  return USAGE;
+}
+
+/** Loading the service's modules takes seconds on a small machine: said before, not after. */
+async function announceLoading(): Promise<void> {
+  (await import('./cli/start-progress.js')).startProgress('Loading the service…');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -84,23 +111,34 @@ async function main(argv: string[]): Promise<number> {
     console.log(`usage:\n${lines.join('\n')}`);
     return 0;
   }
+  // An option where a command or its subcommand belongs (`sello --x`, `sello account --x`): the
+  // commands below would take it for an unknown command or subcommand.
+  const misplaced = command.startsWith('-') ? command : SUBCOMMANDS.has(command) && rest[0]?.startsWith('-') ? rest[0] : undefined;
+  if (misplaced !== undefined) {
+    throw new UsageError(`unknown option ${misplaced.split('=')[0]}`, true);
+  }
   const config: Config = loadConfig();
   switch (command) {
     case 'serve': {
       const { values } = flags(rest, { 'api-only': 'boolean' });
+      await announceLoading();
       await (await cli.serve()).serve(config, { http: true, worker: values['api-only'] !== true });
       return 0;
     }
     case 'worker':
+      flags(rest, {});
+      await announceLoading();
       await (await cli.serve()).serve(config, { http: false, worker: true });
       return 0;
     case 'api':
       if (rest.length === 0) {
+        await announceLoading();
         await (await cli.serve()).serve(config, { http: true, worker: false });
         return 0;
       }
       return (await cli.apiRequest()).apiRequest(config, rest);
     case 'migrate': {
+      flags(rest, {});
       const { openDatabase } = await cli.database();
       const { migrate } = await import('./store/migrate.js');
       const database = await openDatabase(config);
@@ -207,6 +245,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof UsageError && err.withUsage) {
+      console.error(`${err.message}\n${usageFor(process.argv.slice(2))}`);
+      process.exit(2);
+    }
     if (err instanceof ConfigError || err instanceof UsageError) {
       console.error(err.message);
       process.exit(2);
@@ -214,10 +256,6 @@ main(process.argv.slice(2)).then(
     if (err instanceof AppError) {
       console.error(`${err.code}: ${err.message}`);
       process.exit(1);
-    }
-    if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      console.error((err as Error).message);
-      process.exit(2);
     }
     console.error(err);
     process.exit(1);

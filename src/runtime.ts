@@ -18,7 +18,7 @@ import { createFsBlobStore } from './store/blobs.js';
 import { openDb, type DbHandle } from './store/db.js';
 import { resolveMasterKey } from './store/master-key.js';
 import { migrate } from './store/migrate.js';
-import { openDatabase, progress } from './database.js';
+import { openDatabase, terminalProgress, type Progress } from './database.js';
 
 export { openDatabase } from './database.js';
 
@@ -36,11 +36,13 @@ export interface Runtime {
  * that answer signer pages: their pool of signer keys starts filling at once (elsewhere a key, if
  * ever needed, is generated on demand).
  */
-export async function startRuntime(config: Config, opts: { migrate: boolean; signing?: boolean }): Promise<Runtime> {
-  const database = await openDatabase(config);
+export async function startRuntime(config: Config, opts: { migrate: boolean; signing?: boolean; progress?: Progress }): Promise<Runtime> {
+  const progress = opts.progress ?? terminalProgress;
+  const database = await openDatabase(config, progress);
   const connectionString = database.connectionString;
   try {
     if (opts.migrate) {
+      progress('Migrating the database…');
       await migrate(connectionString);
     }
     const dbHandle = openDb(connectionString, 20);

@@ -9,11 +9,20 @@ import { activeKeysOf, listAccounts } from '../store/accounts-repo.js';
 import { UsageError, flags } from './args.js';
 import { runningServerUrl } from './server-address.js';
 
+const USAGE = 'usage: sello api METHOD /path?query [--body FILE|-] [--web-id ID [--api-key KEY]] [--url BASE]';
+
+/** The methods of HTTP APIs; another word (a typo, FETCH) would reach the server as a method. */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 export async function apiRequest(config: Config, argv: string[]): Promise<number> {
   const { values, positionals } = flags(argv, { body: 'string', 'web-id': 'string', 'api-key': 'string', url: 'string' });
-  const [method, path] = positionals;
-  if (!method || !path?.startsWith('/')) {
-    throw new UsageError('usage: sello api METHOD /path?query [--body FILE|-] [--web-id ID [--api-key KEY]] [--url BASE]');
+  const [given, path] = positionals;
+  if (!given || !path?.startsWith('/')) {
+    throw new UsageError(USAGE);
+  }
+  const method = given.toUpperCase();
+  if (!METHODS.includes(method)) {
+    throw new UsageError(`sello api: METHOD is one of ${METHODS.join(', ')}, not ${JSON.stringify(given)}\n${USAGE}`);
   }
   let webId = values['web-id'] as string | undefined;
   let apiKey = values['api-key'] as string | undefined;

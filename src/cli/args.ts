@@ -7,11 +7,46 @@ export function flags(argv: string[], spec: Record<string, 'string' | 'boolean'>
   const options = Object.fromEntries(Object.entries(spec).map(([k, type]) => [k, { type }])) as NonNullable<
     NonNullable<Parameters<typeof parseArgs>[0]>['options']
   >;
-  const { values, positionals } = parseArgs({ args: withValues(argv, spec), options, allowPositionals: true, strict: true });
-  return { values: values as Flags, positionals };
+  try {
+    const { values, positionals } = parseArgs({ args: withValues(argv, spec), options, allowPositionals: true, strict: true });
+    return { values: values as Flags, positionals };
+  } catch (err) {
+    throw optionError(err);
+  }
 }
 
-export class UsageError extends Error {}
+/**
+ * A usage error: printed as is, exit 2. `withUsage` when the command's usage should follow (an
+ * option it does not have, a method it does not send), so the person sees what it does take.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly withUsage = false,
+  ) {
+    super(message);
+  }
+}
+
+/** parseArgs' errors in the command's words ("unknown option --x"), not Node's advice on `--`. */
+function optionError(err: unknown): unknown {
+  const code = (err as { code?: string }).code;
+  const message = (err as Error).message ?? '';
+  const option = /'(-[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return new UsageError(`unknown option ${option ?? message}`, true);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return new UsageError(
+      option && /argument missing/.test(message) ? `${option} needs a value` : `${option ?? message} takes no value`,
+      true,
+    );
+  }
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
+    return new UsageError(message, true);
+  }
+  return err;
+}
 
 export function required(values: Flags, name: string): string {
   const v = values[name];

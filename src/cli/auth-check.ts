@@ -9,6 +9,7 @@ import type { Deps } from '../domain/deps.js';
 import { hmac } from '../http/auth.js';
 import { activeKeysOf } from '../store/accounts-repo.js';
 import { UsageError, flags, required } from './args.js';
+import { runningServerPublicUrl } from './server-address.js';
 
 const USAGE =
   'usage: sello auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]\n' +
@@ -58,8 +59,25 @@ async function readArgumentFile(path: string, what: string): Promise<Buffer> {
   }
 }
 
+/** The public URL signatures of absolute URLs are checked against, and where it comes from. */
+interface PublicUrl {
+  url: string;
+  /** The server running on this data directory recorded it (else this shell's settings gave it). */
+  fromRunningServer: boolean;
+}
+
+/**
+ * The server running on this data directory checks absolute URLs against its own public URL,
+ * whatever PORT or SELLO_PUBLIC_URL say in the shell the command runs in; with none running, the
+ * settings of this shell (the service started with them would use the same).
+ */
+async function publicUrlOf(config: Pick<Deps['config'], 'dataDir' | 'publicUrl'>): Promise<PublicUrl> {
+  const running = await runningServerPublicUrl(config.dataDir);
+  return running ? { url: running, fromRunningServer: true } : { url: config.publicUrl, fromRunningServer: false };
+}
+
 /** The strings the server accepts a signature over, with how to name each. */
-async function stringsToSign(cmd: AuthCheckCommand, publicUrl: string): Promise<{ label: string; value: Buffer }[]> {
+async function stringsToSign(cmd: AuthCheckCommand, publicUrl: PublicUrl): Promise<{ label: string; value: Buffer }[]> {
   if (cmd.uploadFile !== undefined) {
     const file = await readArgumentFile(cmd.uploadFile, 'the file');
     const sha = createHash('sha256').update(file).digest('base64');
@@ -86,7 +104,14 @@ async function stringsToSign(cmd: AuthCheckCommand, publicUrl: string): Promise<
   }
   return [
     { label: `the request target as sent: ${cmd.target}`, value: Buffer.from(cmd.target) },
-    { label: `or the absolute URL: ${publicUrl}${cmd.target}`, value: Buffer.from(publicUrl + cmd.target) },
+    {
+      label: `or the absolute URL: ${publicUrl.url}${cmd.target} (${
+        publicUrl.fromRunningServer
+          ? 'the public URL of the service running on this data directory'
+          : 'no service runs on this data directory: SELLO_PUBLIC_URL, else http://localhost:PORT'
+      })`,
+      value: Buffer.from(publicUrl.url + cmd.target),
+    },
   ];
 }
 
@@ -102,7 +127,7 @@ export async function runAuthCheck(deps: Pick<Deps, 'db' | 'secrets' | 'config'>
     return 1;
   }
   const keys = found.keys.map((k) => deps.secrets.open(k));
-  const strings = await stringsToSign(cmd, deps.config.publicUrl);
+  const strings = await stringsToSign(cmd, await publicUrlOf(deps.config));
   console.log(`${cmd.method} ${cmd.target}: sign one of`);
   strings.forEach((s, i) => {
     console.log(`  ${i + 1}. ${s.label}`);

@@ -14,15 +14,16 @@ import { UsageError, flags, required } from './args.js';
 const USAGE = 'usage: sello panel invite --web-id ID --email EMAIL [--language es|en] | sessions end --email EMAIL [--web-id ID]  [--json]';
 
 export type PanelCommand =
-  | { kind: 'invite'; webId: string; email: string; language: 'es' | 'en'; json: boolean }
+  /** `language`: the email's; without --language, the operator's default (SELLO_DEFAULT_LANGUAGE). */
+  | { kind: 'invite'; webId: string; email: string; language?: 'es' | 'en'; json: boolean }
   | { kind: 'end-sessions'; email: string; webId?: string; json: boolean };
 
 export function parsePanelCommand(argv: string[]): PanelCommand {
   const [sub, ...rest] = argv;
   if (sub === 'invite') {
     const { values } = flags(rest, { 'web-id': 'string', email: 'string', language: 'string', json: 'boolean' });
-    const language = values.language ?? 'es';
-    if (language !== 'es' && language !== 'en') {
+    const language = values.language;
+    if (language !== undefined && language !== 'es' && language !== 'en') {
       throw new UsageError('sello panel invite: --language takes es or en');
     }
     return {
@@ -51,7 +52,8 @@ function checkedEmail(v: string): string {
 
 export async function runPanelCommand(deps: Pick<Deps, 'db' | 'clock' | 'config'>, cmd: PanelCommand): Promise<void> {
   if (cmd.kind === 'invite') {
-    const r = await invitePanelUser(deps, { webId: cmd.webId, email: cmd.email, language: cmd.language });
+    const language = cmd.language ?? deps.config.defaultLanguage;
+    const r = await invitePanelUser(deps, { webId: cmd.webId, email: cmd.email, language });
     const out = { ...r, link_minutes: SIGN_IN_LINK_MINUTES };
     console.log(
       cmd.json

@@ -6,6 +6,7 @@ import { buildApp } from '../http/app.js';
 import { startWorker } from '../jobs/index.js';
 import { startRuntime } from '../runtime.js';
 import { recordServerAddress } from './server-address.js';
+import { startProgress } from './start-progress.js';
 import { countAccounts } from '../store/accounts-repo.js';
 
 export async function serve(config: Config, parts: { http: boolean; worker: boolean }): Promise<void> {
@@ -18,7 +19,7 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
       process.once(signal, () => resolve());
     }
   });
-  const runtime = await startRuntime(config, { migrate: true, signing: parts.http });
+  const runtime = await startRuntime(config, { migrate: true, signing: parts.http, progress: startProgress });
   const { deps } = runtime;
   const closers: (() => Promise<void>)[] = [];
 
@@ -26,11 +27,13 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
   // deliveries should not wait for the HTTP server to be built. Closed last (closers run in
   // reverse): requests stop before the jobs drain.
   if (parts.worker) {
+    startProgress('Starting the job runner…');
     const runner = await startWorker(deps, runtime.connectionString);
     closers.push(() => runner.stop());
   }
   if (parts.http) {
     await announceFirstAccount(runtime.deps);
+    startProgress('Building the HTTP server…');
     const app = await buildApp(deps);
     await app.listen({ port: config.port, host: config.host });
     closers.push(() => app.close());
@@ -39,7 +42,7 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     // A wildcard address is reached on loopback from this machine.
     const local = host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host;
-    const forget = await recordServerAddress(config.dataDir, `http://${local}:${port}`);
+    const forget = await recordServerAddress(config.dataDir, `http://${local}:${port}`, config.publicUrl);
     closers.push(forget);
     console.log(`Sello is listening on http://${host}:${port} (public URL ${config.publicUrl})`);
     console.log(`API reference: ${config.publicUrl}/docs`);

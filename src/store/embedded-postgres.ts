@@ -29,7 +29,7 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** `progress` hears what takes time on a first start (creating the database cluster). */
+/** `progress` hears each step before it runs: a first start spends seconds in initdb. */
 export async function startEmbeddedPostgres(
   dataDir: string,
   preferredPort = 0,
@@ -70,15 +70,17 @@ export async function startEmbeddedPostgres(
     onError: () => {},
   });
   if (!existsSync(join(pgDir, 'PG_VERSION'))) {
-    progress?.(`Creating the database in ${pgDir} (first start)…`);
+    progress?.(`Creating the database in ${pgDir} (first start: initialising the PostgreSQL data directory)…`);
     await server.initialise();
   }
+  progress?.(`Starting PostgreSQL (embedded, port ${port})…`);
   await server.start();
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   try {
     const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
     if (exists.rowCount === 0) {
+      progress?.(`Creating the database ${DATABASE}…`);
       await client.query(`create database ${DATABASE}`);
     }
   } finally {

@@ -15,8 +15,16 @@ export interface MigrationResult {
   applied: string[];
 }
 
+/**
+ * A connection closing when the server stops (a CLI command stops the embedded PostgreSQL
+ * milliseconds after migrating) receives 57P01 "terminating connection due to administrator
+ * command"; without a listener that error would be thrown and end the process in a stack trace.
+ */
+const closingError = () => {};
+
 export async function migrate(connectionString: string): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString });
+  client.on('error', closingError);
   await client.connect();
   const applied: string[] = [];
   try {
@@ -42,8 +50,17 @@ export async function migrate(connectionString: string): Promise<MigrationResult
       }
       applied.push(file);
     }
-    // The job queue's own schema (graphile_worker), versioned by graphile-worker itself.
-    await runWorkerMigrations({ connectionString, logger: quietLogger() });
+    // The job queue's own schema (graphile_worker), versioned by graphile-worker itself, through a
+    // pool of ours: graphile-worker ends a pool it made without waiting, after removing its error
+    // listener, so its connection could still be closing when the caller stops the server.
+    const pool = new pg.Pool({ connectionString, max: 1 });
+    pool.on('error', closingError);
+    pool.on('connect', (c) => c.on('error', closingError));
+    try {
+      await runWorkerMigrations({ pgPool: pool, logger: quietLogger() });
+    } finally {
+      await pool.end();
+    }
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
@@ -52,8 +69,12 @@ export async function migrate(connectionString: string): Promise<MigrationResult
 }
 
 function quietLogger(): Logger {
-  // graphile-worker reports every step at info level; keep only its warnings and errors.
-  return new Logger(() => (level, message) => {
+  // graphile-worker reports every step at info level; keep only its warnings and errors, less the
+  // server stopping while a connection closes once the migrations are done (see closingError).
+  return new Logger(() => (level, message, meta) => {
+    if ((meta?.error as { code?: string } | undefined)?.code === '57P01') {
+      return;
+    }
     if (level === 'error' || level === 'warning') {
       console.error(`graphile-worker: ${message}`);
     }

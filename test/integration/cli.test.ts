@@ -88,6 +88,8 @@ function show(r: CliResult): string {
 class ServeProcess {
   stdout = '';
   stderr = '';
+  /** stdout as it arrived, read by read: lines written apart arrive apart unless held in a buffer. */
+  readonly chunks: string[] = [];
   readonly exited: Promise<Exit>;
   private readonly child: ChildProcess;
 
@@ -96,7 +98,10 @@ class ServeProcess {
     readonly port: number,
   ) {
     this.child = spawnSello(['serve'], selloEnv(dataDir, port));
-    this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout += d));
+    this.child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      this.stdout += d;
+      this.chunks.push(d);
+    });
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
     this.exited = exitOf(this.child);
   }
@@ -300,6 +305,22 @@ describe('sello account and migrate, service stopped', { concurrent: true, timeo
     expect(back).toEqual({ webId, name: 'Acme' });
   });
 
+  step("panel invite without --language emails in the operator's default language; --language still wins", async () => {
+    const en = await sello(['panel', 'invite', '--web-id', webId, '--email', 'ana@example.com', '--json'], {
+      dataDir,
+      env: { SELLO_DEFAULT_LANGUAGE: 'en' },
+    });
+    expect(en.code, show(en)).toBe(0);
+    const es = await sello(['panel', 'invite', '--web-id', webId, '--email', 'bruno@example.com', '--language', 'es', '--json'], {
+      dataDir,
+      env: { SELLO_DEFAULT_LANGUAGE: 'en' },
+    });
+    expect(es.code, show(es)).toBe(0);
+    const mails = parseJson(await sello(['mail', 'list', '--json'], { dataDir })) as { to: string; subject: string }[];
+    expect(mails.find((m) => m.to === 'ana@example.com')?.subject).toBe('Sign in to the Acme panel');
+    expect(mails.find((m) => m.to === 'bruno@example.com')?.subject).toBe('Entrar al panel de Acme');
+  });
+
   step('account rotate-key of an unknown web id fails with a clear message', async () => {
     const r = await sello(['account', 'rotate-key', '--web-id', 'no-such-account', '--json'], { dataDir });
     expect(r.code, show(r)).not.toBe(0);
@@ -349,6 +370,47 @@ describe('sello serve with the CLI beside it', { concurrent: true, timeout: 120_
     expect(server.stdout.match(/First start/g)).toHaveLength(1);
     // Named after the public URL's host (no SELLO_ACCOUNT_NAME): signers read it as the sender.
     expect(server.stdout).toMatch(/^ {2}name: {3}127\.0\.0\.1 \(signers see it/m);
+  });
+
+  step('first start, its output piped: says what it does, step by step, before the first account', () => {
+    const steps = [
+      /^Loading the service…$/m,
+      /^Creating the database in .*pg \(first start: initialising the PostgreSQL data directory\)…$/m,
+      /^Starting PostgreSQL \(embedded, port \d+\)…$/m,
+      /^Creating the database sello…$/m,
+      /^Migrating the database…$/m,
+      /^Generating the service PKI: root, issuing CA, time-stamp authority and OCSP responder keys…$/m,
+      /^Starting the job runner…$/m,
+      /^First start: an account was created/m,
+      /^Building the HTTP server…$/m,
+      /^Sello is listening on /m,
+    ];
+    const at = steps.map((re) => server!.stdout.search(re));
+    expect(
+      at.every((i) => i >= 0),
+      server!.output(),
+    ).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    // Written as they happen, not held in a buffer until the service listens: the PKI's keys take
+    // seconds to generate, and their line was read before the lines that follow it were written.
+    const pkiChunk = server!.chunks.findIndex((c) => c.includes('Generating the service PKI'));
+    expect(server!.chunks[pkiChunk], server!.chunks.join('⟩⟨')).not.toContain('First start');
+  });
+
+  step("sello auth check without PORT or SELLO_PUBLIC_URL offers the running service's absolute URL", async () => {
+    const target = '/api/document?limit=1';
+    const absolute = `${server!.baseUrl}${target}`;
+    const signature = createHmac('sha256', first.apiKey).update(absolute).digest('base64');
+    const r = await sello(['auth', 'check', '--web-id', first.webId, 'GET', target, '--signature', signature], {
+      dataDir,
+      env: { PORT: '', SELLO_PUBLIC_URL: '' },
+    });
+    expect(r.code, show(r)).toBe(0);
+    expect(r.stdout).toContain(`or the absolute URL: ${absolute} (the public URL of the service running on this data directory)`);
+    expect(r.stdout).toContain('matches string 2 with the newest key');
+    // And the service accepts it.
+    const res = await fetch(absolute, { headers: { authorization: `svc ${first.webId}:${signature}` } });
+    expect(res.status).toBe(200);
   });
 
   step('the printed credentials work with SelloClient', async () => {
@@ -480,6 +542,51 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
     expect(r.code, show(r)).toBe(2);
     expect(r.stderr).toContain('unknown command "frobnicate"');
     expect(r.stderr).toContain('usage: sello <command>');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  step('an unknown option: every command says "unknown option --x" and shows its usage, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['serve', '--bogus'], '  serve [--api-only]'],
+      [['worker', '--bogus'], '  worker '],
+      [['migrate', '--bogus'], '  migrate '],
+      [['api', 'GET', '/api/document', '--bogus'], '  api METHOD PATH'],
+      [['account', 'create', '--name', 'X', '--bogus'], '  account create --name NAME'],
+      [['account', 'package', 'list', '--bogus'], '  account package list --web-id ID'],
+      [['panel', 'invite', '--bogus'], '  panel invite --web-id ID'],
+      [['mail', 'list', '--bogus'], '  mail list '],
+      [['messages', 'list', '--bogus'], '  messages list '],
+      [['history', 'verify', 'T', '--bogus'], '  history verify TICKET'],
+      [['auth', 'check', '--bogus', 'GET', '/x'], '  auth check --web-id ID'],
+      // Where the subcommand belongs.
+      [['account', '--bogus'], '  account rotate-key --web-id ID'],
+      [['history', '--bogus'], '  history verify TICKET'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => sello(args, { dataDir })));
+    results.forEach((r, i) => {
+      const [args, usage] = cases[i];
+      expect(r.code, `${args.join(' ')}\n${show(r)}`).toBe(2);
+      expect(r.stderr.startsWith('unknown option --bogus\nusage:\n'), `${args.join(' ')}\n${show(r)}`).toBe(true);
+      expect(r.stderr, args.join(' ')).toContain(usage);
+      expect(r.stdout, args.join(' ')).toBe('');
+    });
+    // The usage of that command, not all of them.
+    expect(results[4].stderr).not.toContain('account rotate-key');
+    const value = await sello(['account', 'list', '--json=yes'], { dataDir });
+    expect(value.code, show(value)).toBe(2);
+    expect(value.stderr).toMatch(/^--json takes no value\nusage:\n {2}account list/);
+    const top = await sello(['--bogus'], { dataDir });
+    expect(top.code, show(top)).toBe(2);
+    expect(top.stderr.startsWith('unknown option --bogus\nusage: sello <command>'), show(top)).toBe(true);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  step('sello api with a method HTTP APIs do not have: says which it takes, shows the usage, sends nothing', async () => {
+    const r = await sello(['api', 'FETCH', '/api/document'], { dataDir });
+    expect(r.code, show(r)).toBe(2);
+    expect(r.stderr).toContain('sello api: METHOD is one of GET, POST, PUT, PATCH, DELETE, not "FETCH"');
+    expect(r.stderr).toContain('usage: sello api METHOD /path');
+    expect(r.stdout).toBe('');
     expect(existsSync(dataDir)).toBe(false);
   });
 

@@ -34,6 +34,19 @@ it('creates, signs, downloads a PDF that pdfsig validates, and prints the report
   expect(report.signatures.map((x) => x.valid)).toEqual([true]);
 });
 
+it('with a wrong API key: one line saying 401 and to check WEB_ID and API_KEY, no stack trace, exit 1', async () => {
+  const env = { ...process.env, BASE: s.baseUrl, WEB_ID: s.creds.webId, API_KEY: 'not-the-key', OUT: out };
+  const r = await promisify(execFile)(process.execPath, [SCRIPT], { env }).catch(
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+  expect((r as { code: number }).code).toBe(1);
+  expect((r as { stdout: string }).stdout).toBe('');
+  const lines = (r as { stderr: string }).stderr.trim().split('\n');
+  expect(lines).toEqual([
+    `POST /developers/json: 401 Unauthorized: check WEB_ID and API_KEY (the credentials the first start printed, for the service at ${s.baseUrl}).`,
+  ]);
+});
+
 it('says which variables are missing, exit 2', async () => {
   const env = { ...process.env, WEB_ID: '', API_KEY: '' };
   const r = await promisify(execFile)(process.execPath, [SCRIPT], { env }).catch((e: { code: number; stderr: string }) => e);

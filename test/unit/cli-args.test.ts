@@ -1,6 +1,6 @@
 // Flags of the sello command: a value may start with a dash (web ids and keys are base64url).
 import { describe, expect, it } from 'vitest';
-import { flags } from '../../src/cli/args.js';
+import { UsageError, flags } from '../../src/cli/args.js';
 
 describe('flags', () => {
   it('takes a value that starts with a dash as the value of a string option', () => {
@@ -12,7 +12,20 @@ describe('flags', () => {
     expect(positionals).toEqual(['GET', '/api/document']);
   });
 
-  it('still refuses an unknown option', () => {
-    expect(() => flags(['--nope'], { json: 'boolean' })).toThrow(/Unknown option/);
+  it("still refuses an unknown option, in the command's words, asking for the usage", () => {
+    const err = (() => {
+      try {
+        flags(['--nope'], { json: 'boolean' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toMatchObject({ message: 'unknown option --nope', withUsage: true });
+  });
+
+  it('names an option given without its value, or a value it does not take', () => {
+    expect(() => flags(['--web-id'], { 'web-id': 'string' })).toThrow(/^--web-id needs a value$/);
+    expect(() => flags(['--json=1'], { json: 'boolean' })).toThrow(/^--json takes no value$/);
   });
 });

@@ -8,6 +8,7 @@ import { appendHistory } from '../history/append-history.js';
 import { queueEmail } from '../mail/queue-email.js';
 import { phoneChannelOf, queueMessage } from '../messages/queue-message.js';
 import { invitationText } from '../../notify/message-templates.js';
+import { languageOf } from '../signing/workflow-language.js';
 import { daysMs, effectiveWorkflow } from '../workflows/effective-workflow.js';
 import { isOpen } from '../workflows/invite-due.js';
 import { invitationMail } from '../../notify/email-templates.js';
@@ -47,6 +48,7 @@ export async function inviteSetSigner(
   }
   const now = deps.clock.now();
   const wf = effectiveWorkflow(set.workflow);
+  const language = languageOf(set.workflow, deps.config.defaultLanguage);
   const url = setSigningLink(deps, signer.token_sealed);
   const phone = phoneChannelOf(signer.authority);
   const to = phone ? signer.data : signer.email;
@@ -59,9 +61,9 @@ export async function inviteSetSigner(
       signerId: open[0].signer_id,
       channel: phone,
       kind: o.reminder ? 'reminder' : 'invitation',
-      language: wf.language,
+      language,
       to: signer.data,
-      rendered: invitationText({ language: wf.language, senderName: set.account_name, documentName, signUrl: url }, o.reminder),
+      rendered: invitationText({ language, senderName: set.account_name, documentName, signUrl: url }, o.reminder),
       onExhausted: 'record',
     });
   } else if (to && url) {
@@ -73,7 +75,7 @@ export async function inviteSetSigner(
       to,
       mail: invitationMail(
         {
-          language: wf.language,
+          language,
           signerName: signer.name,
           documentName,
           signUrl: url,

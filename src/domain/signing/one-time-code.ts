@@ -70,7 +70,7 @@ export async function sendOneTimeCode(deps: Deps, token: string, ip?: string): P
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const expiresAt = new Date(now.getTime() + OTP_MINUTES * 60_000);
-    const language = languageOf(s.document.workflow);
+    const language = languageOf(s.document.workflow, deps.config.defaultLanguage);
     await storeOtp(trx, s.signer.id, { hash: codeHash(s.signer.signer_id, code), expiresAt, sentAt: now });
     const phone = phoneChannelOf(s.signer.authority);
     if (phone) {

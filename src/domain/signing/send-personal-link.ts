@@ -108,7 +108,7 @@ export async function sendPersonalLink(
     const matches = phone ? samePhone(o.request.data, box.data) : o.request.data.toLowerCase() === addressOf(box).trim().toLowerCase();
     const canAct = box.status !== 'signed' && box.status !== 'rejected';
     const url = matches && canAct ? signingLink(deps, box.token_sealed) : null;
-    const language = languageOf(doc.workflow);
+    const language = languageOf(doc.workflow, deps.config.defaultLanguage);
     if (url && phone) {
       // Without a messages piece left nothing is sent, recorded as a failed message: the answer
       // stays the same, so it tells nothing about the number.

@@ -1,5 +1,7 @@
 // The language a workflow sets for its signers: shared by the signing page's info, the emails and
-// the signature's legend (one-time-code.ts and get-signing-info.ts both need it, so it is neither's).
+// texts, and the signature's legend (one-time-code.ts and get-signing-info.ts both need it, so it is
+// neither's). A workflow that sets none speaks the operator's default language
+// (SELLO_DEFAULT_LANGUAGE, Spanish unless configured; decisions.md "Workflow keys").
 
 /** The workflow's language when it sets one, else null (the page then follows the browser's). */
 export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
@@ -7,9 +9,12 @@ export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {
   return l === 'es' || l === 'en' ? l : null;
 }
 
-/** The language of emails and of the signature's legend: the workflow's, Spanish by default. */
-export function languageOf(workflow: unknown): 'es' | 'en' {
-  return (workflow as { language?: string } | null)?.language === 'en' ? 'en' : 'es';
+/**
+ * The language of the emails, SMS and WhatsApp texts of a document or set (invitation, reminder,
+ * one-time code, conclusion): the workflow's, else the operator's default.
+ */
+export function languageOf(workflow: unknown, operatorDefault: 'es' | 'en'): 'es' | 'en' {
+  return explicitLanguage(workflow) ?? operatorDefault;
 }
 
 /**

@@ -9,6 +9,7 @@ import { queueEmail, type QueuedAttachment } from '../mail/queue-email.js';
 import { conclusionMail } from '../../notify/email-templates.js';
 import type { Database } from '../../store/schema.js';
 import { flowSigners, insertDownloadLink, markConcluded, type FlowDocument } from '../../store/workflow-repo.js';
+import { languageOf } from '../signing/workflow-language.js';
 import { daysMs, effectiveWorkflow } from './effective-workflow.js';
 
 const DOWNLOAD_LINK_DAYS = 30;
@@ -72,7 +73,8 @@ export async function sendConclusion(
       }
     }
   }
-  const mail = conclusionMail({ language: wf.language, documentName: c.title, attached: attachments.length > 0, downloadUrls: links });
+  const language = languageOf(c.workflow, deps.config.defaultLanguage);
+  const mail = conclusionMail({ language, documentName: c.title, attached: attachments.length > 0, downloadUrls: links });
   for (const to of recipients) {
     await queueEmail(trx, deps, { accountId: c.accountId, documentId: c.historyDocumentIds[0], kind: 'conclusion', to, mail, attachments });
   }

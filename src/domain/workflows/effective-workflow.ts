@@ -1,5 +1,6 @@
 // The workflow settings a flow runs with: what the client set, the defaults of decisions.md for
-// the rest, and the expiration as an instant. `dd/mm/yyyy` and ISO dates without a time mean the
+// the rest, and the expiration as an instant. The language, whose default is the operator's, is
+// settled by languageOf (signing/workflow-language.ts). `dd/mm/yyyy` and ISO dates without a time mean the
 // end of that day in the account's time zone; an ISO date-time without an offset is read in that
 // zone too, so "2026-12-01T18:00" is six in the evening where the account is.
 import { invalid } from '../errors.js';
@@ -12,7 +13,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface EffectiveWorkflow {
   ordered: boolean;
   remindEveryDays: number;
-  language: 'es' | 'en';
   subject?: string;
   message?: string;
   attachFiles: boolean;
@@ -23,7 +23,6 @@ export function effectiveWorkflow(w: WorkflowSettings | null | undefined): Effec
   return {
     ordered: w?.ordered ?? false,
     remindEveryDays: w?.remind_every ?? DEFAULT_REMIND_EVERY_DAYS,
-    language: w?.language ?? 'es',
     subject: w?.subject,
     message: w?.message,
     attachFiles: w?.attach_files ?? false,

@@ -11,6 +11,7 @@ import { invitationText } from '../../notify/message-templates.js';
 import type { Database } from '../../store/schema.js';
 import { addWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
 import { markSignerInvited, type FlowDocument, type FlowSigner } from '../../store/workflow-repo.js';
+import { languageOf } from '../signing/workflow-language.js';
 import { daysMs, effectiveWorkflow } from './effective-workflow.js';
 import { signingLink } from './signing-link.js';
 
@@ -22,6 +23,7 @@ export async function inviteSigner(
   const { document: doc, signer } = o;
   const now = deps.clock.now();
   const wf = effectiveWorkflow(doc.workflow);
+  const language = languageOf(doc.workflow, deps.config.defaultLanguage);
   const url = signingLink(deps, signer.token_sealed);
   const phone = phoneChannelOf(signer.authority);
   const to = phone ? signer.data : invitationAddress(signer);
@@ -34,9 +36,9 @@ export async function inviteSigner(
       signerId: signer.signer_id,
       channel: phone,
       kind: o.reminder ? 'reminder' : 'invitation',
-      language: wf.language,
+      language,
       to: signer.data,
-      rendered: invitationText({ language: wf.language, senderName: doc.account_name, documentName: doc.name, signUrl: url }, o.reminder),
+      rendered: invitationText({ language, senderName: doc.account_name, documentName: doc.name, signUrl: url }, o.reminder),
       onExhausted: 'record',
     });
     messageId = sent.messageId;
@@ -50,7 +52,7 @@ export async function inviteSigner(
       to,
       mail: invitationMail(
         {
-          language: wf.language,
+          language,
           signerName: signer.name,
           documentName: doc.name,
           signUrl: url,
