@@ -49,7 +49,7 @@ function checkedEmail(v: string): string {
   }
 }
 
-export async function runPanelCommand(deps: Pick<Deps, 'db' | 'clock' | 'config'>, cmd: PanelCommand): Promise<void> {
+export async function runPanelCommand(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>, cmd: PanelCommand): Promise<void> {
   if (cmd.kind === 'invite') {
     const r = await invitePanelUser(deps, { webId: cmd.webId, email: cmd.email, language: cmd.language });
     const out = { ...r, link_minutes: SIGN_IN_LINK_MINUTES };

@@ -221,7 +221,10 @@ function apiPlugin(deps: Deps) {
   };
 }
 
-/** Logs keep the path without its query, and never a token that is a credential (signing links, set links, download links). */
+/**
+ * Logs keep the path without its query, and never a token that is a credential (signing links, set
+ * links, download links, a certified email's links).
+ */
 export function redactUrl(url: string) {
   const q = url.indexOf('?');
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
@@ -230,7 +233,8 @@ export function redactUrl(url: string) {
   }
   return path
     .replace(/^\/sign\/(api\/)?(set\/)?[^/?]+/, (_m, api: string | undefined, set: string | undefined) => `/sign/${api ?? ''}${set ?? ''}…`)
-    .replace(/^\/download\/[^/?]+/, '/download/…');
+    .replace(/^\/download\/[^/?]+/, '/download/…')
+    .replace(/^\/certified-email\/(open|download)\/[^/?]+/, '/certified-email/$1/…');
 }
 
 interface OpenApiDocument {

@@ -60,7 +60,7 @@ const endorsement = (endorser: { name: string; authority: string; data: string }
 /** Proves an EMAIL endorser by the code sent to their address (to sign, or to decline). */
 async function proveByCode(token: string, email: string) {
   expect((await call('POST', `/sign/api/${token}/otp`)).status).toBe(200);
-  const mail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === email && m.kind === 'otp')!;
+  const mail = (await listMessages(s.deps, 50)).find((m) => m.recipient === email && m.kind === 'otp')!;
   const code = /\b(\d{6})\b/.exec(mail.body_text)![1];
   expect((await call('POST', `/sign/api/${token}/otp/verify`, { code })).status).toBe(200);
 }
