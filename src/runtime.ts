@@ -18,6 +18,7 @@ import { createFsBlobStore } from './store/blobs.js';
 import { openDb, type DbHandle } from './store/db.js';
 import { resolveMasterKey } from './store/master-key.js';
 import { migrate } from './store/migrate.js';
+import { sealMessageBodies } from './store/seal-message-bodies.js';
 import { openDatabase, terminalProgress, type Progress } from './database.js';
 
 export { openDatabase } from './database.js';
@@ -48,6 +49,8 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     const dbHandle = openDb(connectionString, 20);
     const masterKey = await resolveMasterKey(config.masterKey, config.dataDir);
     const secrets = createSecretBox(masterKey);
+    // Message bodies written before they were sealed at rest, still waiting (seal-message-bodies.ts).
+    await sealMessageBodies(dbHandle.db, secrets);
     const pki = await loadPki({ db: dbHandle.db, secrets, clock: systemClock, progress }, config.pki, config.publicUrl);
     // A fresh RSA-2048 pair per signature costs 150–200 ms at the median (over 500 ms at p99) on a
     // small server, more than the rest of the signature: generated ahead of time on the thread pool,

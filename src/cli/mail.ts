@@ -26,7 +26,7 @@ export function parseMailCommand(argv: string[]): MailCommand {
 }
 
 export async function runMailCommand(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'secrets'>,
   cmd: MailCommand,
   stdin: AsyncIterable<Buffer> = process.stdin,
 ): Promise<void> {
@@ -41,7 +41,7 @@ export async function runMailCommand(
     }
     return;
   }
-  const rows = await listMessages(deps.db, cmd.limit);
+  const rows = await listMessages(deps, cmd.limit);
   const out = rows.map((m) => ({
     messageId: m.message_id,
     kind: m.kind,

@@ -9,8 +9,8 @@ export function parseMessagesCommand(argv: string[]): { json: boolean; limit: nu
   return parseListCommand(argv, 'usage: sello messages list [--json] [--limit N]');
 }
 
-export async function runMessagesCommand(deps: Pick<Deps, 'db'>, cmd: { json: boolean; limit: number }): Promise<void> {
-  const rows = await listChannelMessages(deps.db, cmd.limit);
+export async function runMessagesCommand(deps: Pick<Deps, 'db' | 'secrets'>, cmd: { json: boolean; limit: number }): Promise<void> {
+  const rows = await listChannelMessages(deps, cmd.limit);
   const out = rows.map((m) => ({
     messageId: m.message_id,
     channel: m.channel,

@@ -50,7 +50,7 @@ function checkedEmail(v: string): string {
   }
 }
 
-export async function runPanelCommand(deps: Pick<Deps, 'db' | 'clock' | 'config'>, cmd: PanelCommand): Promise<void> {
+export async function runPanelCommand(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>, cmd: PanelCommand): Promise<void> {
   if (cmd.kind === 'invite') {
     const language = cmd.language ?? deps.config.defaultLanguage;
     const r = await invitePanelUser(deps, { webId: cmd.webId, email: cmd.email, language });

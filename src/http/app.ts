@@ -9,6 +9,7 @@ import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
 import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
 import { answerClientError, errorBody, handleError, handleFrameworkError, logUnauthorized } from './errors.js';
+import { denyFraming } from './frame-guard.js';
 import { registerMetrics } from './metrics.js';
 import { validatorCompiler } from './validation.js';
 import { OneLinePerRequest, prettyLogs, prettyStream } from '../log-format.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  denyFraming(app);
   // After authentication and schema validation, before any handler: text that cannot be stored is a
   // 400 naming the field, an identifier holding it is unknown (text-guard.ts).
   app.addHook('preHandler', async (req) => {
@@ -221,7 +223,10 @@ function apiPlugin(deps: Deps) {
   };
 }
 
-/** Logs keep the path without its query, and never a token that is a credential (signing links, set links, download links). */
+/**
+ * Logs keep the path without its query, and never a token that is a credential (signing links, set
+ * links, download links, a certified email's links).
+ */
 export function redactUrl(url: string) {
   const q = url.indexOf('?');
   const path = q === -1 ? url : `${url.slice(0, q)}?…`;
@@ -230,7 +235,8 @@ export function redactUrl(url: string) {
   }
   return path
     .replace(/^\/sign\/(api\/)?(set\/)?[^/?]+/, (_m, api: string | undefined, set: string | undefined) => `/sign/${api ?? ''}${set ?? ''}…`)
-    .replace(/^\/download\/[^/?]+/, '/download/…');
+    .replace(/^\/download\/[^/?]+/, '/download/…')
+    .replace(/^\/certified-email\/(open|download)\/[^/?]+/, '/certified-email/$1/…');
 }
 
 interface OpenApiDocument {

@@ -23,7 +23,7 @@ export function sendEmailTask(deps: Deps): Task {
   return payloadTask(SEND_EMAIL, async ({ messageId }, helpers) => {
     // graphile-worker counts this attempt already; a job added elsewhere may lack the field.
     const jobAttempt = helpers?.job?.attempts ?? 0;
-    const m = await findMessage(deps.db, messageId);
+    const m = await findMessage(deps, messageId);
     if (m?.status !== 'queued') {
       return;
     }

@@ -17,7 +17,7 @@ import { failMessage } from '../domain/messages/fail-message.js';
 import { MessageDeliveryError } from '../notify/message-transport.js';
 import {
   claimForSending,
-  findChannelMessage,
+  findChannelMessageText,
   markAccepted,
   markOutbox,
   releaseClaim,
@@ -32,12 +32,12 @@ export const CONFIRM_WINDOW_MS = 10 * 60_000;
 export function sendMessageTask(deps: Deps): Task {
   return payloadTask(SEND_MESSAGE, async ({ messageId }, helpers) => {
     const jobAttempt = helpers?.job?.attempts ?? 0;
-    let m = await findChannelMessage(deps.db, messageId);
+    let m = await findChannelMessageText(deps, messageId);
     if (m?.status === 'sending') {
       if (!(await resolveInterrupted(deps, m))) {
         throw new Error(`message ${messageId}: an interrupted send awaits the provider's confirmation`);
       }
-      m = await findChannelMessage(deps.db, messageId);
+      m = await findChannelMessageText(deps, messageId);
     }
     if (m?.status !== 'queued') {
       return;

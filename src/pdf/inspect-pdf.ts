@@ -12,7 +12,10 @@ import { PDF, PdfArray, PdfDict, PdfRef, type PdfObject } from '@libpdf/core';
 import { pageGeometry } from './page-geometry.js';
 
 export interface PageInfo {
-  /** CropBox (the visible page, clipped to the MediaBox), in PDF points, unrotated user space. */
+  /**
+   * CropBox (the visible page, clipped to the MediaBox), in PDF points, unrotated user space: on a
+   * page with /UserUnit, its user space units times that unit.
+   */
   cropBox: { x: number; y: number; width: number; height: number };
   rotation: 0 | 90 | 180 | 270;
 }
@@ -65,8 +68,8 @@ export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number }):
     pageCount: pages.length,
     version: pdf.version,
     pages: pages.map((p) => {
-      const { crop, rotation } = pageGeometry(pdf, p);
-      return { cropBox: { x: crop[0], y: crop[1], width: crop[2] - crop[0], height: crop[3] - crop[1] }, rotation };
+      const { crop, rotation, userUnit: u } = pageGeometry(pdf, p);
+      return { cropBox: { x: crop[0] * u, y: crop[1] * u, width: (crop[2] - crop[0]) * u, height: (crop[3] - crop[1]) * u }, rotation };
     }),
   };
 }

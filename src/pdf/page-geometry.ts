@@ -1,5 +1,7 @@
 // Page geometry read from the page tree itself: the visible area (CropBox clipped to MediaBox,
-// both inherited per PDF 32000-1 §7.7.3.4) and the rotation. @libpdf/core 0.4.2's
+// both inherited per PDF 32000-1 §7.7.3.4), the rotation and the size of the page's unit (/UserUnit).
+// The boxes are in the page's user space units; the API speaks PDF points (decisions.md), which are
+// user space units times /UserUnit. @libpdf/core 0.4.2's
 // PDFPage.getCropBox() returns [x1 y1 x2 y2] as if it were x, y, width, height and ignores
 // inherited boxes, so it cannot be used for placing or checking boxes.
 import { PdfArray, type PdfDict, PdfNumber, type PDF, type PDFPage, type PdfObject, type PdfRef } from '@libpdf/core';
@@ -37,11 +39,21 @@ function inherited(pdf: PDF, page: PDFPage, key: string): PdfObject | undefined 
 }
 
 /**
+ * The size of one user space unit in points (PDF 32000-1 §7.7.3.3, Table 30, /UserUnit, PDF 1.6): a
+ * page `/MediaBox [0 0 8.5 11] /UserUnit 72` is a Letter page measured in inches. 1 when absent or
+ * not a positive number. A key of the page object itself: not inherited.
+ */
+export function userUnitOf(pdf: PDF, page: PDFPage): number {
+  const v = page.dict.get('UserUnit', resolverOf(pdf));
+  return v instanceof PdfNumber && Number.isFinite(v.value) && v.value > 0 ? v.value : 1;
+}
+
+/**
  * The visible page: the CropBox (defaulting to the MediaBox) clipped to the MediaBox, §14.11.2.
  * Read here rather than with PDFPage.getCropBox(), which in 0.4.2 returns [x1 y1 x2 y2] as if it
  * were x, y, width, height, and ignores inherited boxes.
  */
-export function pageGeometry(pdf: PDF, page: PDFPage): { crop: RectArray; rotation: Rotation } {
+export function pageGeometry(pdf: PDF, page: PDFPage): { crop: RectArray; rotation: Rotation; userUnit: number } {
   const media = numbersOf(inherited(pdf, page, 'MediaBox'));
   const mediaBox = media ? normalise(media) : ([0, 0, 612, 792] as RectArray); // Letter: the usual reader default
   const cropRaw = numbersOf(inherited(pdf, page, 'CropBox'));
@@ -55,5 +67,5 @@ export function pageGeometry(pdf: PDF, page: PDFPage): { crop: RectArray; rotati
   const rotate = inherited(pdf, page, 'Rotate');
   const degrees = rotate instanceof PdfNumber ? ((Math.round(rotate.value) % 360) + 360) % 360 : 0;
   const rotation = ([0, 90, 180, 270].includes(degrees) ? degrees : 0) as Rotation; // §7.7.3.3: multiples of 90
-  return { crop, rotation };
+  return { crop, rotation, userUnit: userUnitOf(pdf, page) };
 }

@@ -143,8 +143,9 @@ export async function stampQrCodes(bytes: Uint8Array, placements: QrPlacement[],
     if (![lx, ly, tx, ty].every(Number.isFinite) || tx <= lx || ty <= ly) {
       throw new QrStampError(`code ${i}: the rectangle must have lx < tx and ly < ty`);
     }
-    const { crop, rotation } = pageGeometry(pdf, page);
-    const square = qrSquare(crop, p.rect);
+    const { crop, rotation, userUnit: u } = pageGeometry(pdf, page);
+    // The placement is in points; the page's user space may count in larger units (/UserUnit).
+    const square = qrSquare(crop, { lx: lx / u, ly: ly / u, tx: tx / u, ty: ty / u });
     page.drawOperators(qrOperators(modules, placementMatrix(square[0], square[1], square[2], size, rotation)));
     addLink(pdf, page, square, url);
   });

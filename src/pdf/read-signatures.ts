@@ -95,9 +95,13 @@ function placeOf(pdf: PDF, pages: PDFPage[], widgets: { ref: PdfRef | null; dict
   if (!best || best.page < 0 || !best.rect) {
     return { page: best?.page ?? -1, box: { left: 0, top: 0, width: 0, height: 0 } };
   }
-  const { crop } = pageGeometry(pdf, pages[best.page]);
+  const { crop, userUnit: u } = pageGeometry(pdf, pages[best.page]);
   const [x1, y1, x2, y2] = best.rect;
-  return { page: best.page, box: { left: round(x1 - crop[0]), top: round(crop[3] - y2), width: round(x2 - x1), height: round(y2 - y1) } };
+  // In points, as stickers are: user space units times the page's /UserUnit.
+  return {
+    page: best.page,
+    box: { left: round((x1 - crop[0]) * u), top: round((crop[3] - y2) * u), width: round((x2 - x1) * u), height: round((y2 - y1) * u) },
+  };
 }
 
 export interface ReadSignaturesOptions {
@@ -138,8 +142,8 @@ export async function readSignaturesOf(
   const ends = revisionEnds(bytes);
   const totalRevisions = ends.length;
   const pageSizes = pages.map((p) => {
-    const { crop } = pageGeometry(pdf, p);
-    return { width: round(crop[2] - crop[0]), height: round(crop[3] - crop[1]) };
+    const { crop, userUnit: u } = pageGeometry(pdf, p);
+    return { width: round((crop[2] - crop[0]) * u), height: round((crop[3] - crop[1]) * u) };
   });
 
   const signatures: PdfSignature[] = [];

@@ -126,8 +126,9 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
     }
   }
   const fonts = registerAppearanceFonts(pdf);
-  const appearanceFor = ({ rect: [x1, y1, x2, y2], rotation }: WidgetPlacement) =>
-    createAppearanceStream(pdf, x2 - x1, y2 - y1, rotation, opts.appearance, { ...fonts, image });
+  // Drawn at the box's size in points; a reader maps it onto /Rect (§12.5.5), in the page's units.
+  const appearanceFor = ({ rect: [x1, y1, x2, y2], rotation, userUnit: u }: WidgetPlacement) =>
+    createAppearanceStream(pdf, (x2 - x1) * u, (y2 - y1) * u, rotation, opts.appearance, { ...fonts, image });
   refreshWidget(pdf, layout.widget, appearanceFor(layout.widget));
   const description = `${opts.appearance.signerName}: ${formatSignedAt(opts.appearance.signedAt, opts.appearance.locale ?? 'es')}`;
   for (const stamp of layout.stamps) {

@@ -19,6 +19,8 @@ export interface WidgetPlacement {
   /** [llx lly urx ury] in the page's user space (what /Rect holds). */
   rect: RectArray;
   rotation: Rotation;
+  /** Points per user space unit of the page (/UserUnit): the appearance is drawn at its size in points. */
+  userUnit: number;
   /** An existing widget of a pre-placed field, refreshed in place; absent for a new one. */
   existing?: { ref: PdfRef; dict: PdfDict };
 }
@@ -26,7 +28,11 @@ export interface WidgetPlacement {
 const sameRef = (a: PdfObject | undefined, b: PdfRef) =>
   a instanceof PdfRef && a.objectNumber === b.objectNumber && a.generation === b.generation;
 
-/** Each box as a /Rect in user space: its coordinates are relative to the CropBox origin. */
+/**
+ * Each box as a /Rect in user space: its coordinates are points relative to the CropBox origin,
+ * divided by the page's /UserUnit (decisions.md: rect is in points; on a page measured in inches,
+ * /UserUnit 72, the box [72 72 288 144] is /Rect [1 1 4 2] from the CropBox origin).
+ */
 export function placeBoxes(
   pdf: PDF,
   boxes: { page: number; rect: { lx: number; ly: number; tx: number; ty: number } }[],
@@ -44,9 +50,9 @@ export function placeBoxes(
     if (![lx, ly, tx, ty].every(Number.isFinite) || tx <= lx || ty <= ly) {
       throw new PdfSignError('BOX_INVALID', `box ${i}: the rectangle must have lx < tx and ly < ty`);
     }
-    const { crop, rotation } = pageGeometry(pdf, page);
-    const cropW = crop[2] - crop[0];
-    const cropH = crop[3] - crop[1];
+    const { crop, rotation, userUnit: u } = pageGeometry(pdf, page);
+    const cropW = (crop[2] - crop[0]) * u;
+    const cropH = (crop[3] - crop[1]) * u;
     const eps = 0.01;
     if (lx < -eps || ly < -eps || tx > cropW + eps || ty > cropH + eps) {
       throw new PdfSignError(
@@ -58,7 +64,7 @@ export function placeBoxes(
     if (w < MIN_BOX_SIZE.width || h < MIN_BOX_SIZE.height) {
       throw new PdfSignError('BOX_INVALID', `box ${i}: ${w} × ${h} points is smaller than ${MIN_BOX_SIZE.width} × ${MIN_BOX_SIZE.height}`);
     }
-    return { page, rect: [crop[0] + lx, crop[1] + ly, crop[0] + tx, crop[1] + ty], rotation };
+    return { page, rect: [crop[0] + lx / u, crop[1] + ly / u, crop[0] + tx / u, crop[1] + ty / u], rotation, userUnit: u };
   });
 }
 
@@ -133,7 +139,8 @@ function visibleWidgets(pdf: PDF, ref: PdfRef, dict: PdfDict): { visible: Widget
     const page = pageOfWidget(pdf, kid, kidDict);
     const r = rect ? normalise(rect) : null;
     if (r && page && r[2] - r[0] > 0 && r[3] - r[1] > 0) {
-      visible.push({ page, rect: r, rotation: pageGeometry(pdf, page).rotation, existing: { ref: kid, dict: kidDict } });
+      const { rotation, userUnit } = pageGeometry(pdf, page);
+      visible.push({ page, rect: r, rotation, userUnit, existing: { ref: kid, dict: kidDict } });
     } else {
       invisible.push(kid); // e.g. the [0 0 0 0] widget sign() leaves
     }

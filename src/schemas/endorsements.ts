@@ -8,28 +8,46 @@ const EndorsementType = StringEnum(['propiedad', 'procuracion', 'garantia'], {
 
 export const EndorseParams = Type.Object({ ticket: TicketParam() });
 
-export const EndorseBody = Type.Object(
-  {
-    endorsement: Type.Object({
+const EndorsementText = (description: string) =>
+  Type.Object(
+    {
       type: EndorsementType,
       text: Type.String({ description: 'the endorsement as it is written, 1 to 1,000 characters' }),
+    },
+    { description },
+  );
+
+const EndorseParties = {
+  endorser: Type.Object({
+    name: Type.String(),
+    authority: AuthorityName,
+    data: Type.String({ description: 'what identifies the endorser for the authority: email, E.164 phone or RFC' }),
+  }),
+  endorsee: Type.Object({
+    name: Type.String(),
+    email: Type.Optional(Type.String({ description: 'how the endorsee is recognized when they endorse next (EMAIL, EMAIL_LINK)' })),
+    rfc: Type.Optional(
+      Type.String({ description: 'how the endorsee is recognized when they endorse next (SAT); email or rfc is required' }),
+    ),
+  }),
+  page: Type.Optional(Type.Integer({ description: '0-based page of the endorsement box; default: the last page' })),
+  rect: Type.Optional(Rect),
+};
+
+// The public JavaScript and PHP clients of the original service spell the key `endorsment`
+// (decisions.md "Paths"): either spelling, never both (400 naming `endorsement`).
+export const EndorseBody = Type.Union(
+  [
+    Type.Object({ endorsement: EndorsementText('what the endorsement says'), ...EndorseParties }),
+    Type.Object({
+      endorsment: EndorsementText("the same as endorsement, spelled as the original service's public clients send it"),
+      ...EndorseParties,
     }),
-    endorser: Type.Object({
-      name: Type.String(),
-      authority: AuthorityName,
-      data: Type.String({ description: 'what identifies the endorser for the authority: email, E.164 phone or RFC' }),
-    }),
-    endorsee: Type.Object({
-      name: Type.String(),
-      email: Type.Optional(Type.String({ description: 'how the endorsee is recognized when they endorse next (EMAIL, EMAIL_LINK)' })),
-      rfc: Type.Optional(
-        Type.String({ description: 'how the endorsee is recognized when they endorse next (SAT); email or rfc is required' }),
-      ),
-    }),
-    page: Type.Optional(Type.Integer({ description: '0-based page of the endorsement box; default: the last page' })),
-    rect: Type.Optional(Rect),
+  ],
+  {
+    ...checkedByUseCase,
+    description: 'rules and messages: docs/api.md "Endorsements"; the endorsement under `endorsement` or `endorsment`, not both',
   },
-  { ...checkedByUseCase, description: 'rules and messages: docs/api.md "Endorsements"' },
 );
 examples(EndorseBody, {
   endorsement: { type: 'propiedad', text: 'Páguese a la orden de Beatriz Gómez' },

@@ -1,5 +1,10 @@
-// SQL of the SMS and WhatsApp outbox (migration 0018).
+// SQL of the SMS and WhatsApp outbox (migration 0018). Every message carries a personal link or a
+// one-time code, in its text and in its template parameters, so both are stored sealed under the
+// master key (migration 0031): sealed here on the way in, opened on the way out. Rows from before
+// that migration hold them in body_text/template_params (whole while waiting, secrets redacted once
+// delivered).
 import { sql, type Transaction } from 'kysely';
+import type { SecretBox } from '../pki/secret-box.js';
 import type { Db } from './db.js';
 import type { Database } from './schema.js';
 
@@ -16,8 +21,6 @@ export interface ChannelMessage {
   kind: MessageKind;
   language: 'es' | 'en';
   recipient: string;
-  body_text: string;
-  template_params: string[];
   status: MessageStatus;
   provider: string | null;
   provider_message_id: string | null;
@@ -31,17 +34,40 @@ export interface ChannelMessage {
   failed_at: Date | null;
 }
 
+/** A message with what it says: the text and the values of the provider's approved template. */
+export interface ChannelMessageText extends ChannelMessage {
+  body_text: string;
+  /** The values of the provider's approved template (Meta: body parameters, in order). */
+  template_params: string[];
+}
+
+/** The outbox and the key its bodies are sealed under. */
+export interface ChannelOutbox {
+  db: Db;
+  secrets: SecretBox;
+}
+
 type Q = Db | Transaction<Database>;
 
 const COLUMNS = sql`message_id, account_id::text as account_id, document_id::text as document_id, signer_id, channel, kind, language,
-  recipient, body_text, template_params, status, provider, provider_message_id, attempts, claimed_at, error_code, reply, created_at, sent_at,
-  delivered_at, failed_at`;
+  recipient, status, provider, provider_message_id, attempts, claimed_at, error_code, reply, created_at, sent_at, delivered_at, failed_at`;
+
+const TEXT_COLUMNS = sql`${COLUMNS}, body_text, template_params, body_sealed`;
+
+type StoredText = ChannelMessage & { body_text: string | null; template_params: string[]; body_sealed: Buffer | null };
+
+function opened(secrets: SecretBox, row: StoredText): ChannelMessageText {
+  const { body_sealed, ...rest } = row;
+  const body = body_sealed ? (JSON.parse(secrets.open(body_sealed)) as { text: string; params: string[] }) : undefined;
+  return { ...rest, body_text: body?.text ?? row.body_text ?? '', template_params: body?.params ?? row.template_params };
+}
 
 /** Inserts a message, queued (its job is added by the caller in the same transaction) or already failed. */
 export async function insertChannelMessage(
   trx: Transaction<Database>,
+  secrets: SecretBox,
   m: Pick<
-    ChannelMessage,
+    ChannelMessageText,
     | 'message_id'
     | 'account_id'
     | 'document_id'
@@ -54,10 +80,11 @@ export async function insertChannelMessage(
     | 'template_params'
   > & { created_at: Date; failed?: { code: string; reply: string } },
 ): Promise<void> {
-  await sql`insert into channel_messages (message_id, account_id, document_id, signer_id, channel, kind, language, recipient, body_text,
-              template_params, created_at, status, error_code, reply, failed_at)
+  const sealed = secrets.seal(JSON.stringify({ text: m.body_text, params: m.template_params }));
+  await sql`insert into channel_messages (message_id, account_id, document_id, signer_id, channel, kind, language, recipient, body_sealed,
+              created_at, status, error_code, reply, failed_at)
             values (${m.message_id}, ${m.account_id}, ${m.document_id}, ${m.signer_id}, ${m.channel}, ${m.kind}, ${m.language},
-                    ${m.recipient}, ${m.body_text}, ${JSON.stringify(m.template_params)}::jsonb, ${m.created_at},
+                    ${m.recipient}, ${sealed}, ${m.created_at},
                     ${m.failed ? 'failed' : 'queued'}, ${m.failed?.code ?? null}, ${m.failed?.reply ?? null},
                     ${m.failed ? m.created_at : null})`.execute(trx);
 }
@@ -79,9 +106,18 @@ export async function findByProviderId(
   return r.rows[0];
 }
 
-export async function listChannelMessages(db: Db, limit: number): Promise<ChannelMessage[]> {
-  const r = await sql<ChannelMessage>`select ${COLUMNS} from channel_messages order by created_at desc, id desc limit ${limit}`.execute(db);
-  return r.rows;
+/** The message with its text, opened, for its delivery. */
+export async function findChannelMessageText(o: ChannelOutbox, messageId: string): Promise<ChannelMessageText | undefined> {
+  const r = await sql<StoredText>`select ${TEXT_COLUMNS} from channel_messages where message_id = ${messageId}`.execute(o.db);
+  return r.rows[0] && opened(o.secrets, r.rows[0]);
+}
+
+/** The latest messages with their texts, opened, for the operator's outbox. */
+export async function listChannelMessages(o: ChannelOutbox, limit: number): Promise<ChannelMessageText[]> {
+  const r = await sql<StoredText>`select ${TEXT_COLUMNS} from channel_messages order by created_at desc, id desc limit ${limit}`.execute(
+    o.db,
+  );
+  return r.rows.map((row) => opened(o.secrets, row));
 }
 
 /**

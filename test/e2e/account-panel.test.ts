@@ -164,7 +164,7 @@ describe('account panel', () => {
 
     // The operator invites; the link is read from the outbox.
     await invitePanelUser(s.deps, { webId: s.creds.webId, email: 'owner@example.com', language: 'en' });
-    const mail = (await listMessages(s.deps.db, 10)).find((m) => m.kind === 'panel_sign_in' && m.recipient === 'owner@example.com')!;
+    const mail = (await listMessages(s.deps, 10)).find((m) => m.kind === 'panel_sign_in' && m.recipient === 'owner@example.com')!;
     const link = /https?:\/\/\S+\/panel\/sign-in#token=[A-Za-z0-9_-]{43}/.exec(mail.body_text)![0];
     await page.goto(link);
     await page.getByTestId('documents').waitFor();
@@ -221,7 +221,7 @@ describe('account panel', () => {
     await expect.poll(() => page.getByTestId('action-status').textContent()).toBe('Signer corrected (Dan): the old link no longer works.');
     await expect.poll(() => page.getByTestId('signers').textContent()).toContain('SMS');
     expect(await offerSigner()).toMatchObject({ authority: 'SMS', data: '+525512345678' });
-    const sms = (await listChannelMessages(s.deps.db, 10)).map((m) => [m.channel, m.kind, m.recipient, m.status]);
+    const sms = (await listChannelMessages(s.deps, 10)).map((m) => [m.channel, m.kind, m.recipient, m.status]);
     expect(sms).toEqual([['sms', 'invitation', '+525512345678', 'queued']]);
     // The service took the new link to the phone: the page does not show it.
     expect(await page.getByTestId('new-signer-link').count()).toBe(0);

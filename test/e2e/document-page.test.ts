@@ -3,7 +3,7 @@
 // the signer's personal link, and that link opens the signing page.
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { sql } from 'kysely';
+import { listChannelMessages } from '../../src/store/channel-messages-repo.js';
 import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpTransport } from '../../src/notify/email-transport.js';
@@ -95,10 +95,7 @@ describe('document_url', () => {
     });
     const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, locale: 'es-ES' });
     const invitations = async () =>
-      (
-        await sql<{ body_text: string; channel: string }>`select body_text, channel from channel_messages
-          where recipient = ${number} and kind = 'invitation' order by id`.execute(s.deps.db)
-      ).rows;
+      (await listChannelMessages(s.deps, 500)).filter((m) => m.recipient === number && m.kind === 'invitation').reverse();
     const before = (await invitations()).length;
     const page = await context.newPage();
     const problems = pageProblems(page);

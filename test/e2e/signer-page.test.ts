@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { sql } from 'kysely';
+import { listChannelMessages } from '../../src/store/channel-messages-repo.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, pageProblems } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,7 +212,7 @@ describe('signer page', () => {
     await page.getByRole('button', { name: 'Enviar código' }).click();
     await page.getByLabel('Código de 6 dígitos').waitFor();
     // Carla's code email, by recipient and kind: an email of an earlier test queued late cannot stand in for it.
-    const codeMail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === 'carla@example.com' && m.kind === 'otp')!;
+    const codeMail = (await listMessages(s.deps, 50)).find((m) => m.recipient === 'carla@example.com' && m.kind === 'otp')!;
     const code = /\b(\d{6})\b/.exec(codeMail.body_text)![1];
     await page.getByLabel('Código de 6 dígitos').fill(code);
     await page.getByRole('button', { name: 'Verificar' }).click();
@@ -247,14 +247,13 @@ describe('signer page', () => {
       await page.getByRole('button', { name: 'Enviar código' }).click();
       await page.getByLabel('Código de 6 dígitos').waitFor();
       // Without a provider configured the message waits in the outbox, where the operator reads it.
-      const sent = await sql<{ body_text: string; channel: string }>`select body_text, channel from channel_messages
-        where recipient = ${phoneOf[authority]} and kind = 'otp'`.execute(s.deps.db);
-      expect(sent.rows.map((r) => r.channel)).toEqual([authority === 'SMS' ? 'sms' : 'whatsapp']);
+      const sent = (await listChannelMessages(s.deps, 500)).filter((m) => m.recipient === phoneOf[authority] && m.kind === 'otp');
+      expect(sent.map((r) => r.channel)).toEqual([authority === 'SMS' ? 'sms' : 'whatsapp']);
       // The page names the number only by its last digits.
       const said = (await page.getByRole('status').filter({ hasText: 'Enviamos un código' }).textContent()) ?? '';
       expect(said).toContain(`${phoneOf[authority].slice(0, 3)}*********${phoneOf[authority].slice(-2)}`);
       expect(said).not.toContain(phoneOf[authority].slice(3, 11));
-      const code = /\b(\d{6})\b/.exec(sent.rows[0].body_text)![1];
+      const code = /\b(\d{6})\b/.exec(sent[0].body_text)![1];
       await page.getByLabel('Código de 6 dígitos').fill(code);
       await page.getByRole('button', { name: 'Verificar' }).click();
       await page.getByRole('tab', { name: 'Escribir' }).click();
@@ -441,7 +440,7 @@ describe('signer page', () => {
 
     await page.getByRole('button', { name: 'Enviar código' }).click();
     await page.getByLabel('Código de 6 dígitos').waitFor();
-    const codeMail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === 'diana@example.com' && m.kind === 'otp')!;
+    const codeMail = (await listMessages(s.deps, 50)).find((m) => m.recipient === 'diana@example.com' && m.kind === 'otp')!;
     await page.getByLabel('Código de 6 dígitos').fill(/\b(\d{6})\b/.exec(codeMail.body_text)![1]);
     await page.getByRole('button', { name: 'Verificar' }).click();
     await page.getByRole('tab', { name: 'Escribir' }).click();

@@ -7,7 +7,7 @@ import type { TestServer } from './server.js';
 
 /** The token of the newest sign-in link emailed to `email`. */
 export async function signInTokenFor(s: TestServer, email: string): Promise<string> {
-  const mail = (await listMessages(s.deps.db, 200)).find((m) => m.kind === 'panel_sign_in' && m.recipient === email);
+  const mail = (await listMessages(s.deps, 200)).find((m) => m.kind === 'panel_sign_in' && m.recipient === email);
   expect(mail, `a sign-in email to ${email}`).toBeDefined();
   return /\/panel\/sign-in#token=([A-Za-z0-9_-]{43})/.exec(mail!.body_text)![1];
 }

@@ -11,15 +11,19 @@ import { PNG } from 'pngjs';
 
 export const RENDER_DPI = 150;
 
-/** Page `page` (0-based) rendered at 150 dpi as RGBA pixels. */
-export async function renderPage(pdf: Uint8Array, page = 0): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+/** Page `page` (0-based) rendered at 150 dpi (or `dpi`) as RGBA pixels. */
+export async function renderPage(
+  pdf: Uint8Array,
+  page = 0,
+  dpi = RENDER_DPI,
+): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
   const dir = mkdtempSync(join(tmpdir(), 'sello-qr-'));
   try {
     writeFileSync(join(dir, 'doc.pdf'), pdf);
     const n = String(page + 1);
     await promisify(execFile)('pdftoppm', [
       '-r',
-      String(RENDER_DPI),
+      String(dpi),
       '-png',
       '-cropbox',
       '-f',

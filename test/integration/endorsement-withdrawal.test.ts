@@ -61,7 +61,7 @@ const CARLA = { name: 'Carla Ruiz', email: 'carla@example.com' };
 /** Sends the code to an EMAIL endorser and proves it. */
 async function proveByCode(token: string, email: string) {
   expect((await call('POST', `/sign/api/${token}/otp`)).status).toBe(200);
-  const mail = (await listMessages(s.deps.db, 200)).find((m) => m.recipient === email && m.kind === 'otp')!;
+  const mail = (await listMessages(s.deps, 200)).find((m) => m.recipient === email && m.kind === 'otp')!;
   const code = /\b(\d{6})\b/.exec(mail.body_text)![1];
   expect((await call('POST', `/sign/api/${token}/otp/verify`, { code })).status).toBe(200);
 }

@@ -60,7 +60,7 @@ const endorsement = (endorser: { name: string; authority: string; data: string }
 /** Proves an EMAIL endorser by the code sent to their address (to sign, or to decline). */
 async function proveByCode(token: string, email: string) {
   expect((await call('POST', `/sign/api/${token}/otp`)).status).toBe(200);
-  const mail = (await listMessages(s.deps.db, 50)).find((m) => m.recipient === email && m.kind === 'otp')!;
+  const mail = (await listMessages(s.deps, 50)).find((m) => m.recipient === email && m.kind === 'otp')!;
   const code = /\b(\d{6})\b/.exec(mail.body_text)![1];
   expect((await call('POST', `/sign/api/${token}/otp/verify`, { code })).status).toBe(200);
 }
@@ -369,5 +369,36 @@ describe('endorsements', () => {
       expect([r.status, JSON.parse(r.text).error.details?.field], `${JSON.stringify(body)} → ${r.text}`).toEqual([400, field]);
     }
     expect((await s.client.listEndorsements(second)).endorsements).toEqual([]);
+  });
+
+  it('takes the endorsement spelled `endorsment`, as the public clients of the original service send it; both spellings at once are 400', async () => {
+    const ticket = await completedDocument();
+    const given = { type: 'propiedad', text: 'Páguese a la orden de Beatriz Gómez' };
+    const rest = { endorser: ANA, endorsee: BEATRIZ };
+    // The JavaScript and PHP clients post {endorsment, endorser, endorsee}, to either path.
+    const both = await s.client.raw('POST', `/api/document/${ticket}/endorse`, { ...rest, endorsement: given, endorsment: given });
+    expect([both.status, JSON.parse(both.text).error]).toEqual([
+      400,
+      expect.objectContaining({
+        code: 'INVALID_INPUT',
+        message: expect.stringMatching(/endorsement or endorsment/),
+        details: { field: 'endorsement' },
+      }),
+    ]);
+    const badType = await s.client.raw('POST', `/api/document/${ticket}/endorse`, { ...rest, endorsment: { type: 'regalo', text: 'x' } });
+    expect([badType.status, JSON.parse(badType.text).error.details]).toEqual([400, { field: 'endorsment.type' }]);
+    expect((await s.client.listEndorsements(ticket)).endorsements).toEqual([]);
+
+    const r = await s.client.raw('POST', `/api/document/${ticket}/endorse`, { ...rest, endorsment: given });
+    expect(r.status, r.text).toBe(200);
+    const chain = await s.client.listEndorsements(ticket);
+    expect(chain.endorsements).toEqual([
+      expect.objectContaining({
+        endorsement_id: JSON.parse(r.text).endorsement_id,
+        type: 'propiedad',
+        text: given.text,
+        status: 'pending',
+      }),
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { PDF, rgb } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFormPdf } from '../helpers/pdf-forms.js';
 import { A4, encryptWithQpdf, makePdf } from '../helpers/pdfs.js';
+import { rawPdf } from '../helpers/raw-pdf.js';
 import { px, renderPage, RENDER_DPI } from '../helpers/qr.js';
 import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -64,6 +65,52 @@ describe('POST /api/print', () => {
     expect(text).toContain('Ana Garcia Flores');
     expect(text).toContain('Guadalajara');
     expect(tool('qpdf', ['--check', 'FILE'], flat)).toContain('No syntax or stream encoding errors found');
+  });
+
+  it('fields with a value and no appearance stream (NeedAppearances true): drawn from their values, not dropped', async () => {
+    // As a form filler that leaves the drawing to the reader writes it: /V set, no /AP. A text field,
+    // a read-only one, a combo box and a checkbox whose on state is /Accepted.
+    const da = '/DA (/Helv 12 Tf 0 g)';
+    const widget = (body: string) => `<< /Type /Annot /Subtype /Widget /P 3 0 R /F 4 ${body} >>`;
+    const unfilled = rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm 5 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 10 0 R >> >> /Contents 4 0 R /Annots [6 0 R 7 0 R 8 0 R 9 0 R] >>',
+      { dict: '<< >>', stream: 'BT /F1 12 Tf 72 706 Td (Ciudad:) Tj 0 -40 Td (Folio:) Tj 0 -40 Td (Estado:) Tj 0 -40 Td (Acepto:) Tj ET' },
+      '<< /Fields [6 0 R 7 0 R 8 0 R 9 0 R] /NeedAppearances true /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 10 0 R /ZaDb 11 0 R >> >> >>',
+      widget(`/FT /Tx /T (city) /V (Monterrey Nuevo Leon) /Rect [150 700 450 722] ${da}`),
+      widget(`/FT /Tx /T (folio) /Ff 1 /V (MTY-2291) /Rect [150 660 450 682] ${da}`),
+      widget(`/FT /Ch /Ff 131072 /T (state) /Opt [(Jalisco) (Nuevo Leon)] /V (Nuevo Leon) /Rect [150 620 450 642] ${da}`),
+      widget('/FT /Btn /T (agree) /V /Accepted /AS /Accepted /Rect [150 580 166 596] /MK << /CA (4) >> /DA (/ZaDb 0 Tf 0 g)'),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>',
+    ]);
+    expect(tool('qpdf', ['--check', 'FILE'], unfilled)).toContain('No syntax or stream encoding errors found');
+    // What a reader shows (poppler makes the appearances the file asks for).
+    expect(tool('pdftotext', ['-layout', 'FILE', '-'], unfilled)).toMatch(
+      /Ciudad:\s+Monterrey Nuevo Leon[\s\S]*Folio:\s+MTY-2291[\s\S]*Estado:\s+Nuevo Leon/,
+    );
+
+    const flat = await s.client.flattenPdf(unfilled);
+    expect(structure(flat)).toEqual({ fields: 0, hasAcroForm: false, annotations: [] });
+    expect(tool('qpdf', ['--check', 'FILE'], flat)).toContain('No syntax or stream encoding errors found');
+    const text = tool('pdftotext', ['-layout', 'FILE', '-'], flat);
+    expect(text).toMatch(/Ciudad:\s+Monterrey Nuevo Leon/);
+    expect(text).toMatch(/Folio:\s+MTY-2291/);
+    expect(text).toMatch(/Estado:\s+Nuevo Leon/);
+    // The check mark, drawn from page content alone: dark ink inside the box, none beside it.
+    const img = await renderPage(flat);
+    const dark = (x0: number, y0: number, x1: number, y1: number) => {
+      let n = 0;
+      for (let y = Math.round(img.height - px(y1)); y < Math.round(img.height - px(y0)); y++) {
+        for (let x = Math.round(px(x0)); x < Math.round(px(x1)); x++) {
+          n += img.data[(y * img.width + x) * 4] < 100 ? 1 : 0;
+        }
+      }
+      return n;
+    };
+    expect(dark(150, 580, 166, 596)).toBeGreaterThan(20);
+    expect(dark(170, 580, 186, 596)).toBe(0);
   });
 
   it('an annotated page: the square and circle (without appearance streams) are drawn into the page and removed as annotations; the link stays', async () => {

@@ -136,7 +136,7 @@ describe('what the history records', () => {
 
     now += 60_000;
     expect((await call('POST', `/sign/api/${carla.token}/otp`)).status).toBe(200);
-    const code = /\b(\d{6})\b/.exec((await listMessages(s.deps.db, 1))[0].body_text)![1];
+    const code = /\b(\d{6})\b/.exec((await listMessages(s.deps, 1))[0].body_text)![1];
     // A wrong code changes nothing the history records.
     expect((await call('POST', `/sign/api/${carla.token}/otp/verify`, { code: code === '000000' ? '111111' : '000000' })).status).toBe(400);
     now += 60_000;

@@ -64,7 +64,7 @@ describe('outbox', () => {
   it('keeps messages in the outbox when no SMTP server is configured, readable at /dev/outbox', async () => {
     const id = await queue('ana@example.com');
     await jobs.runDue();
-    expect((await findMessage(s.deps.db, id))?.status).toBe('outbox');
+    expect((await findMessage(s.deps, id))?.status).toBe('outbox');
     const res = await fetch(`${s.baseUrl}/dev/outbox`);
     const body = (await res.json()) as { messages: { message_id: string; subject: string; text: string }[] };
     expect(body.messages[0]).toMatchObject({ message_id: id, subject: 'Firma solicitada: Contrato' });
@@ -101,7 +101,7 @@ describe('SMTP delivery', () => {
       expect(got).toHaveLength(1);
       expect(got[0].subject).toBe('Firma solicitada: Contrato');
       expect(got[0].attachments[0].content.toString()).toBe('%PDF-1.7 attached');
-      const row = await findMessage(s.deps.db, id);
+      const row = await findMessage(s.deps, id);
       expect(row?.status).toBe('sent');
       expect(row?.reply).toMatch(/^250/);
     } finally {
@@ -115,7 +115,7 @@ describe('SMTP delivery', () => {
     try {
       const id = await queue('gone@example.com');
       await jobs.runDue();
-      expect((await findMessage(s.deps.db, id))?.status).toBe('failed');
+      expect((await findMessage(s.deps, id))?.status).toBe('failed');
       const n = await s.deps.db
         .selectFrom('notifications')
         .select(['kind', 'meta'])
@@ -133,7 +133,7 @@ describe('SMTP delivery', () => {
     try {
       const id = await queue('later@example.com');
       await jobs.runDue();
-      const row = await findMessage(s.deps.db, id);
+      const row = await findMessage(s.deps, id);
       expect(row?.status).toBe('queued');
       expect(row?.attempts).toBe(1);
       const job = await s.deps.db
@@ -181,12 +181,12 @@ describe('SMTP delivery', () => {
         expect(MAIL_MAX_ATTEMPTS).toBe(8);
         for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
           await jobs.runDue();
-          expect(await findMessage(s.deps.db, id)).toMatchObject({ status: 'queued', attempts: attempt });
+          expect(await findMessage(s.deps, id)).toMatchObject({ status: 'queued', attempts: attempt });
           expect(await emailErrors(to)).toHaveLength(0);
           await makeDue(id);
         }
         await jobs.runDue();
-        const row = await findMessage(s.deps.db, id);
+        const row = await findMessage(s.deps, id);
         expect(row).toMatchObject({ status: 'failed', attempts: 8 });
         expect(row?.reply).toMatch(/^451/);
         expect(smtp.deferred.get(to)).toBe(8);
@@ -222,11 +222,11 @@ describe('SMTP delivery', () => {
       );
       for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
         await jobs.runDue();
-        expect((await findMessage(s.deps.db, id))?.status).toBe('queued');
+        expect((await findMessage(s.deps, id))?.status).toBe('queued');
         await makeDue(id);
       }
       await jobs.runDue();
-      const row = await findMessage(s.deps.db, id);
+      const row = await findMessage(s.deps, id);
       expect(row?.status).toBe('failed');
       expect(row?.reply).toMatch(/^attachment unreadable/);
       expect(await emailErrors(to)).toHaveLength(1);

@@ -44,7 +44,7 @@ const json = async (res: Response) => {
 };
 const failure = async (res: Response) => ({ status: res.status, code: (await res.json()).error?.code });
 const mailsTo = async (to: string, kind: string) =>
-  (await listMessages(s.deps.db, 500)).filter((m) => m.recipient === to && m.kind === kind).length;
+  (await listMessages(s.deps, 500)).filter((m) => m.recipient === to && m.kind === kind).length;
 const stateOf = async (ticket: string) =>
   s.deps.db.selectFrom('documents').select(['status', 'expires_at', 'workflow']).where('ticket', '=', ticket).executeTakeFirstOrThrow();
 const later = (days: number) => ddmmyyyy(s.deps.clock.now().getTime() + days * DAY);
@@ -159,7 +159,7 @@ describe('document actions', () => {
     // The email was the identity corrected away, so it goes with it.
     expect(r).toMatchObject({ invited: true, signer: { authority: 'SMS', data: '+525512345678', email: null, name: 'Ana' } });
     expect(await signer()).toMatchObject({ authority: 'SMS', data: '+525512345678', email: null });
-    const sms = (await listChannelMessages(s.deps.db, 500)).filter((m) => m.recipient === '+525512345678');
+    const sms = (await listChannelMessages(s.deps, 500)).filter((m) => m.recipient === '+525512345678');
     expect(sms.map((m) => [m.channel, m.kind])).toEqual([['sms', 'invitation']]);
     const history = (await json(await a.call('GET', `/panel/api/documents/${d.ticket}`))).history.entries;
     expect(history.find((e: { action: string }) => e.action === 'signer_updated').details).toMatchObject({
@@ -181,7 +181,7 @@ describe('document actions', () => {
     // The person at the email address asks for a code, and has it.
     const byEmail = await update({ authority: 'EMAIL', data: d.email });
     expect((await sign(byEmail.signer.signer_url, '/otp')).status).toBe(200);
-    const mail = (await listMessages(s.deps.db, 500)).find((m) => m.recipient === d.email && m.kind === 'otp')!;
+    const mail = (await listMessages(s.deps, 500)).find((m) => m.recipient === d.email && m.kind === 'otp')!;
     const oldCode = /\b(\d{6})\b/.exec(mail.body_text)![1];
 
     // Moved to a phone a moment later: that code proves nothing, and the phone gets its own code now
@@ -191,7 +191,7 @@ describe('document actions', () => {
     expect([stale.status, stale.json.error.code]).toEqual([409, 'OTP_EXPIRED']);
     const asked = await sign(byPhone.signer.signer_url, '/otp');
     expect([asked.status, asked.json.error?.code]).toEqual([200, undefined]);
-    const sms = (await listChannelMessages(s.deps.db, 500)).filter((m) => m.recipient === '+525511112222').map((m) => m.kind);
+    const sms = (await listChannelMessages(s.deps, 500)).filter((m) => m.recipient === '+525511112222').map((m) => m.kind);
     expect(sms.sort()).toEqual(['invitation', 'otp']);
   });
 

@@ -37,7 +37,7 @@ describe('panel sign-in', () => {
       console.log = log;
     }
     expect(logged.join('\n')).toContain('ana@example.com may sign in to the panel');
-    const mail = (await listMessages(s.deps.db, 10)).find((m) => m.kind === 'panel_sign_in')!;
+    const mail = (await listMessages(s.deps, 10)).find((m) => m.kind === 'panel_sign_in')!;
     expect(mail).toMatchObject({ recipient: 'ana@example.com', account_id: expect.any(String), status: 'queued' });
     expect(mail.body_text).toContain(`${s.baseUrl}/panel/sign-in#token=`);
     const token = await signInTokenFor(s, 'ana@example.com');
@@ -85,7 +85,7 @@ describe('panel sign-in', () => {
     config.publicUrl = 'https://sign.sello.test';
     try {
       await invitePanelUser(s.deps, { webId: s.creds.webId, email: 'secure@example.com' });
-      const mail = (await listMessages(s.deps.db, 5)).find((m) => m.recipient === 'secure@example.com')!;
+      const mail = (await listMessages(s.deps, 5)).find((m) => m.recipient === 'secure@example.com')!;
       expect(mail.body_text).toContain('https://sign.sello.test/panel/sign-in#token=');
       const { res } = await signInWithToken(s, await signInTokenFor(s, 'secure@example.com'));
       expect(res.headers.get('set-cookie')!.split('; ')).toContain('Secure');
@@ -205,7 +205,7 @@ describe('asking for a sign-in link', () => {
   it('answers the same for a known and an unknown address; only the known one gets an email', async () => {
     nextWindow();
     await invitePanelUser(s.deps, { webId: s.creds.webId, email: 'known@example.com' });
-    const sentBefore = (await listMessages(s.deps.db, 500)).length;
+    const sentBefore = (await listMessages(s.deps, 500)).length;
     const timed = async (email: string) => {
       const started = performance.now();
       const res = await ask(email);
@@ -217,7 +217,7 @@ describe('asking for a sign-in link', () => {
     expect(Math.min(knownMs, unknownMs)).toBeGreaterThanOrEqual(245);
     expect([known.status, await known.text()]).toEqual([202, '{"sent":true}']);
     expect([unknown.status, await unknown.text()]).toEqual([202, '{"sent":true}']);
-    const mails = (await listMessages(s.deps.db, 500)).slice(0, (await listMessages(s.deps.db, 500)).length - sentBefore);
+    const mails = (await listMessages(s.deps, 500)).slice(0, (await listMessages(s.deps, 500)).length - sentBefore);
     expect(mails.map((m) => [m.recipient, m.kind])).toEqual([['known@example.com', 'panel_sign_in']]);
     expect(mails[0].subject).toBe('Sign in to the Test account panel');
     // The new link signs in.

@@ -281,13 +281,13 @@ describe('signing with the SAT e.firma', () => {
     expect(page.json.boxes.map((b: { signer: { link_by: string | null } }) => b.signer.link_by)).toEqual(['email', null]);
     const [mariaBox, juanBox] = page.json.boxes.map((b: { sticker_id: string }) => b.sticker_id);
 
-    const before = (await listMessages(s.deps.db, 1000)).length;
+    const before = (await listMessages(s.deps, 1000)).length;
     // The RFC reaches nobody: only the address on file gets the link.
     expect((await call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: mariaBox, data: MARIA.rfc })).status).toBe(200);
-    expect((await listMessages(s.deps.db, 1000)).length).toBe(before);
+    expect((await listMessages(s.deps, 1000)).length).toBe(before);
     const asked = await call('POST', `/sign/api/document/${ticket}/link`, { sticker_id: mariaBox, data: 'Maria@Example.com' });
     expect(asked.status).toBe(200);
-    const [mail] = await listMessages(s.deps.db, 1);
+    const [mail] = await listMessages(s.deps, 1);
     expect(mail.recipient).toBe('maria@example.com');
     expect(mail.body_text).toContain(doc.stickers[0].signer_url);
 

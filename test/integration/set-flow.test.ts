@@ -261,7 +261,7 @@ describe('signing a set', () => {
     const refused = await signAll(url.carla);
     expect(refused.json.error.code).toBe('VERIFICATION_REQUIRED');
     expect((await api(url.carla, '/otp', {})).status).toBe(200);
-    const code = /\b(\d{6})\b/.exec((await listMessages(s.deps.db, 1))[0].body_text)![1];
+    const code = /\b(\d{6})\b/.exec((await listMessages(s.deps, 1))[0].body_text)![1];
     expect((await api(url.carla, '/otp/verify', { code })).json.status).toBe('verified');
     expect((await api(url.carla)).json.signer.verified).toBe(true);
     const r = await signAll(url.carla);

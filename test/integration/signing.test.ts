@@ -264,7 +264,7 @@ describe('EMAIL authority: one-time code', () => {
     return { doc, token: doc.stickers[0].signer_url.split('/').pop()! };
   }
   async function lastCode() {
-    const m = (await listMessages(s.deps.db, 1))[0];
+    const m = (await listMessages(s.deps, 1))[0];
     expect(m).toMatchObject({ recipient: 'carla@example.com', kind: 'otp' });
     return /\b(\d{6})\b/.exec(m.body_text)![1];
   }

@@ -144,7 +144,7 @@ describe('the verification page', () => {
     const en = await page(`/verify/${doc.document_ticket}`, 'en-GB,en;q=0.9,es;q=0.5');
     expect(en.status).toBe(200);
     expect(en.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(en.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(en.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     expect(en.headers.get('cache-control')).toBe('no-store');
     expect(en.headers.get('x-robots-tag')).toBe('noindex');
     expect(en.text).toMatch(/^<!doctype html>\n<html lang="en">/);
@@ -283,7 +283,7 @@ describe('the verification page', () => {
     const unknown = await page('/verify/00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(unknown.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(unknown.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
     expect(unknown.text).toContain('Documento no encontrado');
     const unknownEn = await page('/verify/nope', 'en-US');
     expect([unknownEn.status, unknownEn.text.includes('Document not found')]).toEqual([404, true]);

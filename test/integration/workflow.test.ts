@@ -1,7 +1,7 @@
 // Document workflows end to end: invitations caught by a real SMTP server, reminders and
 // expirations driven by a clock the test moves (scheduled jobs released by that clock), exact
 // counts of every email, the links they carry, and the states and events the flow leaves.
-import { sql } from 'kysely';
+import { listChannelMessages } from '../../src/store/channel-messages-repo.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiError } from '../helpers/api-error.js';
 import { ddmmyyyy } from '../helpers/dates.js';
@@ -365,9 +365,8 @@ describe('editing a signer', () => {
     await jobs.runDue();
     expect(count(`data.${tag}@example.com`, 'invitation')).toBe(1);
     expect(to(`other.${tag}@example.com`)).toHaveLength(0);
-    const texts = await sql<{ body_text: string; status: string }>`select body_text, status from channel_messages
-      where recipient = '+525512345678' order by id desc limit 1`.execute(s.deps.db);
-    expect(texts.rows[0]).toMatchObject({ status: 'outbox', body_text: expect.stringContaining(r.signer.signer_url) });
+    const texts = (await listChannelMessages(s.deps, 500)).filter((m) => m.recipient === '+525512345678');
+    expect(texts[0]).toMatchObject({ status: 'outbox', body_text: expect.stringContaining(r.signer.signer_url) });
 
     const plain = await newDocument({}, ['ana']);
     const r2 = await s.client.updateSigner(plain.ticket, plain.doc.stickers[0].signer_id, { authority: 'SMS', data: '+525512345679' });

@@ -11,6 +11,8 @@ describe('redactUrl', () => {
     [`/sign/set/${token}`, '/sign/set/…'],
     [`/sign/api/set/${token}/otp`, '/sign/api/set/…/otp'],
     [`/download/${token}`, '/download/…'],
+    [`/certified-email/download/${token}`, '/certified-email/download/…'],
+    [`/certified-email/open/${token}`, '/certified-email/open/…'],
     ['/api/document?from=1&to=2', '/api/document?…'],
     ['/sign/api/document/1f0e-ticket/link', '/sign/api/document/1f0e-ticket/link'],
   ])('%s → %s', (url, logged) => {

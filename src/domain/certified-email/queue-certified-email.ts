@@ -18,7 +18,7 @@ import type { Database } from '../../store/schema.js';
 
 export async function queueCertifiedEmail(
   trx: Transaction<Database>,
-  deps: Pick<Deps, 'clock' | 'config' | 'blobs'>,
+  deps: Pick<Deps, 'clock' | 'config' | 'blobs' | 'secrets'>,
   opts: { documentId: string; pdfSha256: string },
 ): Promise<void> {
   const c = await claimUnqueued(trx, opts.documentId);

@@ -19,11 +19,12 @@ export interface EndorsementRequest {
 
 export function parseEndorsement(body: unknown): EndorsementRequest {
   const b = object(body, 'body');
-  const e = object(b.endorsement, 'endorsement');
+  const key = endorsementKey(b);
+  const e = object(b[key], key);
   if (typeof e.type !== 'string' || !(ENDORSEMENT_TYPES as readonly string[]).includes(e.type)) {
-    throw invalid('endorsement.type', `expected one of ${ENDORSEMENT_TYPES.map((t) => `"${t}"`).join(', ')}`);
+    throw invalid(`${key}.type`, `expected one of ${ENDORSEMENT_TYPES.map((t) => `"${t}"`).join(', ')}`);
   }
-  const text = string(e.text, 'endorsement.text', MAX_TEXT);
+  const text = string(e.text, `${key}.text`, MAX_TEXT);
   const r = object(b.endorser, 'endorser');
   const endorserName = string(r.name, 'endorser.name', MAX_NAME);
   if (!isAuthority(r.authority)) {
@@ -63,6 +64,18 @@ export function parseEndorsement(body: unknown): EndorsementRequest {
     endorsee: { name: endorseeName, email: email?.toLowerCase() ?? null, rfc },
     box: placed ? { page: b.page, rect: b.rect } : null,
   };
+}
+
+/**
+ * The public JavaScript and PHP clients of the original service send the endorsement as
+ * `endorsment` (decisions.md asks to accept that spelling, as the path alias does). Both keys at
+ * once could disagree: refused, rather than one silently chosen.
+ */
+function endorsementKey(b: Record<string, unknown>): 'endorsement' | 'endorsment' {
+  if (b.endorsement !== undefined && b.endorsment !== undefined) {
+    throw invalid('endorsement', 'give endorsement or endorsment (the same object, as some clients spell it), not both');
+  }
+  return b.endorsment !== undefined ? 'endorsment' : 'endorsement';
 }
 
 function object(v: unknown, field: string): Record<string, unknown> {

@@ -17,7 +17,7 @@ export interface QueuedAttachment {
 
 export async function queueEmail(
   trx: Transaction<Database>,
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'secrets'>,
   m: {
     accountId: string | null;
     documentId: string | null;
@@ -28,7 +28,7 @@ export async function queueEmail(
   },
 ): Promise<string> {
   const messageId = newPublicId();
-  await insertMessage(trx, {
+  await insertMessage(trx, deps.secrets, {
     message_id: messageId,
     account_id: m.accountId,
     document_id: m.documentId,

@@ -29,7 +29,7 @@ export interface QueuedMessage {
 
 export async function queueMessage(
   trx: Transaction<Database>,
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'secrets'>,
   m: {
     accountId: string;
     documentId: string;
@@ -66,7 +66,7 @@ export async function queueMessage(
       throw err;
     }
     const reply = "no messages left in the account's packages: the message was not sent";
-    await insertChannelMessage(trx, { ...row, failed: { code: EXHAUSTED_CODE, reply } });
+    await insertChannelMessage(trx, deps.secrets, { ...row, failed: { code: EXHAUSTED_CODE, reply } });
     await emitEvent(trx, deps, {
       accountId: m.accountId,
       documentId: m.documentId,
@@ -76,7 +76,7 @@ export async function queueMessage(
     });
     return { messageId, queued: false };
   }
-  await insertChannelMessage(trx, row);
+  await insertChannelMessage(trx, deps.secrets, row);
   await addSendMessageJob(trx, { messageId });
   return { messageId, queued: true };
 }

@@ -9,7 +9,7 @@ import { panelEmail } from './panel-email.js';
 import { sendSignInLink } from './send-sign-in-link.js';
 
 export async function invitePanelUser(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>,
   o: { webId: string; email: string; language?: Language },
 ): Promise<{ webId: string; email: string }> {
   const email = panelEmail(o.email);

@@ -8,7 +8,7 @@ import { panelUsersByEmail } from '../../store/panel-repo.js';
 import { sendSignInLink } from './send-sign-in-link.js';
 
 export async function requestSignInLink(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>,
   o: { email: string; language: Language },
 ): Promise<void> {
   const users = await panelUsersByEmail(deps.db, o.email);

@@ -14,7 +14,7 @@ import { SIGN_IN_LINK_MINUTES } from './panel-settings.js';
 
 export async function sendSignInLink(
   trx: Transaction<Database>,
-  deps: Pick<Deps, 'clock' | 'config'>,
+  deps: Pick<Deps, 'clock' | 'config' | 'secrets'>,
   o: { user: PanelUser; accountName: string; language: Language },
 ): Promise<void> {
   const now = deps.clock.now();

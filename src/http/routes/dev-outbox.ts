@@ -9,8 +9,8 @@ import { listMessages } from '../../store/mail-repo.js';
 export function devOutboxRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
     app.get('/dev/outbox', { schema: { hide: true } }, async () => {
-      const rows = await listMessages(deps.db, 50);
-      const texts = await listChannelMessages(deps.db, 50);
+      const rows = await listMessages(deps, 50);
+      const texts = await listChannelMessages(deps, 50);
       return {
         texts: texts.map((m) => ({
           message_id: m.message_id,
