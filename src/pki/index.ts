@@ -74,3 +74,13 @@ export {
   type CheckedCrl,
   type CheckedOcsp,
 } from './revocation-check.js';
+export { berElementLength, berToDer } from './ber.js';
+export {
+  SIGNATURE_ALGORITHMS,
+  signatureValue,
+  signedAttributes,
+  signedDataOf,
+  verifySignerSignature,
+  type SignatureOutcome,
+  type SignedAttributes,
+} from './signer-info.js';

@@ -44,6 +44,8 @@ export interface SignOptions {
   encapsulateSha1?: boolean;
   /** A second SignerInfo in the CMS (a copy of the first). */
   twoSigners?: boolean;
+  /** Rewrites the finished CMS before it goes into /Contents (another encoding, another algorithm). */
+  rewriteCms?: (cms: Uint8Array) => Uint8Array;
   /** A document time stamp (/Type /DocTimeStamp, ETSI.RFC3161): the token over SHA-256 of the signed bytes. */
   documentTimestamp?: (digest: Buffer) => Promise<Uint8Array>;
 }
@@ -209,7 +211,8 @@ export class HandPdf {
       { ...opts, encapsulate: sha1 ?? opts.encapsulate },
       opts.wrongDigest ? createHash('sha256').update('other').digest() : signedDigest,
     );
-    this.bytes.write(Buffer.from(cms).toString('hex').padEnd(CONTENTS_SIZE, '0'), a + 1, 'latin1');
+    const written = opts.rewriteCms ? opts.rewriteCms(cms) : cms;
+    this.bytes.write(Buffer.from(written).toString('hex').padEnd(CONTENTS_SIZE, '0'), a + 1, 'latin1');
   }
 }
 

@@ -19,8 +19,7 @@ type Problem = { rule: 'signing-certificate-mismatch'; message: string };
 const problem = (message: string): Problem => ({ rule: 'signing-certificate-mismatch', message });
 
 /** The first ESSCertID(v2) of the attribute must hash to `certificateDer`; null when it does. */
-export function signingCertificateProblem(info: pkijs.SignerInfo, certificateDer: Uint8Array, required: boolean): Problem | null {
-  const attrs = info.signedAttrs?.attributes ?? [];
+export function signingCertificateProblem(attrs: pkijs.Attribute[], certificateDer: Uint8Array, required: boolean): Problem | null {
   const v2 = attrs.filter((a) => a.type === SIGNING_CERTIFICATE_V2);
   const v1 = attrs.filter((a) => a.type === SIGNING_CERTIFICATE);
   if (v2.length + v1.length === 0) {

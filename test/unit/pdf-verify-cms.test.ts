@@ -1,0 +1,243 @@
+// The verifier's judgement of a signature's CMS: a CMS in BER (indefinite lengths, constructed
+// OCTET STRINGs, as several signing products write it) is a signature like a DER one, valid when
+// it verifies; one under an algorithm the verifier cannot check is never valid. Each fixture is
+// also given to openssl cms (which accepts BER) and pdfsig, so the verdict is not ours alone.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as pkijs from 'pkijs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type VerifiedPdf, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
+import { randomNonce } from '../../src/pki/tsa-request.js';
+import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
+import { berCms } from '../helpers/ber-cms.js';
+import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
+import { HandPdf } from '../helpers/signed-pdfs.js';
+import { pdfsig } from '../helpers/validators.js';
+
+let pki: TestPki;
+let ana: TestSigner;
+let eve: TestSigner;
+let rootPem: string;
+
+beforeAll(async () => {
+  pki = await createTestPki();
+  ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
+  eve = await pki.issueSigner({ cn: 'Eve Curve', email: 'eve@example.com', keyType: 'ec' });
+  rootPem = execFileSync('openssl', ['x509', '-inform', 'DER', '-outform', 'PEM'], { input: pki.rootDer }).toString();
+}, 60_000);
+afterAll(() => pki?.dispose());
+
+const verify = (bytes: Uint8Array): Promise<VerifiedPdf> => verifyPdf(bytes, { trustedRootsDer: [pki.rootDer] });
+const summary = (r: VerifiedPdf) => r.signatures.map((s) => ({ field: s.fieldName, valid: s.validSignature, rule: s.failedRule }));
+
+/** The last signature's CMS as written in /Contents (padding included) and the bytes its /ByteRange covers. */
+function lastSignature(bytes: Buffer): { contents: Buffer; covered: Buffer } {
+  const text = bytes.toString('latin1');
+  const m = [...text.matchAll(/\/ByteRange \[0 (\d+) (\d+) (\d+)\]/g)].pop()!;
+  const [a, b, c] = m.slice(1, 4).map(Number);
+  return {
+    contents: Buffer.from(text.slice(a + 1, b - 1), 'hex'),
+    covered: Buffer.concat([bytes.subarray(0, a), bytes.subarray(b, b + c)]),
+  };
+}
+
+/** openssl cms -verify on the CMS (BER accepted) over the covered bytes, without judging the chain. */
+function opensslVerifies(cms: Buffer, covered: Buffer, name: string): boolean {
+  writeFileSync(join(pki.dir, `${name}.p7`), cms);
+  writeFileSync(join(pki.dir, `${name}.bin`), covered);
+  try {
+    execFileSync(
+      'openssl',
+      ['cms', '-verify', '-inform', 'DER', '-in', `${name}.p7`, '-content', `${name}.bin`, '-binary', '-noverify', '-out', '/dev/null'],
+      { cwd: pki.dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The CMS with the ContentInfo's, SignedData's and SignerInfo's length octets all indefinite (0x80). */
+const startsIndefinite = (cms: Buffer) => cms.subarray(0, 2).equals(Buffer.of(0x30, 0x80));
+
+describe('a CMS in BER is a signature like any other', () => {
+  it('indefinite lengths, constructed OCTET STRINGs and a BER time-stamp token: valid, intact, B-T', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true, rewriteCms: berCms });
+    const { contents, covered } = lastSignature(pdf.bytes);
+    expect(startsIndefinite(contents)).toBe(true);
+    // The signed attributes travel in BER too ([0] with an indefinite length, the messageDigest
+    // OCTET STRING in pieces): the signature is over their DER (RFC 5652 §5.4).
+    expect(contents.includes(Buffer.from('a0803080', 'hex'))).toBe(true);
+    expect(contents.includes(Buffer.from('24800407', 'hex'))).toBe(true);
+
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+    expect(r.signatures[0].timestamp?.verified).toBe(true);
+    expect(r.signatures[0].trusted).toBe(true);
+    expect(r.signatures[0].level).toBe('B-T');
+    expect(r.documentIntegrity).toBe('intact');
+    expect(r.attacks).toEqual([]);
+
+    // openssl reads the same BER and verifies it; pdfsig too.
+    expect(opensslVerifies(contents, covered, 'ber')).toBe(true);
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => s.valid),
+      checked.output,
+    ).toEqual([true]);
+  });
+
+  it('an ECDSA signer in BER: valid', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: eve, field: 'Eve', rewriteCms: berCms });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Eve', valid: true, rule: null }]);
+    expect(r.documentIntegrity).toBe('intact');
+  });
+
+  it('a BER CMS over bytes changed after signing: invalid because it does not verify, not a forgery', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', rewriteCms: berCms });
+    const bytes = Buffer.from(pdf.bytes);
+    const at = bytes.indexOf('Pay 100 EUR');
+    bytes.write('Pay 900 EUR', at, 'latin1');
+    const r = await verify(bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'message-digest-mismatch' }]);
+    expect(r.attacks).toEqual([]);
+    const { contents, covered } = lastSignature(bytes);
+    expect(opensslVerifies(contents, covered, 'ber-changed')).toBe(false);
+  });
+
+  it('a BER CMS whose signature value was altered: invalid', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      rewriteCms: (der) => {
+        const ber = berCms(der);
+        // The last piece of the signature value (the last OCTET STRING piece before the closing
+        // end-of-contents octets): flip one bit of its last octet.
+        ber[ber.length - 13] ^= 0x01;
+        return ber;
+      },
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-value-invalid' }]);
+    expect(r.attacks).toEqual([]);
+  });
+
+  it('a /Contents that opens a BER element and never closes it: not a signature, a forgery', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      // Cut inside the first certificate: the zero padding after it is no element of it.
+      rewriteCms: (der) => berCms(der).subarray(0, 100),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'contents-not-der' }]);
+    expect(r.attacks.map((a) => a.name)).toEqual(['universal-signature-forgery']);
+  });
+
+  it('a document time stamp whose token is BER (eContent in pieces): valid, and it archives the signature before it', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', timestamp: true, rewriteCms: berCms });
+    await pdf.sign(pki, {
+      signer: ana,
+      field: 'Archive',
+      documentTimestamp: async (digest) => berCms(timeStampTokenFromReply(await pki.timestamp(digest, randomNonce()))),
+    });
+    const { contents, covered } = lastSignature(pdf.bytes);
+    expect(startsIndefinite(contents)).toBe(true);
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([
+      { field: 'Ana', valid: true, rule: null },
+      { field: 'Archive', valid: true, rule: null },
+    ]);
+    expect(r.signatures[1].timestampValid).toBe(true);
+    expect(r.documentIntegrity).toBe('intact');
+    expect(r.attacks).toEqual([]);
+    // openssl ts reads the BER token and verifies it over the digest of the covered bytes.
+    writeFileSync(join(pki.dir, 'doc-ts.tst'), contents);
+    const imprint = createHash('sha256').update(covered).digest('hex');
+    const out = execFileSync(
+      'openssl',
+      ['ts', '-verify', '-digest', imprint, '-token_in', '-in', 'doc-ts.tst', '-CAfile', pki.rootPath, '-untrusted', pki.tsaCertPath],
+      { cwd: pki.dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    ).toString();
+    expect(out).toContain('Verification: OK');
+  });
+});
+
+describe('an algorithm the verifier cannot check is never valid', () => {
+  /** The CMS with its SignerInfo's signatureAlgorithm (or digestAlgorithm) set to `oid`, nothing else changed. */
+  const withAlgorithm = (field: 'signatureAlgorithm' | 'digestAlgorithm', oid: string) => (der: Uint8Array) => {
+    const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
+    const signed = new pkijs.SignedData({ schema: info.content });
+    signed.signerInfos[0][field] = new pkijs.AlgorithmIdentifier({ algorithmId: oid });
+    return new Uint8Array(
+      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
+    );
+  };
+
+  it('a signature algorithm it does not know (SM2 with SM3): invalid, the reason names the OID', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.156.10197.1.501'),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-algorithm' }]);
+    expect(r.signatures[0].problem).toContain('1.2.156.10197.1.501');
+    expect(r.documentIntegrity).toBe('invalid');
+    // Not a forgery: a signature is there, under an algorithm this verifier does not check.
+    expect(r.attacks).toEqual([]);
+    // pdfsig does not accept it either.
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => s.valid),
+      checked.output,
+    ).toEqual([false]);
+  });
+
+  it('an OID that names no signature algorithm at all (a curve): invalid, the reason names it', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: eve,
+      field: 'Eve',
+      rewriteCms: withAlgorithm('signatureAlgorithm', '1.3.132.0.34'),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Eve', valid: false, rule: 'signature-algorithm' }]);
+    expect(r.signatures[0].problem).toContain('1.3.132.0.34');
+  });
+
+  it('a signature algorithm naming another hash than the digest algorithm: invalid', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.840.113549.1.1.13'),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-algorithm' }]);
+    expect(r.signatures[0].problem).toContain('1.2.840.113549.1.1.13');
+  });
+
+  it('a digest algorithm it does not know (SM3): invalid, the reason names the OID', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      rewriteCms: withAlgorithm('digestAlgorithm', '1.2.156.10197.1.401'),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'digest-algorithm' }]);
+    expect(r.signatures[0].problem).toContain('1.2.156.10197.1.401');
+    expect(r.documentIntegrity).toBe('invalid');
+  });
+
+  it('rsaEncryption as the signature algorithm (RFC 3370 §3.2): checked with the digest algorithm, valid', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.840.113549.1.1.1'),
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+  });
+});
