@@ -15,6 +15,7 @@ import { berCms } from '../helpers/ber-cms.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf } from '../helpers/signed-pdfs.js';
 import { pdfsig } from '../helpers/validators.js';
+import { lastXrefOffset, tableUpdate } from '../helpers/xref-loops.js';
 
 let pki: TestPki;
 let ana: TestSigner;
@@ -239,5 +240,78 @@ describe('an algorithm the verifier cannot check is never valid', () => {
     });
     const r = await verify(pdf.bytes);
     expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+  });
+});
+
+describe('a signature dictionary no signature field leads to is still judged', () => {
+  /** Ana's signature in a field whose /Kids name the field itself: the form's field tree loops. */
+  const selfLooping = () => HandPdf.base().sign(pki, { signer: ana, field: 'Ana', extraField: '/Kids [9 0 R] ' });
+
+  /** The last /ByteRange's third part made to run `extra` bytes past where it ends (same width). */
+  function rangePastEnd(bytes: Buffer, extra: number): Buffer {
+    const out = Buffer.from(bytes);
+    const m = [...out.toString('latin1').matchAll(/\/ByteRange \[0 \d{10} \d{10} (\d{10})\]/g)].pop()!;
+    out.write(String(Number(m[1]) + extra).padStart(10, '0'), m.index + m[0].length - 11, 'latin1');
+    return out;
+  }
+
+  it('a field tree that loops onto itself: the signature is still found, checked and valid', async () => {
+    const pdf = await selfLooping();
+    const r = await verify(pdf.bytes);
+    expect(r.signatures.map((s) => [s.fieldName, s.dictionaryNumber, s.validSignature, s.failedRule])).toEqual([['Ana', 8, true, null]]);
+    expect(r.documentIntegrity).toBe('intact');
+  });
+
+  it('its /ByteRange past the end of the file, behind a cross-reference chain that loops: reported, invalid', async () => {
+    const pdf = await selfLooping();
+    const signed = rangePastEnd(pdf.bytes, 100_000);
+    // An update whose /Prev names itself, then a last one that skips it (PDF 32000-1 §7.5.6).
+    const looping = tableUpdate(signed, { 10: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>' }, 11, (self) => self);
+    const bytes = tableUpdate(looping, { 11: '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>' }, 12, () =>
+      lastXrefOffset(signed),
+    );
+    const r = await verify(bytes);
+    expect(r.signatures.map((s) => [s.fieldName, s.dictionaryNumber, s.validSignature, s.failedRule])).toEqual([
+      ['Ana', 8, false, 'byte-range-past-end'],
+    ]);
+    expect(r.signatures[0].problem).toMatch(/past the end of the file/);
+    expect(r.documentIntegrity).toBe('invalid');
+    // pdfsig finds the field too ("Illegal values in ByteRange array") and does not call it valid.
+    const checked = await pdfsig(bytes, rootPem);
+    expect(
+      checked.signatures.map((s) => [s.field, s.valid]),
+      checked.output,
+    ).toEqual([['Ana', false]]);
+  });
+
+  it('its /ByteRange past the end, in a file whose startxref points past its end (cross-references rebuilt): reported, invalid', async () => {
+    const pdf = await selfLooping();
+    const signed = rangePastEnd(pdf.bytes, 50_000);
+    const text = signed.toString('latin1');
+    const at = text.lastIndexOf('startxref\n');
+    const bytes = Buffer.concat([signed.subarray(0, at), Buffer.from(`startxref\n${signed.length + 20_000}\n%%EOF\n`, 'latin1')]);
+    const r = await verify(bytes);
+    expect(r.signatures.map((s) => [s.fieldName, s.validSignature, s.failedRule])).toEqual([['Ana', false, 'byte-range-past-end']]);
+    expect(r.documentIntegrity).toBe('invalid');
+  });
+
+  it('a signature dictionary the form no longer names but /Perms still does: reported once', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', docMdp: 2 });
+    // A later update takes the field out of the form and off the page; /Perms still names the dictionary.
+    pdf.update({ 6: pdf.edit(6, '/Fields [9 0 R ', '/Fields ['), 3: pdf.edit(3, '/Annots [9 0 R ', '/Annots ['), 9: null });
+    const r = await verify(pdf.bytes);
+    const rows = r.signatures.map((s) => [s.fieldName, s.dictionaryNumber, s.validSignature, s.modifiedAfterSigning]);
+    // Read once: from the revision whose form still showed it, modified after signing by its removal.
+    expect(rows).toEqual([['Ana', 8, true, true]]);
+    expect(r.documentIntegrity).toBe('modified');
+  });
+
+  it('a signature dictionary only an old version of an object held is not one of the file as it ends', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana' });
+    // Object 10 was once a signature-like dictionary; the file as it ends defines it as a font.
+    pdf.update({ 10: '<< /Type /Sig /ByteRange [0 1 2 3] /Contents <00> >>' });
+    pdf.update({ 10: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>' });
+    const r = await verify(pdf.bytes);
+    expect(r.signatures.map((s) => [s.fieldName, s.dictionaryNumber])).toEqual([['Ana', 8]]);
   });
 });
