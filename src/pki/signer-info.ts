@@ -9,9 +9,20 @@ import { berElementLength, berToDer } from './ber.js';
 import { PkiError } from './errors.js';
 import { OID, type HashName, toArrayBuffer } from './primitives.js';
 
+/**
+ * Elements a CMS may hold. asn1js stops at 10,000 by default, which a signature carrying the CRLs
+ * of its chain (Adobe's revocation archival attribute, a CMS crls field) passes: such a CMS is a
+ * signature all the same. Each element takes at least two octets, and the PDF jail bounds memory.
+ */
+const MAX_CMS_NODES = 200_000;
+
 /** A ContentInfo's content, when it is SignedData; throws otherwise. */
 function signedDataIn(bytes: Uint8Array): pkijs.SignedData {
-  const info = pkijs.ContentInfo.fromBER(toArrayBuffer(bytes));
+  const parsed = asn1js.fromBER(toArrayBuffer(bytes), { maxNodes: MAX_CMS_NODES });
+  if (parsed.offset < 0) {
+    throw new PkiError('bad_der', `the CMS does not parse: ${parsed.result.error}`);
+  }
+  const info = new pkijs.ContentInfo({ schema: parsed.result });
   if (info.contentType !== OID.signedData) {
     throw new PkiError('bad_der', 'the CMS is not SignedData');
   }
@@ -61,8 +72,11 @@ export function signedAttributes(info: pkijs.SignerInfo): SignedAttributes | nul
   const der = berToDer(new Uint8Array(info.signedAttrs.encodedValue));
   // §5.4: "a separate encoding of the signedAttrs field is performed ... with an EXPLICIT SET OF tag".
   der[0] = 0x31;
-  const set = asn1js.fromBER(toArrayBuffer(der)).result;
-  const items = set instanceof asn1js.Set ? (set.valueBlock.value as asn1js.Sequence[]) : [];
+  const parsed = asn1js.fromBER(toArrayBuffer(der), { maxNodes: MAX_CMS_NODES });
+  if (parsed.offset < 0 || !(parsed.result instanceof asn1js.Set)) {
+    throw new PkiError('bad_der', `the signed attributes do not parse: ${parsed.result.error || 'not a SET OF'}`);
+  }
+  const items = parsed.result.valueBlock.value as asn1js.Sequence[];
   return { der, attributes: items.map((schema) => new pkijs.Attribute({ schema })) };
 }
 

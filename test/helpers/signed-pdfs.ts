@@ -44,6 +44,8 @@ export interface SignOptions {
   encapsulateSha1?: boolean;
   /** A second SignerInfo in the CMS (a copy of the first). */
   twoSigners?: boolean;
+  /** Hex digits reserved for /Contents; default CONTENTS_SIZE. */
+  contentsSize?: number;
   /** Rewrites the finished CMS before it goes into /Contents (another encoding, another algorithm). */
   rewriteCms?: (cms: Uint8Array) => Uint8Array;
   /** A document time stamp (/Type /DocTimeStamp, ETSI.RFC3161): the token over SHA-256 of the signed bytes. */
@@ -157,7 +159,7 @@ export class HandPdf {
     const mdp = opts.docMdp
       ? `/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${opts.docMdp} /V /1.2 >> >>] `
       : '';
-    const contents = `/Contents <${opts.rawContents ?? '0'.repeat(CONTENTS_SIZE)}>`;
+    const contents = `/Contents <${opts.rawContents ?? '0'.repeat(opts.contentsSize ?? CONTENTS_SIZE)}>`;
     const range = '/ByteRange [0 0000000000 0000000000 0000000000]';
     const type = opts.documentTimestamp ? 'DocTimeStamp' : 'Sig';
     const subFilter = opts.subFilter ?? (opts.documentTimestamp ? 'ETSI.RFC3161' : 'ETSI.CAdES.detached');
@@ -212,7 +214,13 @@ export class HandPdf {
       opts.wrongDigest ? createHash('sha256').update('other').digest() : signedDigest,
     );
     const written = opts.rewriteCms ? opts.rewriteCms(cms) : cms;
-    this.bytes.write(Buffer.from(written).toString('hex').padEnd(CONTENTS_SIZE, '0'), a + 1, 'latin1');
+    this.bytes.write(
+      Buffer.from(written)
+        .toString('hex')
+        .padEnd(opts.contentsSize ?? CONTENTS_SIZE, '0'),
+      a + 1,
+      'latin1',
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type VerifiedPdf, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
@@ -164,6 +165,31 @@ describe('a CMS in BER is a signature like any other', () => {
       { cwd: pki.dir, stdio: ['ignore', 'pipe', 'pipe'] },
     ).toString();
     expect(out).toContain('Verification: OK');
+  });
+});
+
+describe('a large CMS is a signature all the same', () => {
+  it('an unsigned attribute of 15,000 elements (as the CRLs of a chain carry): valid, not a forgery', async () => {
+    const pdf = await HandPdf.base().sign(pki, {
+      signer: ana,
+      field: 'Ana',
+      contentsSize: 80_000,
+      rewriteCms: (der) => {
+        const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
+        const signed = new pkijs.SignedData({ schema: info.content });
+        const many = new asn1js.Sequence({ value: Array.from({ length: 15_000 }, () => new asn1js.Null()) });
+        signed.signerInfos[0].unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+          type: 1,
+          attributes: [new pkijs.Attribute({ type: '1.2.840.113549.1.9.16.2.24', values: [many] })],
+        });
+        return new Uint8Array(
+          new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
+        );
+      },
+    });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+    expect(r.attacks).toEqual([]);
   });
 });
 

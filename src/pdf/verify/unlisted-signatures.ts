@@ -18,7 +18,9 @@ const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLeng
 /** Where each "N G obj" header starts, in file order, with its object number. */
 function objectHeaders(text: string): { at: number; n: number }[] {
   const out: { at: number; n: number }[] = [];
-  const header = /(\d+)\s+\d+\s+obj\b/g;
+  // Bounded and anchored at the start of a number: a /Contents of zeros is one long run of digits,
+  // which an unanchored pattern would retry from every one of them.
+  const header = /(?<![0-9])(\d{1,10})\s+\d{1,5}\s+obj\b/g;
   for (let m = header.exec(text); m; m = header.exec(text)) {
     out.push({ at: m.index, n: Number(m[1]) });
   }
