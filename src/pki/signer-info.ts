@@ -88,9 +88,11 @@ interface SignatureAlgorithm {
   /** The hash the OID names; none when the digestAlgorithm's hash is used (rsaEncryption, id-ecPublicKey). */
   hash?: HashName;
   pss?: true;
+  /** ECDSA with the signature as r || s (BSI TR-03111 §5.2.1), not a DER SEQUENCE. */
+  plain?: true;
 }
 
-/** The signature algorithms checked: RSA PKCS#1 v1.5 and PSS, ECDSA, EdDSA. */
+/** The signature algorithms checked: RSA PKCS#1 v1.5 and PSS, ECDSA (DER or plain r || s), EdDSA. */
 export const SIGNATURE_ALGORITHMS: Readonly<Record<string, SignatureAlgorithm>> = {
   // RFC 3370 §3.2: rsaEncryption in a SignerInfo means PKCS#1 v1.5 with the digestAlgorithm's hash.
   '1.2.840.113549.1.1.1': { name: 'rsaEncryption', key: 'rsa' },
@@ -105,6 +107,11 @@ export const SIGNATURE_ALGORITHMS: Readonly<Record<string, SignatureAlgorithm>> 
   '1.2.840.10045.4.3.2': { name: 'ecdsa-with-SHA256', key: 'ec', hash: 'SHA-256' },
   '1.2.840.10045.4.3.3': { name: 'ecdsa-with-SHA384', key: 'ec', hash: 'SHA-384' },
   '1.2.840.10045.4.3.4': { name: 'ecdsa-with-SHA512', key: 'ec', hash: 'SHA-512' },
+  // BSI TR-03111 §5.2.1 ecdsa-plain-signatures, as German qualified signature cards write them.
+  '0.4.0.127.0.7.1.1.4.1.1': { name: 'ecdsa-plain-SHA1', key: 'ec', hash: 'SHA-1', plain: true },
+  '0.4.0.127.0.7.1.1.4.1.3': { name: 'ecdsa-plain-SHA256', key: 'ec', hash: 'SHA-256', plain: true },
+  '0.4.0.127.0.7.1.1.4.1.4': { name: 'ecdsa-plain-SHA384', key: 'ec', hash: 'SHA-384', plain: true },
+  '0.4.0.127.0.7.1.1.4.1.5': { name: 'ecdsa-plain-SHA512', key: 'ec', hash: 'SHA-512', plain: true },
   '1.3.101.112': { name: 'Ed25519', key: 'ed25519' },
   '1.3.101.113': { name: 'Ed448', key: 'ed448' },
 };
@@ -149,6 +156,9 @@ export function verifySignerSignature(info: pkijs.SignerInfo, hash: HashName, da
     return {
       ok: verify(nodeHash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, signature),
     };
+  }
+  if (alg.plain) {
+    return { ok: verify(nodeHash, data, { key, dsaEncoding: 'ieee-p1363' }, signature) };
   }
   return { ok: verify(nodeHash, data, key, signature) };
 }

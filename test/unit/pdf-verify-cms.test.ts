@@ -258,6 +258,32 @@ describe('an algorithm the verifier cannot check is never valid', () => {
     expect(r.documentIntegrity).toBe('invalid');
   });
 
+  /** Eve's ECDSA signature value rewritten as r || s (BSI TR-03111 plain format), under `oid`. */
+  const plainEcdsa = (oid: string) => (der: Uint8Array) => {
+    const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
+    const signed = new pkijs.SignedData({ schema: info.content });
+    const signer = signed.signerInfos[0];
+    const [r, s] = (asn1js.fromBER(signer.signature.valueBlock.valueHexView.slice()).result as asn1js.Sequence).valueBlock
+      .value as asn1js.Integer[];
+    const fixed = (i: asn1js.Integer) =>
+      Buffer.from(i.valueBlock.valueHexView)
+        .toString('hex')
+        .replace(/^(00)+/, '')
+        .padStart(64, '0');
+    signer.signature = new asn1js.OctetString({ valueHex: Buffer.from(fixed(r) + fixed(s), 'hex') });
+    signer.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: oid });
+    return new Uint8Array(
+      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
+    );
+  };
+
+  it('ECDSA with the signature as r || s (ecdsa-plain-SHA256, BSI TR-03111): valid; the same value read as DER is not', async () => {
+    const plain = await HandPdf.base().sign(pki, { signer: eve, field: 'Eve', rewriteCms: plainEcdsa('0.4.0.127.0.7.1.1.4.1.3') });
+    expect(summary(await verify(plain.bytes))).toEqual([{ field: 'Eve', valid: true, rule: null }]);
+    const mislabelled = await HandPdf.base().sign(pki, { signer: eve, field: 'Eve', rewriteCms: plainEcdsa('1.2.840.10045.4.3.2') });
+    expect(summary(await verify(mislabelled.bytes))).toEqual([{ field: 'Eve', valid: false, rule: 'signature-value-invalid' }]);
+  });
+
   it('rsaEncryption as the signature algorithm (RFC 3370 §3.2): checked with the digest algorithm, valid', async () => {
     const pdf = await HandPdf.base().sign(pki, {
       signer: ana,
