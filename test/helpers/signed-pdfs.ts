@@ -47,7 +47,7 @@ export interface SignOptions {
   /** Hex digits reserved for /Contents; default CONTENTS_SIZE. */
   contentsSize?: number;
   /** Rewrites the finished CMS before it goes into /Contents (another encoding, another algorithm). */
-  rewriteCms?: (cms: Uint8Array) => Uint8Array;
+  rewriteCms?: (cms: Uint8Array) => Uint8Array | Promise<Uint8Array>;
   /** A document time stamp (/Type /DocTimeStamp, ETSI.RFC3161): the token over SHA-256 of the signed bytes. */
   documentTimestamp?: (digest: Buffer) => Promise<Uint8Array>;
 }
@@ -213,7 +213,7 @@ export class HandPdf {
       { ...opts, encapsulate: sha1 ?? opts.encapsulate },
       opts.wrongDigest ? createHash('sha256').update('other').digest() : signedDigest,
     );
-    const written = opts.rewriteCms ? opts.rewriteCms(cms) : cms;
+    const written = opts.rewriteCms ? await opts.rewriteCms(cms) : cms;
     this.bytes.write(
       Buffer.from(written)
         .toString('hex')

@@ -3,7 +3,7 @@
 // it verifies; one under an algorithm the verifier cannot check is never valid. Each fixture is
 // also given to openssl cms (which accepts BER) and pdfsig, so the verdict is not ours alone.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
@@ -365,5 +365,39 @@ describe('a signature dictionary no signature field leads to is still judged', (
     pdf.update({ 10: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>' });
     const r = await verify(pdf.bytes);
     expect(r.signatures.map((s) => [s.fieldName, s.dictionaryNumber])).toEqual([['Ana', 8]]);
+  });
+});
+
+describe('the signing-certificate attributes', () => {
+  /** The CMS with an ESS signing-certificate (v1, SHA-1) attribute added to its signed attributes, signed again by `signer`. */
+  const withV1 = (signer: TestSigner, named: Uint8Array) => async (der: Uint8Array) => {
+    const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
+    const signed = new pkijs.SignedData({ schema: info.content });
+    const si = signed.signerInfos[0];
+    // SigningCertificate ::= SEQUENCE { certs SEQUENCE OF ESSCertID }, ESSCertID ::= SEQUENCE { certHash OCTET STRING }
+    const essCertId = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: createHash('sha1').update(named).digest() })] });
+    const value = new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] });
+    const attributes = [...si.signedAttrs!.attributes, new pkijs.Attribute({ type: '1.2.840.113549.1.9.16.2.12', values: [value] })];
+    const toSign = new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false);
+    const signature = await webcrypto.subtle.sign('RSASSA-PKCS1-v1_5', signer.privateKey, toSign);
+    si.signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes });
+    si.signature = new asn1js.OctetString({ valueHex: signature });
+    return new Uint8Array(
+      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
+    );
+  };
+
+  it('both the v2 and the older SHA-1 attribute, each naming the signer: valid', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', rewriteCms: withV1(ana, ana.certificateDer) });
+    expect(summary(await verify(pdf.bytes))).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+    const { contents, covered } = lastSignature(pdf.bytes);
+    expect(opensslVerifies(contents, covered, 'v1-v2')).toBe(true);
+  });
+
+  it('both, the SHA-1 one naming another certificate: invalid', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', rewriteCms: withV1(ana, eve.certificateDer) });
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signing-certificate-mismatch' }]);
+    expect(r.signatures[0].problem).toMatch(/another certificate/);
   });
 });
