@@ -14,7 +14,7 @@ import { randomNonce } from '../../src/pki/tsa-request.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
 import { berCms } from '../helpers/ber-cms.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
-import { HandPdf } from '../helpers/signed-pdfs.js';
+import { CONTENTS_SIZE, HandPdf, makeCms } from '../helpers/signed-pdfs.js';
 import { pdfsig } from '../helpers/validators.js';
 import { lastXrefOffset, tableUpdate } from '../helpers/xref-loops.js';
 
@@ -31,6 +31,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => pki?.dispose());
 
+const pad = (n: number) => String(n).padStart(10, '0');
 const verify = (bytes: Uint8Array): Promise<VerifiedPdf> => verifyPdf(bytes, { trustedRootsDer: [pki.rootDer] });
 const summary = (r: VerifiedPdf) => r.signatures.map((s) => ({ field: s.fieldName, valid: s.validSignature, rule: s.failedRule }));
 
@@ -399,5 +400,44 @@ describe('the signing-certificate attributes', () => {
     const r = await verify(pdf.bytes);
     expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signing-certificate-mismatch' }]);
     expect(r.signatures[0].problem).toMatch(/another certificate/);
+  });
+});
+
+describe("the signature dictionary's place", () => {
+  it('a signature dictionary written right after the previous "%%EOF", with no end of line between: valid', async () => {
+    // Revision 2 prepares the field (object 9); revision 3 is the signature dictionary (object 8,
+    // so it is written first), glued to the "%%EOF" of revision 2 as some writers do.
+    const pdf = HandPdf.base();
+    pdf.update({
+      9: '<< /FT /Sig /T (Ana) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R /F 132 >>',
+      6: pdf.edit(6, '/Fields [', '/SigFlags 3 /Fields [9 0 R '),
+      3: pdf.edit(3, '/Annots [', '/Annots [9 0 R '),
+    });
+    pdf.bytes = pdf.bytes.subarray(0, -1); // the end of line after %%EOF
+    const hole = '0'.repeat(CONTENTS_SIZE);
+    pdf.update({
+      8: `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (D:20261123100000Z) /ByteRange [0 0000000000 0000000000 0000000000] /Contents <${hole}> >>`,
+      9: pdf.edit(9, '/FT /Sig', '/FT /Sig /V 8 0 R'),
+    });
+    expect(pdf.bytes.includes(Buffer.from('%%EOF8 0 obj'))).toBe(true);
+    const text = pdf.bytes.toString('latin1');
+    const a = text.indexOf(`<${hole}>`);
+    const b = a + hole.length + 2;
+    const c = pdf.bytes.length - b;
+    pdf.bytes.write(`/ByteRange [0 ${pad(a)} ${pad(b)} ${pad(c)}]`, text.indexOf('/ByteRange [0 0000000000'), 'latin1');
+    const digest = createHash('sha256')
+      .update(Buffer.concat([pdf.bytes.subarray(0, a), pdf.bytes.subarray(b)]))
+      .digest();
+    const cms = await makeCms(pki, { signer: ana, field: 'Ana' }, digest);
+    pdf.bytes.write(Buffer.from(cms).toString('hex'), a + 1, 'latin1');
+
+    const r = await verify(pdf.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+    expect(r.documentIntegrity).toBe('intact');
+    const checked = await pdfsig(pdf.bytes, rootPem);
+    expect(
+      checked.signatures.map((x) => [x.valid, x.totalDocumentSigned]),
+      checked.output,
+    ).toEqual([[true, true]]);
   });
 });

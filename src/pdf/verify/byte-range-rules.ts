@@ -86,7 +86,8 @@ function dictionaryAround(
   const window = 1 << 20;
   const from = Math.max(0, gapStart - window);
   const before = latin1(bytes, from, gapStart);
-  const header = new RegExp(`(?:^|[\\s>\\]])${objectNumber}\\s+\\d+\\s+obj\\b`, 'g');
+  // Any non-digit may come before the header: writers glue an appended object to "%%EOF" too.
+  const header = new RegExp(`(?<![0-9])${objectNumber}\\s+\\d+\\s+obj\\b`, 'g');
   let start = -1;
   for (let m = header.exec(before); m; m = header.exec(before)) {
     start = from + m.index;
