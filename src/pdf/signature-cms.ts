@@ -7,7 +7,9 @@ import { X509Certificate, createHash, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import {
+  DIGEST_ALGORITHMS,
   SIGNATURE_ALGORITHMS,
+  digestWith,
   normalizeSerialHex,
   toArrayBuffer as own,
   signatureValue,
@@ -226,8 +228,9 @@ function checkSignature(
   if (!bytes) {
     return no('message-digest-mismatch', 'the /ByteRange does not lie inside the file');
   }
-  const hash = HASHES[info.digestAlgorithm.algorithmId];
-  if (!hash) {
+  const digest = DIGEST_ALGORITHMS[info.digestAlgorithm.algorithmId];
+  const hash = digest?.name;
+  if (!digest || !hash) {
     return no('digest-algorithm', `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`);
   }
   const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
@@ -284,10 +287,7 @@ function checkSignature(
     }
     const digests = attrs.attributes.filter((a) => a.type === OID.messageDigest);
     const md = digests.length === 1 && digests[0].values.length === 1 ? digests[0].values[0] : null;
-    if (
-      !(md instanceof asn1js.OctetString) ||
-      !createHash(nodeHash(hash)).update(content).digest().equals(Buffer.from(md.valueBlock.valueHexView))
-    ) {
+    if (!(md instanceof asn1js.OctetString) || !digestWith(digest, content).equals(Buffer.from(md.valueBlock.valueHexView))) {
       return no(
         'message-digest-mismatch',
         'the messageDigest attribute does not match the signed bytes: the document was changed after signing',

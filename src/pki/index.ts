@@ -76,11 +76,14 @@ export {
 } from './revocation-check.js';
 export { berElementLength, berToDer } from './ber.js';
 export {
+  DIGEST_ALGORITHMS,
   SIGNATURE_ALGORITHMS,
+  digestWith,
   signatureValue,
   signedAttributes,
   signedDataOf,
   verifySignerSignature,
+  type DigestAlgorithm,
   type SignatureOutcome,
   type SignedAttributes,
 } from './signer-info.js';

@@ -2,7 +2,7 @@
 // time-stamp tokens alike: the signed attributes as DER, whatever encoding they came in, and the
 // signature value under an algorithm this service knows. A signature under an algorithm it does not
 // know was not checked, so it is never reported as valid: the caller says which OID it was.
-import { type KeyObject, constants, verify } from 'node:crypto';
+import { type KeyObject, constants, createHash, verify } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { berElementLength, berToDer } from './ber.js';
@@ -80,6 +80,35 @@ export function signedAttributes(info: pkijs.SignerInfo): SignedAttributes | nul
   return { der, attributes: items.map((schema) => new pkijs.Attribute({ schema })) };
 }
 
+/** A digest algorithm of a SignerInfo: its name and how node computes it. */
+export interface DigestAlgorithm {
+  name: string;
+  node: string;
+  /** For an extendable-output function, the octets it yields. */
+  outputLength?: number;
+}
+
+/** The digest algorithms checked (RFC 5754, RFC 8702). */
+export const DIGEST_ALGORITHMS: Readonly<Record<string, DigestAlgorithm>> = {
+  '1.3.14.3.2.26': { name: 'SHA-1', node: 'sha1' },
+  '2.16.840.1.101.3.4.2.4': { name: 'SHA-224', node: 'sha224' },
+  '2.16.840.1.101.3.4.2.1': { name: 'SHA-256', node: 'sha256' },
+  '2.16.840.1.101.3.4.2.2': { name: 'SHA-384', node: 'sha384' },
+  '2.16.840.1.101.3.4.2.3': { name: 'SHA-512', node: 'sha512' },
+  '2.16.840.1.101.3.4.2.8': { name: 'SHA3-256', node: 'sha3-256' },
+  '2.16.840.1.101.3.4.2.9': { name: 'SHA3-384', node: 'sha3-384' },
+  '2.16.840.1.101.3.4.2.10': { name: 'SHA3-512', node: 'sha3-512' },
+  // RFC 8702 §2: id-shake256 in CMS yields 512 bits, the digest Ed448 signatures use (RFC 8419 §2.3).
+  '2.16.840.1.101.3.4.2.12': { name: 'SHAKE256', node: 'shake256', outputLength: 64 },
+};
+
+/** `data` digested with `alg`. */
+export function digestWith(alg: DigestAlgorithm, data: Uint8Array): Buffer {
+  return createHash(alg.node, alg.outputLength ? { outputLength: alg.outputLength } : undefined)
+    .update(data)
+    .digest();
+}
+
 type KeyType = 'rsa' | 'ec' | 'ed25519' | 'ed448';
 
 interface SignatureAlgorithm {
@@ -130,7 +159,7 @@ export type SignatureOutcome = { ok: true } | { ok: false; reason?: string; unsu
  * signature algorithm, or one naming another hash than the digest algorithm, is not checked: the
  * outcome says so, naming the OID. One for another kind of key than the signer's does not verify.
  */
-export function verifySignerSignature(info: pkijs.SignerInfo, hash: HashName, data: Uint8Array, key: KeyObject): SignatureOutcome {
+export function verifySignerSignature(info: pkijs.SignerInfo, hash: string, data: Uint8Array, key: KeyObject): SignatureOutcome {
   const oid = info.signatureAlgorithm.algorithmId;
   const alg = SIGNATURE_ALGORITHMS[oid];
   if (!alg) {
@@ -148,9 +177,13 @@ export function verifySignerSignature(info: pkijs.SignerInfo, hash: HashName, da
     };
   }
   const signature = signatureValue(info);
-  const nodeHash = hash.replace('-', '').toLowerCase();
   if (alg.key === 'ed25519' || alg.key === 'ed448') {
+    // RFC 8419 §3: pure EdDSA over the data itself; the digest algorithm only made messageDigest.
     return { ok: verify(null, data, key, signature) };
+  }
+  const nodeHash = Object.values(DIGEST_ALGORITHMS).find((d) => d.name === hash && !d.outputLength)?.node;
+  if (!nodeHash) {
+    return { ok: false, unsupported: `the signature algorithm ${alg.name} (${oid}) is not checked with the digest algorithm ${hash}` };
   }
   if (alg.pss) {
     return {

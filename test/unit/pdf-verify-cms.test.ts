@@ -3,7 +3,7 @@
 // it verifies; one under an algorithm the verifier cannot check is never valid. Each fixture is
 // also given to openssl cms (which accepts BER) and pdfsig, so the verdict is not ours alone.
 import { execFileSync } from 'node:child_process';
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, webcrypto } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
@@ -44,6 +44,36 @@ function lastSignature(bytes: Buffer): { contents: Buffer; covered: Buffer } {
     contents: Buffer.from(text.slice(a + 1, b - 1), 'hex'),
     covered: Buffer.concat([bytes.subarray(0, a), bytes.subarray(b, b + c)]),
   };
+}
+
+/**
+ * Appends signature dictionary `sig` (and field `field` pointing at it) as one revision, its CMS
+ * made by `cms` over the bytes its /ByteRange covers: for signatures the shared helper cannot make.
+ */
+async function signByHand(pdf: HandPdf, sig: number, field: number, cms: (covered: Buffer) => Promise<Uint8Array>): Promise<void> {
+  const hole = '0'.repeat(CONTENTS_SIZE);
+  pdf.update({
+    [sig]: `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (D:20261123100000Z) /ByteRange [0 0000000000 0000000000 0000000000] /Contents <${hole}> >>`,
+    [field]: pdf.edit(field, '/FT /Sig', `/FT /Sig /V ${sig} 0 R`),
+  });
+  const text = pdf.bytes.toString('latin1');
+  const a = text.lastIndexOf(`<${hole}>`);
+  const b = a + hole.length + 2;
+  const c = pdf.bytes.length - b;
+  pdf.bytes.write(`/ByteRange [0 ${pad(a)} ${pad(b)} ${pad(c)}]`, text.lastIndexOf('/ByteRange [0 0000000000'), 'latin1');
+  const made = await cms(Buffer.concat([pdf.bytes.subarray(0, a), pdf.bytes.subarray(b)]));
+  pdf.bytes.write(Buffer.from(made).toString('hex'), a + 1, 'latin1');
+}
+
+/** A PDF with an unsigned signature field "Ana" (object 9) prepared in revision 2. */
+function withPreparedField(): HandPdf {
+  const pdf = HandPdf.base();
+  pdf.update({
+    9: '<< /FT /Sig /T (Ana) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R /F 132 >>',
+    6: pdf.edit(6, '/Fields [', '/SigFlags 3 /Fields [9 0 R '),
+    3: pdf.edit(3, '/Annots [', '/Annots [9 0 R '),
+  });
+  return pdf;
 }
 
 /** openssl cms -verify on the CMS (BER accepted) over the covered bytes, without judging the chain. */
@@ -285,6 +315,77 @@ describe('an algorithm the verifier cannot check is never valid', () => {
     expect(summary(await verify(mislabelled.bytes))).toEqual([{ field: 'Eve', valid: false, rule: 'signature-value-invalid' }]);
   });
 
+  it('Ed448 with SHAKE256 as the digest algorithm (RFC 8419, RFC 8702): valid; the value altered: invalid', async () => {
+    // An Ed448 signer under the test CA: the key made here, the certificate by openssl.
+    const { privateKey } = generateKeyPairSync('ed448');
+    writeFileSync(join(pki.dir, 'ed448.key'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const run = (args: string[]) => execFileSync('openssl', args, { cwd: pki.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    run(['req', '-new', '-key', 'ed448.key', '-subj', '/O=Sello Test/CN=Ed Ward', '-out', 'ed448.csr']);
+    run([
+      'x509',
+      '-req',
+      '-in',
+      'ed448.csr',
+      '-CA',
+      'issuing.pem',
+      '-CAkey',
+      'issuing.key',
+      '-set_serial',
+      '4242',
+      '-days',
+      '30',
+      '-out',
+      'ed448.pem',
+    ]);
+    const certDer = execFileSync('openssl', ['x509', '-in', 'ed448.pem', '-outform', 'DER'], { cwd: pki.dir });
+    const cert = pkijs.Certificate.fromBER(new Uint8Array(certDer).slice().buffer);
+    const shake256 = { algorithmId: '2.16.840.1.101.3.4.2.12' };
+
+    const ed448Cms = (flip: boolean) => async (covered: Buffer) => {
+      const template = await makeCms(pki, { signer: ana, field: 'Ana' }, createHash('sha256').update(covered).digest());
+      const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(template.slice().buffer).content });
+      const attr = (type: string, value: asn1js.BaseBlock) => new pkijs.Attribute({ type, values: [value] });
+      const essCertIdV2 = new asn1js.Sequence({
+        value: [new asn1js.OctetString({ valueHex: createHash('sha256').update(certDer).digest() })],
+      });
+      const attributes = [
+        attr('1.2.840.113549.1.9.3', new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })),
+        attr(
+          '1.2.840.113549.1.9.4',
+          new asn1js.OctetString({ valueHex: createHash('shake256', { outputLength: 64 }).update(covered).digest() }),
+        ),
+        attr('1.2.840.113549.1.9.16.2.47', new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] })),
+      ];
+      const value = sign(null, Buffer.from(new asn1js.Set({ value: attributes.map((a) => a.toSchema()) }).toBER(false)), privateKey);
+      if (flip) {
+        value[0] ^= 1;
+      }
+      signed.digestAlgorithms = [new pkijs.AlgorithmIdentifier(shake256)];
+      signed.certificates = [cert, pkijs.Certificate.fromBER(new Uint8Array(pki.issuingCaDer).slice().buffer)];
+      signed.signerInfos = [
+        new pkijs.SignerInfo({
+          version: 1,
+          sid: new pkijs.IssuerAndSerialNumber({ issuer: cert.issuer, serialNumber: cert.serialNumber }),
+          digestAlgorithm: new pkijs.AlgorithmIdentifier(shake256),
+          signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+          signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: '1.3.101.113' }),
+          signature: new asn1js.OctetString({ valueHex: value }),
+        }),
+      ];
+      return new Uint8Array(
+        new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
+      );
+    };
+    const good = withPreparedField();
+    await signByHand(good, 10, 9, ed448Cms(false));
+    const r = await verify(good.bytes);
+    expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
+    expect(r.signatures[0].signer?.commonName).toBe('Ed Ward');
+    const bad = withPreparedField();
+    await signByHand(bad, 10, 9, ed448Cms(true));
+    expect(summary(await verify(bad.bytes))).toEqual([{ field: 'Ana', valid: false, rule: 'signature-value-invalid' }]);
+  });
+
   it('rsaEncryption as the signature algorithm (RFC 3370 §3.2): checked with the digest algorithm, valid', async () => {
     const pdf = await HandPdf.base().sign(pki, {
       signer: ana,
@@ -407,29 +508,12 @@ describe("the signature dictionary's place", () => {
   it('a signature dictionary written right after the previous "%%EOF", with no end of line between: valid', async () => {
     // Revision 2 prepares the field (object 9); revision 3 is the signature dictionary (object 8,
     // so it is written first), glued to the "%%EOF" of revision 2 as some writers do.
-    const pdf = HandPdf.base();
-    pdf.update({
-      9: '<< /FT /Sig /T (Ana) /Type /Annot /Subtype /Widget /Rect [0 0 0 0] /P 3 0 R /F 132 >>',
-      6: pdf.edit(6, '/Fields [', '/SigFlags 3 /Fields [9 0 R '),
-      3: pdf.edit(3, '/Annots [', '/Annots [9 0 R '),
-    });
+    const pdf = withPreparedField();
     pdf.bytes = pdf.bytes.subarray(0, -1); // the end of line after %%EOF
-    const hole = '0'.repeat(CONTENTS_SIZE);
-    pdf.update({
-      8: `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /M (D:20261123100000Z) /ByteRange [0 0000000000 0000000000 0000000000] /Contents <${hole}> >>`,
-      9: pdf.edit(9, '/FT /Sig', '/FT /Sig /V 8 0 R'),
-    });
+    await signByHand(pdf, 8, 9, async (covered) =>
+      makeCms(pki, { signer: ana, field: 'Ana' }, createHash('sha256').update(covered).digest()),
+    );
     expect(pdf.bytes.includes(Buffer.from('%%EOF8 0 obj'))).toBe(true);
-    const text = pdf.bytes.toString('latin1');
-    const a = text.indexOf(`<${hole}>`);
-    const b = a + hole.length + 2;
-    const c = pdf.bytes.length - b;
-    pdf.bytes.write(`/ByteRange [0 ${pad(a)} ${pad(b)} ${pad(c)}]`, text.indexOf('/ByteRange [0 0000000000'), 'latin1');
-    const digest = createHash('sha256')
-      .update(Buffer.concat([pdf.bytes.subarray(0, a), pdf.bytes.subarray(b)]))
-      .digest();
-    const cms = await makeCms(pki, { signer: ana, field: 'Ana' }, digest);
-    pdf.bytes.write(Buffer.from(cms).toString('hex'), a + 1, 'latin1');
 
     const r = await verify(pdf.bytes);
     expect(summary(r)).toEqual([{ field: 'Ana', valid: true, rule: null }]);
