@@ -2,7 +2,9 @@
 // it: the signer's signature over the signed bytes (messageDigest and signature value, §5.4 and
 // §5.6), the certificates it carries, its signature time-stamp (EN 319 122-1 §5.3) verified with
 // pki/'s verifyTimeStampToken, and whether the signer chains to a trusted root. Never throws on
-// bad input: a CMS that cannot be read is reported as an invalid signature with the reason.
+// bad input: a CMS that cannot be read is reported as an invalid signature with the reason. A CMS
+// in BER is read as written (pki/ber.ts) and its signed attributes checked as DER (§5.4); one under
+// an algorithm pki/signer-info.ts does not check is never valid.
 import { X509Certificate, createHash, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -64,7 +66,6 @@ export interface CmsReport {
 }
 
 const OID = {
-  signedData: '1.2.840.113549.1.7.2',
   messageDigest: '1.2.840.113549.1.9.4',
   signatureTimeStamp: '1.2.840.113549.1.9.16.2.14',
   tstInfo: '1.2.840.113549.1.9.16.1.4',
@@ -229,10 +230,10 @@ function checkSignature(
     return no('message-digest-mismatch', 'the /ByteRange does not lie inside the file');
   }
   const digest = DIGEST_ALGORITHMS[info.digestAlgorithm.algorithmId];
-  const hash = digest?.name;
-  if (!digest || !hash) {
+  if (!digest) {
     return no('digest-algorithm', `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`);
   }
+  const hash = digest.name;
   const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
   // Decided: adbe.pkcs7.sha1 is refused. The signer signs a SHA-1 digest of the document carried
   // inside the CMS instead of the document itself (encapsulated, not detached); PDF 2.0 (ISO
