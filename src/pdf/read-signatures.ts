@@ -104,6 +104,63 @@ function placeOf(pdf: PDF, pages: PDFPage[], widgets: { ref: PdfRef | null; dict
   };
 }
 
+/** What reading one signature dictionary needs of its file. */
+export interface SignatureContext {
+  /** The file (or the revision of it) the dictionary is read from. */
+  pdf: PDF;
+  /** The whole file: byte ranges are offsets into it. */
+  bytes: Uint8Array;
+  pages: PDFPage[];
+  ends: number[];
+  opts: ReadSignaturesOptions;
+}
+
+/**
+ * One signature dictionary, checked: its /ByteRange, its CMS over the bytes that range covers, and
+ * where its widget is. `widgets` places it on a page; an empty list leaves it on none (page -1).
+ */
+export async function readSignatureDictionary(
+  context: SignatureContext,
+  sig: { dict: PdfDict; dictionaryNumber: number | null; fieldName: string; widgets: { ref: PdfRef | null; dict: PdfDict }[] },
+): Promise<PdfSignature> {
+  const { pdf, bytes, pages, ends, opts } = context;
+  const resolve = resolverOf(pdf);
+  const v = sig.dict;
+  const rangeObj = v.get('ByteRange', resolve);
+  const byteRange = rangeObj instanceof PdfArray ? rangeObj.toArray().map((n) => (n instanceof PdfNumber ? n.value : NaN)) : [];
+  const contents = v.get('Contents', resolve);
+  const range = checkByteRange(bytes, byteRange);
+  const subFilter = text(v, 'SubFilter', pdf) ?? '';
+  const claimedTime = parsePdfDate(text(v, 'M', pdf));
+  const cms = await analyzeCms({
+    contents: contents instanceof PdfString ? contents.bytes : new Uint8Array(),
+    signedBytes: range.signed,
+    subFilter,
+    claimedTime,
+    trustedRootsDer: opts.trustedRootsDer,
+    timestampRootsDer: opts.timestampRootsDer,
+  });
+  const totalRevisions = ends.length;
+  const revision = range.signed ? revisionOf(ends, range.end) : totalRevisions;
+  return {
+    ...cms,
+    fieldName: sig.fieldName,
+    dictionaryNumber: sig.dictionaryNumber,
+    ...(sig.widgets.length > 0 ? placeOf(pdf, pages, sig.widgets) : { page: -1, box: { left: 0, top: 0, width: 0, height: 0 } }),
+    subFilter,
+    byteRange,
+    coversDocument: range.coversDocument,
+    revision,
+    // Decided: "downstream" means the file was extended after this signature (another signature
+    // or any incremental update), whether or not that update changes what the signer saw.
+    downstream: revision < totalRevisions,
+    claimedTime,
+    reason: text(v, 'Reason', pdf),
+    name: text(v, 'Name', pdf),
+    signDate: (cms.timestamp?.verified ? cms.timestamp.genTime : undefined) ?? claimedTime,
+  };
+}
+
 export interface ReadSignaturesOptions {
   trustedRootsDer: Uint8Array[];
   timestampRootsDer?: Uint8Array[];
@@ -146,6 +203,7 @@ export async function readSignaturesOf(
     return { width: round((crop[2] - crop[0]) * u), height: round((crop[3] - crop[1]) * u) };
   });
 
+  const context: SignatureContext = { pdf, bytes, pages, ends, opts };
   const signatures: PdfSignature[] = [];
   for (const field of pdf.getForm()?.getSignatureFields() ?? []) {
     const v = field.getDict().get('V', resolve);
@@ -157,39 +215,15 @@ export async function readSignaturesOf(
     if (only && !only(dictionaryNumber)) {
       continue;
     }
-    const rangeObj = v.get('ByteRange', resolve);
-    const byteRange = rangeObj instanceof PdfArray ? rangeObj.toArray().map((n) => (n instanceof PdfNumber ? n.value : NaN)) : [];
-    const contents = v.get('Contents', resolve);
-    const range = checkByteRange(bytes, byteRange);
-    const subFilter = text(v, 'SubFilter', pdf) ?? '';
-    const claimedTime = parsePdfDate(text(v, 'M', pdf));
-    const cms = await analyzeCms({
-      contents: contents instanceof PdfString ? contents.bytes : new Uint8Array(),
-      signedBytes: range.signed,
-      subFilter,
-      claimedTime,
-      trustedRootsDer: opts.trustedRootsDer,
-      timestampRootsDer: opts.timestampRootsDer,
-    });
     const widgets = field.getWidgets().map((w) => ({ ref: w.ref, dict: w.dict }));
-    const revision = range.signed ? revisionOf(ends, range.end) : totalRevisions;
-    signatures.push({
-      ...cms,
-      fieldName: field.name,
-      dictionaryNumber,
-      ...placeOf(pdf, pages, widgets.length > 0 ? widgets : [{ ref: field.getRef(), dict: field.getDict() }]),
-      subFilter,
-      byteRange,
-      coversDocument: range.coversDocument,
-      revision,
-      // Decided: "downstream" means the file was extended after this signature (another signature
-      // or any incremental update), whether or not that update changes what the signer saw.
-      downstream: revision < totalRevisions,
-      claimedTime,
-      reason: text(v, 'Reason', pdf),
-      name: text(v, 'Name', pdf),
-      signDate: (cms.timestamp?.verified ? cms.timestamp.genTime : undefined) ?? claimedTime,
-    });
+    signatures.push(
+      await readSignatureDictionary(context, {
+        dict: v,
+        dictionaryNumber,
+        fieldName: field.name,
+        widgets: widgets.length > 0 ? widgets : [{ ref: field.getRef(), dict: field.getDict() }],
+      }),
+    );
   }
   signatures.sort((a, b) => a.revision - b.revision || (a.byteRange[2] ?? 0) - (b.byteRange[2] ?? 0));
   return { totalRevisions, pages: pageSizes, signatures };

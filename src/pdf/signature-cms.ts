@@ -2,14 +2,23 @@
 // it: the signer's signature over the signed bytes (messageDigest and signature value, §5.4 and
 // §5.6), the certificates it carries, its signature time-stamp (EN 319 122-1 §5.3) verified with
 // pki/'s verifyTimeStampToken, and whether the signer chains to a trusted root. Never throws on
-// bad input: a CMS that cannot be read is reported as an invalid signature with the reason.
-import { X509Certificate, constants, createHash, verify, type KeyObject } from 'node:crypto';
+// bad input: a CMS that cannot be read is reported as an invalid signature with the reason. A CMS
+// in BER is read as written (pki/ber.ts) and its signed attributes checked as DER (§5.4); one under
+// an algorithm pki/signer-info.ts does not check is never valid.
+import { X509Certificate, createHash, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import {
+  DIGEST_ALGORITHMS,
+  SIGNATURE_ALGORITHMS,
+  digestWith,
   normalizeSerialHex,
   toArrayBuffer as own,
+  signatureValue,
+  signedAttributes,
+  signedDataOf,
   validateChain,
+  verifySignerSignature,
   verifyTimeStampToken,
   type VerifyTimeStampOptions,
 } from '../pki/index.js';
@@ -36,6 +45,7 @@ export type CmsRule =
   | 'unknown-subfilter'
   | 'cms-not-detached'
   | 'digest-algorithm'
+  | 'signature-algorithm'
   | 'message-digest-mismatch'
   | 'signing-certificate-mismatch'
   | 'signature-value-invalid';
@@ -56,7 +66,6 @@ export interface CmsReport {
 }
 
 const OID = {
-  signedData: '1.2.840.113549.1.7.2',
   messageDigest: '1.2.840.113549.1.9.4',
   signatureTimeStamp: '1.2.840.113549.1.9.16.2.14',
   tstInfo: '1.2.840.113549.1.9.16.1.4',
@@ -64,8 +73,6 @@ const OID = {
   emailAddress: '1.2.840.113549.1.9.1',
   subjectAltName: '2.5.29.17',
   subjectKeyIdentifier: '2.5.29.14',
-  rsaPss: '1.2.840.113549.1.1.10',
-  ed25519: '1.3.101.112',
 };
 const HASHES: Record<string, 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512'> = {
   '1.3.14.3.2.26': 'SHA-1',
@@ -73,18 +80,7 @@ const HASHES: Record<string, 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512'> = {
   '2.16.840.1.101.3.4.2.2': 'SHA-384',
   '2.16.840.1.101.3.4.2.3': 'SHA-512',
 };
-const ALGORITHMS: Record<string, string> = {
-  '1.2.840.113549.1.1.1': 'rsaEncryption',
-  '1.2.840.113549.1.1.5': 'sha1WithRSAEncryption',
-  '1.2.840.113549.1.1.11': 'sha256WithRSAEncryption',
-  '1.2.840.113549.1.1.12': 'sha384WithRSAEncryption',
-  '1.2.840.113549.1.1.13': 'sha512WithRSAEncryption',
-  [OID.rsaPss]: 'rsassaPss',
-  '1.2.840.10045.4.3.2': 'ecdsa-with-SHA256',
-  '1.2.840.10045.4.3.3': 'ecdsa-with-SHA384',
-  '1.2.840.10045.4.3.4': 'ecdsa-with-SHA512',
-  [OID.ed25519]: 'Ed25519',
-};
+const ALGORITHMS: Record<string, string> = Object.fromEntries(Object.entries(SIGNATURE_ALGORITHMS).map(([oid, a]) => [oid, a.name]));
 
 const KNOWN_SUBFILTERS = new Set(['ETSI.CAdES.detached', 'adbe.pkcs7.detached', 'ETSI.RFC3161']);
 
@@ -128,23 +124,10 @@ function findSigner(info: pkijs.SignerInfo, certs: pkijs.Certificate[]): pkijs.C
   );
 }
 
-/** The signature value check, with node's crypto: RSA PKCS#1 v1.5, RSASSA-PSS, ECDSA (DER), Ed25519. */
-function signatureVerifies(info: pkijs.SignerInfo, hash: string, data: Uint8Array, key: KeyObject): boolean {
-  const signature = info.signature.valueBlock.valueHexView;
-  const alg = info.signatureAlgorithm.algorithmId;
-  if (alg === OID.ed25519) {
-    return verify(null, data, key, signature);
-  }
-  if (alg === OID.rsaPss) {
-    return verify(hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, signature);
-  }
-  return verify(hash, data, key, signature);
-}
-
 /** The token's imprint algorithm, so a TSA that hashed with SHA-384 or SHA-512 is checked too. */
 function imprintAlgorithm(tokenDer: Uint8Array): VerifyTimeStampOptions['expectedImprintAlgorithm'] {
   try {
-    const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(own(tokenDer)).content });
+    const signed = signedDataOf(tokenDer).signedData;
     const tst = pkijs.TSTInfo.fromBER(signed.encapContentInfo.eContent!.getValue());
     return HASHES[tst.messageImprint.hashAlgorithm.algorithmId] ?? 'SHA-256';
   } catch {
@@ -198,16 +181,12 @@ export async function analyzeCms(opts: {
 }): Promise<CmsReport> {
   const report: CmsReport = { validSignature: false, signer: null, certificates: [], timestamp: null, trusted: false };
   let signed: pkijs.SignedData;
-  let cmsDer: Uint8Array;
+  let cms: Uint8Array;
   try {
-    // /Contents is zero-padded after the DER: only the first element is the CMS.
-    const parsed = asn1js.fromBER(own(opts.contents));
-    const info = new pkijs.ContentInfo({ schema: parsed.result });
-    if (parsed.offset < 0 || info.contentType !== OID.signedData) {
-      return { ...report, rule: 'cms-malformed', problem: 'the /Contents value is not CMS SignedData' };
-    }
-    cmsDer = opts.contents.subarray(0, parsed.offset);
-    signed = new pkijs.SignedData({ schema: info.content });
+    // /Contents is zero-padded after the CMS (DER or BER): only the first element is the CMS.
+    const read = signedDataOf(opts.contents);
+    signed = read.signedData;
+    cms = opts.contents.subarray(0, read.length);
   } catch {
     return { ...report, rule: 'cms-malformed', problem: 'the /Contents value is not CMS SignedData' };
   }
@@ -225,8 +204,8 @@ export async function analyzeCms(opts: {
   const certDers = report.certificates.map((c) => c.der);
   // EN 319 122-1 §5.3: a signature time-stamp is over the SignerInfo's signature value; a document
   // time-stamp (ETSI.RFC3161, EN 319 142-1 §5.4) is itself the token, over the signed bytes.
-  const token = opts.subFilter === 'ETSI.RFC3161' ? cmsDer : timestampToken(info);
-  const stamped = opts.subFilter === 'ETSI.RFC3161' ? opts.signedBytes : info.signature.valueBlock.valueHexView;
+  const token = opts.subFilter === 'ETSI.RFC3161' ? cms : timestampToken(info);
+  const stamped = opts.subFilter === 'ETSI.RFC3161' ? opts.signedBytes : signatureValue(info);
   report.timestamp =
     token && stamped ? await checkTimestamp(token, stamped, certDers, opts.timestampRootsDer ?? opts.trustedRootsDer) : null;
   const at = report.timestamp?.genTime ?? opts.claimedTime;
@@ -250,10 +229,11 @@ function checkSignature(
   if (!bytes) {
     return no('message-digest-mismatch', 'the /ByteRange does not lie inside the file');
   }
-  const hash = HASHES[info.digestAlgorithm.algorithmId];
-  if (!hash) {
+  const digest = DIGEST_ALGORITHMS[info.digestAlgorithm.algorithmId];
+  if (!digest) {
     return no('digest-algorithm', `unsupported digest algorithm ${info.digestAlgorithm.algorithmId}`);
   }
+  const hash = digest.name;
   const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
   // Decided: adbe.pkcs7.sha1 is refused. The signer signs a SHA-1 digest of the document carried
   // inside the CMS instead of the document itself (encapsulated, not detached); PDF 2.0 (ISO
@@ -292,30 +272,35 @@ function checkSignature(
     return no('signer-certificate-missing', 'the signer certificate cannot be read');
   }
   try {
-    if (!info.signedAttrs) {
-      // RFC 5652 §5.4: without signed attributes the signature is over the content itself.
-      return signatureVerifies(info, nodeHash(hash), content, key)
+    const attrs = signedAttributes(info);
+    const verifies = (data: Uint8Array): { rule: CmsRule; message: string } | null => {
+      const outcome = verifySignerSignature(info, hash, data, key);
+      // An algorithm this service cannot check proves nothing: the signature is not valid.
+      return outcome.ok
         ? null
-        : no('signature-value-invalid', 'the signature value does not verify');
+        : outcome.unsupported
+          ? no('signature-algorithm', outcome.unsupported)
+          : no('signature-value-invalid', outcome.reason ?? 'the signature value does not verify with the signer certificate');
+    };
+    if (!attrs) {
+      // RFC 5652 §5.4: without signed attributes the signature is over the content itself.
+      return verifies(content);
     }
-    const digests = info.signedAttrs.attributes.filter((a) => a.type === OID.messageDigest);
+    const digests = attrs.attributes.filter((a) => a.type === OID.messageDigest);
     const md = digests.length === 1 && digests[0].values.length === 1 ? digests[0].values[0] : null;
-    if (
-      !(md instanceof asn1js.OctetString) ||
-      !createHash(nodeHash(hash)).update(content).digest().equals(Buffer.from(md.valueBlock.valueHexView))
-    ) {
+    if (!(md instanceof asn1js.OctetString) || !digestWith(digest, content).equals(Buffer.from(md.valueBlock.valueHexView))) {
       return no(
         'message-digest-mismatch',
         'the messageDigest attribute does not match the signed bytes: the document was changed after signing',
       );
     }
-    // §5.4: the signature covers the DER of the signed attributes with the SET OF tag, not [0].
-    const attrs = new Uint8Array(info.signedAttrs.encodedValue);
-    attrs[0] = 0x31;
-    if (!signatureVerifies(info, nodeHash(hash), attrs, key)) {
-      return no('signature-value-invalid', 'the signature value does not verify with the signer certificate');
+    // §5.4: the signature covers the DER of the signed attributes with the SET OF tag, not [0],
+    // whatever encoding they were sent in.
+    const failed = verifies(attrs.der);
+    if (failed) {
+      return failed;
     }
-    return signingCertificateProblem(info, derOf(cert), subFilter === 'ETSI.CAdES.detached');
+    return signingCertificateProblem(attrs.attributes, derOf(cert), subFilter === 'ETSI.CAdES.detached');
   } catch (err) {
     return no('cms-malformed', `the signature cannot be checked: ${(err as Error).message}`);
   }

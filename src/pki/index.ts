@@ -74,3 +74,16 @@ export {
   type CheckedCrl,
   type CheckedOcsp,
 } from './revocation-check.js';
+export { berElementLength, berToDer } from './ber.js';
+export {
+  DIGEST_ALGORITHMS,
+  SIGNATURE_ALGORITHMS,
+  digestWith,
+  signatureValue,
+  signedAttributes,
+  signedDataOf,
+  verifySignerSignature,
+  type DigestAlgorithm,
+  type SignatureOutcome,
+  type SignedAttributes,
+} from './signer-info.js';

@@ -2,14 +2,15 @@
 // relying party makes (RFC 3161 §2.4.2, RFC 5816, RFC 5652 §5.4-5.6) without the network: the
 // trusted roots, the clock and the expected imprint are parameters. The one time-stamp check of the
 // service: a reply is checked here before signing embeds it, and tokens in PDFs when reports read them.
-import { verify as verifySignature } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { berToDer } from './ber.js';
 import { type CachedCertificate, cachedCertificateOrUndefined } from './certificate-cache.js';
 import { validateChain } from './chain.js';
 import { PkiError } from './errors.js';
 import { isTimeStampingCertificate } from './material-checks.js';
 import { OID, digest, hashByOid, integerToSerialHex, toArrayBuffer, type HashName } from './primitives.js';
+import { signedAttributes, verifySignerSignature } from './signer-info.js';
 
 export interface VerifyTimeStampOptions {
   /** The digest the token must attest. */
@@ -44,23 +45,11 @@ function fail(message: string): never {
   throw new PkiError('timestamp_invalid', message);
 }
 
-const SIGNATURE_HASH: Record<string, HashName | undefined> = {
-  '1.2.840.113549.1.1.1': undefined, // rsaEncryption: the hash is the digestAlgorithm's
-  '1.2.840.10045.2.1': undefined, // id-ecPublicKey, used that way by some signers
-  '1.2.840.113549.1.1.5': 'SHA-1',
-  '1.2.840.113549.1.1.11': 'SHA-256',
-  '1.2.840.113549.1.1.12': 'SHA-384',
-  '1.2.840.113549.1.1.13': 'SHA-512',
-  '1.2.840.10045.4.3.2': 'SHA-256',
-  '1.2.840.10045.4.3.3': 'SHA-384',
-  '1.2.840.10045.4.3.4': 'SHA-512',
-};
-
 const asBigInt = (value: bigint | Uint8Array): bigint =>
   typeof value === 'bigint' ? value : value.byteLength === 0 ? 0n : BigInt(`0x${Buffer.from(value).toString('hex')}`);
 
-function attributeValue(signerInfo: pkijs.SignerInfo, type: string): asn1js.BaseBlock {
-  const found = signerInfo.signedAttrs?.attributes.filter((a) => a.type === type) ?? [];
+function attributeValue(attributes: pkijs.Attribute[], type: string): asn1js.BaseBlock {
+  const found = attributes.filter((a) => a.type === type);
   // RFC 5652 §5.3: these attributes MUST have a single value and appear once.
   if (found.length !== 1 || found[0].values.length !== 1) {
     fail(`the signed attribute ${type} is missing or repeated`);
@@ -69,9 +58,9 @@ function attributeValue(signerInfo: pkijs.SignerInfo, type: string): asn1js.Base
 }
 
 /** RFC 3161 §2.4.1 / RFC 5816: the first ESSCertID(v2) must be the hash of the signer certificate. */
-function checkSigningCertificate(signerInfo: pkijs.SignerInfo, certificateDer: Buffer): void {
-  const v2 = signerInfo.signedAttrs?.attributes.some((a) => a.type === OID.signingCertificateV2);
-  const value = attributeValue(signerInfo, v2 ? OID.signingCertificateV2 : OID.signingCertificate);
+function checkSigningCertificate(attributes: pkijs.Attribute[], certificateDer: Buffer): void {
+  const v2 = attributes.some((a) => a.type === OID.signingCertificateV2);
+  const value = attributeValue(attributes, v2 ? OID.signingCertificateV2 : OID.signingCertificate);
   const certs = value instanceof asn1js.Sequence ? value.valueBlock.value[0] : undefined;
   const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
   if (!(first instanceof asn1js.Sequence)) {
@@ -141,14 +130,28 @@ function readSignedData(content: asn1js.Sequence): { signedData: pkijs.SignedDat
 export async function verifyTimeStampToken(tokenDer: Uint8Array, options: VerifyTimeStampOptions): Promise<VerifiedTimeStamp> {
   let signedData: pkijs.SignedData;
   let tokenCerts: Buffer[];
-  try {
-    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(tokenDer));
+  const parse = (bytes: Uint8Array) => {
+    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(bytes));
     if (contentInfo.contentType !== OID.signedData) {
       fail('the token is not CMS SignedData');
     }
-    ({ signedData, certificatesDer: tokenCerts } = readSignedData(contentInfo.content as asn1js.Sequence));
+    return readSignedData(contentInfo.content as asn1js.Sequence);
+  };
+  try {
+    try {
+      ({ signedData, certificatesDer: tokenCerts } = parse(tokenDer));
+    } catch (error) {
+      if (error instanceof PkiError) {
+        throw error;
+      }
+      // A BER token pkijs's schemas do not take as written (a string in pieces where they expect a
+      // primitive one): its DER holds the same values, and every signature in it is over DER.
+      ({ signedData, certificatesDer: tokenCerts } = parse(berToDer(tokenDer)));
+    }
   } catch (error) {
-    throw error instanceof PkiError ? error : new PkiError('timestamp_invalid', 'the token does not parse as CMS SignedData');
+    throw error instanceof PkiError && error.code === 'timestamp_invalid'
+      ? error
+      : new PkiError('timestamp_invalid', 'the token does not parse as CMS SignedData');
   }
   const { encapContentInfo, signerInfos } = signedData;
   if (encapContentInfo.eContentType !== OID.tstInfo || !encapContentInfo.eContent) {
@@ -169,31 +172,31 @@ export async function verifyTimeStampToken(tokenDer: Uint8Array, options: Verify
   const signerDer = signer.der;
 
   // RFC 5652 §5.4: the signature covers the DER of the signed attributes as a SET OF (tag 0x31),
-  // and messageDigest must be the digest of the content.
+  // whatever encoding the token carries them in, and messageDigest must be the digest of the content.
   const hash = hashByOid(signerInfo.digestAlgorithm.algorithmId) ?? fail('unsupported digest algorithm');
-  const sigAlgorithm = signerInfo.signatureAlgorithm.algorithmId;
-  if (!(sigAlgorithm in SIGNATURE_HASH) || (SIGNATURE_HASH[sigAlgorithm] ?? hash) !== hash) {
-    fail(`unsupported signature algorithm ${sigAlgorithm}`);
+  let signed: ReturnType<typeof signedAttributes>;
+  try {
+    signed = signedAttributes(signerInfo);
+  } catch {
+    return fail('the signed attributes are not well-formed');
   }
-  const contentType = attributeValue(signerInfo, OID.contentType);
+  const attributes = signed?.attributes ?? [];
+  const contentType = attributeValue(attributes, OID.contentType);
   if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== OID.tstInfo) {
     fail('the contentType attribute is not id-ct-TSTInfo');
   }
-  const messageDigest = attributeValue(signerInfo, OID.messageDigest);
+  const messageDigest = attributeValue(attributes, OID.messageDigest);
   if (
     !(messageDigest instanceof asn1js.OctetString) ||
     !digest(hash, eContent).equals(Buffer.from(messageDigest.valueBlock.valueHexView))
   ) {
     fail('the messageDigest attribute does not match the TSTInfo');
   }
-  const signedBytes = new Uint8Array(signerInfo.signedAttrs!.encodedValue);
-  signedBytes[0] = 0x31;
-  const publicKey = signer.x509.publicKey;
-  const signature = Buffer.from(signerInfo.signature.valueBlock.valueHexView);
-  if (!verifySignature(hash, signedBytes, publicKey, signature)) {
-    fail('the CMS signature does not verify');
+  const outcome = verifySignerSignature(signerInfo, hash, signed!.der, signer.x509.publicKey);
+  if (!outcome.ok) {
+    fail(outcome.unsupported ?? outcome.reason ?? 'the CMS signature does not verify');
   }
-  checkSigningCertificate(signerInfo, signerDer);
+  checkSigningCertificate(attributes, signerDer);
 
   let tstInfo: pkijs.TSTInfo;
   try {

@@ -44,6 +44,10 @@ export interface SignOptions {
   encapsulateSha1?: boolean;
   /** A second SignerInfo in the CMS (a copy of the first). */
   twoSigners?: boolean;
+  /** Hex digits reserved for /Contents; default CONTENTS_SIZE. */
+  contentsSize?: number;
+  /** Rewrites the finished CMS before it goes into /Contents (another encoding, another algorithm). */
+  rewriteCms?: (cms: Uint8Array) => Uint8Array | Promise<Uint8Array>;
   /** A document time stamp (/Type /DocTimeStamp, ETSI.RFC3161): the token over SHA-256 of the signed bytes. */
   documentTimestamp?: (digest: Buffer) => Promise<Uint8Array>;
 }
@@ -155,7 +159,7 @@ export class HandPdf {
     const mdp = opts.docMdp
       ? `/Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P ${opts.docMdp} /V /1.2 >> >>] `
       : '';
-    const contents = `/Contents <${opts.rawContents ?? '0'.repeat(CONTENTS_SIZE)}>`;
+    const contents = `/Contents <${opts.rawContents ?? '0'.repeat(opts.contentsSize ?? CONTENTS_SIZE)}>`;
     const range = '/ByteRange [0 0000000000 0000000000 0000000000]';
     const type = opts.documentTimestamp ? 'DocTimeStamp' : 'Sig';
     const subFilter = opts.subFilter ?? (opts.documentTimestamp ? 'ETSI.RFC3161' : 'ETSI.CAdES.detached');
@@ -209,7 +213,14 @@ export class HandPdf {
       { ...opts, encapsulate: sha1 ?? opts.encapsulate },
       opts.wrongDigest ? createHash('sha256').update('other').digest() : signedDigest,
     );
-    this.bytes.write(Buffer.from(cms).toString('hex').padEnd(CONTENTS_SIZE, '0'), a + 1, 'latin1');
+    const written = opts.rewriteCms ? await opts.rewriteCms(cms) : cms;
+    this.bytes.write(
+      Buffer.from(written)
+        .toString('hex')
+        .padEnd(opts.contentsSize ?? CONTENTS_SIZE, '0'),
+      a + 1,
+      'latin1',
+    );
   }
 }
 

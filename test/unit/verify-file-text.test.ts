@@ -92,6 +92,7 @@ describe('rules and attacks', () => {
       'unknown-subfilter',
       'cms-not-detached',
       'digest-algorithm',
+      'signature-algorithm',
       'message-digest-mismatch',
       'signing-certificate-mismatch',
       'signature-value-invalid',

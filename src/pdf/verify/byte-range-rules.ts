@@ -4,7 +4,11 @@
 // unsigned bytes change the meaning of signed ones (signature wrapping, Mladenov et al. 2019); a
 // /Contents that is empty, zeroed or not DER is the universal signature forgery that made some
 // validators skip the check; a range that ends before its revision ends lets bytes be slipped in.
+// A CMS in BER (indefinite lengths, as Java's PKCS#7 and other signing products write it) is a
+// signature like any other: ISO 32000-1 §12.8.3.3.1 asks for DER, but relying parties accept BER,
+// and the CMS check decides whether it verifies.
 // Pure: the file's bytes, the values the parser read and the revision ends in, verdicts out.
+import { berElementLength } from '../../pki/index.js';
 
 /** Why a signature's structure is refused: a stable code and a sentence. */
 export interface StructureProblem {
@@ -58,36 +62,15 @@ export interface StructureInput {
 
 export interface StructureCheck {
   problem: StructureProblem | null;
-  /** Length of the DER CMS at the start of /Contents (0 when it is not DER). */
-  derLength: number;
+  /** Length of the CMS (one BER or DER element) at the start of /Contents (0 when there is none). */
+  cmsLength: number;
 }
 
-const fail = (rule: StructureRule, message: string): StructureCheck => ({ problem: { rule, message }, derLength: 0 });
+const fail = (rule: StructureRule, message: string): StructureCheck => ({ problem: { rule, message }, cmsLength: 0 });
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 const latin1 = (b: Uint8Array, from: number, to: number) =>
   Buffer.from(b.buffer, b.byteOffset + from, Math.max(0, to - from)).toString('latin1');
-
-/** Length of the DER element at the start of `der` (definite length only), or 0. */
-export function derElementLength(der: Uint8Array): number {
-  if (der.length < 2 || der[0] !== 0x30) {
-    return 0;
-  }
-  const first = der[1];
-  if (first < 0x80) {
-    return 2 + first <= der.length ? 2 + first : 0;
-  }
-  const n = first & 0x7f;
-  // 0x80 is BER's indefinite length: not DER. More than 4 length bytes is beyond any PDF.
-  if (n === 0 || n > 4 || 2 + n > der.length) {
-    return 0;
-  }
-  let len = 0;
-  for (let i = 0; i < n; i++) {
-    len = len * 256 + der[2 + i];
-  }
-  return 2 + n + len <= der.length ? 2 + n + len : 0;
-}
 
 /**
  * Where the signature dictionary's own text is: from its "N G obj" header before the gap to its
@@ -103,7 +86,8 @@ function dictionaryAround(
   const window = 1 << 20;
   const from = Math.max(0, gapStart - window);
   const before = latin1(bytes, from, gapStart);
-  const header = new RegExp(`(?:^|[\\s>\\]])${objectNumber}\\s+\\d+\\s+obj\\b`, 'g');
+  // Any non-digit may come before the header: writers glue an appended object to "%%EOF" too.
+  const header = new RegExp(`(?<![0-9])${objectNumber}\\s+\\d+\\s+obj\\b`, 'g');
   let start = -1;
   for (let m = header.exec(before); m; m = header.exec(before)) {
     start = from + m.index;
@@ -179,15 +163,16 @@ export function checkSignatureStructure(input: StructureInput): StructureCheck {
   if (contents.length === 0 || contents.every((x) => x === 0)) {
     return fail('contents-empty', 'the /Contents string is empty or only zeros: there is no signature');
   }
-  const derLength = derElementLength(contents);
-  if (derLength === 0) {
-    return fail('contents-not-der', 'the /Contents string does not start with a DER-encoded CMS');
+  // A SEQUENCE (the ContentInfo) in BER or DER, whole: anything else is no CMS at all.
+  const cmsLength = contents[0] === 0x30 ? berElementLength(contents) : 0;
+  if (cmsLength === 0) {
+    return fail('contents-not-der', 'the /Contents string does not start with a CMS (one complete BER or DER SEQUENCE)');
   }
-  if (!contents.subarray(derLength).every((x) => x === 0)) {
+  if (!contents.subarray(cmsLength).every((x) => x === 0)) {
     return {
       problem: { rule: 'contents-trailing-data', message: 'the /Contents string holds data after the CMS other than zero padding' },
-      derLength,
+      cmsLength,
     };
   }
-  return { problem: null, derLength };
+  return { problem: null, cmsLength };
 }

@@ -18,27 +18,16 @@ const HASH_BY_OID: Record<string, string> = {
 type Problem = { rule: 'signing-certificate-mismatch'; message: string };
 const problem = (message: string): Problem => ({ rule: 'signing-certificate-mismatch', message });
 
-/** The first ESSCertID(v2) of the attribute must hash to `certificateDer`; null when it does. */
-export function signingCertificateProblem(info: pkijs.SignerInfo, certificateDer: Uint8Array, required: boolean): Problem | null {
-  const attrs = info.signedAttrs?.attributes ?? [];
-  const v2 = attrs.filter((a) => a.type === SIGNING_CERTIFICATE_V2);
-  const v1 = attrs.filter((a) => a.type === SIGNING_CERTIFICATE);
-  if (v2.length + v1.length === 0) {
-    return required ? problem('the signing-certificate-v2 attribute that a CAdES signature requires is missing') : null;
-  }
-  const attr = v2[0] ?? v1[0];
-  if (v2.length + v1.length > 1 || attr.values.length !== 1) {
-    return problem('the signing-certificate attribute is repeated');
-  }
-  const value = attr.values[0] as asn1js.BaseBlock;
+/** The first ESSCertID(v2) of one attribute value must hash to `certificateDer`; null when it does. */
+function namesCertificate(value: asn1js.BaseBlock, v2: boolean, certificateDer: Uint8Array): Problem | null {
   const certs = value instanceof asn1js.Sequence ? value.valueBlock.value[0] : undefined;
   const first = certs instanceof asn1js.Sequence ? certs.valueBlock.value[0] : undefined;
   if (!(first instanceof asn1js.Sequence)) {
     return problem('the signing-certificate attribute is malformed');
   }
   let items = first.valueBlock.value;
-  let hash = v2.length > 0 ? 'sha256' : 'sha1'; // RFC 5035: hashAlgorithm DEFAULT id-sha256
-  if (v2.length > 0 && items[0] instanceof asn1js.Sequence) {
+  let hash = v2 ? 'sha256' : 'sha1'; // RFC 5035: hashAlgorithm DEFAULT id-sha256
+  if (v2 && items[0] instanceof asn1js.Sequence) {
     const oid = items[0].valueBlock.value[0];
     hash = oid instanceof asn1js.ObjectIdentifier ? (HASH_BY_OID[oid.valueBlock.toString()] ?? '') : '';
     items = items.slice(1);
@@ -51,4 +40,30 @@ export function signingCertificateProblem(info: pkijs.SignerInfo, certificateDer
   return actual.equals(Buffer.from(certHash.valueBlock.valueHexView))
     ? null
     : problem('the signing-certificate attribute names another certificate than the one that signed');
+}
+
+/**
+ * The signing-certificate(-v2) attributes among the signed attributes must name `certificateDer`;
+ * null when they do. Each kind appears at most once with one value (RFC 5652 §11). Some signers
+ * write both, the SHA-1 one for older readers: each must then name the same certificate.
+ */
+export function signingCertificateProblem(attrs: pkijs.Attribute[], certificateDer: Uint8Array, required: boolean): Problem | null {
+  const v2 = attrs.filter((a) => a.type === SIGNING_CERTIFICATE_V2);
+  const v1 = attrs.filter((a) => a.type === SIGNING_CERTIFICATE);
+  if (v2.length + v1.length === 0) {
+    return required ? problem('the signing-certificate-v2 attribute that a CAdES signature requires is missing') : null;
+  }
+  if (v2.length > 1 || v1.length > 1 || [...v2, ...v1].some((a) => a.values.length !== 1)) {
+    return problem('the signing-certificate attribute is repeated');
+  }
+  for (const [attr, isV2] of [
+    [v2[0], true],
+    [v1[0], false],
+  ] as const) {
+    const found = attr ? namesCertificate(attr.values[0] as asn1js.BaseBlock, isV2, certificateDer) : null;
+    if (found) {
+      return found;
+    }
+  }
+  return null;
 }

@@ -16,6 +16,7 @@ import { type DocumentFacts, documentFacts } from './document-facts.js';
 import { fieldLocks, isLocked } from './field-locks.js';
 import { dssCoversChain, type PadesLevel, readDss } from './ltv-level.js';
 import { diffRevisions, loadRevisions, objectAt } from './revision-diff.js';
+import { unlistedSignatures } from './unlisted-signatures.js';
 import { vanishedSignatures } from './vanished-signatures.js';
 
 export { VerifyLimitError } from './revision-diff.js';
@@ -71,7 +72,8 @@ function rawValues(pdf: PDF, sig: PdfSignature): { byteRange: number[] | null; c
           : v instanceof PdfRef && v.objectNumber === sig.dictionaryNumber;
       })
       ?.getDict() ?? null;
-  const dict = resolve(field?.get('V'));
+  // A signature no field leads to (unlisted-signatures.ts) is read from its dictionary's number.
+  const dict = field ? resolve(field.get('V')) : sig.dictionaryNumber !== null ? objectAt(pdf, sig.dictionaryNumber) : null;
   if (!(dict instanceof PdfDict)) {
     return { byteRange: null, contents: null, field };
   }
@@ -179,9 +181,14 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
   const timestampRoots = opts.timestampRootsDer ?? roots;
 
   const vanished = await vanishedSignatures(facts, finalPdf, read.signatures, bytes, opts);
-  const all = [...read.signatures.map((signature) => ({ signature, pdf: finalPdf, goneAt: null as number | null })), ...vanished].sort(
-    (x, y) => x.signature.revision - y.signature.revision || (x.signature.byteRange[2] ?? 0) - (y.signature.byteRange[2] ?? 0),
-  );
+  // A signature dictionary no field of the form leads to is judged all the same: it never leaves
+  // a file "intact" by being out of the form's reach.
+  const known = new Set([...read.signatures, ...vanished.map((v) => v.signature)].map((s) => s.dictionaryNumber));
+  const unlisted = await unlistedSignatures(finalPdf, bytes, known, opts);
+  const all = [
+    ...[...read.signatures, ...unlisted].map((signature) => ({ signature, pdf: finalPdf, goneAt: null as number | null })),
+    ...vanished,
+  ].sort((x, y) => x.signature.revision - y.signature.revision || (x.signature.byteRange[2] ?? 0) - (y.signature.byteRange[2] ?? 0));
 
   const attacks: AttackFinding[] = [];
   const signatures = all.map(({ signature: s, pdf, goneAt }): VerifiedSignature => {

@@ -1,0 +1,149 @@
+// Signature dictionaries the file holds that no signature field of its form leads to: a field tree
+// that loops (a field whose /Kids name itself or its own widget), cross-references a reader had to
+// rebuild, a field that is not typed /Sig, a certification signature only /Perms names. Reading the
+// form alone would report such a file as "no signature, intact" (a validator that skips what it
+// cannot reach accepts anything behind it). Every signature dictionary found is a fact of the file:
+// each is found by scanning the bytes for /ByteRange and /Type /Sig, taken as the file as it ends
+// defines that object, and checked like any other; what it cannot pass makes it invalid.
+import { type PDF, PdfDict, PdfName, PdfRef, PdfString, type PDFPage } from '@libpdf/core';
+import { revisionEnds } from '../pdf-revisions.js';
+import { type PdfSignature, type ReadSignaturesOptions, readSignatureDictionary } from '../read-signatures.js';
+import { VerifyLimitError, objectAt } from './revision-diff.js';
+
+/** Signature dictionaries read from one file beyond its form; more is refused (a 422), never cut short. */
+export const MAX_UNLISTED = 100;
+
+const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+
+/** Where each "N G obj" header starts, in file order, with its object number. */
+function objectHeaders(text: string): { at: number; n: number }[] {
+  const out: { at: number; n: number }[] = [];
+  // Bounded and anchored at the start of a number: a /Contents of zeros is one long run of digits,
+  // which an unanchored pattern would retry from every one of them.
+  const header = /(?<![0-9])(\d{1,10})\s+\d{1,5}\s+obj\b/g;
+  for (let m = header.exec(text); m; m = header.exec(text)) {
+    out.push({ at: m.index, n: Number(m[1]) });
+  }
+  return out;
+}
+
+/** The object whose text holds offset `at`: the last header before it, with no endobj between. */
+function enclosing(text: string, headers: { at: number; n: number }[], at: number): number | null {
+  let lo = 0;
+  let hi = headers.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (headers[mid].at < at) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  if (found < 0) {
+    return null;
+  }
+  const end = text.indexOf('endobj', headers[found].at);
+  return end >= 0 && end < at ? null : headers[found].n;
+}
+
+/** A dictionary that is a signature made: typed /Sig or /DocTimeStamp with a range or contents, or both keys. */
+function isSignatureDictionary(d: PdfDict): boolean {
+  const type = d.get('Type');
+  const typed = type instanceof PdfName && (type.value === 'Sig' || type.value === 'DocTimeStamp');
+  const range = d.has('ByteRange');
+  const contents = d.has('Contents');
+  return typed ? range || contents : range && contents;
+}
+
+/** Object numbers the catalog's /Perms names as usage rights (/UR, /UR3): Adobe's, not a document signature (§12.8.2.3). */
+function usageRights(pdf: PDF): Set<number> {
+  const out = new Set<number>();
+  const root = pdf.context.info.trailer.get('Root');
+  const catalog = root instanceof PdfRef ? objectAt(pdf, root.objectNumber) : null;
+  const permsObj = catalog instanceof PdfDict ? catalog.get('Perms') : undefined;
+  const perms = permsObj instanceof PdfRef ? objectAt(pdf, permsObj.objectNumber) : permsObj;
+  if (perms instanceof PdfDict) {
+    for (const key of ['UR', 'UR3']) {
+      const v = perms.get(key);
+      if (v instanceof PdfRef) {
+        out.add(v.objectNumber);
+      }
+    }
+  }
+  return out;
+}
+
+/** The field whose /V names dictionary `n`, as the file as it ends defines it: its name and the field as widget. */
+function fieldOf(
+  pdf: PDF,
+  text: string,
+  headers: { at: number; n: number }[],
+  n: number,
+): { name: string; dict: PdfDict; ref: PdfRef } | null {
+  const value = new RegExp(`/V\\s*${n}\\s+\\d+\\s+R\\b`, 'g');
+  for (let m = value.exec(text); m; m = value.exec(text)) {
+    const f = enclosing(text, headers, m.index);
+    const dict = f === null ? null : objectAt(pdf, f);
+    const v = dict instanceof PdfDict ? dict.get('V') : undefined;
+    if (f !== null && dict instanceof PdfDict && v instanceof PdfRef && v.objectNumber === n) {
+      const t = dict.get('T');
+      return { name: t instanceof PdfString ? t.asString() : '', dict, ref: PdfRef.of(f, 0) };
+    }
+  }
+  return null;
+}
+
+/**
+ * The signature dictionaries of `pdf` (the file as it ends) not among `known` (those the form and
+ * the earlier revisions already gave), each checked as readSignatureDictionary checks one.
+ */
+export async function unlistedSignatures(
+  pdf: PDF,
+  bytes: Uint8Array,
+  known: ReadonlySet<number | null>,
+  opts: ReadSignaturesOptions,
+): Promise<PdfSignature[]> {
+  const text = latin1(bytes);
+  const hits = [...text.matchAll(/\/ByteRange\b|\/Type\s*\/(?:Sig|DocTimeStamp)(?![A-Za-z0-9#._-])/g)];
+  if (hits.length === 0) {
+    return [];
+  }
+  const headers = objectHeaders(text);
+  const rights = usageRights(pdf);
+  const candidates = new Set<number>();
+  for (const hit of hits) {
+    const n = enclosing(text, headers, hit.index ?? 0);
+    if (n !== null && !known.has(n) && !rights.has(n)) {
+      candidates.add(n);
+    }
+  }
+  let pages: PDFPage[] = [];
+  try {
+    pages = pdf.getPages();
+  } catch {
+    // no page tree to place them on: they are still judged
+  }
+  const context = { pdf, bytes, pages, ends: revisionEnds(bytes), opts };
+  const out: PdfSignature[] = [];
+  for (const n of candidates) {
+    const dict = objectAt(pdf, n);
+    if (!(dict instanceof PdfDict) || !isSignatureDictionary(dict)) {
+      continue; // an earlier version of an object the file now defines otherwise, or no signature
+    }
+    if (out.length >= MAX_UNLISTED) {
+      throw new VerifyLimitError(`the file holds more than ${MAX_UNLISTED} signature dictionaries no signature field leads to`);
+    }
+    const field = fieldOf(pdf, text, headers, n);
+    out.push(
+      await readSignatureDictionary(context, {
+        dict,
+        dictionaryNumber: n,
+        fieldName: field?.name || `signature dictionary ${n}`,
+        widgets: field ? [{ ref: field.ref, dict: field.dict }] : [],
+      }),
+    );
+  }
+  return out;
+}
