@@ -8,8 +8,7 @@
 // that meets such a file is terminated when it passes its limits (V8 stops it at its heap limit;
 // the timer here at its time), the caller gets PdfTooComplexError (422 PDF_TOO_COMPLEX), and the
 // next task gets a fresh worker. What V8's heap limit does not count (the ArrayBuffers that
-// inflated streams fill) is bounded before parsing, by pdf/flate-budget.ts, inside the worker.
-import type { InflateLimits } from '../pdf/flate-budget.js';
+// inflated streams fill) is bounded as it is produced, by pdf/decode-budget.ts, inside the worker.
 import { DocumentTimestampError, type DocumentTimestampProblem, type PreparedTimestamp } from '../pdf/document-timestamp.js';
 import type { PdfDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
@@ -28,8 +27,8 @@ export interface PdfJailOptions {
   timeoutMs: number;
   /** Heap limit of each worker (V8 old generation), in MB. */
   memoryMb: number;
-  /** Bounds on what the file's compressed streams may inflate to. */
-  inflate: InflateLimits;
+  /** Most bytes the PDF library may decompress while it works on one file. */
+  inflate: { maxTotalBytes: number };
 }
 
 /** Reading the PDF passed a limit (time, memory, decompression) and was stopped. */
@@ -129,7 +128,7 @@ export class PdfJail {
 
   private async run<T>(task: string, input: Record<string, unknown>): Promise<T> {
     try {
-      return await this.pool.run<T>(task, { ...input, inflate: this.opts.inflate });
+      return await this.pool.run<T>(task, { ...input, decodeBudget: this.opts.inflate.maxTotalBytes });
     } catch (err) {
       throw this.rebuild(err);
     }
