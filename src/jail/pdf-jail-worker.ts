@@ -7,7 +7,7 @@ import { DocumentTimestampError, prepareDocumentTimestamp } from '../pdf/documen
 import { DocumentTimestampReadError, readDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { DecodeLimitError, withDecodeBudget } from '../pdf/decode-budget.js';
 import { flattenPdf } from '../pdf/flatten-pdf.js';
-import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
+import { type EncryptedPolicy, inspectPdf, PdfInputError, refuseIfPasswordNeeded } from '../pdf/inspect-pdf.js';
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
 import { VerifyLimitError, verifyPdf } from '../pdf/verify/verify-pdf.js';
@@ -27,11 +27,19 @@ function admitted<T>(m: Common, work: () => Promise<T>): Promise<T> {
 
 serveTasks(
   {
-    inspect: (m: Common & { maxPages: number }) => admitted(m, () => inspectPdf(m.bytes, { maxPages: m.maxPages })),
+    inspect: (m: Common & { maxPages: number; encrypted?: EncryptedPolicy }) =>
+      admitted(m, () => inspectPdf(m.bytes, { maxPages: m.maxPages, encrypted: m.encrypted })),
+    // Encrypted signed files are read as readers read them (pdf/encrypted-pdf.ts); one that needs a password is refused.
     readSignatures: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
-      admitted(m, () => readSignatures(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
+      admitted(m, async () => {
+        await refuseIfPasswordNeeded(m.bytes);
+        return readSignatures(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer });
+      }),
     verifyPdf: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
-      admitted(m, () => verifyPdf(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
+      admitted(m, async () => {
+        await refuseIfPasswordNeeded(m.bytes);
+        return verifyPdf(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer });
+      }),
     stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),

@@ -11,7 +11,7 @@
 // inflated streams fill) is bounded as it is produced, by pdf/decode-budget.ts, inside the worker.
 import { DocumentTimestampError, type DocumentTimestampProblem, type PreparedTimestamp } from '../pdf/document-timestamp.js';
 import type { PdfDocumentTimestamps } from '../pdf/read-document-timestamps.js';
-import { PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
+import { type EncryptedPolicy, PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
 import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
@@ -69,9 +69,12 @@ export class PdfJail {
     });
   }
 
-  /** Pages and geometry of an upload, read strictly (pdf/inspect-pdf.ts). Throws PdfInputError. */
-  inspect(bytes: Uint8Array, maxPages: number): Promise<PdfInfo> {
-    return this.run('inspect', { bytes, maxPages });
+  /**
+   * Pages and geometry of an upload, read strictly (pdf/inspect-pdf.ts); `encrypted` says what to do
+   * with a file encrypted with an owner password only (refused by default). Throws PdfInputError.
+   */
+  inspect(bytes: Uint8Array, maxPages: number, encrypted: EncryptedPolicy = 'refuse'): Promise<PdfInfo> {
+    return this.run('inspect', { bytes, maxPages, encrypted });
   }
 
   /** Every signature of a stored document (pdf/read-signatures.ts). Throws PdfReadError. */
