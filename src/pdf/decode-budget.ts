@@ -1,5 +1,5 @@
-// Bounds what the PDF library decompresses while it works on a file: a budget of bytes, counted
-// as the bytes are produced, never a ratio.
+// Bounds what the PDF library decompresses while it works on a file: a budget of bytes, each
+// decoding charged before it runs, never a ratio.
 //
 // Why bytes and not a ratio: ordinary files inflate far more than any sensible ratio. A 300-dpi
 // scan of a blank A4 page is 8.7 MB of grayscale that Flate packs into 8.5 KB (about 1,000 times),
@@ -8,17 +8,17 @@
 // the worker's heap limit) the object streams and cross-reference streams it parses, and any other
 // stream a task reads; a 1 MB object stream that inflates to 1 GiB once held the parser for
 // seconds and took 2 GB. So every byte the library decodes, through whatever filter, is charged to
-// the task's budget as it is produced, and the task stops at the budget: a bomb is never inflated
-// whole, and an image the task never reads costs nothing, however large it would be.
+// the task's budget, and the task stops at the budget: a bomb is never inflated whole nor held, and
+// an image the task never reads costs nothing, however large it would be.
 //
-// How: every decoding the library does goes through PdfStream.getDecodedData, and its Flate
-// filter inflates with pako, 64 KB at a time through Inflate#onData. Both are metered here, only
+// How: every decoding the library does goes through PdfStream.getDecodedData, metered here only
 // while a budget is active (in the PDF jail's worker threads; the main thread never installs it).
-// Flate's output is charged chunk by chunk, wherever it sits in a filter chain (a Flate stream
-// inside a Flate stream is charged twice, as it is inflated twice). The library's other expanding
-// decoders (LZW up to ~2,700 times, RunLength 64, CCITT fax beyond any ratio) write into a growing
-// buffer in one go, so their exact output size is computed from their input first, without
-// producing it, and charged before they run.
+// A stream is decoded one filter at a time, and before each expanding filter runs, the size of
+// what it will produce is found without producing it and charged: Flate by inflating with the
+// library's own inflater while keeping nothing (a bomb costs time up to the budget, never memory),
+// LZW, RunLength and CCITT fax (which write into one growing buffer: LZW up to ~2,700 times,
+// RunLength 64, CCITT beyond any ratio) from their codes. A Flate stream inside a Flate stream is
+// charged at each layer, as it is inflated at each.
 import { PdfName, PdfStream, type PdfDict, type PdfObject } from '@libpdf/core';
 import pako from 'pako';
 
@@ -82,31 +82,24 @@ function install(): void {
     return;
   }
   installed = true;
-  // Every pako inflation, pako.inflate and new pako.Inflate alike, delivers its output here.
-  const inflateProto = pako.Inflate.prototype;
-  const onData = inflateProto.onData;
-  inflateProto.onData = function (this: unknown, chunk: Uint8Array) {
-    active?.charge(chunk.length);
-    onData.call(this, chunk);
-  };
   const decode = PdfStream.prototype.getDecodedData;
   PdfStream.prototype.getDecodedData = function (this: PdfStream): Uint8Array {
     const budget = active;
     const specs = budget ? filterSpecs(this) : [];
-    if (!budget || !specs.some((s) => PRECOUNTED.has(s.name))) {
+    if (!budget || specs.length === 0) {
       return decode.call(this);
     }
-    // A chain with a precounted decoder runs one filter at a time, so that each one's input is known.
     let data = this.data;
     for (const spec of specs) {
-      if (PRECOUNTED.has(spec.name)) {
-        budget.charge(decodedLength(spec.name, data, spec.params, budget.left));
-      }
+      const expected = decodedLength(spec.name, data, spec.params, budget.left);
+      budget.charge(expected);
       const entries: Record<string, PdfObject> = { Filter: PdfName.of(spec.name) };
       if (spec.params) {
         entries.DecodeParms = spec.params;
       }
       data = decode.call(PdfStream.fromDict(entries, data));
+      // Exact in the end: what the count could not see (a stream cut short, a filter not counted).
+      budget.charge(Math.max(0, data.length - expected));
     }
     return data;
   };
@@ -127,12 +120,15 @@ function filterSpecs(stream: PdfStream): FilterSpec[] {
   return build.call(stream, entry);
 }
 
-/** Decoders whose output is computed before they run; Flate is metered as it runs, the others shrink or keep the size. */
-const PRECOUNTED = new Set(['LZWDecode', 'RunLengthDecode', 'CCITTFaxDecode']);
-
-/** What the library's decoder `name` will produce from `data` (a bound for CCITT), counting past `limit` only far enough to exceed it. */
+/**
+ * What the library's decoder `name` will produce from `data` (a bound for CCITT; 0 for the filters
+ * that shrink or keep the size, charged once they ran), counting past `limit` only far enough to
+ * exceed it.
+ */
 export function decodedLength(name: string, data: Uint8Array, params: PdfDict | undefined, limit: number): number {
   switch (name) {
+    case 'FlateDecode':
+      return flateLength(data, limit);
     case 'LZWDecode':
       return lzwLength(data, params?.getNumber('EarlyChange')?.value ?? 1, limit);
     case 'RunLengthDecode':
@@ -147,6 +143,32 @@ export function decodedLength(name: string, data: Uint8Array, params: PdfDict | 
     default:
       return 0;
   }
+}
+
+const STOP = new Error('past the limit');
+
+/**
+ * Flate (§7.4.4; RFC 1950) as the library inflates it, with its own inflater, counting the output
+ * 64 KB at a time and keeping none of it. A predictor (§7.4.4.4) only shrinks what it is given.
+ */
+export function flateLength(data: Uint8Array, limit: number): number {
+  const inflater = new pako.Inflate();
+  let total = 0;
+  inflater.onData = (chunk: Uint8Array) => {
+    total += chunk.length;
+    if (total > limit) {
+      throw STOP;
+    }
+  };
+  inflater.onEnd = () => undefined;
+  try {
+    inflater.push(data, true);
+  } catch (err) {
+    if (err !== STOP) {
+      throw err;
+    }
+  }
+  return total;
 }
 
 /**

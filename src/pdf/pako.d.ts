@@ -1,8 +1,10 @@
-// The part of pako (the inflater @libpdf/core uses) that pdf/decode-budget.ts meters; pako ships no types.
+// The part of pako (the inflater @libpdf/core uses) that pdf/decode-budget.ts counts with; pako ships no types.
 declare module 'pako' {
-  interface Inflate {
-    onData(chunk: Uint8Array): void;
+  class Inflate {
+    onData: (chunk: Uint8Array) => void;
+    onEnd: (status: number) => void;
+    push(data: Uint8Array, final?: boolean): boolean;
   }
-  const pako: { Inflate: { prototype: Inflate } };
+  const pako: { Inflate: typeof Inflate };
   export default pako;
 }

@@ -3,7 +3,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { PDF, PdfDict, PdfName, PdfNumber, PdfRef, PdfStream } from '@libpdf/core';
 import { describe, expect, it } from 'vitest';
-import { DecodeLimitError, decodedLength, lzwLength, runLengthLength, withDecodeBudget } from '../../src/pdf/decode-budget.js';
+import { DecodeLimitError, decodedLength, flateLength, lzwLength, runLengthLength, withDecodeBudget } from '../../src/pdf/decode-budget.js';
 import { imagePagesPdf, lzwEncode, lzwRun, nestedFlateBomb, objStmPdf, runLengthRun, scanImage } from '../helpers/compressible-pdfs.js';
 import { compressedPdf, zlibBomb } from '../helpers/hostile-pdfs.js';
 
@@ -31,6 +31,18 @@ describe('counting decoders before they run', () => {
     const rl = runLengthRun(text, 50);
     expect(runLengthLength(rl, Number.MAX_SAFE_INTEGER)).toBe(libraryDecode('RunLengthDecode', rl).length);
     expect(libraryDecode('RunLengthDecode', rl).length).toBe(text.length + 50 * 128);
+  });
+
+  it('counts what Flate inflates to, a stream cut short included, keeping none of it', () => {
+    const text = Buffer.from('0 0 m 595 842 l S\n'.repeat(5000));
+    const z = deflateSync(text);
+    expect(flateLength(z, Number.MAX_SAFE_INTEGER)).toBe(libraryDecode('FlateDecode', z).length);
+    const cut = z.subarray(0, z.length - 20);
+    // Cut short, the library keeps at most its last 64 KB window; the count, all that came out: never less.
+    expect(flateLength(cut, Number.MAX_SAFE_INTEGER)).toBeGreaterThanOrEqual(libraryDecode('FlateDecode', cut).length);
+    expect(flateLength(cut, Number.MAX_SAFE_INTEGER)).toBeGreaterThan(text.length - 64 * 1024);
+    // 1 GiB counted against a 4 MiB limit: it stops just past the limit.
+    expect(flateLength(zlibBomb(Buffer.from('x'), 1024), 4 * MiB)).toBeLessThanOrEqual(4 * MiB + 64 * 1024);
   });
 
   it('stops counting once past the limit, and bounds CCITT fax by its row width', () => {
