@@ -23,7 +23,7 @@ import { entryHash } from './history-hash.js';
 export interface HistoryEntryInput {
   documentId: string; // documents.id (bigint as string, as elsewhere in the code)
   at: Date;
-  action: string; // e.g. 'created', 'decrypted', 'invited', 'reminded', 'viewed', 'signed', 'rejected', 'completed', 'expired', 'cancelled', 'workflow_changed', 'flow_restarted', 'signer_updated', 'conclusion_sent', 'otp_sent', 'otp_verified', 'endorsement_requested', 'endorsed', 'endorsement_declined', 'endorsement_withdrawn', 'deleted', 'restored'
+  action: string; // e.g. 'created', 'invited', 'reminded', 'viewed', 'signed', 'rejected', 'completed', 'expired', 'cancelled', 'workflow_changed', 'flow_restarted', 'signer_updated', 'conclusion_sent', 'otp_sent', 'otp_verified', 'endorsement_requested', 'endorsed', 'endorsement_declined', 'endorsement_withdrawn', 'deleted', 'restored'
   actor: string; // 'account' (API caller), 'signer:<signer_id>', 'public' (someone holding only the document_url), or 'system'
   ip?: string | null;
   details?: Record<string, unknown>;
