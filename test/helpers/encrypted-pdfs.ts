@@ -33,8 +33,9 @@ function qpdf(bytes: Uint8Array, args: string[]): Buffer {
  * `bytes` encrypted by qpdf with an empty user password and an owner password, and permissions as
  * bank statements carry them: printing allowed, changes and form filling not.
  */
-export function encryptOwnerOnly(bytes: Uint8Array, encryption: Encryption): Buffer {
+export function encryptOwnerOnly(bytes: Uint8Array, encryption: Encryption, qpdfOptions: string[] = []): Buffer {
   return qpdf(bytes, [
+    ...qpdfOptions,
     '--allow-weak-crypto',
     '--encrypt',
     '',

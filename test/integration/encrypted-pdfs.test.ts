@@ -67,6 +67,23 @@ describe('a PDF protected by an owner password only', () => {
     },
   );
 
+  it('is refused with 413 DOCUMENT_TOO_LARGE when its decrypted copy passes the size limit, though the file sent does not', async () => {
+    // 3,000 pages: qpdf packs the objects into object streams; the copy is written without them.
+    const many = await makePdf(Array.from({ length: 3000 }, () => A4));
+    const encrypted = encryptOwnerOnly(many, 'AES-256', ['--object-streams=generate']);
+    expect(encrypted.length).toBeLessThan(1024 * 1024);
+    const small = await startTestServer({ env: { SELLO_MAX_DOCUMENT_MB: '1', SELLO_MAX_PAGES: '5000' } });
+    try {
+      const err = await small.client
+        .createDocument({ b64_doc: encrypted.toString('base64'), stickers: [sticker] })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: 413, code: 'DOCUMENT_TOO_LARGE', message: expect.stringMatching(/decrypted copy/) });
+      expect((await small.client.listDocuments()).documents).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('gives its page data like any other file', async () => {
     const r = await s.client.pageData(encryptOwnerOnly(plain, 'AES-256'), 1);
     expect(r).toMatchObject({ page: 1, pages: 2, rotation: 0 });

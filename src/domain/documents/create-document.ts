@@ -5,10 +5,10 @@ import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
-import { sha256Hex } from '../../store/blobs.js';
 import { appendHistory } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
+import { adoptDecryptedCopy } from './decrypted-source.js';
 import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { validateStickers } from './validate-stickers.js';
@@ -153,12 +153,7 @@ export async function createDocument(
   }
 
   const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
-  // Encrypted with an owner password only: every reader opens it without a password, so the
-  // decrypted copy is the document, and the history records what came in (decisions.md, Errors).
-  const decrypted = pdf.decrypted && { encryption: pdf.decrypted.encryption, original_sha256: sha256Hex(source.bytes) };
-  if (pdf.decrypted) {
-    source.bytes = Buffer.from(pdf.decrypted.bytes);
-  }
+  const decrypted = adoptDecryptedCopy(source, pdf, config.limits.documentBytes);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
   const qr = validateQr(p.qr, pdf);
 
@@ -232,13 +227,7 @@ export async function createDocument(
       details: { name: source.name, signers: signers.length, origin: source.origin, ...(inSet ? { document_set: setUuid } : {}) },
     });
     if (decrypted) {
-      await appendHistory(trx, {
-        documentId,
-        at: now,
-        action: 'decrypted',
-        actor: 'system',
-        details: { protection: 'owner_password', ...decrypted },
-      });
+      await appendHistory(trx, { documentId, at: now, action: 'decrypted', actor: 'system', details: { ...decrypted } });
     }
     if (certified) {
       // Without signers the document is final as created and goes now; otherwise the signed
