@@ -24,6 +24,10 @@ export interface HistoryLabels {
 
 const ACTIONS = {
   created: { es: 'Creado', en: 'Created' },
+  decrypted: {
+    es: 'Descifrado: protegido solo con contraseña de propietario',
+    en: 'Decrypted: protected by an owner password only',
+  },
   flow_started: { es: 'Flujo iniciado', en: 'Flow started' },
   invited: { es: 'Invitación enviada', en: 'Invitation sent' },
   reminded: { es: 'Recordatorio enviado', en: 'Reminder sent' },

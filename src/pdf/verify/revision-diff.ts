@@ -5,7 +5,20 @@
 // object number at bytes written before the signature, which a section-by-section reading of the
 // update would never see as a change. Bounded: a file with too many revisions or objects, or nested
 // too deeply, is refused with VerifyLimitError instead of being read for minutes.
-import { PDF, PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, type PdfObject, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import {
+  type PDF,
+  PdfArray,
+  PdfBool,
+  PdfDict,
+  PdfName,
+  PdfNull,
+  PdfNumber,
+  type PdfObject,
+  PdfRef,
+  PdfStream,
+  PdfString,
+} from '@libpdf/core';
+import { loadAsReaders } from '../encrypted-pdf.js';
 
 /** The file is beyond what the verifier reads (revisions, objects, nesting): a 422, never a hang. */
 export class VerifyLimitError extends Error {
@@ -54,7 +67,7 @@ export async function loadRevisions(bytes: Uint8Array, ends: number[]): Promise<
   for (const [i, end] of ends.entries()) {
     let pdf: PDF;
     try {
-      pdf = await PDF.load(bytes.subarray(0, end));
+      pdf = await loadAsReaders(bytes.subarray(0, end));
     } catch {
       continue; // a prefix that is no PDF is no revision a reader shows; the later ones are checked
     }
