@@ -7,6 +7,7 @@
 // a given signature allows is verify-pdf.ts's decision; here each change is only named.
 import { PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 import { describeObject, type DocumentFacts } from './document-facts.js';
+import { shownChanges, soleOwner } from './page-view.js';
 import { changedKeys, type ObjectChange, objectAt, sameObject } from './revision-diff.js';
 
 export type ChangeCategory =
@@ -29,6 +30,8 @@ export interface ClassifiedChange {
   description: string;
   /** The field a signature or form-fill change is about (for /Lock, FieldMDP and sneaky signatures). */
   field?: string;
+  /** The published attack the change is the mark of, when what it shows says so (page-view.ts). */
+  attack?: 'shadow-replace' | 'sneaky-signature';
 }
 
 const SIGNATURE_FIELD_KEYS = new Set(['V', 'AP', 'AS', 'F', 'P']);
@@ -232,6 +235,19 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   if (change.kind === 'added' && after.annotationAppearance.has(n)) {
     return { category: 'annotation', description: 'annotation appearance' };
   }
+  // An appearance rewritten in place (pyHanko's form-update-override case): a form filling or a
+  // signing when one widget alone used it; page-view.ts then judges what the new one shows.
+  if (change.kind === 'changed' && (before.formAppearance.has(n) || before.signatureAppearance.has(n))) {
+    const widget = soleOwner(before, n);
+    const owner = widget === null ? undefined : before.fields.get(before.widgets.get(widget) ?? -1);
+    if (owner) {
+      return {
+        category: owner.isSignature ? 'signature' : 'form-fill',
+        description: `appearance of ${owner.isSignature ? 'signature field' : 'form field'} ${owner.name} redrawn in place`,
+        field: owner.name,
+      };
+    }
+  }
   if (!after.reachable.has(n) && (change.kind === 'added' || !before.reachable.has(n))) {
     return { category: 'unreferenced', description: `${what} ${change.kind}, referenced by nothing` };
   }
@@ -242,6 +258,12 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
 export function classifyChanges(before: DocumentFacts, after: DocumentFacts, changes: ObjectChange[]): ClassifiedChange[] {
   const pair = { before, after };
   const out = changes.map((c) => ({ revision: after.view.revision, objectNumber: c.objectNumber, kind: c.kind, ...classify(pair, c) }));
+  // Whatever the objects were, what each page shows may only change as filling and signing do.
+  // A page's drawing is only named when no object change already stands as disallowed: the
+  // verdict is the same, and the change that explains it is the object's own.
+  const disallowed = new Set(out.filter((c) => c.category === 'other').map((c) => c.objectNumber));
+  const shown = shownChanges(before, after);
+  out.push(...(disallowed.size > 0 ? [] : shown.drawing), ...shown.annotations.filter((c) => !disallowed.has(c.objectNumber)));
   if (before.catalog !== after.catalog) {
     out.push({
       revision: after.view.revision,
