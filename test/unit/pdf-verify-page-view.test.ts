@@ -244,3 +244,95 @@ describe('content marks', () => {
     expect(image).toEqual({ ink: [[0, 0, 50, 10]], opaque: [] });
   });
 });
+
+describe('what writers change beside a signature or a filled field, drawing nothing', () => {
+  const intact = (r: VerifiedPdf) => [r.documentIntegrity, r.signatures.filter((s) => s.modifiedAfterSigning).map((s) => s.fieldName)];
+
+  it('the catalog /Version raised and developer extensions added in an object of their own: allowed', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana' });
+    const ext = pdf.size;
+    pdf.update({
+      [ext]: '<< /ADBE << /BaseVersion /1.7 /ExtensionLevel 8 >> >>',
+      1: pdf.edit(1, /^<</, `<< /Version /2.0 /Extensions ${ext} 0 R`),
+    });
+    expect(intact(await verify(pdf.bytes))).toEqual(['intact', []]);
+  });
+
+  it('an empty update whose trailer declares /Size 1 removes nothing: allowed', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana' });
+    const at = pdf.bytes.length;
+    const prev = pdf.bytes.toString('latin1').lastIndexOf('\nxref\n') + 1;
+    const empty = `xref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 1 /Root 1 0 R /Prev ${prev} >>\nstartxref\n${at}\n%%EOF\n`;
+    pdf.bytes = Buffer.concat([pdf.bytes, Buffer.from(empty, 'latin1')]);
+    await pdf.sign(pki, { signer: bob, field: 'Bob' });
+    const r = await verify(pdf.bytes);
+    expect(r.totalRevisions).toBe(4);
+    expect(intact(r)).toEqual(['intact', []]);
+  });
+
+  it("a signature field with its /Kids in an array of its own, added to the form's own /Fields array: allowed", async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana' });
+    const list = pdf.size;
+    const fields = /\/Fields \[([^\]]*)\]/.exec(String(pdf.objects.get(6)))?.[1];
+    pdf.update({ [list]: `[${fields}]`, 6: pdf.edit(6, /\/Fields \[[^\]]*\]/, `/Fields ${list} 0 R`) });
+    const [field, kids, widget] = [pdf.size, pdf.size + 1, pdf.size + 2];
+    pdf.update({
+      [field]: `<< /FT /Sig /T (Bob) /Kids ${kids} 0 R >>`,
+      [kids]: `[${widget} 0 R]`,
+      [widget]: `<< /Type /Annot /Subtype /Widget /Parent ${field} 0 R /Rect [0 0 0 0] /P 3 0 R /F 132 >>`,
+      [list]: `[${fields} ${field} 0 R]`,
+      3: pdf.edit(3, '/Annots [', `/Annots [${widget} 0 R `),
+    });
+    const r = await verify(pdf.bytes);
+    expect(intact(r)).toEqual(['intact', []]);
+    const last = r.signatures[0].changes.filter((c) => c.revision === 4 && (c.objectNumber === list || c.objectNumber === kids));
+    expect(last.map((c) => c.category)).toEqual(['signature', 'structure']);
+  });
+
+  it('the structure tree grows by an element for a new widget: allowed; an existing element given other alternate text: modified', async () => {
+    const tagged = () => {
+      const pdf = HandPdf.base([
+        '<< /Type /StructTreeRoot /K 9 0 R /ParentTreeNextKey 1 >>',
+        '<< /Type /StructElem /S /P /P 8 0 R /Alt (Pay 100 EUR to Ana) /K 0 /Pg 3 0 R >>',
+      ]);
+      return pdf.update({ 1: pdf.edit(1, /^<</, '<< /StructTreeRoot 8 0 R') });
+    };
+    const grown = tagged();
+    await grown.sign(pki, { signer: ana, field: 'Ana' });
+    const elem = grown.size;
+    grown.update({
+      [elem]: '<< /Type /StructElem /S /Form /P 8 0 R /K << /Type /OBJR /Obj 7 0 R >> >>',
+      8: grown.edit(8, '/K 9 0 R', `/K [9 0 R ${elem} 0 R]`),
+    });
+    expect(intact(await verify(grown.bytes))).toEqual(['intact', []]);
+
+    const retold = tagged();
+    await retold.sign(pki, { signer: ana, field: 'Ana' });
+    retold.update({ 9: retold.edit(9, '(Pay 100 EUR to Ana)', '(Pay 9000 EUR to Eve)') });
+    expect(intact(await verify(retold.bytes))).toEqual(['modified', ['Ana']]);
+  });
+
+  it('a choice field filled (/I, /DA) with a font added to the default resources held in an object of their own: allowed', async () => {
+    const pdf = HandPdf.base([
+      '<< /Font << /F1 5 0 R >> >>',
+      '<< /FT /Ch /T (plan) /Opt [(A) (B)] /DA (/F1 10 Tf 0 g) /Type /Annot /Subtype /Widget /Rect [50 400 250 420] /P 3 0 R /F 4 >>',
+    ]);
+    pdf.update({
+      6: pdf.edit(6, '/Fields [7 0 R]', '/Fields [7 0 R 9 0 R] /DR 8 0 R'),
+      3: pdf.edit(3, '/Annots [7 0 R]', '/Annots [7 0 R 9 0 R]'),
+    });
+    await pdf.sign(pki, { signer: ana, field: 'Ana' });
+    const font = pdf.size;
+    const ap = font + 1;
+    pdf.update({
+      [font]: '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>',
+      [ap]: stream(
+        'BT /F2 10 Tf 2 5 Td (B) Tj ET',
+        `/Type /XObject /Subtype /Form /BBox [0 0 200 20] /Resources << /Font << /F2 ${font} 0 R >> >> `,
+      ),
+      8: `<< /Font << /F1 5 0 R /F2 ${font} 0 R >> >>`,
+      9: pdf.edit(9, '/DA (/F1 10 Tf 0 g)', `/DA (/F2 10 Tf 0 g) /V (B) /I [1] /AP << /N ${ap} 0 R >>`),
+    });
+    expect(intact(await verify(pdf.bytes))).toEqual(['intact', []]);
+  });
+});
