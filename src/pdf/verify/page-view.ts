@@ -27,6 +27,8 @@ const HIDING_FLAGS = 1 | 2 | 32;
 /** Overlap, in square points, below which an opaque box only touches what lies beside it. */
 const COVER_MIN_AREA = 4;
 const BACK_LINKS = new Set(['Parent', 'P', 'Annots']);
+/** Objects and values read to fingerprint one revision's pages. */
+const MAX_VISITS = 5_000_000;
 const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate'];
 
 interface AnnotView {
@@ -56,8 +58,17 @@ const resolve = (pdf: PDF, o: PdfObject | undefined | null): PdfObject | null =>
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex').slice(0, 32);
 
 /** Deep fingerprints of one revision's objects, references followed (each object hashed once). */
-function fingerprinter(pdf: PDF): (o: PdfObject | null | undefined) => string {
+const fingerprinters = new WeakMap<DocumentFacts, (o: PdfObject | null | undefined) => string>();
+function fingerprinter(facts: DocumentFacts): (o: PdfObject | null | undefined) => string {
+  const known = fingerprinters.get(facts);
+  if (known) {
+    return known;
+  }
+  const pdf = facts.view.pdf;
   const memo = new Map<number, string>();
+  const open = new Set<number>();
+  let cycles = 0;
+  let visits = 0;
   const walk = (o: PdfObject | null | undefined, depth: number): string => {
     if (depth > MAX_DEPTH) {
       throw new VerifyLimitError(`objects nest deeper than ${MAX_DEPTH} levels`);
@@ -65,24 +76,33 @@ function fingerprinter(pdf: PDF): (o: PdfObject | null | undefined) => string {
     if (o === null || o === undefined) {
       return 'null';
     }
+    if (++visits > MAX_VISITS) {
+      throw new VerifyLimitError(`the pages reach more than ${MAX_VISITS} objects`);
+    }
     if (o instanceof PdfRef) {
-      const done = memo.get(o.objectNumber);
+      const n = o.objectNumber;
+      const done = memo.get(n);
       if (done !== undefined) {
         return done;
       }
-      memo.set(o.objectNumber, `@${o.objectNumber}`); // a cycle reads as the reference itself
-      const h = `#${sha(walk(objectAt(pdf, o.objectNumber), 0))}`;
-      memo.set(o.objectNumber, h);
+      if (open.has(n)) {
+        cycles++;
+        return `@${n}`; // a cycle reads as the reference itself
+      }
+      const seen = cycles;
+      open.add(n);
+      const h = `#${sha(walk(objectAt(pdf, n), 0))}`;
+      open.delete(n);
+      // What was read through a cycle depends on where the reading entered it: not kept.
+      if (cycles === seen) {
+        memo.set(n, h);
+      }
       return h;
     }
     if (o instanceof PdfStream) {
-      let data: Uint8Array;
-      try {
-        data = o.getDecodedData();
-      } catch {
-        data = o.data;
-      }
-      return `stream${walkDict(o, depth)}${sha(data)}`;
+      // The bytes as stored, with their filters: nothing is inflated to be compared, and the same
+      // drawing compressed anew counts as changed, as any rewritten signed stream does.
+      return `stream${walkDict(o, depth)}${sha(o.data)}`;
     }
     if (o instanceof PdfDict) {
       return walkDict(o, depth);
@@ -107,11 +127,13 @@ function fingerprinter(pdf: PDF): (o: PdfObject | null | undefined) => string {
   const walkDict = (d: PdfDict, depth: number) => {
     const keys = [...d.keys()]
       .map((k) => k.value)
-      .filter((k) => !BACK_LINKS.has(k) && k !== 'Length' && k !== 'Filter' && k !== 'DecodeParms')
+      .filter((k) => !BACK_LINKS.has(k) && k !== 'Length')
       .sort();
     return `<<${keys.map((k) => `/${k} ${walk(d.get(k), depth + 1)}`).join(' ')}>>`;
   };
-  return (o) => walk(o, 0);
+  const fp = (o: PdfObject | null | undefined) => walk(o, 0);
+  fingerprinters.set(facts, fp);
+  return fp;
 }
 
 /** An inheritable page attribute (§7.7.3.4): from the page or the nearest node of the tree above it. */
@@ -307,8 +329,8 @@ export function shownChanges(
 ): { drawing: ClassifiedChange[]; annotations: ClassifiedChange[] } {
   const pdfA = before.view.pdf;
   const pdfB = after.view.pdf;
-  const fpA = fingerprinter(pdfA);
-  const fpB = fingerprinter(pdfB);
+  const fpA = fingerprinter(before);
+  const fpB = fingerprinter(after);
   const viewsA = pageViews(before, fpA);
   const viewsB = pageViews(after, fpB);
   const revision = after.view.revision;
