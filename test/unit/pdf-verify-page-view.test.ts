@@ -336,3 +336,29 @@ describe('what writers change beside a signature or a filled field, drawing noth
     expect(intact(await verify(pdf.bytes))).toEqual(['intact', []]);
   });
 });
+
+describe('comments (annotations that are no field) after a certification', () => {
+  const note = (y: number) => `<< /Type /Annot /Subtype /Square /Rect [40 ${y} 400 ${y + 50}] /P 3 0 R /AP << /N 9 0 R >> >>`;
+  const whiteBox = form('1 1 1 rg 0 0 360 50 re f', '0 0 360 50');
+
+  /** A comment in a blank part of the page (object 8, its appearance 9), then a certification. */
+  async function commented(level: 2 | 3): Promise<HandPdf> {
+    const pdf = HandPdf.base([note(300), form('0 0 1 RG 2 2 356 46 re S', '0 0 360 50')]);
+    pdf.update({ 3: pdf.edit(3, '/Annots [7 0 R]', '/Annots [7 0 R 8 0 R]') });
+    return pdf.sign(pki, { signer: ana, field: 'Ana', docMdp: level });
+  }
+
+  it('an existing comment moved over the certified text with an opaque appearance: allowed at level 3, evil annotation at level 2', async () => {
+    for (const level of [3, 2] as const) {
+      const pdf = await commented(level);
+      pdf.update({ 8: note(740), 9: whiteBox });
+      const r = await verify(pdf.bytes);
+      expect(r.signatures[0].changes.filter((c) => c.objectNumber === 8).map((c) => c.category)).toContain('annotation');
+      expect(verdict(r)).toEqual(
+        level === 3
+          ? { integrity: 'intact', signatures: [['Ana', true, false]], attacks: [] }
+          : { integrity: 'modified', signatures: [['Ana', true, true]], attacks: ['evil-annotation'] },
+      );
+    }
+  });
+});

@@ -302,6 +302,12 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   }
   // An appearance rewritten in place (pyHanko's form-update-override case): a form filling or a
   // signing when one widget alone used it; page-view.ts then judges what the new one shows.
+  if (change.kind === 'changed' && before.annotationAppearance.has(n)) {
+    const owner = soleOwner(before, n);
+    if (owner !== null && before.annotations.has(owner) && after.annotations.has(owner)) {
+      return { category: 'annotation', description: 'appearance of an annotation redrawn in place' };
+    }
+  }
   if (change.kind === 'changed' && (before.formAppearance.has(n) || before.signatureAppearance.has(n))) {
     const widget = soleOwner(before, n);
     const owner = widget === null ? undefined : before.fields.get(before.widgets.get(widget) ?? -1);

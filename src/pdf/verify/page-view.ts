@@ -242,8 +242,8 @@ export function referrers(facts: DocumentFacts): Map<number, Set<number>> {
 }
 
 /**
- * The widget that alone owns object `n` of an appearance: n is referred to by one object only,
- * and so on up (through an appearance dictionary or a state dictionary) to one widget. Null when
+ * The widget or annotation that alone owns object `n` of an appearance: n is referred to by one
+ * object only, and so on up (through an appearance dictionary or a state dictionary) to it. Null when
  * anything else (the trailer, the catalog, a page, another annotation) also uses it.
  */
 export function soleOwner(facts: DocumentFacts, n: number): number | null {
@@ -255,7 +255,7 @@ export function soleOwner(facts: DocumentFacts, n: number): number | null {
       return null;
     }
     const [parent] = from;
-    if (facts.widgets.has(parent)) {
+    if (facts.widgets.has(parent) || facts.annotations.has(parent)) {
       return parent;
     }
     if (parent === 0 || facts.pages.has(parent) || facts.fields.has(parent) || parent === facts.catalog) {
@@ -346,6 +346,10 @@ export function shownChanges(
       ...(field ? { field } : {}),
       ...(attack ? { attack } : {}),
     });
+  // Annotations that are no form field's widget are comments, which a certification at level 3
+  // allows to create and modify (§12.8.2.2): their changes are named 'annotation', not 'other'.
+  const comment = (objectNumber: number, description: string, field?: string) =>
+    out.push({ revision, objectNumber, kind: 'changed', category: 'annotation', description, ...(field ? { field } : {}) });
   const fieldName = (facts: DocumentFacts, a: AnnotView) => (a.field !== null ? facts.fields.get(a.field)?.name : undefined);
   const fieldValue = (facts: DocumentFacts, fp: typeof fpA, field: number | null) => {
     const d = field === null ? null : objectAt(facts.view.pdf, field);
@@ -386,8 +390,10 @@ export function shownChanges(
           continue;
         }
         const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!), null, beneath(m));
-        if (hit) {
-          const isSig = now.field !== null && after.fields.get(now.field)?.isSignature;
+        if (hit && now.field === null) {
+          comment(m, `the new annotation on ${page} paints an opaque box over what the signed page showed`);
+        } else if (hit) {
+          const isSig = after.fields.get(now.field!)?.isSignature;
           other(
             m,
             `the new ${what} on ${page} paints an opaque box over what the signed page showed (${hit.map((x) => Math.round(x)).join(' ')})`,
@@ -397,22 +403,27 @@ export function shownChanges(
         }
         continue;
       }
+      const isComment = was.field === null && now.field === null;
       if (
         (was.rect === null) !== (now.rect === null) ||
         (was.rect && now.rect && was.rect.some((v, i) => Math.abs(v - now.rect![i]) > 0.01))
       ) {
-        other(m, `${page}: the ${what} was moved or resized (/Rect)`, name);
+        (isComment ? comment : other)(m, `${page}: the ${what} was moved or resized (/Rect)`, name);
         continue;
       }
       if ((was.flags & HIDING_FLAGS) !== (now.flags & HIDING_FLAGS)) {
-        other(m, `${page}: the ${what} was shown or hidden (/F)`, name);
+        (isComment ? comment : other)(m, `${page}: the ${what} was shown or hidden (/F)`, name);
         continue;
       }
       if (was.appearance === now.appearance) {
         continue;
       }
+      if (isComment) {
+        comment(m, `${page}: the appearance of an existing annotation was redrawn`);
+        continue;
+      }
       if (now.field === null || was.field === null) {
-        other(m, `${page}: the appearance of an existing annotation was redrawn`);
+        other(m, `${page}: the ${what} was redrawn and its field changed`, name);
         continue;
       }
       if (fieldValue(before, fpA, was.field) === fieldValue(after, fpB, now.field)) {
