@@ -82,6 +82,21 @@ describe('form filling after an approval signature', () => {
     const r = await verify(pdf.bytes);
     expect(verdict(r)).toEqual({ integrity: 'intact', signatures: [['Ana', true, false]], attacks: [] });
   });
+  it('a filled appearance too costly to measure counts as covering its box', async () => {
+    const pdf = withFieldOverText();
+    await pdf.sign(pki, { signer: ana, field: 'Ana' });
+    const [a, b, c] = [pdf.size, pdf.size + 1, pdf.size + 2];
+    const xo = (body: string, next?: number) =>
+      stream(body, `/Type /XObject /Subtype /Form /BBox [0 0 350 40] ${next ? `/Resources << /XObject << /X ${next} 0 R >> >> ` : ''}`);
+    pdf.update({
+      [a]: xo('/X Do '.repeat(1000), b),
+      [b]: xo('/X Do '.repeat(1000), c),
+      [c]: xo('BT /F1 8 Tf (.) Tj ET '.repeat(200)),
+      8: pdf.edit(8, '/T (amount)', `/T (amount) /V (x) /AP << /N ${a} 0 R >>`),
+    });
+    const r = await verify(pdf.bytes);
+    expect(verdict(r)).toEqual({ integrity: 'modified', signatures: [['Ana', true, true]], attacks: ['shadow-replace'] });
+  });
 });
 
 describe('objects of the signed revision replaced', () => {
@@ -242,6 +257,20 @@ describe('content marks', () => {
     expect(box.ink.map((b) => b.map((v) => Math.round(v)))).toEqual([[103, 105, 109, 108]]);
     const image = appearanceMarks(doc, doc.getObject(PdfRef.of(10, 0)) as PdfStream, [0, 0, 350, 40]);
     expect(image).toEqual({ ink: [[0, 0, 50, 10]], opaque: [] });
+  });
+  it('a form that draws itself, and forms that draw each other a thousand times over, are read within bounds', async () => {
+    const pdf = HandPdf.base([
+      stream('/Me Do', '/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /Me 8 0 R >> >> '),
+      stream('/B Do '.repeat(1000), '/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /B 10 0 R >> >> '),
+      stream('/C Do '.repeat(1000), '/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /XObject << /C 11 0 R >> >> '),
+      stream('0 0 5 5 re f '.repeat(1000), '/Type /XObject /Subtype /Form /BBox [0 0 10 10] '),
+    ]);
+    const doc = await PDF.load(pdf.bytes);
+    const self = appearanceMarks(doc, doc.getObject(PdfRef.of(8, 0)) as PdfStream, [0, 0, 10, 10]);
+    expect(self.ink).toEqual([[0, 0, 10, 10]]); // the cycle counts as marking its whole box
+    // 10^9 rectangles if followed: the budget stops the reading, which then marks everything.
+    const bomb = appearanceMarks(doc, doc.getObject(PdfRef.of(9, 0)) as PdfStream, [0, 0, 10, 10]);
+    expect(bomb.ink.some((b) => b[0] < -1e8 && b[2] > 1e8)).toBe(true);
   });
 });
 

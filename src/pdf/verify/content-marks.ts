@@ -18,12 +18,20 @@ export interface Marks {
   ink: Box[];
   /** Boxes painted fully opaque (an opaque rectangle or image): what lies beneath is hidden. */
   opaque: Box[];
+  /** The budget ran out: the marks are incomplete, and a caller must assume the worst. */
+  exhausted?: boolean;
 }
 
 export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 const EVERYWHERE: Box = [-1e9, -1e9, 1e9, 1e9];
-/** Operands and operators read, over one stream and the forms it draws. */
+/** Operands and operators read, over every stream one comparison reads (see markBudget). */
 const MAX_TOKENS = 2_000_000;
+
+/** What one comparison may read: shared by every stream it measures, so many cannot add up. */
+export interface MarkBudget {
+  tokens: number;
+}
+export const markBudget = (): MarkBudget => ({ tokens: MAX_TOKENS });
 const MAX_FORM_DEPTH = 12;
 
 export const multiply = (m: Matrix, n: Matrix): Matrix => [
@@ -181,7 +189,7 @@ interface State {
 interface Context {
   pdf: PDF;
   out: Marks;
-  budget: { tokens: number };
+  budget: MarkBudget;
   forms: Set<number>;
 }
 
@@ -251,6 +259,7 @@ function run(ctx: Context, data: Uint8Array, resources: PdfDict | null, start: S
   for (const t of tokens(data)) {
     if (--ctx.budget.tokens < 0) {
       out.ink.push(EVERYWHERE);
+      out.exhausted = true;
       return;
     }
     if (!('op' in t)) {
@@ -473,8 +482,8 @@ function formMarks(ctx: Context, form: PdfStream, s: State, depth: number, n: nu
 const START: Omit<State, 'ctm' | 'clip'> = { fillAlpha: 1, fillWhite: false, fontSize: 0, leading: 0, hScale: 100, rise: 0, render: 0 };
 
 /** The marks of a page's content streams, in the page's default user space. */
-export function pageContentMarks(pdf: PDF, page: PdfDict, resources: PdfDict | null): Marks {
-  const ctx: Context = { pdf, out: { ink: [], opaque: [] }, budget: { tokens: MAX_TOKENS }, forms: new Set() };
+export function pageContentMarks(pdf: PDF, page: PdfDict, resources: PdfDict | null, budget = markBudget()): Marks {
+  const ctx: Context = { pdf, out: { ink: [], opaque: [] }, budget, forms: new Set() };
   const contents = resolve(pdf, page.get('Contents'));
   const parts = contents instanceof PdfArray ? contents.toArray().map((c) => resolve(pdf, c)) : [contents];
   const chunks = parts.map((p) => (p instanceof PdfStream ? decoded(p) : new Uint8Array()));
@@ -492,8 +501,8 @@ export function pageContentMarks(pdf: PDF, page: PdfDict, resources: PdfDict | n
  * The marks of an annotation's appearance stream placed on the page (§12.5.5): the /BBox transformed
  * by /Matrix is mapped onto /Rect, and nothing is drawn outside /Rect.
  */
-export function appearanceMarks(pdf: PDF, appearance: PdfStream, rect: Box): Marks {
-  const ctx: Context = { pdf, out: { ink: [], opaque: [] }, budget: { tokens: MAX_TOKENS }, forms: new Set() };
+export function appearanceMarks(pdf: PDF, appearance: PdfStream, rect: Box, budget = markBudget()): Marks {
+  const ctx: Context = { pdf, out: { ink: [], opaque: [] }, budget, forms: new Set() };
   const bbox = boxOf(pdf, appearance.get('BBox'));
   const matrix = matrixOf(pdf, appearance.get('Matrix'));
   if (!bbox) {

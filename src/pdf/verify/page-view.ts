@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, type PdfObject, PdfRef, PdfStream, PdfString } from '@libpdf/core';
 import type { ClassifiedChange } from './change-rules.js';
-import { appearanceMarks, area, type Box, boxOf, contains, intersect, type Marks, pageContentMarks } from './content-marks.js';
+import { appearanceMarks, area, type Box, boxOf, contains, intersect, type Marks, markBudget, pageContentMarks } from './content-marks.js';
 import type { DocumentFacts } from './document-facts.js';
 import { MAX_DEPTH, objectAt, sameObject, VerifyLimitError } from './revision-diff.js';
 
@@ -304,10 +304,15 @@ function appearanceObjects(pdf: PDF, widget: PdfDict): number[] {
   return out;
 }
 
-/** The first opaque box of `now` that `before` did not already paint, over ink of `beneath`. */
-function coverOver(now: Marks, before: Marks | null, beneath: Box[]): Box | null {
-  for (const box of now.opaque) {
-    if (before?.opaque.some((o) => contains(o, box))) {
+/**
+ * The first opaque box of `now` (drawn in `rect`) that `before` did not already paint, over ink of
+ * `beneath`. Marks the budget cut short count against the change: the new appearance as opaque
+ * over its whole rectangle, the old one as hiding nothing.
+ */
+function coverOver(now: Marks, rect: Box, before: Marks | null, beneath: Box[]): Box | null {
+  const opaque = now.exhausted ? [rect] : now.opaque;
+  for (const box of opaque) {
+    if (!before?.exhausted && before?.opaque.some((o) => contains(o, box))) {
       continue; // the signed appearance already hid what lies there
     }
     for (const ink of beneath) {
@@ -334,6 +339,8 @@ export function shownChanges(
   const viewsA = pageViews(before, fpA);
   const viewsB = pageViews(after, fpB);
   const revision = after.view.revision;
+  // One budget for every stream measured in this comparison: past it, everything counts as marked.
+  const budget = markBudget();
   const drawing: ClassifiedChange[] = [];
   const out: ClassifiedChange[] = [];
   const other = (objectNumber: number, description: string, field?: string, attack?: ClassifiedChange['attack']) =>
@@ -373,10 +380,10 @@ export function shownChanges(
         const annots = new Map<number, Box[]>();
         for (const x of a.annots.values()) {
           if (shownOnScreen(x) && x.shown) {
-            annots.set(x.n, appearanceMarks(pdfA, x.shown, x.rect!).ink);
+            annots.set(x.n, appearanceMarks(pdfA, x.shown, x.rect!, budget).ink);
           }
         }
-        beneathCache = { content: pageContentMarks(pdfA, a.dict, a.resources).ink, annots };
+        beneathCache = { content: pageContentMarks(pdfA, a.dict, a.resources, budget).ink, annots };
       }
       return [...beneathCache.content, ...[...beneathCache.annots].filter(([k]) => k !== except).flatMap(([, v]) => v)];
     };
@@ -389,7 +396,7 @@ export function shownChanges(
         if (!shownOnScreen(now) || !now.shown) {
           continue;
         }
-        const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!), null, beneath(m));
+        const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!, budget), now.rect!, null, beneath(m));
         if (hit && now.field === null) {
           comment(m, `the new annotation on ${page} paints an opaque box over what the signed page showed`);
         } else if (hit) {
@@ -445,8 +452,8 @@ export function shownChanges(
         continue;
       }
       if (shownOnScreen(now) && now.shown) {
-        const prev = was.shown && was.rect ? appearanceMarks(pdfA, was.shown, was.rect) : null;
-        const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!), prev, beneath(m));
+        const prev = was.shown && was.rect ? appearanceMarks(pdfA, was.shown, was.rect, budget) : null;
+        const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!, budget), now.rect!, prev, beneath(m));
         if (hit) {
           other(
             m,
