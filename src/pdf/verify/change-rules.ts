@@ -7,7 +7,8 @@
 // a given signature allows is verify-pdf.ts's decision; here each change is only named.
 import { PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 import { describeObject, type DocumentFacts } from './document-facts.js';
-import { referrers, shownChanges, soleOwner } from './page-view.js';
+import { referrers, soleOwner } from './appearance-owners.js';
+import { shownChanges } from './page-view.js';
 import { changedKeys, type ObjectChange, objectAt, sameObject } from './revision-diff.js';
 
 export type ChangeCategory =

@@ -6,12 +6,11 @@
 // of marks where there may be none, and the work is bounded: a stream beyond the budget counts as
 // marking everything.
 import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
+import { apply, type Box, boxOf, IDENTITY, intersect, type Matrix, matrixOf, multiply, transformBox } from './boxes.js';
+import { type Token, tokens } from './content-tokens.js';
 import { objectAt } from './revision-diff.js';
 
-/** An axis-aligned box on the page: [x0, y0, x1, y1], x0 <= x1 and y0 <= y1. */
-export type Box = [number, number, number, number];
-/** An affine matrix [a b c d e f] (§8.3.3). */
-export type Matrix = [number, number, number, number, number, number];
+export type { Box } from './boxes.js';
 
 export interface Marks {
   /** Boxes where something visible is drawn (white fills excluded: on paper they draw nothing). */
@@ -22,7 +21,6 @@ export interface Marks {
   exhausted?: boolean;
 }
 
-export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 const EVERYWHERE: Box = [-1e9, -1e9, 1e9, 1e9];
 /** Operands and operators read, over every stream one comparison reads (see markBudget). */
 const MAX_TOKENS = 2_000_000;
@@ -33,146 +31,6 @@ export interface MarkBudget {
 }
 export const markBudget = (): MarkBudget => ({ tokens: MAX_TOKENS });
 const MAX_FORM_DEPTH = 12;
-
-export const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[1] * n[2],
-  m[0] * n[1] + m[1] * n[3],
-  m[2] * n[0] + m[3] * n[2],
-  m[2] * n[1] + m[3] * n[3],
-  m[4] * n[0] + m[5] * n[2] + n[4],
-  m[4] * n[1] + m[5] * n[3] + n[5],
-];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-
-/** The box around `box` transformed by `m`. */
-export function transformBox(m: Matrix, box: Box): Box {
-  const pts = [apply(m, box[0], box[1]), apply(m, box[2], box[1]), apply(m, box[0], box[3]), apply(m, box[2], box[3])];
-  return [
-    Math.min(...pts.map((p) => p[0])),
-    Math.min(...pts.map((p) => p[1])),
-    Math.max(...pts.map((p) => p[0])),
-    Math.max(...pts.map((p) => p[1])),
-  ];
-}
-
-export function intersect(a: Box, b: Box): Box | null {
-  const r: Box = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
-  return r[0] < r[2] && r[1] < r[3] ? r : null;
-}
-
-export const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
-
-/** `inner` lies within `outer`, give or take a point (appearances are drawn with a border inset). */
-export const contains = (outer: Box, inner: Box, slack = 1) =>
-  inner[0] >= outer[0] - slack && inner[1] >= outer[1] - slack && inner[2] <= outer[2] + slack && inner[3] <= outer[3] + slack;
-
-export const numbersOf = (pdf: PDF, o: PdfObject | undefined | null): number[] => {
-  const r = o instanceof PdfRef ? objectAt(pdf, o.objectNumber) : o;
-  return r instanceof PdfArray
-    ? r.toArray().map((x) => {
-        const v = x instanceof PdfRef ? objectAt(pdf, x.objectNumber) : x;
-        return v instanceof PdfNumber ? v.value : Number.NaN;
-      })
-    : [];
-};
-
-export function boxOf(pdf: PDF, o: PdfObject | undefined | null): Box | null {
-  const n = numbersOf(pdf, o);
-  if (n.length !== 4 || n.some((x) => !Number.isFinite(x))) {
-    return null;
-  }
-  return [Math.min(n[0], n[2]), Math.min(n[1], n[3]), Math.max(n[0], n[2]), Math.max(n[1], n[3])];
-}
-
-export function matrixOf(pdf: PDF, o: PdfObject | undefined | null): Matrix {
-  const n = numbersOf(pdf, o);
-  return n.length === 6 && n.every(Number.isFinite) ? (n as Matrix) : IDENTITY;
-}
-
-// ---- tokens (§7.2, §8.9.7 inline images) ----
-
-type Token = { op: string } | { num: number } | { bytes: number } | { name: string } | { other: true };
-
-const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-
-/** Tokens of a content stream; strings keep only their length in bytes (what text measuring needs). */
-function* tokens(data: Uint8Array): Generator<Token> {
-  let i = 0;
-  const n = data.length;
-  while (i < n) {
-    const c = data[i];
-    if (WS.has(c)) {
-      i++;
-    } else if (c === 0x25) {
-      while (i < n && data[i] !== 0x0a && data[i] !== 0x0d) {
-        i++;
-      }
-    } else if (c === 0x28) {
-      let depth = 1;
-      let len = 0;
-      i++;
-      while (i < n && depth > 0) {
-        if (data[i] === 0x5c) {
-          i += 2;
-        } else {
-          depth += data[i] === 0x28 ? 1 : data[i] === 0x29 ? -1 : 0;
-          i++;
-        }
-        len++;
-      }
-      yield { bytes: Math.max(0, len - 1) };
-    } else if (c === 0x3c && data[i + 1] === 0x3c) {
-      i += 2;
-      yield { op: '<<' };
-    } else if (c === 0x3e && data[i + 1] === 0x3e) {
-      i += 2;
-      yield { op: '>>' };
-    } else if (c === 0x3c) {
-      const start = i;
-      while (i < n && data[i] !== 0x3e) {
-        i++;
-      }
-      i++;
-      yield { bytes: Math.ceil((i - start - 2) / 2) };
-    } else if (c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d) {
-      i++;
-      yield { op: String.fromCharCode(c) };
-    } else if (c === 0x2f) {
-      const start = ++i;
-      while (i < n && !WS.has(data[i]) && !DELIM.has(data[i])) {
-        i++;
-      }
-      yield { name: Buffer.from(data.subarray(start, i)).toString('latin1') };
-    } else {
-      const start = i;
-      while (i < n && !WS.has(data[i]) && !DELIM.has(data[i])) {
-        i++;
-      }
-      if (i === start) {
-        i++; // a stray delimiter (")" or ">"): skipped
-        continue;
-      }
-      const word = Buffer.from(data.subarray(start, i)).toString('latin1');
-      const num = Number(word);
-      if (word !== '' && Number.isFinite(num) && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) {
-        yield { num };
-      } else if (word === 'ID') {
-        // Inline image data runs to the EI that follows white space (§8.9.7).
-        i++;
-        while (i < n && !(WS.has(data[i - 1]) && data[i] === 0x45 && data[i + 1] === 0x49 && (i + 2 >= n || WS.has(data[i + 2])))) {
-          i++;
-        }
-        i += 2;
-        yield { op: 'EI' };
-      } else {
-        yield { op: word };
-      }
-    }
-  }
-}
-
-// ---- the interpreter ----
 
 interface State {
   ctm: Matrix;
