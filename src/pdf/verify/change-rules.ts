@@ -3,8 +3,11 @@
 // signature may allow after it: another signature with its field, widget and appearance; DSS
 // validation data and document time stamps; filling in form fields; annotations (certification
 // level 3 only). Anything else (page content, fonts, the page tree, a redefined signature
-// dictionary, a catalog key outside the form and the DSS) is 'other' and never allowed. Which kinds
-// a given signature allows is verify-pdf.ts's decision; here each change is only named.
+// dictionary, a catalog key outside the form and the DSS) is 'other' and never allowed; what draws
+// nothing (the structure tree growing, developer extensions, arrays of the form) is 'structure'.
+// Whatever the objects are named, page-view.ts then compares what each page shows, and names as
+// 'other' what no filling or signing explains. Which kinds a given signature allows is
+// verify-pdf.ts's decision; here each change is only named.
 import { PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 import { describeObject, type DocumentFacts } from './document-facts.js';
 import { referrers, soleOwner } from './appearance-owners.js';
