@@ -304,7 +304,7 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   if (change.kind === 'added' && after.annotationAppearance.has(n)) {
     return { category: 'annotation', description: 'annotation appearance' };
   }
-  // An appearance rewritten in place (pyHanko's form-update-override case): a form filling or a
+  // An appearance rewritten in place (pyHanko's in-place appearance update): a form filling or a
   // signing when one widget alone used it; page-view.ts then judges what the new one shows.
   if (change.kind === 'changed' && before.annotationAppearance.has(n)) {
     const owner = soleOwner(before, n);
