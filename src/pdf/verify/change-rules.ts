@@ -304,8 +304,9 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   if (change.kind === 'added' && after.annotationAppearance.has(n)) {
     return { category: 'annotation', description: 'annotation appearance' };
   }
-  // An appearance rewritten in place (pyHanko's in-place appearance update): a form filling or a
-  // signing when one widget alone used it; page-view.ts then judges what the new one shows.
+  // An appearance rewritten in place (pyHanko's in-place appearance update): an annotation change
+  // when one comment alone used it, a form filling or a signing when one widget alone did;
+  // page-view.ts then judges what the new one shows.
   if (change.kind === 'changed' && before.annotationAppearance.has(n)) {
     const owner = soleOwner(before, n);
     if (owner !== null && before.annotations.has(owner) && after.annotations.has(owner)) {
