@@ -71,7 +71,10 @@ export async function loadRevisions(bytes: Uint8Array, ends: number[]): Promise<
     } catch {
       continue; // a prefix that is no PDF is no revision a reader shows; the later ones are checked
     }
-    const size = pdf.context.info.trailer.getNumber('Size')?.value ?? 0;
+    // The objects the cross-references hold, whatever the trailer's /Size says: an update that
+    // declares /Size 1 still shows every object before it, and may not hide the ones it adds.
+    const declared = pdf.context.info.trailer.getNumber('Size')?.value ?? 0;
+    const size = Math.max(declared, pdf.context.registry.nextObjectNumber);
     if (!Number.isSafeInteger(size) || size > MAX_OBJECTS) {
       throw new VerifyLimitError(`revision ${i + 1} declares ${size} objects; at most ${MAX_OBJECTS} are verified`);
     }
