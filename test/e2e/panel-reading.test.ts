@@ -296,8 +296,8 @@ describe('the panel, read', () => {
       hourCycle: 'h23',
     }).format(new Date(stored));
     expect(inAccountZone).toBe(`${dd}/${mm}/${yyyy}, 23:59`);
-    // ...and shown so, with the zone named, although the computer is in Madrid (where it is 06:59
-    // of the next day).
+    // ...and shown so, with the zone named, although the computer is in Madrid (where it is
+    // already the next morning, 06:59 or 07:59 as summer time has it).
     // (The month's abbreviation is the browser's: "Sep" or "Sept" depending on its ICU.)
     const month = new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' })
       .format(new Date(Date.UTC(Number(yyyy), Number(mm) - 1, 15)))
