@@ -1,7 +1,8 @@
-// Every string the panel shows, in Spanish and English; the browser's language first, then the
-// person's choice on the language switch (kept for the next visit). Times are shown in the
-// account's time zone, the one the history PDF uses and an expiration date ends a day in, so a
-// person whose computer is elsewhere sees the same time as the PDF and the API's rules.
+// The panel's language and times: every string it shows, in Spanish and English (the words of each
+// area live in words/*.ts); the browser's language first, then the person's choice on the
+// language switch (kept for the next visit). Times are shown in the account's time zone, the one
+// the history PDF uses and an expiration date ends a day in, so a person whose computer is
+// elsewhere sees the same time as the PDF and the API's rules.
 import { createContext, useContext } from 'react';
 import type { Lang } from '../api';
 import { accountEn, accountEs } from './words/account';
@@ -9,9 +10,9 @@ import { commonEn, commonEs } from './words/common';
 import { documentsEn, documentsEs } from './words/documents';
 import { webhooksEn, webhooksEs } from './words/webhooks';
 
-// One dictionary per language, assembled from the words of each area (words/*.ts): a key is
-// defined in one area only, and each area's English is typed by its Spanish, so neither
-// language can miss a string.
+// One dictionary per language, assembled from the words of each area (words/*.ts). Each area's
+// English is typed by its Spanish, so neither language can miss a string; a key belongs to one
+// area only (a second would silently win the spread: test/unit/panel-words.test.ts).
 const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs };
 
 export type PanelDict = typeof es;
