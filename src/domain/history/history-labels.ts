@@ -82,6 +82,9 @@ const ACTIONS = {
 /** An action a document's history records; each has its words in both languages. */
 export type HistoryAction = keyof typeof ACTIONS;
 
+/** Every action of the list, in its order. */
+export const HISTORY_ACTIONS = Object.keys(ACTIONS) as readonly HistoryAction[];
+
 /** Whether `id` is an action of the list (appendHistory refuses any other, cast or not). */
 export function isHistoryAction(id: string): id is HistoryAction {
   return Object.hasOwn(ACTIONS, id);
