@@ -100,6 +100,8 @@ export const ERROR_CODES = {
   ALREADY_SIGNED: 'already signed',
   /** The signer's authority (SMS, WHATSAPP, SAT, EMAIL codes) cannot be proven on this server yet. */
   AUTHORITY_NOT_AVAILABLE: 'authority not available',
+  /** A SAT signer posted a drawn or typed signature: they sign with their e.firma (/sat/prepare, then /sat/finish). */
+  SAT_EFIRMA_REQUIRED: 'sign with the e.firma',
   /** An EMAIL signer must prove the one-time code sent to their address before signing or rejecting. */
   VERIFICATION_REQUIRED: 'code not verified',
   /** The one-time code is wrong; details say how many attempts are left. */

@@ -19,6 +19,21 @@ const MIN_BLOB = 0.002;
 
 /** Below this variance of the Laplacian an image of a document is too blurred to read. */
 export const BLUR_MIN = 150;
+/**
+ * Below this variance of the Laplacian a selfie is too blurred to judge a face by. A face has soft
+ * skin where a card has printed edges, so a selfie measures far lower than a document at the same
+ * focus, and the document threshold failed sharp ones (a face that matched measured 70–100).
+ * Measured by bench/selfie-quality.ts on the face-api package's six sample photographs (1920 px
+ * wide) framed as selfies, without and with sensor noise (σ 2); table in docs/api.md, "Image
+ * quality". 216 phone-like JPEGs (720 and 1080 px wide, JPEG 85, recompressed at 70, downscaled to
+ * 480 px): min 4.4, medians 55–74, max 380, only 39 of them at 150 or more. Softened by σ 1 px:
+ * medians 13–22. 288 deliberately blurred (σ 3 and 6 px at 720 px, JPEG 85 or recompressed at 70):
+ * max 16.9 (recompressing noise adds blocking the measure reads as detail). Documents: sharp
+ * 1203–2321, σ 1.5 px 99–215, σ 3 px 32–70. So 20: every deliberately blurred selfie falls below
+ * it; 176 of the 216 phone-like ones pass, every one framed without enlarging among them (the
+ * others are faces enlarged up to about 3 times from a distant shot, soft in fact).
+ */
+export const SELFIE_BLUR_MIN = 20;
 /** Above this share of the image in clipped blobs, a reflection hides part of the document. */
 export const GLARE_MAX = 0.003;
 

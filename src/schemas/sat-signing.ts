@@ -30,6 +30,8 @@ export const SatPrepared = Type.Object({
     curp: Type.String(),
     serial: Type.String({ description: 'lowercase hex' }),
     certificate_number: Type.String({ description: "the SAT's certificate number (the serial as digits)" }),
+    valid_from: DateTime('start of the validity period (notBefore)'),
+    valid_to: DateTime('end of the validity period (notAfter)'),
     status: StringEnum(['good', 'unknown'], { description: "the SAT's OCSP answer; unknown when it could not be asked" }),
   }),
 });
@@ -46,6 +48,8 @@ examples(SatPrepared, {
     curp: 'GOLM800101MDFMPR09',
     serial: '3330303031303030303030353030303033343136',
     certificate_number: '30001000000500003416',
+    valid_from: '2025-03-01T00:00:00.000Z',
+    valid_to: '2029-03-01T00:00:00.000Z',
     status: 'good',
   },
 });

@@ -80,6 +80,12 @@ describe('identity verification with the camera', { timeout: 180_000 }, () => {
       const problems = pageProblems(page);
       await page.goto(doc.stickers[0].signer_url);
       await page.getByRole('heading', { name: 'Verifica tu identidad' }).waitFor();
+      // The page names the signer's state as the sender's listing does.
+      const ownBadge = page.locator('.signers .badge').first();
+      expect(await ownBadge.textContent()).toBe('Verificación de identidad pendiente');
+      const listedStatus = async () =>
+        (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!.signers[0].status;
+      expect(await listedStatus()).toBe('verification_pending');
 
       for (const [i, label] of ['Identificación, frente', 'Identificación, reverso', 'Selfie'].entries()) {
         await page.getByRole('button', { name: `Usar la cámara: ${label}` }).click();
@@ -118,6 +124,9 @@ describe('identity verification with the camera', { timeout: 180_000 }, () => {
       );
       await page.reload();
       if (outcome === 'approve') {
+        await page.getByRole('tab', { name: 'Escribir' }).waitFor();
+        expect(await ownBadge.textContent()).toBe('Identidad verificada');
+        expect(await listedStatus()).toBe('verified');
         await page.getByRole('tab', { name: 'Escribir' }).click();
         await page.locator('#typed-signature').fill('Inés Camacho');
         await page.locator('#consent').check();

@@ -1,8 +1,11 @@
 // A SAT signer on the signer page in a real Chromium: picks the .cer and .key of their e.firma,
 // types the password and signs. Every request body the page sends is recorded: none carries the
-// key (DER, PEM or Base64) or the password. A wrong password is explained and nothing is sent.
+// key (DER, PEM or Base64) or the password. Before signing, the page shows the certificate as the
+// service checked it (holder, RFC, validity, the SAT's revocation status) for the signer to confirm.
+// A wrong password, the .cer picked as the .key, and the service's refusals are explained in the
+// page's language.
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey } from 'node:crypto';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
@@ -48,8 +51,8 @@ async function satSignerUrl() {
 }
 
 /** Opens the page recording every body it sends; script errors are problems. */
-async function open(url: string) {
-  const context = await browser.newContext({ locale: 'es-MX' });
+async function open(url: string, locale = 'es-MX') {
+  const context = await browser.newContext({ locale });
   const page = await context.newPage();
   const sent: { url: string; body: Buffer }[] = [];
   const problems: string[] = [];
@@ -69,11 +72,26 @@ async function open(url: string) {
   return { page, sent, problems };
 }
 
-async function pickFiles(page: Page, password: string) {
-  await page.locator('#efirma-cer').setInputFiles({ name: 'maria.cer', mimeType: 'application/pkix-cert', buffer: maria.cer });
-  await page.locator('#efirma-key').setInputFiles({ name: 'maria.key', mimeType: 'application/octet-stream', buffer: maria.key });
+async function pickFiles(page: Page, password: string, cred: SatCredential = maria) {
+  await page.locator('#efirma-cer').setInputFiles({ name: 'maria.cer', mimeType: 'application/pkix-cert', buffer: cred.cer });
+  await page.locator('#efirma-key').setInputFiles({ name: 'maria.key', mimeType: 'application/octet-stream', buffer: cred.key });
   await page.locator('#efirma-password').fill(password);
   await page.locator('#efirma-consent').check();
+}
+
+/** The certificate the page shows for confirmation, field by field. */
+async function shownCertificate(page: Page) {
+  const card = page.getByTestId('efirma-certificate');
+  await card.waitFor({ timeout: 30_000 });
+  const field = (name: string) => card.locator(`[data-field="${name}"]`).textContent();
+  return {
+    status: await card.getAttribute('data-status'),
+    name: await field('name'),
+    rfc: await field('rfc'),
+    number: await field('number'),
+    validity: await field('validity'),
+    statusText: await field('status'),
+  };
 }
 
 /** Every form the key or the password could take in a request body. */
@@ -102,6 +120,15 @@ describe('the signer page with a SAT e.firma', () => {
     await page.getByRole('heading', { name: 'Firmar con tu e.firma del SAT' }).waitFor();
     await pickFiles(page, maria.password);
     await page.getByRole('button', { name: 'Firmar con e.firma' }).click();
+    // The certificate as the service checked it, before anything is signed.
+    const shown = await shownCertificate(page);
+    const x509 = new X509Certificate(maria.cer);
+    const day = (d: string) => new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(d));
+    expect(shown).toMatchObject({ status: 'good', name: MARIA.name, rfc: MARIA.rfc, number: maria.certificateNumber });
+    expect(shown.validity).toBe(`Del ${day(x509.validFrom)} al ${day(x509.validTo)}`);
+    expect(shown.statusText).toMatch(/^Vigente: el SAT confirma que no está revocado/);
+    expect(sent.map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('/sat/finish'))).toEqual([]);
+    await page.getByRole('button', { name: 'Confirmar y firmar' }).click();
     await page.getByTestId('signed-state').waitFor({ timeout: 30_000 });
     expect(problems).toEqual([]);
 
@@ -165,6 +192,75 @@ describe('the signer page with a SAT e.firma', () => {
     await page.context().close();
   });
 
+  it('says the .cer picked as the .key (and the .key as the .cer) is not a private key, in Spanish and English, and sends nothing', async () => {
+    const { url } = await satSignerUrl();
+    for (const lang of [
+      { locale: 'es-MX', sign: 'Firmar con e.firma', key: /es un certificado, no una llave privada/, cer: /es una llave privada/ },
+      { locale: 'en-GB', sign: 'Sign with e.firma', key: /is a certificate, not a private key/, cer: /is a private key/ },
+    ]) {
+      const { page, sent, problems } = await open(url, lang.locale);
+      await page.locator('#efirma-cer').waitFor();
+      const banner = page.getByTestId('error-banner');
+      // Both files are DER and lie side by side: the certificate chosen twice.
+      await pickFiles(page, maria.password, { ...maria, key: maria.cer });
+      await page.getByRole('button', { name: lang.sign }).click();
+      await expect.poll(() => banner.getAttribute('data-code')).toBe('EFIRMA_KEY_IS_CERTIFICATE');
+      expect(await banner.textContent()).toMatch(lang.key);
+      await pickFiles(page, maria.password, { ...maria, cer: maria.key });
+      await page.getByRole('button', { name: lang.sign }).click();
+      await expect.poll(() => banner.getAttribute('data-code')).toBe('EFIRMA_CER_IS_KEY');
+      expect(await banner.textContent()).toMatch(lang.cer);
+      expect(sent).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it("says the service's refusals (untrusted issuer, revoked) in the page's language, and signs nothing", async () => {
+    const rogue = await sat.issue({ ...MARIA, rogue: true, password: 'clave-ajena-1' });
+    const revoked = await sat.issue({ ...MARIA, password: 'clave-revocada-1' });
+    sat.revoke(revoked.serialHex);
+    const cases = [
+      { locale: 'es-MX', sign: 'Firmar con e.firma', cred: rogue, text: /no fue emitido por las autoridades certificadoras del SAT/ },
+      { locale: 'es-MX', sign: 'Firmar con e.firma', cred: revoked, text: /El SAT informa que este certificado está revocado/ },
+      { locale: 'en-GB', sign: 'Sign with e.firma', cred: revoked, text: /The SAT reports this certificate revoked/ },
+    ];
+    for (const c of cases) {
+      const { doc, url } = await satSignerUrl();
+      const { page, problems } = await open(url, c.locale);
+      await page.locator('#efirma-cer').waitFor();
+      await pickFiles(page, c.cred.password, c.cred);
+      await page.getByRole('button', { name: c.sign }).click();
+      const banner = page.getByTestId('error-banner');
+      await expect.poll(() => banner.getAttribute('data-code')).toBe('SAT_CERTIFICATE_REFUSED');
+      // The explanation in the page's language comes first; the service's own words only as the detail.
+      const explanation = await banner.locator('p').nth(1).textContent();
+      expect(explanation).toMatch(c.text);
+      expect(await page.getByTestId('efirma-certificate').count()).toBe(0);
+      const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+      expect(listed.signers[0].status).not.toBe('signed');
+      // The browser logs the refusal's 422 itself; nothing else went wrong.
+      expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
+      await page.context().close();
+    }
+  });
+
+  it('cancelling at the certificate signs nothing; the form is back', async () => {
+    const { doc, url } = await satSignerUrl();
+    const { page, sent, problems } = await open(url);
+    await page.locator('#efirma-cer').waitFor();
+    await pickFiles(page, maria.password);
+    await page.getByRole('button', { name: 'Firmar con e.firma' }).click();
+    await shownCertificate(page);
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    await page.getByRole('button', { name: 'Firmar con e.firma' }).waitFor();
+    expect(sent.map((r) => new URL(r.url).pathname).filter((p) => p.endsWith('/sat/finish'))).toEqual([]);
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.signers[0].status).not.toBe('signed');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('rejects without the e.firma: the personal link is the proof of a refusal', async () => {
     const { doc, url } = await satSignerUrl();
     const { page, problems } = await open(url);
@@ -197,6 +293,8 @@ describe('the signer page with a SAT e.firma', () => {
     await page.getByRole('heading', { name: 'Firmar con tu e.firma del SAT' }).waitFor();
     await pickFiles(page, maria.password);
     await page.getByRole('button', { name: 'Firmar con e.firma' }).click();
+    expect((await shownCertificate(page)).rfc).toBe(MARIA.rfc);
+    await page.getByRole('button', { name: 'Confirmar y firmar' }).click();
     const signed = page.getByTestId('signed-state');
     await signed.waitFor({ timeout: 30_000 });
     expect(await signed.getAttribute('data-set-status')).toBe('COMPLETED');

@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseAccountCommand } from '../../src/cli/account.js';
 import { updateAccount } from '../../src/domain/accounts/update-account.js';
-import { BLUR_MIN, GLARE_MAX } from '../../src/imaging/image-quality.js';
+import { BLUR_MIN, GLARE_MAX, SELFIE_BLUR_MIN } from '../../src/imaging/image-quality.js';
 import { WorkerCrashError } from '../../src/jail/worker-pool.js';
 import { launchChromium } from '../helpers/browser.js';
 import { FACE_THRESHOLD } from '../../src/domain/identity/face-match.js';
 import type { FoundFace } from '../../src/imaging/face-descriptor.js';
 import { type CardImages, renderIdCard } from '../helpers/id-card.js';
-import { sampleFaces } from '../helpers/face-samples.js';
+import { phoneSelfies, sampleFaces } from '../helpers/face-samples.js';
 import { blur, glare, noise, readPng, writeJpeg } from '../helpers/image-ops.js';
 import { testPng } from '../helpers/images.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
@@ -31,9 +31,11 @@ let jobs: JobRunner;
 let pdf: string;
 const cards: Record<'valid' | 'expired' | 'passport' | 'badDigit', CardImages> = {} as never;
 /** Selfies: Ana's face (the portrait's, framed as a selfie), another person's, and a plain image without a face. */
-const selfies: Record<'ana' | 'other' | 'none', Buffer> = {
+const selfies: Record<'ana' | 'other' | 'none' | 'phone' | 'phoneBlurred', Buffer> = {
   ana: Buffer.alloc(0),
   other: Buffer.alloc(0),
+  phone: Buffer.alloc(0),
+  phoneBlurred: Buffer.alloc(0),
   none: testPng(720, 960, [230, 200, 180]),
 };
 /** yymmdd of the run's clock moved by `days`. */
@@ -57,6 +59,9 @@ beforeAll(async () => {
     const { portrait } = faces;
     selfies.ana = faces.selfies.ana;
     selfies.other = faces.selfies.other;
+    const phone = await phoneSelfies(s.deps.imageJail, browser);
+    selfies.phone = phone.phone;
+    selfies.phoneBlurred = phone.blurred;
     const printedName = 'Ana María García López';
     cards.valid = await renderIdCard(browser, { format: 'TD1', person: ANA, printedName, rotateDeg: 1.5, portrait });
     cards.expired = await renderIdCard(browser, {
@@ -207,6 +212,23 @@ describe('image quality', () => {
     ]);
     const blurrySelfie = await send(token, 'selfie', writeJpeg(blur(readPng(testPng(720, 960)), 6), 88));
     expect([blurrySelfie.status, blurrySelfie.json.captured]).toEqual([200, ['selfie']]);
+  });
+});
+
+describe('selfie quality', () => {
+  it('a phone-like selfie is judged by the selfie threshold and passes; a strongly blurred one still fails', async () => {
+    const phone = await s.deps.imageJail.measure(selfies.phone);
+    const blurred = await s.deps.imageJail.measure(selfies.phoneBlurred);
+    console.log(`phone-like selfie: sharpness ${phone.sharpness}; strongly blurred: ${blurred.sharpness}`);
+    // Under the documents' threshold, as real selfies are: the selfie's own applies.
+    expect(phone.sharpness).toBeLessThan(BLUR_MIN);
+    expect(phone.sharpness).toBeGreaterThanOrEqual(SELFIE_BLUR_MIN);
+    expect(blurred.sharpness).toBeLessThan(SELFIE_BLUR_MIN);
+
+    const passed = (await submitAndCheck(cards.valid, 'Ana García', selfies.phone)).review.automatic_checks!.checks.image_quality;
+    expect(passed).toMatchObject({ result: 'pass', images: { selfie: { result: 'pass', sharp: true, sharpness: phone.sharpness } } });
+    const failed = (await submitAndCheck(cards.valid, 'Ana García', selfies.phoneBlurred)).review.automatic_checks!.checks.image_quality;
+    expect(failed).toMatchObject({ result: 'fail', images: { selfie: { result: 'fail', sharp: false }, front: { result: 'pass' } } });
   });
 });
 

@@ -159,6 +159,26 @@ describe('identity verification', () => {
     expect([again.status, again.code]).toEqual([409, 'INVALID_STATE']);
   });
 
+  it('the signer page names each signer’s state as the listing does: verification pending, verified, signed', async () => {
+    const { doc, ana, bruno } = await verifyingDocument();
+    const listed = async () =>
+      (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!.signers.map((x) => x.status);
+    const page = async (token: string) => {
+      const info = (await call(`/sign/api/${token}`)).json;
+      return { own: info.signer.status, all: info.signers.map((x: { status: string }) => x.status) };
+    };
+    expect(await page(ana)).toEqual({ own: 'verification_pending', all: ['verification_pending', 'pending'] });
+    expect(await page(bruno)).toEqual({ own: 'viewed', all: ['verification_pending', 'viewed'] });
+    expect(await listed()).toEqual(['verification_pending', 'viewed']);
+    await submitAll(ana);
+    await s.client.request('POST', `/api/identity/reviews/${(await reviewOf(doc.document_ticket)).id}`, { decision: 'approve' });
+    expect(await page(ana)).toEqual({ own: 'verified', all: ['verified', 'viewed'] });
+    expect(await listed()).toEqual(['verified', 'viewed']);
+    expect((await sign(ana)).status).toBe(200);
+    expect(await page(bruno)).toEqual({ own: 'viewed', all: ['signed', 'viewed'] });
+    expect(await listed()).toEqual(['signed', 'viewed']);
+  });
+
   it('rejected: the signer cannot sign; the reason reaches the event and the history', async () => {
     const { doc, ana } = await verifyingDocument();
     await submitAll(ana);

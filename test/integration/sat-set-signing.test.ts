@@ -97,6 +97,18 @@ describe('a SAT signer on a set link', () => {
     ]);
   });
 
+  it('a drawn signature posted to the set link for a SAT signer is refused with the e.firma steps named', async () => {
+    const { tickets, token } = await satSet(['Contrato']);
+    const r = await call(`/sign/api/set/${token}/sign`, { signature: { type: 'typed', text: 'María Gómez' }, consent: true });
+    expect([r.status, r.json.error.code]).toEqual([409, 'SAT_EFIRMA_REQUIRED']);
+    expect(r.json.error.details).toMatchObject({
+      prepare: '/sign/api/set/{token}/sat/prepare',
+      finish: '/sign/api/set/{token}/sat/finish',
+    });
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === tickets[0])!;
+    expect(listed.signers[0].status).not.toBe('signed');
+  });
+
   it('names the document_ticket when it is missing or not of this set', async () => {
     const { token } = await satSet(['Contrato']);
     const missing = await call(`/sign/api/set/${token}/sat/prepare`, { certificate: maria.cer.toString('base64'), consent: true });

@@ -3,7 +3,7 @@
 // the test SAT root, `openssl cms -verify` and the report; then every refusal.
 import { execFile } from 'node:child_process';
 import { sign } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -162,6 +162,20 @@ describe('signing with the SAT e.firma', () => {
     expect([again.status, again.json.error.code]).toEqual([409, 'PREPARATION_USED']);
   });
 
+  it('a drawn signature posted to /sign for a SAT signer is refused with the e.firma steps named, nothing signed', async () => {
+    const { doc, token } = await satDocument();
+    const r = await call('POST', `/sign/api/${token}/sign`, { signature: { type: 'typed', text: 'María Gómez' }, consent: true });
+    expect([r.status, r.json.error.code]).toEqual([409, 'SAT_EFIRMA_REQUIRED']);
+    expect(r.json.error.message).toMatch(/e\.firma.*\/sat\/prepare.*\/sat\/finish/);
+    expect(r.json.error.details).toEqual({
+      authority: 'SAT',
+      prepare: '/sign/api/{token}/sat/prepare',
+      finish: '/sign/api/{token}/sat/finish',
+    });
+    const listed = (await s.client.listDocuments()).documents.find((d) => d.document_ticket === doc.document_ticket)!;
+    expect(listed.signers[0].status).not.toBe('signed');
+  });
+
   it('refuses a seal certificate (CSD), another RFC, an expired certificate, an untrusted issuer and a revoked one', async () => {
     const { token } = await satDocument();
     const reasonOf = async (cred: SatCredential) => {
@@ -262,9 +276,24 @@ describe('signing with the SAT e.firma', () => {
     expect(listed.status).toBe('rejected');
     const history = await s.client.documentHistory(doc.document_ticket);
     expect(history.entries.find((e) => e.action === 'rejected')?.details).toMatchObject({ reason: 'El RFC del contrato no es el mío' });
-    // The other signer's preparation made before the rejection cannot be finished any more.
+    // The other signer's preparation made before the rejection cannot be finished any more, and
+    // preparing again cannot help: the document is not signable, which is what the answer says,
+    // even once the preparation is past its time too.
     const late = await finish(second, prepared.json.preparation_id, 'AAAA');
-    expect(late.status).toBe(409);
+    expect([late.status, late.json.error.code, late.json.error.details]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE', { status: 'rejected' }]);
+    offsetMs = 6 * 60_000;
+    try {
+      const expired = await finish(second, prepared.json.preparation_id, 'AAAA');
+      expect([expired.status, expired.json.error.code]).toEqual([409, 'DOCUMENT_NOT_SIGNABLE']);
+    } finally {
+      offsetMs = 0;
+    }
+    // The answers table of the SAT section says the same.
+    const api = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const section = api.slice(api.indexOf('#### Signing with the SAT e.firma'));
+    const table = section.slice(section.indexOf('| Answer | When |'), section.indexOf('\n\n', section.indexOf('| Answer | When |')));
+    expect(table).toMatch(/\| `409 DOCUMENT_NOT_SIGNABLE` \|[^\n]*`rejected`[^\n]*finish/);
+    expect(table).not.toMatch(/`409 PREPARATION_USED` \|[^\n]*reject/);
   });
 
   it('on the document_url page a SAT signer asks for their link with the email the sender gave; without one they cannot', async () => {

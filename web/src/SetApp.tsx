@@ -141,8 +141,12 @@ export function SetApp({ token }: { token: string }) {
             onSigned={() => undefined}
             signWith={async (efirma) => {
               let setStatusAfter = s.set.status;
-              for (const d of toSign) {
+              for (const [i, d] of toSign.entries()) {
                 const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
+                // One look at the certificate, before the first document: the same one signs them all.
+                if (i === 0 && !(await efirma.confirm(prepared.certificate))) {
+                  return;
+                }
                 const signature = await efirma.sign(prepared.signed_attributes);
                 setStatusAfter = (await finishSetSat(token, d.document_ticket, prepared.preparation_id, signature)).set_status;
               }

@@ -7,6 +7,8 @@ import type { Rect as RectSchema } from '../../src/schemas/common.js';
 import type { CodeSent, CodeVerified, RejectResult, SignBody, SignResult, SigningInfo } from '../../src/schemas/signing.js';
 import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 
+export type { SatPrepared };
+
 export type { CodeSent, CodeVerified, RejectResult, SignResult, SigningInfo };
 
 export type Lang = 'es' | 'en';

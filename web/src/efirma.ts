@@ -9,6 +9,8 @@
 export type EfirmaProblem =
   | 'bad_cer'
   | 'bad_key'
+  | 'key_is_certificate'
+  | 'cer_is_key'
   | 'wrong_password'
   | 'key_mismatch'
   | 'not_rsa'
@@ -55,12 +57,36 @@ export async function openEfirma(
 ): Promise<Efirma> {
   const forge = (await import('node-forge')).default;
   type ForgeCert = ReturnType<typeof forge.pki.certificateFromAsn1>;
+  type Asn1 = ReturnType<typeof forge.asn1.fromDer>;
+  const { Class, Type } = forge.asn1;
+  const parse = (bytes: Uint8Array): Asn1 | null => {
+    try {
+      return forge.asn1.fromDer(binary(bytes));
+    } catch {
+      return null;
+    }
+  };
+  /** SEQUENCE of exactly these universal types: enough to tell a certificate from a key file. */
+  const shaped = (node: Asn1 | null, types: number[]) =>
+    node !== null &&
+    node.tagClass === Class.UNIVERSAL &&
+    node.type === Type.SEQUENCE &&
+    Array.isArray(node.value) &&
+    node.value.length === types.length &&
+    node.value.every((part, i) => typeof part !== 'string' && part.tagClass === Class.UNIVERSAL && part.type === types[i]);
+  // Certificate (RFC 5280 §4.1): tbsCertificate, signatureAlgorithm, signatureValue.
+  const isCertificate = (node: Asn1 | null) => shaped(node, [Type.SEQUENCE, Type.SEQUENCE, Type.BITSTRING]);
+  // EncryptedPrivateKeyInfo (RFC 5208 §6): encryptionAlgorithm, encryptedData; the SAT's .key.
+  const isEncryptedKey = (node: Asn1 | null) => shaped(node, [Type.SEQUENCE, Type.OCTETSTRING]);
+
+  const cerAsn1 = parse(cer);
   let cert: ForgeCert;
   try {
-    cert = forge.pki.certificateFromAsn1(forge.asn1.fromDer(binary(cer)));
+    cert = forge.pki.certificateFromAsn1(cerAsn1!);
   } catch {
+    // The two files lie side by side, both DER: the key picked for the certificate is said as such.
     // forge reads RSA certificates only; the SAT issues no other kind.
-    throw new EfirmaError('bad_cer');
+    throw new EfirmaError(isEncryptedKey(cerAsn1) ? 'cer_is_key' : 'bad_cer');
   }
   const attr = (oid: string) => {
     const value = cert.subject.attributes.find((a) => a.type === oid)?.value;
@@ -73,17 +99,21 @@ export async function openEfirma(
       return value.trim();
     }
   };
+  // Told apart before any password is tried: forge's decryption fails alike on a certificate and
+  // on a wrong password, and "wrong password" would send the signer retyping a right one.
+  const keyAsn1 = parse(keyFile);
+  if (isCertificate(keyAsn1)) {
+    throw new EfirmaError('key_is_certificate');
+  }
+  if (!isEncryptedKey(keyAsn1)) {
+    throw new EfirmaError('bad_key');
+  }
   let info: ReturnType<typeof forge.pki.decryptPrivateKeyInfo> | null;
   try {
-    info = forge.pki.decryptPrivateKeyInfo(forge.asn1.fromDer(binary(keyFile)), password);
+    info = forge.pki.decryptPrivateKeyInfo(keyAsn1!, password);
   } catch {
-    // A file that is not an encrypted PKCS#8 key, or a password so wrong the padding check throws.
+    // A password so wrong the padding check throws.
     info = null;
-    try {
-      forge.asn1.fromDer(binary(keyFile));
-    } catch {
-      throw new EfirmaError('bad_key');
-    }
   }
   if (!info) {
     throw new EfirmaError('wrong_password');

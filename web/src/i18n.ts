@@ -37,6 +37,9 @@ const es = {
     viewed: 'Lo ha visto',
     signed: 'Firmado',
     rejected: 'Rechazado',
+    verification_pending: 'Verificación de identidad pendiente',
+    verified: 'Identidad verificada',
+    verification_failed: 'Verificación de identidad fallida',
   } as Record<string, string>,
   signHeading: 'Tu firma',
   tabsLabel: 'Forma de firmar',
@@ -112,6 +115,25 @@ const es = {
   dismiss: 'Cerrar aviso',
   retry: 'Reintentar',
   serverSays: 'Detalle del servidor',
+  // The service's refusals of an e.firma signature (docs/api.md, "Signing with the SAT e.firma").
+  sat: {
+    refused: {
+      unreadable: 'El certificado (.cer) no se puede leer como un certificado del SAT.',
+      csd: 'Este es un certificado de sello digital (CSD), que solo sirve para facturar. Usa tu e.firma (FIEL).',
+      rfc_mismatch: 'El certificado es de otro RFC distinto al que se pidió para esta firma.',
+      expired: 'El certificado está vencido. Renueva tu e.firma con el SAT.',
+      not_yet_valid: 'El certificado aún no es válido.',
+      untrusted: 'El certificado no fue emitido por las autoridades certificadoras del SAT que reconoce este servicio.',
+      revoked: 'El SAT informa que este certificado está revocado: ya no sirve para firmar. Tramita una nueva e.firma con el SAT.',
+    } as Record<string, string>,
+    refusedOther: 'El certificado no fue aceptado para firmar.',
+    signatureInvalid: 'La firma no corresponde al certificado: la llave privada no es de esta e.firma. Revisa tus archivos.',
+    preparationExpired: 'Pasó demasiado tiempo antes de confirmar la firma. Vuelve a firmar.',
+    preparationUsed:
+      'La firma preparada ya no sirve: el documento cambió desde entonces (firmó otra persona) o ya se usó. Vuelve a firmar.',
+    preparationNotFound: 'No se encontró la firma preparada. Vuelve a firmar.',
+    efirmaRequired: 'Este documento se firma con tu e.firma del SAT: elige tu certificado y tu llave privada.',
+  },
   // The page behind document_url: the signer chooses their box and asks for their personal link.
   identify: {
     title: 'Identifícate para firmar',
@@ -179,6 +201,9 @@ const en: Dict = {
     viewed: 'Viewed',
     signed: 'Signed',
     rejected: 'Rejected',
+    verification_pending: 'Identity verification pending',
+    verified: 'Identity verified',
+    verification_failed: 'Identity verification failed',
   },
   signHeading: 'Your signature',
   tabsLabel: 'How to sign',
@@ -255,6 +280,24 @@ const en: Dict = {
   dismiss: 'Dismiss',
   retry: 'Try again',
   serverSays: 'Server detail',
+  sat: {
+    refused: {
+      unreadable: 'The certificate (.cer) cannot be read as an SAT certificate.',
+      csd: 'This is a seal certificate (CSD), which only seals invoices. Use your e.firma (FIEL).',
+      rfc_mismatch: 'The certificate is for another RFC than the one this signature asks for.',
+      expired: 'The certificate has expired. Renew your e.firma with the SAT.',
+      not_yet_valid: 'The certificate is not valid yet.',
+      untrusted: 'The certificate was not issued by the SAT certification authorities this service recognises.',
+      revoked: 'The SAT reports this certificate revoked: it can no longer sign. Apply to the SAT for a new e.firma.',
+    },
+    refusedOther: 'The certificate was not accepted for signing.',
+    signatureInvalid: 'The signature does not match the certificate: the private key is not this e.firma’s. Check your files.',
+    preparationExpired: 'Too much time passed before the signature was confirmed. Sign again.',
+    preparationUsed:
+      'The prepared signature can no longer be used: the document changed since (someone else signed) or it was used already. Sign again.',
+    preparationNotFound: 'The prepared signature was not found. Sign again.',
+    efirmaRequired: 'This document is signed with your SAT e.firma: choose your certificate and private key.',
+  },
   identify: {
     title: 'Identify yourself to sign',
     intro:

@@ -121,7 +121,7 @@ export async function captureEvidence(
   }
   // The link and the signer's state first: a stranger's image is decoded only for a signer who may send it.
   await deps.db.transaction().execute((trx) => openVerifying(trx, o.token));
-  const quality = await measureEvidence(deps.imageJail, bytes);
+  const quality = await measureEvidence(deps.imageJail, bytes, o.kind as EvidenceKind);
   refuseUnusable(o.kind as EvidenceKind, quality);
   return deps.db.transaction().execute(async (trx) => {
     const s = await openVerifying(trx, o.token);

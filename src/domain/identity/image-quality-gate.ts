@@ -2,9 +2,10 @@
 // the identity document that is too blurred or has a reflection is refused at once (422
 // IMAGE_QUALITY, details.problem), because the signer is there, holding the card, and can take it
 // again in seconds, while a reviewer days later can only reject. The selfie is measured, not
-// refused: the thresholds were measured on documents, whose printed edges a face does not have;
-// its figures go to the review, where a blurred selfie keeps the automatic decision from applying.
-import { BLUR_MIN, GLARE_MAX } from '../../imaging/image-quality.js';
+// refused, and judged by its own threshold (SELFIE_BLUR_MIN): a face has none of a card's printed
+// edges, and the document threshold failed sharp selfies. Its figures go to the review, where a
+// blurred selfie keeps the automatic decision from applying.
+import { BLUR_MIN, GLARE_MAX, SELFIE_BLUR_MIN } from '../../imaging/image-quality.js';
 import { ImageDecodeFailure, ImageJailBusyError, type ImageQuality, ImageTooComplexError, type ImageJail } from '../../jail/image-jail.js';
 import type { EvidenceKind } from '../../store/identity-repo.js';
 import { AppError, invalid } from '../errors.js';
@@ -17,13 +18,17 @@ export interface QualityVerdict extends ImageQuality {
   glare_free: boolean;
 }
 
-export function judgeQuality(q: ImageQuality): QualityVerdict {
-  return { ...q, sharp: q.sharpness >= BLUR_MIN, glare_free: q.glare <= GLARE_MAX };
+/** The sharpness an image of this kind must reach: a selfie's is its own. */
+export const sharpnessMinimum = (kind: EvidenceKind) => (kind === 'selfie' ? SELFIE_BLUR_MIN : BLUR_MIN);
+
+/** The verdicts of an image's measures; a stored verdict is judged again, so a new threshold applies to it. */
+export function judgeQuality(q: ImageQuality, kind: EvidenceKind): QualityVerdict {
+  return { ...q, sharp: q.sharpness >= sharpnessMinimum(kind), glare_free: q.glare <= GLARE_MAX };
 }
 
-export async function measureEvidence(jail: ImageJail, bytes: Buffer): Promise<QualityVerdict> {
+export async function measureEvidence(jail: ImageJail, bytes: Buffer, kind: EvidenceKind): Promise<QualityVerdict> {
   try {
-    return judgeQuality(await jail.measure(bytes));
+    return judgeQuality(await jail.measure(bytes), kind);
   } catch (err) {
     if (err instanceof ImageDecodeFailure) {
       throw invalid('image', err.message);

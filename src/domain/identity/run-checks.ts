@@ -11,7 +11,7 @@
 // otherwise, or when a check did not pass, the review waits for a person as before.
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
-import { ImageDecodeFailure, ImageJailBusyError, ImageTooComplexError } from '../../jail/image-jail.js';
+import { ImageDecodeFailure, ImageJailBusyError, type ImageQuality, ImageTooComplexError } from '../../jail/image-jail.js';
 import type { MrzOcrResult } from '../../imaging/mrz-ocr.js';
 import { type EvidenceKind, findReviewById, identityDecisionOf, saveAutomaticChecks, sealedEvidenceOf } from '../../store/identity-repo.js';
 import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
@@ -104,7 +104,9 @@ export async function runIdentityChecks(
   for (const e of evidence) {
     const bytes = Buffer.from(deps.secrets.open(e.sealed), 'base64');
     bytesOf.set(e.kind, bytes);
-    const q = e.quality ?? { ...judgeQuality(await deps.imageJail.measure(bytes)) };
+    // The measures taken at capture, judged now: a threshold changed since applies to them too.
+    const stored = e.quality as ImageQuality | null;
+    const q = judgeQuality(typeof stored?.sharpness === 'number' ? stored : await deps.imageJail.measure(bytes), e.kind);
     const ok = q.sharp === true && (e.kind === 'selfie' || q.glare_free === true);
     qualityOk &&= ok;
     images[e.kind] = { ...q, result: ok ? 'pass' : 'fail' };

@@ -8,6 +8,7 @@ import { requireIdentityStatusVerified } from '../identity/require-identity.js';
 import type { Deps } from '../deps.js';
 import { isProven, provenByCode, SENT_BY } from '../signing/one-time-code.js';
 import { rejectDocument } from '../signing/reject-document.js';
+import { refuseEfirmaSignerOnSign } from '../signing/sat/efirma-required.js';
 import { signDocument, type SignatureInput } from '../signing/sign-document.js';
 import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
@@ -68,6 +69,7 @@ async function requireProven(deps: Deps, s: SetSigningSession, first: SetSigning
   if (s.signer.authority === 'EMAIL_LINK') {
     return;
   }
+  refuseEfirmaSignerOnSign(deps, s.signer.authority, 'set');
   if (!provenByCode(s.signer.authority)) {
     throw new AppError('AUTHORITY_NOT_AVAILABLE', `signing with authority ${s.signer.authority} is not available on this server yet`, {
       authority: s.signer.authority,

@@ -6,6 +6,7 @@ import { readPdf } from '../documents/read-pdf.js';
 import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven, proofOf, provenByCode } from './one-time-code.js';
 import { recordView } from './record-view.js';
+import { listedSignerStatus, ownSignerStatus } from './signer-state.js';
 import { endorsementWithdrawn, openSession } from './signing-session.js';
 import type { SigningInfo } from '../../schemas/signing.js';
 import { explicitLanguage } from './workflow-language.js';
@@ -35,7 +36,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
       name: s.signer.name,
       email: s.signer.email,
       authority: s.signer.authority,
-      status: s.signer.status === 'pending' || s.signer.status === 'invited' ? 'viewed' : s.signer.status,
+      status: ownSignerStatus(s.signer),
       signed_at: s.signer.signed_at?.toISOString() ?? null,
       // How identity is proven: the link itself, a one-time code sent by email, SMS or WhatsApp
       // (POST .../otp), or the signer's own SAT e.firma.
@@ -47,7 +48,10 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
       identity: await identityState(deps.db, s, deps.config.identity.provider?.name ?? null),
     },
     boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
-    signers: signers.map((x) => ({ name: x.name, status: x.status })),
+    signers: signers.map((x) => ({
+      name: x.name,
+      status: x.signer_id === s.signer.signer_id ? ownSignerStatus(x) : listedSignerStatus(x),
+    })),
     // The workflow's language when it sets one; else null, and the page follows the browser's.
     language: explicitLanguage(s.document.workflow),
     // Who asks: a signer should know before signing, as the invitation email says it.

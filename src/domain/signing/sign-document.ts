@@ -11,6 +11,7 @@ import { concludeSignature } from './conclude-signature.js';
 import { legendLanguage } from './workflow-language.js';
 import { issueOneTimeCertificate } from './one-time-certificate.js';
 import { requireProof } from './one-time-code.js';
+import { refuseEfirmaSignerOnSign } from './sat/efirma-required.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
 import type { SignResult } from '../../schemas/signing.js';
@@ -74,6 +75,7 @@ export async function signDocument(
     requireSignable(s);
     requireIdentityVerified(s);
     await requireTurn(trx, s);
+    refuseEfirmaSignerOnSign(deps, s.signer.authority, 'document');
     await requireProof(deps, trx, s);
     const boxes = await stickersOf(trx, s.signer.id);
     if (boxes.length === 0) {

@@ -2,8 +2,8 @@
 // (efirma.ts). The certificate goes to the service, which prepares the signature; the page signs
 // what comes back with the key and sends only the signature value. The key and the password are
 // never sent: they live in this component's state and in a non-extractable CryptoKey.
-import { useState } from 'react';
-import { ApiError, finishSat, type Lang, prepareSat, type SignResult } from '../api';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError, finishSat, type Lang, prepareSat, type SatPrepared, type SignResult } from '../api';
 import { EfirmaError, type EfirmaProblem, fromBase64, openEfirma, signPrepared, toBase64 } from '../efirma';
 import { useI18n } from '../i18n';
 
@@ -18,9 +18,25 @@ const TEXT = {
     consent: 'Acepto firmar este documento con mi e.firma.',
     sign: 'Firmar con e.firma',
     signing: 'Firmando…',
+    review: 'Revisa tu certificado antes de firmar',
+    reviewIntro: 'Este es el certificado con el que se firmará. Comprueba que es el tuyo y confirma.',
+    holder: 'Titular',
+    rfc: 'RFC',
+    number: 'Número de certificado',
+    validity: 'Vigencia',
+    validRange: (from: string, to: string) => `Del ${from} al ${to}`,
+    status: 'Estado ante el SAT',
+    statusGood: 'Vigente: el SAT confirma que no está revocado.',
+    statusUnknown:
+      'Desconocido: no se pudo consultar al SAT si está revocado. Puedes firmar; el informe de la firma dirá que su estado es desconocido.',
+    confirm: 'Confirmar y firmar',
+    cancel: 'Cancelar',
     problems: {
       bad_cer: 'El archivo .cer no es un certificado legible.',
       bad_key: 'El archivo .key no es una llave privada del SAT.',
+      key_is_certificate:
+        'El archivo elegido como llave privada (.key) es un certificado, no una llave privada. Elige el archivo .key de tu e.firma.',
+      cer_is_key: 'El archivo elegido como certificado (.cer) es una llave privada. Elige el archivo .cer de tu e.firma.',
       wrong_password: 'La contraseña no abre la llave privada. Revísala e inténtalo de nuevo.',
       key_mismatch: 'La llave privada no corresponde a este certificado.',
       not_rsa: 'El certificado no es de una e.firma del SAT.',
@@ -41,9 +57,25 @@ const TEXT = {
     consent: 'I agree to sign this document with my e.firma.',
     sign: 'Sign with e.firma',
     signing: 'Signing…',
+    review: 'Check your certificate before signing',
+    reviewIntro: 'This is the certificate the signature will be made with. Check that it is yours and confirm.',
+    holder: 'Holder',
+    rfc: 'RFC',
+    number: 'Certificate number',
+    validity: 'Validity',
+    validRange: (from: string, to: string) => `From ${from} to ${to}`,
+    status: 'Status with the SAT',
+    statusGood: 'In force: the SAT confirms it is not revoked.',
+    statusUnknown:
+      'Unknown: the SAT could not be asked whether it is revoked. You can sign; the signature report will say its status is unknown.',
+    confirm: 'Confirm and sign',
+    cancel: 'Cancel',
     problems: {
       bad_cer: 'The .cer file is not a readable certificate.',
       bad_key: 'The .key file is not an SAT private key.',
+      key_is_certificate:
+        'The file chosen as the private key (.key) is a certificate, not a private key. Choose the .key file of your e.firma.',
+      cer_is_key: 'The file chosen as the certificate (.cer) is a private key. Choose the .cer file of your e.firma.',
       wrong_password: 'The password does not open the private key. Check it and try again.',
       key_mismatch: 'The private key does not belong to this certificate.',
       not_rsa: 'The certificate is not an SAT e.firma.',
@@ -76,7 +108,15 @@ export interface OpenedEfirma {
   certificate: string;
   /** Signs the Base64 signed attributes a prepare answered; the signature value, Base64. */
   sign: (signedAttributes: string) => Promise<string>;
+  /**
+   * Shows the certificate as the service checked it (holder, RFC, validity, the SAT's revocation
+   * status) and waits for the signer: true to sign, false to stop (the preparation then expires).
+   */
+  confirm: (certificate: SatPrepared['certificate']) => Promise<boolean>;
 }
+
+const dateOnly = (iso: string, lang: Lang) =>
+  new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 
 const readFile = async (input: File | null) => (input ? new Uint8Array(await input.arrayBuffer()) : null);
 
@@ -87,6 +127,13 @@ export function EfirmaStep(p: EfirmaStepProps) {
   const [key, setKey] = useState<File | null>(null);
   const [password, setPassword] = useState('');
   const [consent, setConsent] = useState(false);
+  const [review, setReview] = useState<{ certificate: SatPrepared['certificate']; answer: (sign: boolean) => void } | null>(null);
+  const reviewHeading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (review) {
+      reviewHeading.current?.focus();
+    }
+  }, [review]);
   const ready = cer !== null && key !== null && password.length > 0 && consent && !p.busy;
 
   const submit = () =>
@@ -105,14 +152,64 @@ export function EfirmaStep(p: EfirmaStepProps) {
       const opened: OpenedEfirma = {
         certificate: toBase64(efirma.certificate),
         sign: async (attrs) => toBase64(await signPrepared(efirma.key, fromBase64(attrs))),
+        confirm: (certificate) =>
+          new Promise<boolean>((resolve) =>
+            setReview({
+              certificate,
+              answer: (sign) => {
+                setReview(null);
+                resolve(sign);
+              },
+            }),
+          ),
       };
       if (p.signWith) {
         await p.signWith(opened);
         return;
       }
       const prepared = await prepareSat(p.token, opened.certificate, p.language);
+      if (!(await opened.confirm(prepared.certificate))) {
+        return;
+      }
       p.onSigned(await finishSat(p.token, prepared.preparation_id, await opened.sign(prepared.signed_attributes)));
     });
+
+  if (review) {
+    const c = review.certificate;
+    return (
+      <section
+        className="efirma efirma-review"
+        data-testid="efirma-certificate"
+        data-status={c.status}
+        aria-labelledby="efirma-review-title"
+      >
+        <h2 id="efirma-review-title" ref={reviewHeading} tabIndex={-1}>
+          {t.review}
+        </h2>
+        <p>{t.reviewIntro}</p>
+        <dl>
+          <dt>{t.holder}</dt>
+          <dd data-field="name">{c.name}</dd>
+          <dt>{t.rfc}</dt>
+          <dd data-field="rfc">{c.rfc}</dd>
+          <dt>{t.number}</dt>
+          <dd data-field="number">{c.certificate_number}</dd>
+          <dt>{t.validity}</dt>
+          <dd data-field="validity">{t.validRange(dateOnly(c.valid_from, lang), dateOnly(c.valid_to, lang))}</dd>
+          <dt>{t.status}</dt>
+          <dd data-field="status">{c.status === 'good' ? t.statusGood : t.statusUnknown}</dd>
+        </dl>
+        <div className="actions">
+          <button type="button" className="button button-primary" onClick={() => review.answer(true)}>
+            {t.confirm}
+          </button>
+          <button type="button" className="button button-secondary" onClick={() => review.answer(false)}>
+            {t.cancel}
+          </button>
+        </div>
+      </section>
+    );
+  }
 
   return (
     <form

@@ -15,6 +15,20 @@ export function describeError(err: ApiError, t: Dict): string {
       const status = typeof err.details?.status === 'string' ? err.details.status : '';
       return t.state[status]?.[1] ?? err.message;
     }
+    case 'SAT_CERTIFICATE_REFUSED': {
+      const reason = typeof err.details?.reason === 'string' ? err.details.reason : '';
+      return t.sat.refused[reason] ?? t.sat.refusedOther;
+    }
+    case 'SAT_SIGNATURE_INVALID':
+      return t.sat.signatureInvalid;
+    case 'PREPARATION_EXPIRED':
+      return t.sat.preparationExpired;
+    case 'PREPARATION_USED':
+      return t.sat.preparationUsed;
+    case 'PREPARATION_NOT_FOUND':
+      return t.sat.preparationNotFound;
+    case 'SAT_EFIRMA_REQUIRED':
+      return t.sat.efirmaRequired;
     default:
       return err.message;
   }

@@ -53,11 +53,13 @@ export async function finishSatSignature(deps: Deps, input: SatFinishInput): Pro
     if (p.finished_at) {
       throw new AppError('PREPARATION_USED', 'this prepared signature was already used');
     }
+    // Before expiry: a document rejected, expired or cancelled since cannot be signed by preparing
+    // again, so DOCUMENT_NOT_SIGNABLE (details.status) says so rather than "prepare again".
+    requireSignable(s);
     const now = deps.clock.now();
     if (now > p.expires_at) {
       throw new AppError('PREPARATION_EXPIRED', 'the prepared signature expired: sign again', { expires_at: p.expires_at.toISOString() });
     }
-    requireSignable(s);
     requireIdentityVerified(s);
     await requireTurn(trx, s);
     if (p.base_sha256 !== s.document.original_sha256) {

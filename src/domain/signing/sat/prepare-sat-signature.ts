@@ -137,6 +137,8 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
         curp: cert.curp,
         serial: cert.serialHex,
         certificate_number: cert.certificateNumber,
+        valid_from: cert.notBefore.toISOString(),
+        valid_to: cert.notAfter.toISOString(),
         status: checked.status,
       },
     };

@@ -1,0 +1,19 @@
+// A SAT signer on a server that takes the e.firma signs in two steps (prepare, finish), never with
+// the drawn or typed signature of POST .../sign: the signature must carry the signer's own
+// certificate, which only their browser can use. Said as such, so an integrator who posts to /sign
+// learns which requests to make instead of reading "not available".
+import type { Deps } from '../../deps.js';
+import { AppError } from '../../errors.js';
+
+/** SAT_EFIRMA_REQUIRED for a SAT signer where the operator installed the SAT's certificates. */
+export function refuseEfirmaSignerOnSign(deps: Pick<Deps, 'config'>, authority: string, link: 'document' | 'set'): void {
+  if (authority !== 'SAT' || deps.config.sat.trustedDer.length === 0) {
+    return;
+  }
+  const base = link === 'set' ? '/sign/api/set/{token}' : '/sign/api/{token}';
+  throw new AppError(
+    'SAT_EFIRMA_REQUIRED',
+    `this signer signs with their SAT e.firma: POST ${base}/sat/prepare with the certificate, sign the returned signed_attributes with the key, then POST ${base}/sat/finish with the signature value`,
+    { authority: 'SAT', prepare: `${base}/sat/prepare`, finish: `${base}/sat/finish` },
+  );
+}
