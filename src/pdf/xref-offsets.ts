@@ -14,6 +14,15 @@
 
 /** How far from the stated offset a section is looked for (qpdf: whitespace only; PDFBox: anywhere). */
 const NEAR = 32;
+/** Whitespace skipped before a section, at most (qpdf skips any run; a longer one is no writer's slip). */
+const MAX_WHITESPACE = 4096;
+/** A cross-reference stream's dictionary found by searching is read this far for its /Type /XRef. */
+const MAX_STREAM_DICT = 4096;
+/**
+ * startxref markers looked at, at most: a file with more is left as it is, and the verifier refuses
+ * it for its revisions anyway (100 at most); the bound keeps a hostile file's cost linear.
+ */
+const MAX_POINTERS = 1000;
 
 interface Pointer {
   /** Offset of the pointer's digits in the file. */
@@ -25,11 +34,45 @@ const isWhite = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r'
 const TABLE = /xref[ \t\r\n\f\0]/y;
 const STREAM = /\d+[ \t\r\n\f\0]+\d+[ \t\r\n\f\0]+obj\b/y;
 
+/** Sorted offsets of a keyword, to find the next one after a place without scanning the file again. */
+class Keyword {
+  private readonly at: number[] = [];
+  constructor(text: string, word: string) {
+    for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + word.length)) {
+      this.at.push(i);
+    }
+  }
+
+  /** The first occurrence at or after `from`, or -1. */
+  next(from: number): number {
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid] < from) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo < this.at.length ? this.at[lo] : -1;
+  }
+}
+
+interface Scan {
+  text: string;
+  trailer: Keyword;
+  startxref: Keyword;
+  stream: Keyword;
+}
+
 /**
- * Whether a cross-reference section (a table, or a stream object of /Type /XRef) starts at `at`.
- * A place found by searching must also start a token: "startxref" holds an "xref", "12 0 obj" a "2 0 obj".
+ * Whether a cross-reference section (a table, or a stream object) starts at `at`, as the library
+ * tells them apart. A place found by searching must also start a token ("startxref" holds an
+ * "xref", "12 0 obj" a "2 0 obj") and, for a stream, be one of /Type /XRef.
  */
-function sectionAt(text: string, at: number, searching = false): 'table' | 'stream' | null {
+function sectionAt(scan: Scan, at: number, searching = false): 'table' | 'stream' | null {
+  const { text } = scan;
   if (at < 0 || at >= text.length || (searching && at > 0 && !isWhite(text[at - 1]) && text[at - 1] !== '>')) {
     return null;
   }
@@ -38,11 +81,14 @@ function sectionAt(text: string, at: number, searching = false): 'table' | 'stre
     return 'table';
   }
   STREAM.lastIndex = at;
-  if (STREAM.test(text)) {
-    const dictEnd = text.indexOf('stream', at);
-    return dictEnd > 0 && /\/Type\s*\/XRef\b/.test(text.slice(at, dictEnd)) ? 'stream' : null;
+  if (!STREAM.test(text)) {
+    return null;
   }
-  return null;
+  if (!searching) {
+    return 'stream';
+  }
+  const dictEnd = scan.stream.next(at);
+  return dictEnd > 0 && dictEnd - at <= MAX_STREAM_DICT && /\/Type\s*\/XRef\b/.test(text.slice(at, dictEnd)) ? 'stream' : null;
 }
 
 /**
@@ -50,20 +96,21 @@ function sectionAt(text: string, at: number, searching = false): 'table' | 'stre
  * whitespace (qpdf), else the nearest section start within NEAR bytes. Only before `before`: a
  * section precedes the startxref or trailer that points at it. Null when nothing is found.
  */
-function sectionNear(text: string, offset: number, before: number): number | null {
-  if (sectionAt(text, offset)) {
+function sectionNear(scan: Scan, offset: number, before: number): number | null {
+  if (sectionAt(scan, offset)) {
     return offset;
   }
+  const limit = Math.min(before, offset + MAX_WHITESPACE);
   let p = offset;
-  while (p < before && isWhite(text[p])) {
+  while (p < limit && isWhite(scan.text[p])) {
     p++;
   }
-  if (p > offset && p < before && sectionAt(text, p, true)) {
+  if (p > offset && p < before && sectionAt(scan, p, true)) {
     return p;
   }
   for (let d = 1; d <= NEAR; d++) {
     for (const c of [offset - d, offset + d]) {
-      if (c >= 0 && c < before && sectionAt(text, c, true)) {
+      if (c >= 0 && c < before && sectionAt(scan, c, true)) {
         return c;
       }
     }
@@ -72,20 +119,20 @@ function sectionNear(text: string, offset: number, before: number): number | nul
 }
 
 /** The /Prev and /XRefStm pointers of the section at `at`: its trailer, or its stream's dictionary. */
-function pointersOf(text: string, at: number, kind: 'table' | 'stream'): Pointer[] {
+function pointersOf(scan: Scan, at: number, kind: 'table' | 'stream'): Pointer[] {
   let from: number;
   let to: number;
   if (kind === 'table') {
-    from = text.indexOf('trailer', at);
-    to = from < 0 ? -1 : text.indexOf('startxref', from);
+    from = scan.trailer.next(at);
+    to = from < 0 ? -1 : scan.startxref.next(from);
   } else {
     from = at;
-    to = text.indexOf('stream', at);
+    to = scan.stream.next(at);
   }
   if (from < 0 || to < 0) {
     return [];
   }
-  const dict = text.slice(from, to);
+  const dict = scan.text.slice(from, to);
   const out: Pointer[] = [];
   for (const key of ['Prev', 'XRefStm']) {
     const m = new RegExp(`/${key}[ \\t\\r\\n\\f\\0]+(\\d+)`).exec(dict);
@@ -104,12 +151,21 @@ function pointersOf(text: string, at: number, kind: 'table' | 'stream'): Pointer
  */
 export function readableBytes(bytes: Uint8Array): Uint8Array {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const scan: Scan = {
+    text,
+    trailer: new Keyword(text, 'trailer'),
+    startxref: new Keyword(text, 'startxref'),
+    stream: new Keyword(text, 'stream'),
+  };
   const fixes: { at: number; digits: string }[] = [];
   const queue: Pointer[] = [];
   // Every revision's startxref, so that each revision read on its own (a prefix of the file) reads too.
   const marker = /startxref[ \t\r\n\f\0]+(\d+)/g;
   for (let m = marker.exec(text); m; m = marker.exec(text)) {
     queue.push({ at: m.index + m[0].length - m[1].length, digits: m[1] });
+    if (queue.length > MAX_POINTERS) {
+      return bytes;
+    }
   }
   const seenPointers = new Set<number>();
   const seenSections = new Set<number>();
@@ -120,7 +176,7 @@ export function readableBytes(bytes: Uint8Array): Uint8Array {
       continue;
     }
     seenPointers.add(ptr.at);
-    const start = sectionNear(text, offset, ptr.at);
+    const start = sectionNear(scan, offset, ptr.at);
     if (start === null) {
       continue;
     }
@@ -133,7 +189,7 @@ export function readableBytes(bytes: Uint8Array): Uint8Array {
     }
     if (!seenSections.has(start)) {
       seenSections.add(start);
-      queue.push(...pointersOf(text, start, sectionAt(text, start) as 'table' | 'stream'));
+      queue.push(...pointersOf(scan, start, sectionAt(scan, start) as 'table' | 'stream'));
     }
   }
   if (fixes.length === 0) {

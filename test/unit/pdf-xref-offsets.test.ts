@@ -3,12 +3,14 @@
 // The files are built here: an unsigned revision whose xref keyword is pushed past a run of
 // whitespace its startxref (and the next trailer's /Prev) still points at, then signatures after it.
 import { readFileSync } from 'node:fs';
+import { PDF, PdfDict, PdfRef, type PdfString } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { readableBytes } from '../../src/pdf/xref-offsets.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { qpdfCheck } from '../helpers/pdfs.js';
 import { HandPdf } from '../helpers/signed-pdfs.js';
+import { lastXrefOffset, xrefStreamUpdate } from '../helpers/xref-loops.js';
 import { pdfsig } from '../helpers/validators.js';
 
 let pki: TestPki;
@@ -137,5 +139,29 @@ describe('readableBytes', () => {
     const at = text.lastIndexOf('\nxref\n') + 1;
     const far = Buffer.from(text.replace(`startxref\n${at}\n`, `startxref\n${at - 200}\n`), 'latin1');
     expect(readableBytes(far)).toBe(far);
+  });
+
+  it('a /Prev two bytes short of a cross-reference stream: pointed at the stream object, the earlier revisions read again', async () => {
+    const pdf = base();
+    const first = xrefStreamUpdate(pdf.bytes, { 8: '<< /Title (first) >>' }, 9, () => lastXrefOffset(pdf.bytes));
+    const streamAt = lastXrefOffset(first);
+    const second = xrefStreamUpdate(first, { 10: '<< /Title (second) >>' }, 11, () => streamAt - 2);
+    const copy = readableBytes(second);
+    expect(Buffer.from(copy).toString('latin1')).toContain(`/Prev ${streamAt} `);
+    // As written, the library loses every section before the second stream, the catalog with them.
+    await expect(PDF.load(second)).rejects.toThrow('Document has no catalog');
+    const read = await PDF.load(copy);
+    const title = (n: number) => {
+      const o = read.getObject(PdfRef.of(n, 0));
+      return o instanceof PdfDict ? new TextDecoder().decode((o.get('Title') as PdfString).bytes) : null;
+    };
+    expect([title(8), title(10)]).toEqual(['first', 'second']);
+    expect(read.getPageCount()).toBe(1);
+  });
+
+  it('a file with more startxref markers than any verified file has is left as it is, at linear cost', () => {
+    const text = `%PDF-1.7\n${'xref\n startxref\n12\n%%EOF\n'.repeat(1500)}`;
+    const bytes = Buffer.from(text, 'latin1');
+    expect(readableBytes(bytes)).toBe(bytes);
   });
 });
