@@ -134,6 +134,7 @@ async function fileOf(req: FastifyRequest): Promise<Buffer> {
       const what = part.type === 'file' ? (part.fieldname === 'file' ? 'a second file' : 'a file') : 'a field';
       throw new AppError('INVALID_INPUT', `${part.fieldname}: unexpected (${what}); the form sends one part, the PDF named file`, {
         field: part.fieldname,
+        unexpected: true,
       });
     }
   } catch (err) {
@@ -142,7 +143,9 @@ async function fileOf(req: FastifyRequest): Promise<Buffer> {
       throw new AppError('DOCUMENT_TOO_LARGE', 'the file is too large');
     }
     if (code && NOT_THE_FORM.has(code)) {
-      throw new AppError('INVALID_INPUT', 'the form sends one part, the PDF named file; this request has more', { field: '' });
+      throw new AppError('INVALID_INPUT', 'the form sends one part, the PDF named file; this request has more', {
+        unexpected: true,
+      });
     }
     throw err;
   }
@@ -158,11 +161,10 @@ function problem(reply: FastifyReply, err: unknown, locale: 'es' | 'en', maxMb: 
     reply.log.warn({ err }, 'public verification failed');
   }
   // A part the form does not send is named on the page, so that whoever built the request sees which.
-  const field = err instanceof AppError ? (err.details as { field?: string } | undefined)?.field : undefined;
-  const unexpected = field !== undefined && field !== 'file';
-  const [status, kind] = unexpected ? [400, 'unexpected' as const] : (known ?? [503, 'failed' as const]);
+  const details = err instanceof AppError ? (err.details as { field?: string; unexpected?: boolean } | undefined) : undefined;
+  const [status, kind] = details?.unexpected ? [400, 'unexpected' as const] : (known ?? [503, 'failed' as const]);
   return reply
     .code(status)
     .headers(HEADERS)
-    .send(renderVerifyForm(locale, maxMb, kind, unexpected ? field : undefined));
+    .send(renderVerifyForm(locale, maxMb, kind, details?.unexpected ? details.field : undefined));
 }
