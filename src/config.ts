@@ -182,10 +182,8 @@ export interface PdfJailSettings {
   /** Heap limit of each worker, in MB; a read that needs more is stopped (422 PDF_TOO_COMPLEX). */
   memoryMb: number;
   inflate: {
-    /** Most bytes a file's compressed streams may inflate to, together. */
+    /** Most bytes the library may decompress while it works on one file, all streams and filters together. */
     maxTotalBytes: number;
-    /** Most output bytes per compressed byte of one stream (judged past its first MiB). */
-    maxRatio: number;
   };
 }
 
@@ -399,7 +397,6 @@ export function loadConfig(env: Env = process.env): Config {
       memoryMb: int('SELLO_PDF_MEMORY_MB', 512, 64, 16384),
       inflate: {
         maxTotalBytes: int('SELLO_PDF_INFLATE_MB', 256, 1, 16384) * mb,
-        maxRatio: int('SELLO_PDF_INFLATE_RATIO', 200, 2, 100000),
       },
     },
     pki: {
@@ -426,6 +423,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (!['auto', 'json', 'pretty'].includes(config.logFormat)) {
     problems.push(`SELLO_LOG_FORMAT=${JSON.stringify(config.logFormat)}: expected auto, json or pretty`);
+  }
+  // A removed setting still set is listed, not ignored: the operator meant something by it.
+  if (env.SELLO_PDF_INFLATE_RATIO !== undefined) {
+    problems.push(
+      'SELLO_PDF_INFLATE_RATIO: no longer supported (a scan with blank pages inflates 1,000 times and is no bomb); decompression is bounded by SELLO_PDF_INFLATE_MB: remove it',
+    );
   }
   if (problems.length > 0) {
     throw new ConfigError(problems);

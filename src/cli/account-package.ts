@@ -71,6 +71,11 @@ export function parsePackageCommand(argv: string[]): PackageCommand {
       return { kind: 'end', webId: required(values, 'web-id'), id: required(values, 'id'), json: values.json === true };
     }
     default:
+      // An option where the subcommand belongs (`sello account package --x`) is an unknown option,
+      // as everywhere else, not a missing subcommand.
+      if (sub?.startsWith('-')) {
+        throw new UsageError(`unknown option ${sub.split('=')[0]}`, true);
+      }
       throw new UsageError(PACKAGE_USAGE);
   }
 }

@@ -11,7 +11,10 @@ import { runningServerUrl } from './server-address.js';
 
 const USAGE = 'usage: sello api METHOD /path?query [--body FILE|-] [--web-id ID [--api-key KEY]] [--url BASE]';
 
-/** The methods of HTTP APIs; another word (a typo, FETCH) would reach the server as a method. */
+/**
+ * The methods of a JSON API's requests (the command prints the answer's body: HEAD and OPTIONS have
+ * none worth printing); another word (a typo, FETCH) would otherwise reach the server as a method.
+ */
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export async function apiRequest(config: Config, argv: string[]): Promise<number> {

@@ -1,13 +1,13 @@
 // The worker side of PdfJail: every PDF read on a client's behalf runs here, on its own thread
-// with a heap limit, stopped by the parent when it runs out of time. Each task first bounds what
-// the file's compressed streams inflate to (pdf/flate-budget.ts), then hands the bytes to the
-// pure library that does the work. Errors go back as data (their kind and problem) for PdfJail
-// to rebuild.
+// with a heap limit, stopped by the parent when it runs out of time. Each task runs with what the
+// PDF library decompresses charged to a budget of bytes (pdf/decode-budget.ts), and hands the
+// bytes to the pure library that does the work. Errors go back as data (their kind and problem)
+// for PdfJail to rebuild.
 import { DocumentTimestampError, prepareDocumentTimestamp } from '../pdf/document-timestamp.js';
 import { DocumentTimestampReadError, readDocumentTimestamps } from '../pdf/read-document-timestamps.js';
-import { checkFlateStreams, InflateLimitError, type InflateLimits } from '../pdf/flate-budget.js';
+import { DecodeLimitError, withDecodeBudget } from '../pdf/decode-budget.js';
 import { flattenPdf } from '../pdf/flatten-pdf.js';
-import { inspectPdf, PdfInputError } from '../pdf/inspect-pdf.js';
+import { type EncryptedPolicy, inspectPdf, PdfInputError, refuseIfPasswordNeeded } from '../pdf/inspect-pdf.js';
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
 import { VerifyLimitError, verifyPdf } from '../pdf/verify/verify-pdf.js';
@@ -17,21 +17,29 @@ import { serveTasks } from './serve-tasks.js';
 
 interface Common {
   bytes: Uint8Array;
-  inflate: InflateLimits;
+  /** Most bytes the library may decompress for this task. */
+  decodeBudget: number;
 }
 
-async function admitted<T>(m: Common, work: () => Promise<T>): Promise<T> {
-  await checkFlateStreams(m.bytes, m.inflate);
-  return work();
+function admitted<T>(m: Common, work: () => Promise<T>): Promise<T> {
+  return withDecodeBudget(m.decodeBudget, work);
 }
 
 serveTasks(
   {
-    inspect: (m: Common & { maxPages: number }) => admitted(m, () => inspectPdf(m.bytes, { maxPages: m.maxPages })),
+    inspect: (m: Common & { maxPages: number; encrypted?: EncryptedPolicy }) =>
+      admitted(m, () => inspectPdf(m.bytes, { maxPages: m.maxPages, encrypted: m.encrypted })),
+    // Encrypted signed files are read as readers read them (pdf/encrypted-pdf.ts); one that needs a password is refused.
     readSignatures: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
-      admitted(m, () => readSignatures(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
+      admitted(m, async () => {
+        await refuseIfPasswordNeeded(m.bytes);
+        return readSignatures(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer });
+      }),
     verifyPdf: (m: Common & { trustedRootsDer: Uint8Array[]; timestampRootsDer?: Uint8Array[] }) =>
-      admitted(m, () => verifyPdf(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer })),
+      admitted(m, async () => {
+        await refuseIfPasswordNeeded(m.bytes);
+        return verifyPdf(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer });
+      }),
     stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
@@ -41,7 +49,7 @@ serveTasks(
     readDocumentTimestamps: (m: Common) => admitted(m, () => readDocumentTimestamps(m.bytes)),
   },
   (err) => {
-    if (err instanceof InflateLimitError || err instanceof VerifyLimitError) {
+    if (err instanceof DecodeLimitError || err instanceof VerifyLimitError) {
       return { kind: 'inflate' };
     }
     if (err instanceof PdfInputError) {

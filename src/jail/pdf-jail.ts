@@ -8,11 +8,10 @@
 // that meets such a file is terminated when it passes its limits (V8 stops it at its heap limit;
 // the timer here at its time), the caller gets PdfTooComplexError (422 PDF_TOO_COMPLEX), and the
 // next task gets a fresh worker. What V8's heap limit does not count (the ArrayBuffers that
-// inflated streams fill) is bounded before parsing, by pdf/flate-budget.ts, inside the worker.
-import type { InflateLimits } from '../pdf/flate-budget.js';
+// inflated streams fill) is bounded as it is produced, by pdf/decode-budget.ts, inside the worker.
 import { DocumentTimestampError, type DocumentTimestampProblem, type PreparedTimestamp } from '../pdf/document-timestamp.js';
 import type { PdfDocumentTimestamps } from '../pdf/read-document-timestamps.js';
-import { PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
+import { type EncryptedPolicy, PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
 import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
@@ -28,8 +27,8 @@ export interface PdfJailOptions {
   timeoutMs: number;
   /** Heap limit of each worker (V8 old generation), in MB. */
   memoryMb: number;
-  /** Bounds on what the file's compressed streams may inflate to. */
-  inflate: InflateLimits;
+  /** Most bytes the PDF library may decompress while it works on one file. */
+  inflate: { maxTotalBytes: number };
 }
 
 /** Reading the PDF passed a limit (time, memory, decompression) and was stopped. */
@@ -70,9 +69,12 @@ export class PdfJail {
     });
   }
 
-  /** Pages and geometry of an upload, read strictly (pdf/inspect-pdf.ts). Throws PdfInputError. */
-  inspect(bytes: Uint8Array, maxPages: number): Promise<PdfInfo> {
-    return this.run('inspect', { bytes, maxPages });
+  /**
+   * Pages and geometry of an upload, read strictly (pdf/inspect-pdf.ts); `encrypted` says what to do
+   * with a file encrypted with an owner password only (refused by default). Throws PdfInputError.
+   */
+  inspect(bytes: Uint8Array, maxPages: number, encrypted: EncryptedPolicy = 'refuse'): Promise<PdfInfo> {
+    return this.run('inspect', { bytes, maxPages, encrypted });
   }
 
   /** Every signature of a stored document (pdf/read-signatures.ts). Throws PdfReadError. */
@@ -129,7 +131,7 @@ export class PdfJail {
 
   private async run<T>(task: string, input: Record<string, unknown>): Promise<T> {
     try {
-      return await this.pool.run<T>(task, { ...input, inflate: this.opts.inflate });
+      return await this.pool.run<T>(task, { ...input, decodeBudget: this.opts.inflate.maxTotalBytes });
     } catch (err) {
       throw this.rebuild(err);
     }

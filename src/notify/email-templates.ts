@@ -1,6 +1,7 @@
 // The texts of the service's emails, in Spanish and English (the workflow's `language`, else the
-// operator's default language, decisions.md; languageOf settles it). Every value that comes from a client (names, subjects, messages) is
-// escaped in the HTML part: an invitation must not become a vehicle for markup or links.
+// operator's default language, decisions.md; languageOf settles it). Every value that comes from
+// a client (names, subjects, messages) is escaped in the HTML part: an invitation must not become
+// a vehicle for markup or links.
 
 export type Language = 'es' | 'en';
 

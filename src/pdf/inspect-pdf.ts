@@ -9,6 +9,7 @@
 // Reading every object now, not only those the pages need, is what lets later readers of the
 // stored file (signing, which runs on the main thread) meet no syntax they have not met here.
 import { PDF, PdfArray, PdfDict, PdfRef, type PdfObject } from '@libpdf/core';
+import { decryptedCopy, encryptionOf, needsPassword } from './encrypted-pdf.js';
 import { pageGeometry } from './page-geometry.js';
 
 export interface PageInfo {
@@ -24,7 +25,16 @@ export interface PdfInfo {
   pageCount: number;
   pages: PageInfo[];
   version: string;
+  /** The file was encrypted with an owner password only and `encrypted: 'decrypt'` was asked: its decrypted copy, which the facts above describe. */
+  decrypted?: { bytes: Uint8Array; encryption: string };
 }
+
+/**
+ * What to do with a file encrypted with an owner password only (one that needs a password to open
+ * is always refused): refuse it, read it as it is (its pages are the same), or read and answer a
+ * decrypted copy.
+ */
+export type EncryptedPolicy = 'refuse' | 'read' | 'decrypt';
 
 export type PdfProblem = 'NOT_PDF' | 'DAMAGED' | 'ENCRYPTED' | 'TOO_MANY_PAGES' | 'NO_PAGES' | 'TOO_COMPLEX';
 
@@ -43,13 +53,54 @@ const MAX_OBJECTS = 8_388_607;
 
 const REPAIR_HINT = 'open and save it again with a PDF tool, then retry';
 
-export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number }): Promise<PdfInfo> {
+export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number; encrypted?: EncryptedPolicy }): Promise<PdfInfo> {
   const pdf = await loadStrict(bytes);
-  // Owner-only encryption opens without a password but still encrypts every string and stream:
-  // signatures over it are unreliable in validators, so both kinds are refused.
   if (pdf.isEncrypted) {
-    throw new PdfInputError('ENCRYPTED', 'the PDF is encrypted; remove the password or protection and retry');
+    return inspectEncrypted(pdf, { maxPages: opts.maxPages, encrypted: opts.encrypted ?? 'refuse' });
   }
+  return inspectOpen(pdf, opts.maxPages);
+}
+
+/**
+ * An encrypted file. One that needs a password is refused, whatever the policy. One protected by an
+ * owner password only is signed as a decrypted copy: signing it encrypted would leave the
+ * signatures' strings and streams readable only through the encryption, which validators handle
+ * unevenly; the copy is what every reader shows anyway.
+ */
+async function inspectEncrypted(pdf: PDF, opts: { maxPages: number; encrypted: EncryptedPolicy }): Promise<PdfInfo> {
+  if (needsPassword(pdf)) {
+    throw new PdfInputError('ENCRYPTED', PASSWORD_NEEDED);
+  }
+  if (opts.encrypted === 'refuse') {
+    throw new PdfInputError('ENCRYPTED', 'the PDF is encrypted (with an owner password only); remove the protection and retry');
+  }
+  if (opts.encrypted === 'read') {
+    return inspectOpen(pdf, opts.maxPages);
+  }
+  // A decrypted copy rewrites the whole file, which breaks every signature it carries.
+  if (
+    pdf
+      .getForm()
+      ?.getSignatureFields()
+      .some((f) => f.getDict().has('V'))
+  ) {
+    throw new PdfInputError(
+      'ENCRYPTED',
+      'the PDF is encrypted (with an owner password only) and signed: decrypting it would break its signatures; send it without the protection',
+    );
+  }
+  let copy: Uint8Array;
+  try {
+    copy = await decryptedCopy(pdf);
+  } catch (err) {
+    throw new PdfInputError('DAMAGED', `the encrypted PDF cannot be decrypted (${(err as Error).message}); ${REPAIR_HINT}`);
+  }
+  const info = await inspectOpen(await loadStrict(copy), opts.maxPages);
+  return { ...info, decrypted: { bytes: copy, encryption: encryptionOf(pdf) } };
+}
+
+/** The facts of a file the library reads in the clear. */
+function inspectOpen(pdf: PDF, maxPages: number): PdfInfo {
   readEveryObject(pdf);
   checkPageTree(pdf);
   let pages: ReturnType<typeof pdf.getPages>;
@@ -61,8 +112,8 @@ export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number }):
   if (pages.length === 0) {
     throw new PdfInputError('NO_PAGES', 'the PDF has no pages');
   }
-  if (pages.length > opts.maxPages) {
-    throw new PdfInputError('TOO_MANY_PAGES', `the PDF has ${pages.length} pages; the limit is ${opts.maxPages}`);
+  if (pages.length > maxPages) {
+    throw new PdfInputError('TOO_MANY_PAGES', `the PDF has ${pages.length} pages; the limit is ${maxPages}`);
   }
   return {
     pageCount: pages.length,
@@ -72,6 +123,36 @@ export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number }):
       return { cropBox: { x: crop[0] * u, y: crop[1] * u, width: (crop[2] - crop[0]) * u, height: (crop[3] - crop[1]) * u }, rotation };
     }),
   };
+}
+
+const PASSWORD_NEEDED = 'the PDF is encrypted with a password that is needed to open it; send it without that password';
+
+/**
+ * Refuses a file that cannot be opened without a password, for the readers that take every other
+ * file as it comes (the verifier): what they would read of it is ciphertext. Only a file that
+ * mentions /Encrypt is loaded for this.
+ */
+export async function refuseIfPasswordNeeded(bytes: Uint8Array): Promise<void> {
+  if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Encrypt')) {
+    return;
+  }
+  let pdf: PDF;
+  try {
+    pdf = await PDF.load(bytes);
+  } catch {
+    return; // not readable at all: the reader that follows says so in its own words
+  }
+  if (needsPassword(pdf)) {
+    throw new PdfInputError('ENCRYPTED', PASSWORD_NEEDED);
+  }
+  // A file the library only read by scanning for objects (its cross-reference data refused) loses
+  // its /Encrypt on the way and would be read as ciphertext: refused, not reported on.
+  if (!pdf.isEncrypted && pdf.recoveredViaBruteForce && /\/Encrypt\s+\d+\s+\d+\s+R/.test(Buffer.from(bytes).toString('latin1'))) {
+    throw new PdfInputError(
+      'ENCRYPTED',
+      'the PDF is encrypted, and its encryption cannot be read here (its cross-reference data is not readable as written, or it is protected by certificates); send it without the protection',
+    );
+  }
 }
 
 /** The library in strict mode: no brute-force recovery, no repair of broken syntax. */

@@ -9,7 +9,8 @@
 // the box's upper edge. That is what layout tools and most clients mean by left/top, and it maps
 // one to one onto a sticker (origin at the CropBox's lower-left): left = lx, top = cropHeight - ty,
 // width = tx - lx, height = ty - ly. Page rotation is not applied, as it is not for stickers.
-import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString, type PDFPage } from '@libpdf/core';
+import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString, type PDFPage } from '@libpdf/core';
+import { loadAsReaders } from './encrypted-pdf.js';
 import { normalise, numbersOf, pageGeometry, resolverOf } from './page-geometry.js';
 import { checkByteRange, parsePdfDate, revisionEnds, revisionOf } from './pdf-revisions.js';
 import { analyzeCms, type CmsReport } from './signature-cms.js';
@@ -170,7 +171,7 @@ export interface ReadSignaturesOptions {
 export async function readSignatures(bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<PdfSignatures> {
   let pdf: PDF;
   try {
-    pdf = await PDF.load(bytes);
+    pdf = await loadAsReaders(bytes);
   } catch (err) {
     throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
   }

@@ -8,7 +8,11 @@ import { examples } from './common.js';
 export const ReportParams = Type.Object({ ticket: TicketParam() });
 export const HistoryParams = Type.Object({ documentId: TicketParam() });
 export const HistoryPdfQuery = Type.Object({
-  lang: Type.Optional(StringEnum(['es', 'en'], { description: "the PDF's language; default: the document's (its workflow's `language`)" })),
+  lang: Type.Optional(
+    StringEnum(['es', 'en'], {
+      description: "the PDF's language; default: the document's (its workflow's `language`, else SELLO_DEFAULT_LANGUAGE)",
+    }),
+  ),
 });
 
 /** A box in PDF points from the top-left corner of the page's CropBox (unrotated). */

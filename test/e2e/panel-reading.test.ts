@@ -3,9 +3,9 @@
 // by address when they have none) and every action in words, the universal rendition included;
 // the history PDF downloaded from an English panel is in English although the document is Spanish;
 // the delivery log names documents and events in words, and at 1280 px no header, state or word is
-// broken across lines (measured with Range rects, not a screenshot); an expiration date picked in
-// the panel is the end of that day in the account's zone, and the page says so where it is picked
-// and where it is shown. Every date derives from the test's fixed clock.
+// broken across lines (measured with Range rects, not a screenshot), nor at 660 px does the page
+// scroll sideways; an expiration date picked in the panel is the end of that day in the account's
+// zone, and the page says so where it is picked and where it is shown. Every date derives from the test's fixed clock.
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
@@ -30,6 +30,7 @@ import { signaturePng } from '../helpers/validators.js';
 const ACCOUNT_ZONE = 'America/Mexico_City';
 const BROWSER_ZONE = 'Europe/Madrid';
 const DESKTOP = { width: 1280, height: 900 };
+const SMALL_TABLET = { width: 660, height: 900 };
 // Fixed for the whole file at its start (so the jobs it schedules are due at once); every date
 // below derives from it.
 const clock = movableClock();
@@ -252,6 +253,12 @@ describe('the panel, read', () => {
     expect(await brokenWords(page, '[data-testid="deliveries"]')).toEqual([]);
     // The page itself does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(DESKTOP.width);
+    // A small tablet, just wider than the phone's one column of cards: a header may wrap between
+    // its words, but still no word splits and the page does not scroll sideways.
+    await page.setViewportSize(SMALL_TABLET);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(SMALL_TABLET.width);
+    expect(await brokenWords(page, '[data-testid="deliveries"]')).toEqual([]);
+    await page.setViewportSize(DESKTOP);
     // Subscribing offers each event in words, with the identifier receivers see.
     const options = await page.getByLabel('Event', { exact: true }).locator('option').allTextContents();
     expect(options).toContain('Universal rendition signed (universal_signed)');
@@ -289,8 +296,8 @@ describe('the panel, read', () => {
       hourCycle: 'h23',
     }).format(new Date(stored));
     expect(inAccountZone).toBe(`${dd}/${mm}/${yyyy}, 23:59`);
-    // ...and shown so, with the zone named, although the computer is in Madrid (where it is 06:59
-    // of the next day).
+    // ...and shown so, with the zone named, although the computer is in Madrid (where it is
+    // already the next morning, 06:59 or 07:59 as summer time has it).
     // (The month's abbreviation is the browser's: "Sep" or "Sept" depending on its ICU.)
     const month = new Intl.DateTimeFormat('en-GB', { month: 'long', timeZone: 'UTC' })
       .format(new Date(Date.UTC(Number(yyyy), Number(mm) - 1, 15)))

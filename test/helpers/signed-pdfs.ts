@@ -50,6 +50,12 @@ export interface SignOptions {
   rewriteCms?: (cms: Uint8Array) => Uint8Array | Promise<Uint8Array>;
   /** A document time stamp (/Type /DocTimeStamp, ETSI.RFC3161): the token over SHA-256 of the signed bytes. */
   documentTimestamp?: (digest: Buffer) => Promise<Uint8Array>;
+  /** For a prepared field: its /AP in the signing revision (a new appearance given with the signature). */
+  appearance?: string;
+  /** More objects written in the signing revision (an appearance stream rewritten in place). */
+  alsoWrite?: Record<number, string | Buffer>;
+  /** Extra raw text in the signing revision's trailer. */
+  trailerExtra?: string;
 }
 
 /** A PDF and the current text of each of its objects, growing by incremental updates. */
@@ -167,9 +173,10 @@ export class HandPdf {
       `<< /Type /${type} /Filter /Adobe.PPKLite /SubFilter /${subFilter} ` +
       `/M (D:20261123100000Z) ${mdp}${opts.extraSigDict ?? ''}` +
       (opts.contentsFirst ? `${contents} ${range} >>` : `${range} ${contents} >>`);
-    const changes: Record<number, string> = { [sigNum]: sig };
+    const changes: Record<number, string | Buffer> = { ...opts.alsoWrite, [sigNum]: sig };
     if (opts.preparedField) {
-      changes[fieldNum] = this.edit(fieldNum, /\/FT \/Sig/, `/FT /Sig /V ${sigNum} 0 R`);
+      const field = this.edit(fieldNum, /\/FT \/Sig/, `/FT /Sig /V ${sigNum} 0 R`);
+      changes[fieldNum] = opts.appearance ? field.replace(/\/AP (\d+ 0 R|<<[^>]*>>)/, `/AP ${opts.appearance}`) : field;
     } else {
       changes[fieldNum] =
         `<< /FT /Sig /T (${opts.field}) /V ${sigNum} 0 R /Type /Annot /Subtype /Widget /Rect [${rect}] /P 3 0 R /F 132 ${opts.extraField ?? ''}>>`;
@@ -181,7 +188,7 @@ export class HandPdf {
     if (opts.docMdp) {
       changes[1] = this.edit(1, /^<</, `<< /Perms << /DocMDP ${sigNum} 0 R >>`);
     }
-    this.update(changes);
+    this.update(changes, opts.trailerExtra);
     await this.fillSignature(pki, opts);
     return this;
   }

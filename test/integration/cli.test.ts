@@ -561,6 +561,7 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
       // Where the subcommand belongs.
       [['account', '--bogus'], '  account rotate-key --web-id ID'],
       [['history', '--bogus'], '  history verify TICKET'],
+      [['account', 'package', '--bogus'], '  account package list --web-id ID'],
     ];
     const results = await Promise.all(cases.map(([args]) => sello(args, { dataDir })));
     results.forEach((r, i) => {

@@ -1,7 +1,8 @@
 // The operator's default language is the workflow's when it sets none (decisions.md "Workflow
 // keys": `language` defaults to SELLO_DEFAULT_LANGUAGE, Spanish unless configured): on a server
 // configured in English, a document or set whose workflow names no language invites, reminds,
-// sends codes and texts, and concludes in English; a workflow's own `language` still wins.
+// sends codes, texts and personal links, and concludes in English; a workflow's own `language`
+// still wins.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DAY, HOUR, movableClock } from '../helpers/flow-clock.js';
@@ -108,6 +109,20 @@ describe('a server whose default language is English', () => {
     await flow.s.client.closeDocumentSet(set.uuid, { remind_every: 2 });
     await flow.jobs.runDue();
     expect(subjects('eva.en@example.com')).toEqual(['Signature requested: Set document.pdf']);
+  });
+
+  it('a personal link asked for through document_url, of a document with no workflow, is emailed in English', async () => {
+    const doc = await flow.s.client.createDocument({
+      b64_doc: pdf,
+      name: 'Offer.pdf',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'ines.en@example.com', name: 'Inés', ...box(40) }],
+    });
+    await post(`${flow.s.baseUrl}/sign/api/document/${doc.document_ticket}/link`, {
+      sticker_id: doc.stickers[0].sticker_id,
+      data: 'ines.en@example.com',
+    });
+    await flow.jobs.runDue();
+    expect(subjects('ines.en@example.com')).toEqual(['Signature requested: Offer.pdf']);
   });
 
   it('an explicit language "es" still wins, for a document and for a set', async () => {

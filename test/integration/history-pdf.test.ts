@@ -108,6 +108,27 @@ describe('the history as PDF', () => {
     expect(text(await s.client.historyPdf(ticket, 'es'))).toContain('Historial del documento');
   });
 
+  it("an entry's signer_id is followed by that signer's name and address", async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Oferta',
+      stickers: [
+        { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
+      ],
+    });
+    // Someone holding the document's link asks for Ana's: an entry of the public about her.
+    const res = await fetch(`${s.baseUrl}/sign/api/document/${doc.document_ticket}/link`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sticker_id: doc.stickers[0].sticker_id, data: 'ana@example.com' }),
+    });
+    expect(res.status).toBe(200);
+    // Table cells wrap and long values carry zero-width spaces: compare without any space.
+    const flat = text(await s.client.historyPdf(doc.document_ticket, 'en')).replace(/[\s\u200b]+/g, '');
+    expect(flat).toContain(`signer_id:${doc.stickers[0].signer_id}(AnaGarcía·ana@example.com)`);
+    expect(flat).toContain('Someonewiththedocumentlink');
+  });
+
   it('a `lang` other than es or en: 400 naming lang', async () => {
     const ticket = await signedDocument();
     const err = await apiError(s.client.historyPdf(ticket, 'fr' as 'en'));

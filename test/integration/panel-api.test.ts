@@ -130,6 +130,10 @@ describe('documents', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-');
+    // In the panel's language, es or en: another is a 400 naming it, as in the API.
+    const french = await a.call('GET', `/panel/api/documents/${tickets.lease}/history.pdf?lang=fr`);
+    expect(french.status).toBe(400);
+    expect((await french.json()).error.message).toMatch(/^querystring\.lang: /);
   });
 });
 

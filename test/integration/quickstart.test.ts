@@ -2,6 +2,7 @@
 // download, save, report. The saved PDF is judged by pdfsig, trusting the service's root.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,23 @@ it('with a wrong API key: one line saying 401 and to check WEB_ID and API_KEY, n
   const lines = (r as { stderr: string }).stderr.trim().split('\n');
   expect(lines).toEqual([
     `POST /developers/json: 401 Unauthorized: check WEB_ID and API_KEY (the credentials the first start printed, for the service at ${s.baseUrl}).`,
+  ]);
+});
+
+it('with BASE where nothing listens: one line naming BASE and the reason, no stack trace, exit 1', async () => {
+  // A port just freed: nothing listens there.
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise((r) => closed.close(r));
+  const env = { ...process.env, BASE: base, WEB_ID: s.creds.webId, API_KEY: s.creds.apiKey, OUT: out };
+  const r = await promisify(execFile)(process.execPath, [SCRIPT], { env }).catch(
+    (e: { code: number; stdout: string; stderr: string }) => e,
+  );
+  expect((r as { code: number }).code).toBe(1);
+  expect((r as { stdout: string }).stdout).toBe('');
+  expect((r as { stderr: string }).stderr.trim().split('\n')).toEqual([
+    `Could not reach ${base} (ECONNREFUSED): is Sello running there? Set BASE to its address.`,
   ]);
 });
 

@@ -50,6 +50,14 @@ describe('loadConfig', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('PDF decompression: a budget of 256 MB by default; the removed ratio setting is reported at start, not silently ignored', () => {
+    expect(loadConfig({}).pdfJail.inflate).toEqual({ maxTotalBytes: 256 * 1024 * 1024 });
+    expect(loadConfig({ SELLO_PDF_INFLATE_MB: '1024' }).pdfJail.inflate.maxTotalBytes).toBe(1024 * 1024 * 1024);
+    expect(() => loadConfig({ SELLO_PDF_INFLATE_RATIO: '200' })).toThrow(
+      /SELLO_PDF_INFLATE_RATIO: no longer supported.*SELLO_PDF_INFLATE_MB/,
+    );
+  });
+
   it('refuses private URLs in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SELLO_ALLOW_PRIVATE_URLS: 'true' })).toThrow(/production/);
   });

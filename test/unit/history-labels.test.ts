@@ -1,83 +1,34 @@
-// Every action the code can write to a document's history, and every event kind, has its words in
-// Spanish and English. The actions are read from the code itself: the TypeScript checker gives the
-// type of the `action` of every appendHistory call (a literal, a choice between literals, a
-// parameter's union), so an action added to a use case without its label fails here.
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import ts from 'typescript';
+// Every action a document's history records, and every event kind, has its words in Spanish and
+// English, and no two read the same. appendHistory takes only an action of that list: its type
+// (HistoryAction) makes the compiler refuse a call with another, and a value cast past the type is
+// refused when the entry is written.
+import type { Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../src/domain/events/event-types.js';
 import { eventLabel } from '../../src/domain/events/event-labels.js';
-import { historyLabels } from '../../src/domain/history/history-labels.js';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-/** Each appendHistory call in src/: where it is, and the string literals its `action` can be (null: not a literal type). */
-function appendedActions(): { where: string; actions: string[] | null }[] {
-  const files = sourceFiles(resolve('src'));
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: [],
-  });
-  const checker = program.getTypeChecker();
-  const found: { where: string; actions: string[] | null }[] = [];
-  for (const file of program.getSourceFiles()) {
-    if (!file.fileName.startsWith(resolve('src'))) {
-      continue;
-    }
-    const visit = (node: ts.Node) => {
-      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'appendHistory') {
-        const entry = node.arguments[1];
-        const where = `${file.fileName.slice(file.fileName.indexOf('src/'))}:${file.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
-        const prop =
-          entry && ts.isObjectLiteralExpression(entry)
-            ? entry.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === 'action')
-            : undefined;
-        if (!prop || !(ts.isPropertyAssignment(prop) || ts.isShorthandPropertyAssignment(prop))) {
-          found.push({ where, actions: null });
-        } else {
-          // `{ action }`: the variable's own type, before the object literal widens it.
-          const type = ts.isPropertyAssignment(prop)
-            ? checker.getTypeAtLocation(prop.initializer)
-            : checker.getTypeOfSymbolAtLocation(checker.getShorthandAssignmentValueSymbol(prop)!, prop);
-          const parts = type.isUnion() ? type.types : [type];
-          found.push({
-            where,
-            actions: parts.every((p) => p.isStringLiteral()) ? parts.map((p) => (p as ts.StringLiteralType).value) : null,
-          });
-        }
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(file);
-  }
-  return found;
-}
+import { appendHistory } from '../../src/domain/history/append-history.js';
+import { HISTORY_ACTIONS, type HistoryAction, historyLabels } from '../../src/domain/history/history-labels.js';
+import type { Database } from '../../src/store/schema.js';
 
 describe('history and event words', () => {
-  it('every action the code appends to a history has a label in Spanish and in English', () => {
-    const calls = appendedActions();
-    // The scan sees the calls: signing, rejecting, the universal rendition, NOM-151 stamps among them.
-    expect(calls.length).toBeGreaterThan(30);
-    expect(calls.filter((c) => c.actions === null).map((c) => c.where)).toEqual([]);
-    const actions = [...new Set(calls.flatMap((c) => c.actions ?? []))].sort();
-    expect(actions).toEqual(expect.arrayContaining(['signed', 'rejected', 'universal_signed', 'nom151_stamped', 'expired', 'cancelled']));
-    const es = historyLabels('es');
-    const en = historyLabels('en');
-    const unlabelled = actions.filter((a) => es.action(a) === a || en.action(a) === a || !es.action(a).trim() || !en.action(a).trim());
-    expect(unlabelled).toEqual([]);
-    // Two actions never read the same: the reader could not tell them apart.
-    expect(new Set(actions.map((a) => es.action(a))).size).toBe(actions.length);
-    expect(new Set(actions.map((a) => en.action(a))).size).toBe(actions.length);
+  it('every action of the history has a label in Spanish and in English, and no two read the same', () => {
+    // The actions of signing, rejecting, the universal rendition and NOM-151 stamps among them.
+    expect(HISTORY_ACTIONS).toEqual(
+      expect.arrayContaining(['signed', 'rejected', 'universal_signed', 'nom151_stamped', 'expired', 'cancelled']),
+    );
+    for (const lang of ['es', 'en'] as const) {
+      const l = historyLabels(lang);
+      expect(HISTORY_ACTIONS.filter((a) => l.action(a) === a || !l.action(a).trim())).toEqual([]);
+      // Two actions reading the same could not be told apart.
+      expect(new Set(HISTORY_ACTIONS.map((a) => l.action(a))).size).toBe(HISTORY_ACTIONS.length);
+    }
+  });
+
+  it('appendHistory refuses an action without words, cast past its type, before writing anything', async () => {
+    // No database: the check comes first, so a transaction that is never used is enough.
+    const trx = {} as Transaction<Database>;
+    const entry = { documentId: '1', at: new Date(0), action: 'made_up' as HistoryAction, actor: 'system' };
+    await expect(appendHistory(trx, entry)).rejects.toThrow('appendHistory: action "made_up" has no words in history-labels.ts');
   });
 
   it('every kind of actor appendHistory accepts is said in words in both languages', () => {

@@ -638,11 +638,7 @@ describe('long-term validation and documents signed by Sello', () => {
 
 describe('sneaky signatures and trust', () => {
   const visible = (y: number): [number, number, number, number] => [50, y, 250, y + 60];
-  const withAppearance = (pdf: HandPdf, field: number) =>
-    pdf.update({
-      [field]: pdf.edit(field, '/F 132', '/F 132 /AP << /N 30 0 R >>'),
-      30: stream('0 0 1 rg 0 0 200 60 re f', '/Type /XObject /Subtype /Form /BBox [0 0 200 60] '),
-    });
+  const BLUE_BOX = stream('0 0 1 rg 0 0 200 60 re f', '/Type /XObject /Subtype /Form /BBox [0 0 200 60] ');
 
   it('a later visible signature by a signer the verifier does not trust is a sneaky signature for a trusted one', async () => {
     const other = await createTestPki();
@@ -665,9 +661,10 @@ describe('sneaky signatures and trust', () => {
   });
 
   it('two visible signatures, neither trusted by the verifier: neither is modified (nothing tells them apart)', async () => {
-    const pdf = await signedOnce({ rect: visible(100) });
-    withAppearance(pdf, pdf.size - 1);
-    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: visible(200) });
+    // Ana's appearance is hers when she signs: one drawn on her field after it would be a change.
+    const pdf = HandPdf.base().update({ 8: BLUE_BOX });
+    await pdf.sign(pki, { signer: ana, field: 'Ana', rect: visible(100), timestamp: true, extraField: '/AP << /N 8 0 R >> ' });
+    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: visible(200), extraField: '/AP << /N 8 0 R >> ' });
     const r = await verifyPdf(pdf.bytes, { trustedRootsDer: [pki.rogueRootDer] });
     expect(r.signatures.map((x) => [x.validSignature, x.trusted, x.modifiedAfterSigning])).toEqual([
       [true, false, false],

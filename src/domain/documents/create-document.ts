@@ -8,6 +8,7 @@ import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../s
 import { appendHistory } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
+import { adoptDecryptedCopy } from './decrypted-source.js';
 import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { validateStickers } from './validate-stickers.js';
@@ -151,7 +152,8 @@ export async function createDocument(
     source.name = fileName(p.name);
   }
 
-  const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages);
+  const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
+  const decrypted = adoptDecryptedCopy(source, pdf, config.limits.documentBytes);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
   const qr = validateQr(p.qr, pdf);
 
@@ -224,6 +226,9 @@ export async function createDocument(
       ip: opts.ip ?? null,
       details: { name: source.name, signers: signers.length, origin: source.origin, ...(inSet ? { document_set: setUuid } : {}) },
     });
+    if (decrypted) {
+      await appendHistory(trx, { documentId, at: now, action: 'decrypted', actor: 'system', details: { ...decrypted } });
+    }
     if (certified) {
       // Without signers the document is final as created and goes now; otherwise the signed
       // original goes with the last signature (signing/conclude-signature.ts).

@@ -10,7 +10,8 @@ export async function pageData(deps: Pick<Deps, 'config' | 'pdfJail'>, opts: { b
   if (!Number.isInteger(page) || page < 0) {
     throw invalid('page', 'expected a whole number, 0 for the first page');
   }
-  const info = await readPdf(deps.pdfJail, opts.bytes, deps.config.limits.pages);
+  // A file encrypted with an owner password only is accepted at creation (as a decrypted copy with the same pages).
+  const info = await readPdf(deps.pdfJail, opts.bytes, deps.config.limits.pages, 'read');
   if (page >= info.pageCount) {
     throw invalid('page', `page ${page} does not exist; the document has ${info.pageCount} page(s), numbered from 0`);
   }

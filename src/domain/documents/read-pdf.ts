@@ -2,12 +2,13 @@
 // finds into API errors.
 import { AppError } from '../errors.js';
 import { PdfJailBusyError, PdfTooComplexError, type PdfJail } from '../../jail/pdf-jail.js';
-import { PdfInputError, type PdfInfo } from '../../pdf/inspect-pdf.js';
+import { type EncryptedPolicy, PdfInputError, type PdfInfo } from '../../pdf/inspect-pdf.js';
 import { PdfReadError } from '../../pdf/read-signatures.js';
 
-export async function readPdf(jail: PdfJail, bytes: Uint8Array, maxPages: number): Promise<PdfInfo> {
+/** `encrypted`: what to do with a file encrypted with an owner password only (pdf/inspect-pdf.ts); refused unless said. */
+export async function readPdf(jail: PdfJail, bytes: Uint8Array, maxPages: number, encrypted: EncryptedPolicy = 'refuse'): Promise<PdfInfo> {
   try {
-    return await jail.inspect(bytes, maxPages);
+    return await jail.inspect(bytes, maxPages, encrypted);
   } catch (err) {
     throw pdfJailError(err);
   }

@@ -24,6 +24,10 @@ export interface HistoryLabels {
 
 const ACTIONS = {
   created: { es: 'Creado', en: 'Created' },
+  decrypted: {
+    es: 'Descifrado: protegido solo con contraseña de propietario',
+    en: 'Decrypted: protected by an owner password only',
+  },
   flow_started: { es: 'Flujo iniciado', en: 'Flow started' },
   invited: { es: 'Invitación enviada', en: 'Invitation sent' },
   reminded: { es: 'Recordatorio enviado', en: 'Reminder sent' },
@@ -77,6 +81,9 @@ const ACTIONS = {
 
 /** An action a document's history records; each has its words in both languages. */
 export type HistoryAction = keyof typeof ACTIONS;
+
+/** Every action of the list, in its order. */
+export const HISTORY_ACTIONS = Object.keys(ACTIONS) as readonly HistoryAction[];
 
 /** Whether `id` is an action of the list (appendHistory refuses any other, cast or not). */
 export function isHistoryAction(id: string): id is HistoryAction {

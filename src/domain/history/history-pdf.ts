@@ -1,6 +1,6 @@
 // GET /api/v1/document/{documentId}/history/pdf: the document's history as a readable PDF, in the
-// reader's language when asked (`lang`), else the document's: every entry (time, action, actor, address, details), the chain's head hash
-// and whether the chain verifies. The service seals it with a PAdES B-T signature (a one-time
+// reader's language when asked (`lang`), else the document's: every entry (time, action, actor,
+// address, details), the chain's head hash and whether the chain verifies. The service seals it with a PAdES B-T signature (a one-time
 // certificate naming the service, a time stamp), so the copy can be checked offline with pdfsig.
 //
 // Laid out by pdfmake (its worker pool, as pdfmake templates are). Every text that comes from the

@@ -1,7 +1,10 @@
 // The language a workflow sets for its signers: shared by the signing page's info, the emails and
 // texts, and the signature's legend (one-time-code.ts and get-signing-info.ts both need it, so it is
 // neither's). A workflow that sets none speaks the operator's default language
-// (SELLO_DEFAULT_LANGUAGE, Spanish unless configured; decisions.md "Workflow keys").
+// (SELLO_DEFAULT_LANGUAGE, Spanish unless configured; decisions.md "Workflow keys") in what the
+// service sends. The signer page alone asks the signer's browser before that default: the sender
+// chose no language, and a signer reads best in the one their browser asks for; an email or a text
+// is written before any browser is there to ask.
 
 /** The workflow's language when it sets one, else null (the page then follows the browser's). */
 export function explicitLanguage(workflow: unknown): 'es' | 'en' | null {

@@ -1,8 +1,8 @@
 // The workflow settings a flow runs with: what the client set, the defaults of decisions.md for
 // the rest, and the expiration as an instant. The language, whose default is the operator's, is
-// settled by languageOf (signing/workflow-language.ts). `dd/mm/yyyy` and ISO dates without a time mean the
-// end of that day in the account's time zone; an ISO date-time without an offset is read in that
-// zone too, so "2026-12-01T18:00" is six in the evening where the account is.
+// settled by languageOf (signing/workflow-language.ts). `dd/mm/yyyy` and ISO dates without a time
+// mean the end of that day in the account's time zone; an ISO date-time without an offset is read
+// in that zone too, so "2026-12-01T18:00" is six in the evening where the account is.
 import { invalid } from '../errors.js';
 import type { WorkflowSettings } from '../documents/workflow-settings.js';
 

@@ -1,8 +1,9 @@
 // The panel's documents: the list (search, state, dates, pages), one document (its signers, and its
-// history with the chain's check and the signers' names), its downloads, and its NOM-151 stamps with the exact bytes each
-// covers (GET /api/document/{ticket}/stamps and .../stamp/{stampHash}/pdf). Each calls the use case the HMAC API calls,
-// with the session's account.
-import { Type } from '@sinclair/typebox';
+// history with the chain's check and the signers' names), its downloads, and its NOM-151 stamps
+// with the exact bytes each covers (GET /api/document/{ticket}/stamps and
+// .../stamp/{stampHash}/pdf). Each calls the use case the HMAC API calls, with the session's
+// account.
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getDocumentFile } from '../../domain/documents/get-document-file.js';
@@ -13,7 +14,7 @@ import { historyPdf } from '../../domain/history/history-pdf.js';
 import { historyPeople } from '../../domain/history/history-people.js';
 import { getStampPdf } from '../../domain/stamps/get-stamp-pdf.js';
 import { listStamps } from '../../domain/stamps/list-stamps.js';
-import { StringEnum } from '../../schemas/common.js';
+import { HistoryPdfQuery } from '../../schemas/report.js';
 import { findFlowDocument } from '../../store/workflow-repo.js';
 import { sessionOf } from './session-of.js';
 
@@ -26,7 +27,6 @@ const ListQuery = Type.Object({
   nextToken: Type.Optional(Type.String()),
 });
 const TicketParams = Type.Object({ ticket: Type.String() });
-const HistoryPdfQuery = Type.Object({ lang: Type.Optional(StringEnum(['es', 'en'])) });
 const FileParams = Type.Object({ ticket: Type.String(), type: Type.String() });
 const StampParams = Type.Object({ ticket: Type.String(), hash: Type.String() });
 
@@ -80,7 +80,7 @@ export function panelDocumentRoutes(deps: Deps) {
     const historySchema = { hide: true, params: TicketParams, querystring: HistoryPdfQuery };
     app.get('/panel/api/documents/:ticket/history.pdf', { schema: historySchema }, async (req, reply) => {
       const { ticket } = req.params as { ticket: string };
-      const language = (req.query as { lang?: 'es' | 'en' }).lang;
+      const language = (req.query as Static<typeof HistoryPdfQuery>).lang;
       const file = await historyPdf(deps, { accountId: sessionOf(req).account_id, ticket, language });
       return attachment(reply, 'application/pdf', file.name).send(file.pdf);
     });

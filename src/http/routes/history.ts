@@ -1,5 +1,6 @@
 // GET /api/v1/document/{documentId}/history/json and /history/pdf: a document's history and the
 // check of its chain, as JSON or as a PDF sealed by the service.
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getHistory } from '../../domain/history/get-history.js';
@@ -47,7 +48,7 @@ export function historyRoutes(deps: Deps) {
         const file = await historyPdf(deps, {
           accountId: req.account!.id,
           ticket: (req.params as { documentId: string }).documentId,
-          language: (req.query as { lang?: 'es' | 'en' }).lang,
+          language: (req.query as Static<typeof HistoryPdfQuery>).lang,
         });
         return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.name}"`).send(file.pdf);
       },

@@ -83,6 +83,12 @@ export function modificationAttack(opts: {
   if (sneaky) {
     return { name: 'sneaky-signature', field, detail: sneaky.description };
   }
+  // What a page shows named the attack (page-view.ts): an opaque box over signed content, a
+  // widget redrawn without its value changing.
+  const shown = disallowed.find((c) => c.attack);
+  if (shown?.attack) {
+    return { name: shown.attack, field, detail: shown.description };
+  }
   if (disallowed.every((c) => c.category === 'annotation') && opts.certified) {
     return { name: 'evil-annotation', field, detail: 'annotations were added or changed after a certification that does not allow them' };
   }

@@ -3,10 +3,15 @@
 // signature may allow after it: another signature with its field, widget and appearance; DSS
 // validation data and document time stamps; filling in form fields; annotations (certification
 // level 3 only). Anything else (page content, fonts, the page tree, a redefined signature
-// dictionary, a catalog key outside the form and the DSS) is 'other' and never allowed. Which kinds
-// a given signature allows is verify-pdf.ts's decision; here each change is only named.
+// dictionary, a catalog key outside the form and the DSS) is 'other' and never allowed; what draws
+// nothing (the structure tree growing, developer extensions, arrays of the form) is 'structure'.
+// Whatever the objects are named, page-view.ts then compares what each page shows, and names as
+// 'other' what no filling or signing explains. Which kinds a given signature allows is
+// verify-pdf.ts's decision; here each change is only named.
 import { PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 import { describeObject, type DocumentFacts } from './document-facts.js';
+import { referrers, soleOwner } from './appearance-owners.js';
+import { shownChanges } from './page-view.js';
 import { changedKeys, type ObjectChange, objectAt, sameObject } from './revision-diff.js';
 
 export type ChangeCategory =
@@ -29,11 +34,17 @@ export interface ClassifiedChange {
   description: string;
   /** The field a signature or form-fill change is about (for /Lock, FieldMDP and sneaky signatures). */
   field?: string;
+  /** The published attack the change is the mark of, when what it shows says so (page-view.ts). */
+  attack?: 'shadow-replace' | 'sneaky-signature';
 }
 
 const SIGNATURE_FIELD_KEYS = new Set(['V', 'AP', 'AS', 'F', 'P']);
 const WIDGET_KEYS = new Set(['AP', 'AS', 'F', 'P']);
-const FORM_FIELD_KEYS = new Set(['V', 'AS', 'AP']);
+// /I: the selected indices of a choice field, set with its value (§12.7.5.4).
+// /DA: the default appearance the new /AP was made with; what is shown is the /AP (page-view.ts).
+const FORM_FIELD_KEYS = new Set(['V', 'AS', 'AP', 'I', 'DA']);
+// What a signature adds to the structure tree: elements for its widget, the parent tree entries.
+const STRUCTURE_KEYS = new Set(['K', 'ParentTree', 'ParentTreeNextKey', 'Nums', 'Kids', 'Limits']);
 const ACROFORM_KEYS = new Set(['Fields', 'SigFlags', 'DR', 'DA', 'NeedAppearances']);
 
 const refNumbers = (o: PdfObject | undefined | null): number[] =>
@@ -48,6 +59,18 @@ function addedEntries(before: number[], after: number[]): number[] | null {
   }
   const old = new Set(before);
   return after.filter((n) => !old.has(n));
+}
+
+/** `b` keeps every entry of `a` (inline dictionaries compared the same way) and may add more. */
+function onlyAdded(a: PdfDict, b: PdfDict, depth = 0): boolean {
+  return [...a].every(([k, v]) => {
+    const w = b.get(k);
+    if (sameObject(v, w)) {
+      return true;
+    }
+    const inline = (o: PdfObject | undefined) => o instanceof PdfDict && !(o instanceof PdfStream);
+    return depth < 4 && inline(v) && inline(w) && onlyAdded(v as PdfDict, w as PdfDict, depth + 1);
+  });
 }
 
 interface Pair {
@@ -87,8 +110,12 @@ function acroFormChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeC
   const drA = resolve(pdfA, a.get('DR'));
   const drB = resolve(pdfB, b.get('DR'));
   if (keys.includes('DR') && drA instanceof PdfDict && drB instanceof PdfDict) {
-    // Resources may be added for a new appearance; a redefined one would change existing fields.
+    // Resources may be added for a new appearance; a redefined font would change the appearance a
+    // reader regenerates for existing fields. The other entries draw nothing of their own.
     for (const [category, value] of drA) {
+      if (category.value !== 'Font' && category.value !== 'Encoding') {
+        continue;
+      }
       const next = resolve(pdfB, drB.get(category));
       const prev = resolve(pdfA, value);
       if (prev instanceof PdfDict && next instanceof PdfDict) {
@@ -108,7 +135,8 @@ function acroFormChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeC
 
 function catalogChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCategory; description: string } {
   const keys = changedKeys(a, b);
-  const other = keys.filter((k) => !['DSS', 'Extensions', 'AcroForm', 'Metadata'].includes(k));
+  // /Version and /Extensions name the PDF version and extensions the file uses; writers raise them.
+  const other = keys.filter((k) => !['DSS', 'Extensions', 'AcroForm', 'Metadata', 'Version', 'StructTreeRoot'].includes(k));
   if (other.length > 0) {
     return { category: 'other', description: `document catalog changed: ${other.map((k) => `/${k}`).join(' ')}` };
   }
@@ -124,8 +152,9 @@ function catalogChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCa
     // A form added (or moved to its own object) is judged by its fields, each a change of its own.
     return { category: 'signature', description: 'document catalog: /AcroForm' };
   }
+  const structural = ['Version', 'Extensions', 'StructTreeRoot'];
   return {
-    category: keys.every((k) => k === 'Metadata') ? 'metadata' : 'dss',
+    category: keys.every((k) => k === 'Metadata') ? 'metadata' : keys.every((k) => structural.includes(k)) ? 'structure' : 'dss',
     description: `document catalog: ${keys.map((k) => `/${k}`).join(' ')}`,
   };
 }
@@ -149,6 +178,26 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   }
   if (change.kind === 'removed' && before.dss.has(n)) {
     return { category: 'dss', description: 'validation data (DSS)' };
+  }
+  if (after.extensions.has(n) && (change.kind === 'added' || before.extensions.has(n))) {
+    return { category: 'structure', description: `developer extensions ${change.kind}` };
+  }
+  // The structure tree grows with the widgets a signature adds; what it says of existing content
+  // (/Alt, /ActualText, /Lang...) may not change.
+  if (
+    after.structure.has(n) &&
+    (change.kind === 'added' || (before.structure.has(n) && (b instanceof PdfArray || within(keys, STRUCTURE_KEYS))))
+  ) {
+    return { category: 'structure', description: `logical structure ${change.kind}${keyText}` };
+  }
+  // An array of its own for a form's /Fields, a field's /Kids or a page's /Annots: what it lists
+  // is judged with the form, field or page that names it.
+  if (change.kind === 'added' && b instanceof PdfArray) {
+    const from = referrers(after).get(n) ?? new Set<number>();
+    const holders = [...from].every((p) => p === after.catalog || p === after.acroForm || after.fields.has(p) || after.pages.has(p));
+    if (from.size > 0 && holders) {
+      return { category: 'structure', description: 'array of the form, a field or a page' };
+    }
   }
   // Decided (docs/api.md): the information dictionary and the catalog's XMP metadata may be
   // updated after signing, as pyHanko allows: no reader shows them as the page, and writers update
@@ -176,6 +225,29 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   }
   if (n === after.acroForm && a instanceof PdfDict && b instanceof PdfDict) {
     return acroFormChange(pair, a, b);
+  }
+  // A dictionary of the form's default resources given new entries (a font for a filled field):
+  // an existing entry redefined would change what a reader regenerates for other fields.
+  if (
+    change.kind === 'changed' &&
+    before.defaultResources.has(n) &&
+    after.defaultResources.has(n) &&
+    a instanceof PdfDict &&
+    b instanceof PdfDict
+  ) {
+    if (onlyAdded(a, b) && !(a instanceof PdfStream)) {
+      return { category: 'form-fill', description: 'form default resources: entries added' };
+    }
+  }
+  if (n === after.fieldsArray && n === before.fieldsArray && a instanceof PdfArray && b instanceof PdfArray) {
+    const added = addedEntries(refNumbers(a), refNumbers(b));
+    if (added === null) {
+      return other('a form field was removed');
+    }
+    if (added.some((f) => !after.fields.get(f)?.isSignature)) {
+      return other('a form field other than a signature field was added');
+    }
+    return { category: 'signature', description: 'form fields: signature fields added' };
   }
   const field = after.fields.get(n) ?? before.fields.get(n);
   if (field) {
@@ -232,6 +304,26 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   if (change.kind === 'added' && after.annotationAppearance.has(n)) {
     return { category: 'annotation', description: 'annotation appearance' };
   }
+  // An appearance rewritten in place (pyHanko's in-place appearance update): an annotation change
+  // when one comment alone used it, a form filling or a signing when one widget alone did;
+  // page-view.ts then judges what the new one shows.
+  if (change.kind === 'changed' && before.annotationAppearance.has(n)) {
+    const owner = soleOwner(before, n);
+    if (owner !== null && before.annotations.has(owner) && after.annotations.has(owner)) {
+      return { category: 'annotation', description: 'appearance of an annotation redrawn in place' };
+    }
+  }
+  if (change.kind === 'changed' && (before.formAppearance.has(n) || before.signatureAppearance.has(n))) {
+    const widget = soleOwner(before, n);
+    const owner = widget === null ? undefined : before.fields.get(before.widgets.get(widget) ?? -1);
+    if (owner) {
+      return {
+        category: owner.isSignature ? 'signature' : 'form-fill',
+        description: `appearance of ${owner.isSignature ? 'signature field' : 'form field'} ${owner.name} redrawn in place`,
+        field: owner.name,
+      };
+    }
+  }
   if (!after.reachable.has(n) && (change.kind === 'added' || !before.reachable.has(n))) {
     return { category: 'unreferenced', description: `${what} ${change.kind}, referenced by nothing` };
   }
@@ -242,6 +334,12 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
 export function classifyChanges(before: DocumentFacts, after: DocumentFacts, changes: ObjectChange[]): ClassifiedChange[] {
   const pair = { before, after };
   const out = changes.map((c) => ({ revision: after.view.revision, objectNumber: c.objectNumber, kind: c.kind, ...classify(pair, c) }));
+  // Whatever the objects were, what each page shows may only change as filling and signing do.
+  // A page's drawing is only named when no object change already stands as disallowed: the
+  // verdict is the same, and the change that explains it is the object's own.
+  const disallowed = new Set(out.filter((c) => c.category === 'other').map((c) => c.objectNumber));
+  const shown = shownChanges(before, after);
+  out.push(...(disallowed.size > 0 ? [] : shown.drawing), ...shown.annotations.filter((c) => !disallowed.has(c.objectNumber)));
   if (before.catalog !== after.catalog) {
     out.push({
       revision: after.view.revision,

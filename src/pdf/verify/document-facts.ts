@@ -37,7 +37,18 @@ export interface DocumentFacts {
    */
   document: Set<number>;
   dss: Set<number>;
+  /**
+   * Objects of the catalog's /Extensions (developer extensions, ISO 32000-2 §7.12) and of the
+   * logical structure tree (/StructTreeRoot, §14.7), where nothing else of the document uses them:
+   * neither draws on a page. Links out of the tree (/Pg, /Obj, /Stm) are not followed.
+   */
+  extensions: Set<number>;
+  structure: Set<number>;
   acroForm: number | null;
+  /** What the form's default resources (/DR) reach. */
+  defaultResources: Set<number>;
+  /** The form's /Fields array, when it is an object of its own. */
+  fieldsArray: number | null;
   fields: Map<number, FieldFacts>;
   /** Widget object number → field object number. */
   widgets: Map<number, number>;
@@ -159,7 +170,11 @@ export function documentFacts(view: RevisionView): DocumentFacts {
     metadata: null,
     document: reachable(pdf, [catalogRef], new Set(['Metadata'])),
     dss: new Set(),
+    extensions: new Set(),
+    structure: new Set(),
     acroForm: null,
+    fieldsArray: null,
+    defaultResources: new Set(),
     fields: new Map(),
     widgets: new Map(),
     signatureValues: new Map(),
@@ -175,11 +190,18 @@ export function documentFacts(view: RevisionView): DocumentFacts {
     return facts;
   }
   facts.dss = reachable(pdf, [catalog.get('DSS')]);
+  // What the rest of the document reaches, so that an object shared with it is judged as its own.
+  const rest = reachable(pdf, [catalogRef], new Set(['Metadata', 'Extensions', 'StructTreeRoot', 'StructParents', 'DSS']));
+  const own = (set: Set<number>) => new Set([...set].filter((n) => !rest.has(n)));
+  facts.extensions = own(reachable(pdf, [catalog.get('Extensions')]));
+  facts.structure = own(reachable(pdf, [catalog.get('StructTreeRoot')], new Set(['Pg', 'Obj', 'Stm', 'StmOwn'])));
   facts.metadata = numberOf(catalog.get('Metadata'));
   facts.certification = certificationOf(pdf, catalog);
   const form = catalog.get('AcroForm');
   facts.acroForm = numberOf(form);
   const formDict = asDict(pdf, form);
+  facts.fieldsArray = numberOf(formDict?.get('Fields'));
+  facts.defaultResources = reachable(pdf, [formDict?.get('DR')]);
   if (formDict) {
     collectFields(pdf, facts, asArray(pdf, formDict.get('Fields')));
   }

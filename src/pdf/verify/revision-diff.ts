@@ -5,7 +5,20 @@
 // object number at bytes written before the signature, which a section-by-section reading of the
 // update would never see as a change. Bounded: a file with too many revisions or objects, or nested
 // too deeply, is refused with VerifyLimitError instead of being read for minutes.
-import { PDF, PdfArray, PdfBool, PdfDict, PdfName, PdfNull, PdfNumber, type PdfObject, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import {
+  type PDF,
+  PdfArray,
+  PdfBool,
+  PdfDict,
+  PdfName,
+  PdfNull,
+  PdfNumber,
+  type PdfObject,
+  PdfRef,
+  PdfStream,
+  PdfString,
+} from '@libpdf/core';
+import { loadAsReaders } from '../encrypted-pdf.js';
 
 /** The file is beyond what the verifier reads (revisions, objects, nesting): a 422, never a hang. */
 export class VerifyLimitError extends Error {
@@ -54,11 +67,14 @@ export async function loadRevisions(bytes: Uint8Array, ends: number[]): Promise<
   for (const [i, end] of ends.entries()) {
     let pdf: PDF;
     try {
-      pdf = await PDF.load(bytes.subarray(0, end));
+      pdf = await loadAsReaders(bytes.subarray(0, end));
     } catch {
       continue; // a prefix that is no PDF is no revision a reader shows; the later ones are checked
     }
-    const size = pdf.context.info.trailer.getNumber('Size')?.value ?? 0;
+    // The objects the cross-references hold, whatever the trailer's /Size says: an update that
+    // declares /Size 1 still shows every object before it, and may not hide the ones it adds.
+    const declared = pdf.context.info.trailer.getNumber('Size')?.value ?? 0;
+    const size = Math.max(declared, pdf.context.registry.nextObjectNumber);
     if (!Number.isSafeInteger(size) || size > MAX_OBJECTS) {
       throw new VerifyLimitError(`revision ${i + 1} declares ${size} objects; at most ${MAX_OBJECTS} are verified`);
     }

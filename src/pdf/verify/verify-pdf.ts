@@ -6,7 +6,8 @@
 // verification pages. Signatures are read from every revision, so one an update took out of the
 // form is still judged (vanished-signatures.ts). Pure,
 // as pdf/ must be: trusted roots are parameters, times come from the file and its time stamps.
-import { PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfRef, PdfString } from '@libpdf/core';
+import { type PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfRef, PdfString } from '@libpdf/core';
+import { loadAsReaders } from '../encrypted-pdf.js';
 import { revisionEnds } from '../pdf-revisions.js';
 import { readableBytes } from '../xref-offsets.js';
 import { PdfReadError, type PdfSignature, type PdfSignatures, type ReadSignaturesOptions, readSignaturesOf } from '../read-signatures.js';
@@ -147,7 +148,7 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
   const last = views[views.length - 1];
   let finalPdf: PDF;
   try {
-    finalPdf = last && last.end === bytes.length ? last.pdf : await PDF.load(readable);
+    finalPdf = last && last.end === bytes.length ? last.pdf : await loadAsReaders(readable);
   } catch (err) {
     throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
   }

@@ -1,0 +1,22 @@
+// The panel's words come in areas (web/src/panel/words/*.ts) spread into one dictionary per
+// language: a key defined in two areas would silently take the later area's words on every page.
+// (That each area's English has the keys of its Spanish, the compiler checks.)
+import { describe, expect, it } from 'vitest';
+import { accountEs } from '../../web/src/panel/words/account.js';
+import { commonEs } from '../../web/src/panel/words/common.js';
+import { documentsEs } from '../../web/src/panel/words/documents.js';
+import { webhooksEs } from '../../web/src/panel/words/webhooks.js';
+
+const areas = { common: commonEs, documents: documentsEs, webhooks: webhooksEs, account: accountEs };
+
+describe("the panel's words", () => {
+  it('each key belongs to one area only', () => {
+    const owners = new Map<string, string[]>();
+    for (const [area, es] of Object.entries(areas)) {
+      for (const key of Object.keys(es)) {
+        owners.set(key, [...(owners.get(key) ?? []), area]);
+      }
+    }
+    expect([...owners].filter(([, of]) => of.length > 1)).toEqual([]);
+  });
+});
