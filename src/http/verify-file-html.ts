@@ -39,6 +39,7 @@ const TEXT = {
       large: 'El archivo supera el tamaño permitido.',
       busy: 'Demasiadas verificaciones desde tu dirección. Inténtalo de nuevo en un minuto.',
       missing: 'Elige un archivo PDF.',
+      unexpected: 'El formulario envía solo el archivo PDF (file); la petición trae otra parte',
       failed: 'No se pudo verificar el archivo en este momento.',
     },
   },
@@ -75,6 +76,7 @@ const TEXT = {
       large: 'The file is larger than allowed.',
       busy: 'Too many verifications from your address. Try again in a minute.',
       missing: 'Choose a PDF file.',
+      unexpected: 'The form sends only the PDF file (file); the request carries another part',
       failed: 'The file cannot be verified at the moment.',
     },
   },
@@ -82,10 +84,11 @@ const TEXT = {
 
 export type FileProblem = keyof (typeof TEXT)['es']['errors'];
 
-/** The form, with a problem above it when the last attempt failed. */
-export function renderVerifyForm(locale: PageLocale, maxMb: number, problem?: FileProblem): string {
+/** The form, with a problem above it when the last attempt failed (and the part it was about, if named). */
+export function renderVerifyForm(locale: PageLocale, maxMb: number, problem?: FileProblem, part?: string): string {
   const t = TEXT[locale];
-  const error = problem ? `<section class="card sig-bad"><p>${esc(t.errors[problem])}</p></section>` : '';
+  const named = problem === 'unexpected' ? (part ? `: <code>${esc(part)}</code>.` : '.') : '';
+  const error = problem ? `<section class="card sig-bad"><p>${esc(t.errors[problem])}${named}</p></section>` : '';
   const form = `<section class="card">
 <p>${esc(t.intro)}</p>
 <form method="post" action="/verify" enctype="multipart/form-data">

@@ -126,6 +126,32 @@ describe('POST /api/report', () => {
     expect(await status(() => s.client.verifyPdf(Buffer.from('not a pdf at all')))).toEqual({ status: 422, code: 'PDF_INVALID' });
   });
 
+  it('an unexpected field beside the file: 400 INVALID_INPUT naming it, before or after the file', async () => {
+    const file = await makePdf();
+    const sha = createHash('sha256').update(file).digest('base64');
+    const mac = createHmac('sha256', Buffer.from(s.creds.apiKey, 'utf8')).update(sha).digest('base64');
+    for (const fieldFirst of [true, false]) {
+      const form = new FormData();
+      if (fieldFirst) {
+        form.append('page', '0');
+      }
+      form.append('file', new Blob([new Uint8Array(file)], { type: 'application/pdf' }), 'doc.pdf');
+      if (!fieldFirst) {
+        form.append('page', '0');
+      }
+      const res = await fetch(`${s.baseUrl}/api/report`, {
+        method: 'POST',
+        headers: { authorization: `svc ${s.creds.webId}:${mac}`, 'content-sha256': sha },
+        body: form,
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string; details: { field: string } } };
+      expect(body.error.code).toBe('INVALID_INPUT');
+      expect(body.error.details.field).toBe('page');
+      expect(body.error.message).toContain('page: unexpected field');
+    }
+  });
+
   it('too many revisions and an impossible object count: 422 PDF_TOO_COMPLEX, quickly', async () => {
     const many = HandPdf.base();
     for (let i = 0; i < 101; i++) {
@@ -244,6 +270,51 @@ describe('the public page: GET and POST /verify', () => {
     expect(r.html).toContain('Falsificación universal de firma');
     expect(r.html).not.toContain('universal-signature-forgery');
     expect(r.html).not.toContain('there is no signature');
+  });
+
+  it('an extra field or a second file in the form: 400 and the form again naming it, before or after the PDF', async () => {
+    const file = new Blob([new Uint8Array(await makePdf())], { type: 'application/pdf' });
+    // Three requests, within the per-address budget the last test of this block spends.
+    const cases: [string, [string, string | Blob][]][] = [
+      [
+        'note<b>',
+        [
+          ['note<b>', 'hello'],
+          ['file', file],
+        ],
+      ],
+      [
+        'note<b>',
+        [
+          ['file', file],
+          ['note<b>', 'hello'],
+        ],
+      ],
+      // A second file under the same name.
+      [
+        'file',
+        [
+          ['file', file],
+          ['file', file],
+        ],
+      ],
+    ];
+    for (const [name, parts] of cases) {
+      const form = new FormData();
+      for (const [key, value] of parts) {
+        if (typeof value === 'string') {
+          form.append(key, value);
+        } else {
+          form.append(key, value, `${key}.pdf`);
+        }
+      }
+      const res = await fetch(`${s.baseUrl}/verify`, { method: 'POST', body: form, headers: { 'accept-language': 'en' } });
+      const html = await res.text();
+      expect(res.status).toBe(400);
+      const shown = name.replace('<', '&lt;').replace('>', '&gt;');
+      expect(html).toContain(`The form sends only the PDF file (file); the request carries another part: <code>${shown}</code>.`);
+      expect(html).toContain('<form method="post" action="/verify"');
+    }
   });
 
   it('a file over the size limit: 413 and the form again saying so', async () => {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { signatureReport } from '../../domain/documents/signature-report.js';
 import { verifyUploadedPdf } from '../../domain/documents/verify-uploaded-pdf.js';
+import { AppError } from '../../domain/errors.js';
 import { readSignedUpload } from '../multipart.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { ReportParams, ReportUpload, SignatureReport } from '../../schemas/report.js';
@@ -52,6 +53,12 @@ export function reportRoutes(deps: Deps) {
       },
       async (req) => {
         const upload = await readSignedUpload(req);
+        // The upload is the file alone: a field is named back rather than silently ignored, since
+        // a client sending one expects it to change the report, and nothing does.
+        const extra = Object.keys(upload.fields)[0];
+        if (extra !== undefined) {
+          throw new AppError('INVALID_INPUT', `${extra}: unexpected field; the upload is one part, the PDF named file`, { field: extra });
+        }
         return verifyUploadedPdf(deps, { bytes: upload.file });
       },
     );

@@ -43,7 +43,9 @@ export function verifyFileRoutes(deps: Deps) {
 
   return async function routes(app: FastifyInstance) {
     await app.register(multipart, {
-      limits: { fileSize: deps.config.limits.documentBytes, files: 1, fields: 0 },
+      // A few fields are read (and refused by name, fileOf) rather than none: a limit of 0 stops the
+      // reader at the first field before its name is known.
+      limits: { fileSize: deps.config.limits.documentBytes, files: 2, fields: 4, fieldSize: 1024 },
       throwFileSizeLimit: true,
     });
 
@@ -108,22 +110,49 @@ export function verifyFileRoutes(deps: Deps) {
   };
 }
 
+/** Limits of the multipart reader that show a request is not the form's one file (else a 413 of its own). */
+const NOT_THE_FORM = new Set(['FST_FIELDS_LIMIT', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT']);
+
+/**
+ * The form sends one part, the file `file`; any other part is named back (400) rather than ignored
+ * or left to the multipart reader, whose limits would answer as a failure of the service.
+ */
 async function fileOf(req: FastifyRequest): Promise<Buffer> {
   if (!req.isMultipart()) {
     throw new AppError('INVALID_INPUT', 'expected multipart/form-data with a part named file');
   }
-  const part = await req.file();
-  if (part?.fieldname !== 'file') {
-    throw new AppError('INVALID_INPUT', 'file: required');
-  }
+  let file: Buffer | undefined;
   try {
-    return await part.toBuffer();
+    for await (const part of req.parts()) {
+      if (part.type === 'file' && part.fieldname === 'file' && !file) {
+        file = await part.toBuffer();
+        continue;
+      }
+      if (part.type === 'file') {
+        part.file.resume(); // drained, so the answer is not held up by the unread upload
+      }
+      const what = part.type === 'file' ? (part.fieldname === 'file' ? 'a second file' : 'a file') : 'a field';
+      throw new AppError('INVALID_INPUT', `${part.fieldname}: unexpected (${what}); the form sends one part, the PDF named file`, {
+        field: part.fieldname,
+        unexpected: true,
+      });
+    }
   } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('DOCUMENT_TOO_LARGE', 'the file is too large');
+    }
+    if (code && NOT_THE_FORM.has(code)) {
+      throw new AppError('INVALID_INPUT', 'the form sends one part, the PDF named file; this request has more', {
+        unexpected: true,
+      });
     }
     throw err;
   }
+  if (!file) {
+    throw new AppError('INVALID_INPUT', 'file: required', { field: 'file' });
+  }
+  return file;
 }
 
 function problem(reply: FastifyReply, err: unknown, locale: 'es' | 'en', maxMb: number) {
@@ -131,9 +160,11 @@ function problem(reply: FastifyReply, err: unknown, locale: 'es' | 'en', maxMb: 
   if (!known) {
     reply.log.warn({ err }, 'public verification failed');
   }
-  const [status, kind] = known ?? [503, 'failed' as const];
+  // A part the form does not send is named on the page, so that whoever built the request sees which.
+  const details = err instanceof AppError ? (err.details as { field?: string; unexpected?: boolean } | undefined) : undefined;
+  const [status, kind] = details?.unexpected ? [400, 'unexpected' as const] : (known ?? [503, 'failed' as const]);
   return reply
     .code(status)
     .headers(HEADERS)
-    .send(renderVerifyForm(locale, maxMb, kind));
+    .send(renderVerifyForm(locale, maxMb, kind, details?.unexpected ? details.field : undefined));
 }

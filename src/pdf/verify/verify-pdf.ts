@@ -9,6 +9,7 @@
 import { type PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfRef, PdfString } from '@libpdf/core';
 import { loadAsReaders } from '../encrypted-pdf.js';
 import { revisionEnds } from '../pdf-revisions.js';
+import { readableBytes } from '../xref-offsets.js';
 import { PdfReadError, type PdfSignature, type PdfSignatures, type ReadSignaturesOptions, readSignaturesOf } from '../read-signatures.js';
 import { type AttackFinding, modificationAttack, structuralAttack } from './attack-patterns.js';
 import { checkSignatureStructure } from './byte-range-rules.js';
@@ -141,11 +142,13 @@ function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Ma
 
 export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<VerifiedPdf> {
   const ends = revisionEnds(bytes);
-  const views = await loadRevisions(bytes, ends);
+  // Parsed from a copy whose cross-reference pointers hit their sections; every hash is over `bytes`.
+  const readable = readableBytes(bytes);
+  const views = await loadRevisions(readable, ends);
   const last = views[views.length - 1];
   let finalPdf: PDF;
   try {
-    finalPdf = last && last.end === bytes.length ? last.pdf : await loadAsReaders(bytes);
+    finalPdf = last && last.end === bytes.length ? last.pdf : await loadAsReaders(readable);
   } catch (err) {
     throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
   }
