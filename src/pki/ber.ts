@@ -3,11 +3,18 @@
 // products (Java's PKCS#7 among them) emit them for the outer layers of a signature. Relying parties
 // accept them (openssl, Acrobat, EU DSS do), so the verifier must too; what is hashed is still DER
 // where the standard says so (RFC 5652 §5.4: the DER of the signed attributes). Both readers here
-// walk the bytes themselves, bounded in depth, so a hostile encoding cannot exhaust the stack.
+// walk the bytes themselves, bounded in depth and in elements, so a hostile encoding can neither
+// exhaust the stack nor the memory (a /Contents of 10 MB of two-octet elements once took 1.5 GB).
 import { PkiError } from './errors.js';
 
 /** Nesting followed; a CMS with its certificates stays well under 30 levels. */
 const MAX_DEPTH = 100;
+/**
+ * Elements one encoding may hold. Each element read is held as an object, so the count, not the
+ * input's size, bounds the memory. A signature carrying the CRLs of its chain (Adobe's revocation
+ * archival attribute, a CMS crls field) holds tens of thousands; 200,000 leaves room for more.
+ */
+export const MAX_BER_ELEMENTS = 200_000;
 /** Universal string types a BER writer may split into constructed pieces (X.690 §8.21.4, §8.6, §8.7). */
 const STRING_TAGS = new Set([3, 4, 12, 18, 19, 20, 21, 22, 25, 26, 27, 28, 30]);
 
@@ -29,10 +36,18 @@ function bad(message: string): never {
   throw new PkiError('bad_der', message);
 }
 
+/** Elements read so far in one encoding. */
+interface Count {
+  elements: number;
+}
+
 /** Reads one element at `at`; throws PkiError('bad_der') when it is not complete, well-formed BER. */
-function readElement(b: Uint8Array, at: number, limit: number, depth: number): Element {
+function readElement(b: Uint8Array, at: number, limit: number, depth: number, count: Count): Element {
   if (depth > MAX_DEPTH) {
     bad(`the encoding nests deeper than ${MAX_DEPTH} levels`);
+  }
+  if (++count.elements > MAX_BER_ELEMENTS) {
+    bad(`the encoding holds more than ${MAX_BER_ELEMENTS} elements`);
   }
   let p = at;
   if (p >= limit) {
@@ -67,7 +82,7 @@ function readElement(b: Uint8Array, at: number, limit: number, depth: number): E
       if (p + 1 < limit && b[p] === 0 && b[p + 1] === 0) {
         return { tag, constructed, universal, content: new Uint8Array(), children, end: p + 2 };
       }
-      const child = readElement(b, p, limit, depth + 1);
+      const child = readElement(b, p, limit, depth + 1, count);
       children.push(child);
       p = child.end;
     }
@@ -93,7 +108,7 @@ function readElement(b: Uint8Array, at: number, limit: number, depth: number): E
   }
   const children: Element[] = [];
   while (p < end) {
-    const child = readElement(b, p, end, depth + 1);
+    const child = readElement(b, p, end, depth + 1, count);
     children.push(child);
     p = child.end;
   }
@@ -162,7 +177,7 @@ function toDer(e: Element): Buffer {
  */
 export function berElementLength(bytes: Uint8Array): number {
   try {
-    return readElement(bytes, 0, bytes.length, 0).end;
+    return readElement(bytes, 0, bytes.length, 0, { elements: 0 }).end;
   } catch (err) {
     if (err instanceof PkiError) {
       return 0;
@@ -178,5 +193,5 @@ export function berElementLength(bytes: Uint8Array): number {
  * Throws PkiError('bad_der') when the bytes are not well-formed BER.
  */
 export function berToDer(ber: Uint8Array): Buffer {
-  return toDer(readElement(ber, 0, ber.length, 0));
+  return toDer(readElement(ber, 0, ber.length, 0, { elements: 0 }));
 }

@@ -5,16 +5,15 @@
 import { type KeyObject, constants, createHash, verify } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { berElementLength, berToDer } from './ber.js';
+import { MAX_BER_ELEMENTS, berElementLength, berToDer } from './ber.js';
 import { PkiError } from './errors.js';
 import { OID, type HashName, toArrayBuffer } from './primitives.js';
 
 /**
- * Elements a CMS may hold. asn1js stops at 10,000 by default, which a signature carrying the CRLs
- * of its chain (Adobe's revocation archival attribute, a CMS crls field) passes: such a CMS is a
- * signature all the same. Each element takes at least two octets, and the PDF jail bounds memory.
+ * Elements a CMS may hold: the bound of pki/ber.ts, which reads it first. asn1js stops at 10,000 by
+ * default, which a signature carrying the CRLs of its chain passes: such a CMS is a signature all the same.
  */
-const MAX_CMS_NODES = 200_000;
+const MAX_CMS_NODES = MAX_BER_ELEMENTS;
 
 /** A ContentInfo's content, when it is SignedData; throws otherwise. */
 function signedDataIn(bytes: Uint8Array): pkijs.SignedData {

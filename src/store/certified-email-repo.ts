@@ -45,6 +45,8 @@ export interface CertifiedEmailRow {
   queued_at: Date | null;
   raw_sha256: string | null;
   raw_bytes: number | null;
+  /** The blob of the raw message sealed under the master key (migration 0032); null before it, or until built. */
+  raw_blob: string | null;
   sent_at: Date | null;
   smtp_reply: string | null;
   refused_at: Date | null;
@@ -68,7 +70,7 @@ export interface CertifiedEmailRow {
 const SELECT = sql`select c.id::text as id, c.document_id::text as document_id, d.account_id::text as account_id, d.ticket,
     d.name as document_name, a.name as account_name, a.time_zone, d.status as document_status, d.workflow as document_workflow, d.nom151 as document_nom151,
     c.recipient, c.subject, c.message, c.send_on, c.created_at, c.message_id, c.header_message_id, c.envelope_id, c.document_sha256,
-    c.attached, c.queued_at, c.raw_sha256, c.raw_bytes, c.sent_at, c.smtp_reply, c.refused_at, c.refusal_reply, c.refused_by_server,
+    c.attached, c.queued_at, c.raw_sha256, c.raw_bytes, c.raw_blob, c.sent_at, c.smtp_reply, c.refused_at, c.refusal_reply, c.refused_by_server,
     c.delivered_at, c.bounced_at, c.delivery_reports, c.opened_at, c.open_ip, c.open_user_agent, c.downloaded_at,
     c.download_ip, c.download_user_agent, c.evidence_pdf_sha256, c.evidence_fingerprint, m.status as mail_status
   from certified_emails c join documents d on d.id = c.document_id join accounts a on a.id = d.account_id left join mail_messages m on m.message_id = c.message_id`;
@@ -138,16 +140,26 @@ export async function findByDownloadToken(db: Conn, hash: Buffer): Promise<Certi
   return r.rows[0];
 }
 
+/** Where a certified email's raw message is kept: the blob and the SHA-256 of the message itself. */
+export interface StoredRaw {
+  /** SHA-256 of the bytes sent (the evidence's content_sha256). */
+  sha256: string;
+  /** The blob holding them: sealed under the master key, or, for rows from before 0032, the message in the clear (null). */
+  sealedBlob: string | null;
+}
+
 /**
- * Records the raw message's blob once; returns the key that stands (an attempt that raced this
- * one may have stored its own first: every later attempt sends that one).
+ * Records the raw message's blob once; returns the one that stands (an attempt that raced this one
+ * may have stored its own first: every later attempt sends that one).
  */
-export async function setRawOnce(db: Conn, id: string, rawSha256: string, rawBytes: number): Promise<string> {
-  await sql`update certified_emails set raw_sha256 = ${rawSha256}, raw_bytes = ${rawBytes} where id = ${id} and raw_sha256 is null`.execute(
-    db,
-  );
-  const r = await sql<{ raw_sha256: string }>`select raw_sha256 from certified_emails where id = ${id}`.execute(db);
-  return r.rows[0].raw_sha256;
+export async function setRawOnce(db: Conn, id: string, raw: StoredRaw & { bytes: number }): Promise<StoredRaw> {
+  await sql`update certified_emails set raw_sha256 = ${raw.sha256}, raw_bytes = ${raw.bytes}, raw_blob = ${raw.sealedBlob}
+             where id = ${id} and raw_sha256 is null`.execute(db);
+  const r = await sql<{
+    raw_sha256: string;
+    raw_blob: string | null;
+  }>`select raw_sha256, raw_blob from certified_emails where id = ${id}`.execute(db);
+  return { sha256: r.rows[0].raw_sha256, sealedBlob: r.rows[0].raw_blob };
 }
 
 /** The SMTP server accepted the message: when, and what it answered. False when recorded already. */

@@ -5,7 +5,8 @@
 // evidence PDF judged by pdfsig and pdftotext, and the 400s and 404s.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -47,6 +48,11 @@ afterAll(async () => {
   await f?.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath ?? e.path, e.name));
+}
 
 function mailTo(address: string): CaughtMail[] {
   return f.smtp.messages.filter((m) => m.to.includes(address));
@@ -195,6 +201,36 @@ describe('certified email of a document without signers', () => {
     expect(d.evidence.pdf).toBe(`${f.s.deps.config.publicUrl}/api/certifiedEmail/${ticket}/evidence`);
     for (const absent of ['opened_at', 'downloaded_at', 'delivered_at', 'bounced_at']) {
       expect(d).not.toHaveProperty(absent);
+    }
+  });
+
+  it('keeps the message sealed at rest: no blob holds its links, and a later attempt sends the same bytes', async () => {
+    const to = 'dario@example.com';
+    f.smtp.defer.set(to, 'data');
+    const created = await f.s.client.createDocument({
+      b64_doc: pdf.toString('base64'),
+      certified_email: { to, subject: 'Aviso de pago', message: 'Dario: adjunto el aviso.' },
+    });
+    await f.jobs.runDue();
+    expect(f.smtp.deferred.get(to)).toBe(1);
+    f.smtp.defer.delete(to);
+    // graphile-worker waits after a failure; the retry is made due at once.
+    await sql`update graphile_worker._private_jobs set run_at = now() where key like 'mail:%'`.execute(f.s.deps.db);
+    await f.jobs.runDue();
+    const [m] = mailTo(to);
+    const d = await f.s.client.certifiedEmailData(created.document_ticket);
+    expect(d.status).toBe('sent');
+    expect(d.content_sha256).toBe(sha256(m.raw));
+    // The links' tokens: the database keeps their hashes, and no blob holds them in the clear.
+    const tokens = (['open', 'download'] as const).map((kind) => link(m, kind).split('/').pop()!);
+    expect(await f.s.deps.blobs.has(d.content_sha256!)).toBe(false);
+    const blobs = await filesUnder(join(f.s.dataDir, 'blobs'));
+    expect(blobs.length).toBeGreaterThan(0);
+    for (const file of blobs) {
+      const text = readFileSync(file).toString('latin1');
+      for (const token of tokens) {
+        expect(text.includes(token), `${token} in ${file}`).toBe(false);
+      }
     }
   });
 

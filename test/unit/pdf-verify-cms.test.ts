@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { type VerifiedPdf, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { randomNonce } from '../../src/pki/tsa-request.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
@@ -458,6 +459,22 @@ describe('a signature dictionary no signature field leads to is still judged', (
     // Read once: from the revision whose form still showed it, modified after signing by its removal.
     expect(rows).toEqual([['Ana', 8, true, true]]);
     expect(r.documentIntegrity).toBe('modified');
+  });
+
+  it("a flood of /ByteRange in an object that never ends is read in one pass: a report, within the reader's time limit", async () => {
+    // 400,000 hits and no endobj after them: searching the rest of the file from each hit held a
+    // worker for hours; the PDF jail stops a read at its time limit (422 PDF_TOO_COMPLEX) and must
+    // not have to here.
+    const { bytes: base } = HandPdf.base();
+    const at = base.lastIndexOf('startxref');
+    const flood = Buffer.from(`\n1 0 obj\n<< /Type /Sig ${'/ByteRange '.repeat(400_000)}\n`, 'latin1');
+    const jail = new PdfJail({ workers: 1, queue: 1, timeoutMs: 10_000, memoryMb: 512, inflate: { maxTotalBytes: 256 * 1024 * 1024 } });
+    try {
+      const r = await jail.verifyPdf(Buffer.concat([base.subarray(0, at), flood, base.subarray(at)]), { trustedRootsDer: [pki.rootDer] });
+      expect(r.signatures).toEqual([]);
+    } finally {
+      await jail.close();
+    }
   });
 
   it('a signature dictionary only an old version of an object held is not one of the file as it ends', async () => {

@@ -1,7 +1,7 @@
 // The BER reader of pki/ber.ts: the length of one element and its DER form. A DER CMS written
 // again in BER (helpers/ber-cms.ts, built on asn1js alone) must come back to the very same DER.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { berElementLength, berToDer } from '../../src/pki/ber.js';
+import { MAX_BER_ELEMENTS, berElementLength, berToDer } from '../../src/pki/ber.js';
 import { berCms } from '../helpers/ber-cms.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { makeCms } from '../helpers/signed-pdfs.js';
@@ -59,6 +59,16 @@ describe('berToDer', () => {
     const deep = Buffer.concat([Buffer.alloc(100_000 * 2, 0).fill(Buffer.of(0x30, 0x80)), Buffer.alloc(100_000 * 2, 0)]);
     expect(berElementLength(deep)).toBe(0);
     expect(() => berToDer(deep)).toThrow(/deeper/);
+  });
+
+  it('bounds the elements read, so a long run of tiny elements cannot exhaust the memory', () => {
+    // An indefinite SEQUENCE of NULLs (two octets each): every one would be held as an object.
+    const run = (nulls: number) => Buffer.concat([hex('30 80'), Buffer.alloc(nulls * 2).fill(Buffer.of(0x05, 0x00)), hex('00 00')]);
+    const within = run(MAX_BER_ELEMENTS - 1);
+    expect(berElementLength(within)).toBe(within.length);
+    const past = run(MAX_BER_ELEMENTS);
+    expect(berElementLength(past)).toBe(0);
+    expect(() => berToDer(past)).toThrow(/more than 200000 elements/);
   });
 });
 

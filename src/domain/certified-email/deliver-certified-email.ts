@@ -1,6 +1,8 @@
 // The certified email's part of the send_email job (jobs/send-email.ts): the raw message is built
-// on the first attempt, stored as a blob under its SHA-256, and that blob is what every attempt
-// sends, so content_sha256 names the bytes the SMTP server received whichever attempt succeeds.
+// on the first attempt, stored as a blob with its SHA-256 recorded, and that blob is what every
+// attempt sends, so content_sha256 names the bytes the SMTP server received whichever attempt
+// succeeds. The blob is sealed under the master key: the message holds the download and open links,
+// whose tokens the database keeps only as hashes (migration 0032).
 // The server's acceptance (the moment and its reply, with the queue id) or its final refusal is
 // recorded with the outbox row's settlement, in the same transaction.
 import type { Transaction } from 'kysely';
@@ -8,12 +10,13 @@ import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { composeRawMessage } from '../../notify/compose-raw-message.js';
 import type { MailAttachment, SentMail } from '../../notify/email-transport.js';
-import { findByMessageId, recordRefused, recordSent, setRawOnce } from '../../store/certified-email-repo.js';
+import { findByMessageId, recordRefused, recordSent, setRawOnce, type StoredRaw } from '../../store/certified-email-repo.js';
+import { sha256Hex } from '../../store/blobs.js';
 import type { OutboxMessage } from '../../store/mail-repo.js';
 import type { Database } from '../../store/schema.js';
 
 export async function sendCertifiedEmail(
-  deps: Pick<Deps, 'db' | 'blobs' | 'clock'> & { mail: NonNullable<Deps['mail']> },
+  deps: Pick<Deps, 'db' | 'blobs' | 'clock' | 'secrets'> & { mail: NonNullable<Deps['mail']> },
   m: OutboxMessage,
   attachments: MailAttachment[],
 ): Promise<SentMail> {
@@ -21,8 +24,8 @@ export async function sendCertifiedEmail(
   if (!c?.header_message_id) {
     throw new Error(`certified email of outbox message ${m.message_id} not found`);
   }
-  let key = c.raw_sha256;
-  if (!key) {
+  let stored: StoredRaw | null = c.raw_sha256 ? { sha256: c.raw_sha256, sealedBlob: c.raw_blob } : null;
+  if (!stored) {
     const raw = await composeRawMessage({
       from: deps.mail.from,
       to: m.recipient,
@@ -34,9 +37,12 @@ export async function sendCertifiedEmail(
       date: deps.clock.now(),
     });
     // Durable before it is sent: a crash after the send leaves the hash of what was sent.
-    key = await setRawOnce(deps.db, c.id, await deps.blobs.put(raw), raw.length);
+    const sealedBlob = await deps.blobs.put(deps.secrets.seal(raw.toString('base64')));
+    stored = await setRawOnce(deps.db, c.id, { sha256: sha256Hex(raw), bytes: raw.length, sealedBlob });
   }
-  const raw = await deps.blobs.get(key);
+  const raw = stored.sealedBlob
+    ? Buffer.from(deps.secrets.open(await deps.blobs.get(stored.sealedBlob)), 'base64')
+    : await deps.blobs.get(stored.sha256);
   return deps.mail.transport.sendRaw({ from: deps.mail.from, to: m.recipient }, raw, { envelopeId: c.envelope_id });
 }
 

@@ -15,37 +15,61 @@ export const MAX_UNLISTED = 100;
 
 const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 
-/** Where each "N G obj" header starts, in file order, with its object number. */
-function objectHeaders(text: string): { at: number; n: number }[] {
-  const out: { at: number; n: number }[] = [];
+/** Where each "N G obj" header starts (with its object number) and where each "endobj" does, in file order. */
+interface ObjectMarks {
+  starts: number[];
+  numbers: number[];
+  ends: number[];
+}
+
+function objectMarks(text: string): ObjectMarks {
+  const starts: number[] = [];
+  const numbers: number[] = [];
   // Bounded and anchored at the start of a number: a /Contents of zeros is one long run of digits,
   // which an unanchored pattern would retry from every one of them.
   const header = /(?<![0-9])(\d{1,10})\s+\d{1,5}\s+obj\b/g;
   for (let m = header.exec(text); m; m = header.exec(text)) {
-    out.push({ at: m.index, n: Number(m[1]) });
+    starts.push(m.index);
+    numbers.push(Number(m[1]));
   }
-  return out;
+  const ends: number[] = [];
+  for (let at = text.indexOf('endobj'); at >= 0; at = text.indexOf('endobj', at + 6)) {
+    ends.push(at);
+  }
+  return { starts, numbers, ends };
 }
 
-/** The object whose text holds offset `at`: the last header before it, with no endobj between. */
-function enclosing(text: string, headers: { at: number; n: number }[], at: number): number | null {
+/** Index of the last of the ascending `values` below `at`, -1 when none is. */
+function lastBelow(values: readonly number[], at: number): number {
   let lo = 0;
-  let hi = headers.length - 1;
+  let hi = values.length - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (headers[mid].at < at) {
+    if (values[mid] < at) {
       found = mid;
       lo = mid + 1;
     } else {
       hi = mid - 1;
     }
   }
-  if (found < 0) {
+  return found;
+}
+
+/**
+ * The object whose text holds offset `at`: the last header before it, with no endobj between. Both
+ * are looked up in the marks found once: searching the text from each hit for the next endobj made a
+ * file of many /ByteRange and no endobj cost the square of its size (under 1 MB held a worker for
+ * minutes).
+ */
+function enclosing(marks: ObjectMarks, at: number): number | null {
+  const h = lastBelow(marks.starts, at);
+  if (h < 0) {
     return null;
   }
-  const end = text.indexOf('endobj', headers[found].at);
-  return end >= 0 && end < at ? null : headers[found].n;
+  // The first endobj at or after the header: one before `at` closes the object before the hit.
+  const end = lastBelow(marks.ends, marks.starts[h]) + 1;
+  return end < marks.ends.length && marks.ends[end] < at ? null : marks.numbers[h];
 }
 
 /** A dictionary that is a signature made: typed /Sig or /DocTimeStamp with a range or contents, or both keys. */
@@ -76,15 +100,10 @@ function usageRights(pdf: PDF): Set<number> {
 }
 
 /** The field whose /V names dictionary `n`, as the file as it ends defines it: its name and the field as widget. */
-function fieldOf(
-  pdf: PDF,
-  text: string,
-  headers: { at: number; n: number }[],
-  n: number,
-): { name: string; dict: PdfDict; ref: PdfRef } | null {
+function fieldOf(pdf: PDF, text: string, marks: ObjectMarks, n: number): { name: string; dict: PdfDict; ref: PdfRef } | null {
   const value = new RegExp(`/V\\s*${n}\\s+\\d+\\s+R\\b`, 'g');
   for (let m = value.exec(text); m; m = value.exec(text)) {
-    const f = enclosing(text, headers, m.index);
+    const f = enclosing(marks, m.index);
     const dict = f === null ? null : objectAt(pdf, f);
     const v = dict instanceof PdfDict ? dict.get('V') : undefined;
     if (f !== null && dict instanceof PdfDict && v instanceof PdfRef && v.objectNumber === n) {
@@ -106,15 +125,17 @@ export async function unlistedSignatures(
   opts: ReadSignaturesOptions,
 ): Promise<PdfSignature[]> {
   const text = latin1(bytes);
-  const hits = [...text.matchAll(/\/ByteRange\b|\/Type\s*\/(?:Sig|DocTimeStamp)(?![A-Za-z0-9#._-])/g)];
-  if (hits.length === 0) {
+  const hits = /\/ByteRange\b|\/Type\s*\/(?:Sig|DocTimeStamp)(?![A-Za-z0-9#._-])/g;
+  if (!hits.test(text)) {
     return [];
   }
-  const headers = objectHeaders(text);
+  hits.lastIndex = 0;
+  const marks = objectMarks(text);
   const rights = usageRights(pdf);
   const candidates = new Set<number>();
-  for (const hit of hits) {
-    const n = enclosing(text, headers, hit.index ?? 0);
+  // One hit at a time: a file of millions of them is never held as a list.
+  for (let hit = hits.exec(text); hit; hit = hits.exec(text)) {
+    const n = enclosing(marks, hit.index);
     if (n !== null && !known.has(n) && !rights.has(n)) {
       candidates.add(n);
     }
@@ -135,7 +156,7 @@ export async function unlistedSignatures(
     if (out.length >= MAX_UNLISTED) {
       throw new VerifyLimitError(`the file holds more than ${MAX_UNLISTED} signature dictionaries no signature field leads to`);
     }
-    const field = fieldOf(pdf, text, headers, n);
+    const field = fieldOf(pdf, text, marks, n);
     out.push(
       await readSignatureDictionary(context, {
         dict,
