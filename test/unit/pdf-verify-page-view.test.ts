@@ -391,6 +391,17 @@ describe('what writers change beside a signature or a filled field, drawing noth
     expect(disallowed(other.r, 'Ana').map((c) => c.objectNumber)).toContain(3);
   });
 
+  it('a copy too large to compare within the bound counts as changed, never as the same', async () => {
+    const big = `[${Array.from({ length: 25_000 }, (_, i) => i).join(' ')}]`;
+    const pdf = HandPdf.base([], '/PieceInfo 8 0 R ').update({ 8: big });
+    await pdf.sign(pki, { signer: ana, field: 'Ana' });
+    const copy = pdf.size;
+    pdf.update({ [copy]: big, 3: pdf.edit(3, '/PieceInfo 8 0 R', `/PieceInfo ${copy} 0 R`) });
+    const r = await verify(pdf.bytes);
+    expect(intact(r)).toEqual(['modified', ['Ana']]);
+    expect(disallowed(r, 'Ana').map((c) => c.objectNumber)).toContain(3);
+  });
+
   it('the catalog written as a new object with the same pages and form, plus /Version, /Extensions and a DSS: allowed; with an /OpenAction: modified', async () => {
     /** The last update's trailer names `n` as the catalog instead of object 1. */
     const rootTo = (pdf: HandPdf, n: number) => {
