@@ -112,6 +112,13 @@ export const Firma = Type.Composite([
       }),
       { description: 'why validSignature is false; null when it is true' },
     ),
+    warnings: Type.Array(
+      Type.Object({
+        rule: Type.String({ description: 'contents-trailing-data: bytes after the CMS in /Contents, outside what is signed' }),
+        message: Type.String(),
+      }),
+      { description: 'what the signature has that refuses nothing but is worth knowing; empty for most' },
+    ),
     modifiedAfterSigning: Type.Boolean({
       description: 'a later revision changed something this signature does not allow (page content, annotations, a signed object…)',
     }),
@@ -181,6 +188,7 @@ examples(SignatureReport, {
         },
       ],
       problem: null,
+      warnings: [],
       modifiedAfterSigning: false,
       changes: [],
       level: 'B-T',

@@ -118,7 +118,7 @@ export const PdfStampsValidation = Type.Object({
       rule: Nullable(
         Type.String({
           description:
-            "the rule of the signature verifier the stamp breaks, as the signature report's problem.rule (e.g. contents-trailing-data, byte-range-duplicated); null when it breaks none",
+            "the rule of the signature verifier the stamp breaks, as the signature report's problem.rule (e.g. byte-range-duplicated, contents-gap-mismatch); null when it breaks none",
         }),
       ),
       field_name: Type.String(),

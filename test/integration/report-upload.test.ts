@@ -69,6 +69,7 @@ describe('POST /api/report', () => {
     expect(uploaded.firmas[0]).toMatchObject({
       validSignature: true,
       problem: null,
+      warnings: [],
       modifiedAfterSigning: false,
       level: 'B-T',
       timestampValid: true,
@@ -103,6 +104,21 @@ describe('POST /api/report', () => {
     expect(r.documentIntegrity).toBe('invalid');
     expect(r.firmas[0]).toMatchObject({ validSignature: false, problem: { rule: 'contents-empty' } });
     expect(r.attacks.map((a) => a.name)).toEqual(['universal-signature-forgery']);
+  });
+
+  it('text left after the CMS in /Contents: valid and intact, the report warns of it', async () => {
+    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana' });
+    const text = pdf.bytes.toString('latin1');
+    const at = text.lastIndexOf('/Contents <') + '/Contents <'.length;
+    const hex = text.slice(at, text.indexOf('>', at));
+    const n = Number.parseInt(hex.slice(2, 4), 16) & 0x7f;
+    const cmsHex = (2 + n + Number.parseInt(hex.slice(4, 4 + 2 * n), 16)) * 2;
+    const bytes = Buffer.from(pdf.bytes);
+    bytes.write(Buffer.from('%%EOF written twice').toString('hex'), at + cmsHex, 'latin1');
+    const r = await s.client.verifyPdf(bytes);
+    expect(r.documentIntegrity).toBe('intact');
+    expect(r.firmas[0]).toMatchObject({ validSignature: true, problem: null, modifiedAfterSigning: false });
+    expect(r.firmas[0].warnings).toEqual([{ rule: 'contents-trailing-data', message: expect.stringContaining('after the CMS') }]);
   });
 
   it('an unsigned PDF: no signatures, intact', async () => {

@@ -364,6 +364,72 @@ describe('what writers change beside a signature or a filled field, drawing noth
     });
     expect(intact(await verify(pdf.bytes))).toEqual(['intact', []]);
   });
+  it("a page's /Resources and its font re-pointed at new objects holding identical copies: allowed; a copy that differs: modified", async () => {
+    const copied = async (font: string) => {
+      const pdf = HandPdf.base([], '/PieceInfo 8 0 R ').update({ 8: '<< /Self 8 0 R /Note (kept) >>' });
+      await pdf.sign(pki, { signer: ana, field: 'Ana' });
+      const [resources, fontCopy, piece] = [pdf.size, pdf.size + 1, pdf.size + 2];
+      pdf.update({
+        // Keys in another order, the inline /Resources made an object of its own, and a
+        // dictionary that names itself copied as one that names itself: all read alike.
+        [resources]: `<< /Font << /F1 ${fontCopy} 0 R >> >>`,
+        [fontCopy]: font,
+        [piece]: `<< /Note (kept) /Self ${piece} 0 R >>`,
+        3: pdf
+          .edit(3, '/Resources << /Font << /F1 5 0 R >> >>', `/Resources ${resources} 0 R`)
+          .replace('/PieceInfo 8 0 R', `/PieceInfo ${piece} 0 R`),
+      });
+      return { r: await verify(pdf.bytes), added: [resources, fontCopy, piece] };
+    };
+    const same = await copied('<< /BaseFont /Helvetica /Subtype /Type1 /Type /Font >>');
+    expect(intact(same.r)).toEqual(['intact', []]);
+    const last = same.r.signatures[0].changes.filter((c) => c.revision === 4);
+    expect(last.map((c) => [c.objectNumber, c.category, c.allowed])).toEqual(same.added.map((n) => [n, 'structure', true]));
+
+    const other = await copied('<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>');
+    expect(intact(other.r)).toEqual(['modified', ['Ana']]);
+    expect(disallowed(other.r, 'Ana').map((c) => c.objectNumber)).toContain(3);
+  });
+
+  it('a copy too large to compare within the bound counts as changed, never as the same', async () => {
+    const big = `[${Array.from({ length: 25_000 }, (_, i) => i).join(' ')}]`;
+    const pdf = HandPdf.base([], '/PieceInfo 8 0 R ').update({ 8: big });
+    await pdf.sign(pki, { signer: ana, field: 'Ana' });
+    const copy = pdf.size;
+    pdf.update({ [copy]: big, 3: pdf.edit(3, '/PieceInfo 8 0 R', `/PieceInfo ${copy} 0 R`) });
+    const r = await verify(pdf.bytes);
+    expect(intact(r)).toEqual(['modified', ['Ana']]);
+    expect(disallowed(r, 'Ana').map((c) => c.objectNumber)).toContain(3);
+  });
+
+  it('the catalog written as a new object with the same pages and form, plus /Version, /Extensions and a DSS: allowed; with an /OpenAction: modified', async () => {
+    /** The last update's trailer names `n` as the catalog instead of object 1. */
+    const rootTo = (pdf: HandPdf, n: number) => {
+      const text = pdf.bytes.toString('latin1');
+      const at = text.lastIndexOf('/Root 1 0 R');
+      pdf.bytes = Buffer.concat([pdf.bytes.subarray(0, at), Buffer.from(`/Root ${n} 0 R`), pdf.bytes.subarray(at + 11)]);
+    };
+    const rewritten = async (extra: string) => {
+      const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana' });
+      const [catalog, ext] = [pdf.size, pdf.size + 1];
+      pdf.update({
+        [ext]: '<< /ESIC << /BaseVersion /1.7 /ExtensionLevel 1 >> >>',
+        [catalog]: `<< /AcroForm 6 0 R /DSS << /Certs [] >> /Extensions ${ext} 0 R /Version /2.0 /Pages 2 0 R /Type /Catalog ${extra}>>`,
+      });
+      rootTo(pdf, catalog);
+      return { r: await verify(pdf.bytes), catalog };
+    };
+    const same = await rewritten('');
+    expect(same.r.totalRevisions).toBe(3);
+    expect(intact(same.r)).toEqual(['intact', []]);
+    expect(same.r.signatures[0].changes.find((c) => c.objectNumber === same.catalog)?.description).toMatch(/catalog written anew/);
+
+    const opened = await rewritten('/OpenAction << /S /JavaScript /JS (app.alert(1)) >> ');
+    expect(intact(opened.r)).toEqual(['modified', ['Ana']]);
+    expect(disallowed(opened.r, 'Ana').map((c) => c.description)).toEqual([
+      'document catalog written anew: document catalog changed: /OpenAction',
+    ]);
+  });
 });
 
 describe('comments (annotations that are no field) after a certification', () => {

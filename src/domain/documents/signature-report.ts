@@ -197,6 +197,7 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
       ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, responderDn),
       certificados: sig.certificates.map(({ der: _der, ...c }) => c),
       problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
+      warnings: sig.warnings.map((w) => ({ rule: w.rule, message: w.message })),
       modifiedAfterSigning: sig.modifiedAfterSigning,
       changes: sig.changes.map((c) => ({
         revision: c.revision,

@@ -7,6 +7,11 @@
 // A CMS in BER (indefinite lengths, as Java's PKCS#7 and other signing products write it) is a
 // signature like any other: ISO 32000-1 §12.8.3.3.1 asks for DER, but relying parties accept BER,
 // and the CMS check decides whether it verifies.
+// Bytes after a complete CMS inside /Contents (text a writer left in the reserved space) are only
+// a warning: /Contents is the one string the /ByteRange leaves out, so they change no signed byte
+// and nothing a reader shows; the CMS is read as one element and those bytes are never parsed as
+// part of it; OpenSSL, poppler's pdfsig and EU DSS accept such a signature. No published attack
+// depends on them: whatever a later revision does is still judged by the revision comparison.
 // Pure: the file's bytes, the values the parser read and the revision ends in, verdicts out.
 import { berElementLength } from '../../pki/index.js';
 
@@ -31,7 +36,7 @@ export type StructureRule =
   | 'contents-trailing-data'
   | 'signature-dictionary-misplaced';
 
-/** Every structure rule: the ones that say the signature is not framed as its revision's signature. */
+/** Every structure rule that refuses a signature: it is not framed as its revision's signature. */
 export const STRUCTURE_RULES: ReadonlySet<string> = new Set<StructureRule>([
   'byte-range-missing',
   'byte-range-malformed',
@@ -44,7 +49,6 @@ export const STRUCTURE_RULES: ReadonlySet<string> = new Set<StructureRule>([
   'contents-empty',
   'contents-gap-mismatch',
   'contents-not-der',
-  'contents-trailing-data',
   'signature-dictionary-misplaced',
 ]);
 
@@ -62,11 +66,13 @@ export interface StructureInput {
 
 export interface StructureCheck {
   problem: StructureProblem | null;
+  /** What the structure has that refuses nothing but is worth telling (contents-trailing-data). */
+  warning: StructureProblem | null;
   /** Length of the CMS (one BER or DER element) at the start of /Contents (0 when there is none). */
   cmsLength: number;
 }
 
-const fail = (rule: StructureRule, message: string): StructureCheck => ({ problem: { rule, message }, cmsLength: 0 });
+const fail = (rule: StructureRule, message: string): StructureCheck => ({ problem: { rule, message }, warning: null, cmsLength: 0 });
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 const latin1 = (b: Uint8Array, from: number, to: number) =>
@@ -169,10 +175,9 @@ export function checkSignatureStructure(input: StructureInput): StructureCheck {
     return fail('contents-not-der', 'the /Contents string does not start with a CMS (one complete BER or DER SEQUENCE)');
   }
   if (!contents.subarray(cmsLength).every((x) => x === 0)) {
-    return {
-      problem: { rule: 'contents-trailing-data', message: 'the /Contents string holds data after the CMS other than zero padding' },
-      cmsLength,
-    };
+    const rule = 'contents-trailing-data';
+    const message = 'the /Contents string holds data after the CMS other than zero padding; no signed byte depends on it';
+    return { problem: null, warning: { rule, message }, cmsLength };
   }
-  return { problem: null, cmsLength };
+  return { problem: null, warning: null, cmsLength };
 }

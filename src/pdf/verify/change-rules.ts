@@ -12,7 +12,7 @@ import { PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/co
 import { describeObject, type DocumentFacts } from './document-facts.js';
 import { referrers, soleOwner } from './appearance-owners.js';
 import { shownChanges } from './page-view.js';
-import { changedKeys, type ObjectChange, objectAt, sameObject } from './revision-diff.js';
+import { changedKeys, type ObjectChange, objectAt, sameObject, sameResolved } from './revision-diff.js';
 
 export type ChangeCategory =
   | 'signature'
@@ -76,6 +76,58 @@ function onlyAdded(a: PdfDict, b: PdfDict, depth = 0): boolean {
 interface Pair {
   before: DocumentFacts;
   after: DocumentFacts;
+  /** Objects the later revision added as identical copies of what an entry named before. */
+  copies: Set<number>;
+}
+
+/** Keys whose values differ between two versions of a dictionary, each read in its own revision. */
+const keysChanged = (pair: Pair, a: PdfDict, b: PdfDict) => changedKeys(a, b, { before: pair.before.view.pdf, after: pair.after.view.pdf });
+
+/**
+ * The objects an update added only to hold a copy of what an entry named before (a writer that
+ * rewrites a page's /Resources into a new object as it adds a time stamp): every entry of a
+ * changed dictionary or array, and of a catalog written anew, compared by what it resolves to.
+ */
+function copiesOf(before: DocumentFacts, after: DocumentFacts, changes: ObjectChange[]): Set<number> {
+  const copies = new Set<number>();
+  const pdfA = before.view.pdf;
+  const pdfB = after.view.pdf;
+  const compare = (a: PdfObject | null, b: PdfObject | null) => {
+    if (a instanceof PdfDict && b instanceof PdfDict) {
+      for (const [key, value] of b) {
+        if (!sameObject(a.get(key), value)) {
+          sameResolved(pdfA, a.get(key), pdfB, value, copies);
+        }
+      }
+    } else if (a instanceof PdfArray && b instanceof PdfArray && a.length === b.length) {
+      const xs = a.toArray();
+      for (const [i, y] of b.toArray().entries()) {
+        if (!sameObject(xs[i], y)) {
+          sameResolved(pdfA, xs[i], pdfB, y, copies);
+        }
+      }
+    }
+  };
+  // The objects that name an added one: a holder that only re-pointed an entry at a copy reads the
+  // same as before, so it is no change of its own (diffRevisions) and must be looked at here.
+  const from = referrers(after);
+  const holders = new Set(changes.filter((c) => c.kind === 'changed').map((c) => c.objectNumber));
+  for (const c of changes) {
+    if (c.kind === 'added') {
+      for (const p of from.get(c.objectNumber) ?? []) {
+        holders.add(p);
+      }
+    }
+  }
+  for (const n of holders) {
+    if (n !== 0) {
+      compare(objectAt(pdfA, n), objectAt(pdfB, n));
+    }
+  }
+  if (before.catalog !== null && after.catalog !== null && before.catalog !== after.catalog) {
+    compare(objectAt(pdfA, before.catalog), objectAt(pdfB, after.catalog));
+  }
+  return copies;
 }
 
 /** A change to a page's /Annots (the page dictionary's or an indirect array's). */
@@ -93,7 +145,7 @@ function annotsChange(pair: Pair, before: number[], after: number[]): { category
 
 /** The form dictionary: only new signature fields, /SigFlags and additions to /DR. */
 function acroFormChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCategory; description: string } {
-  const keys = changedKeys(a, b);
+  const keys = keysChanged(pair, a, b);
   if (!within(keys, ACROFORM_KEYS)) {
     return { category: 'other', description: `form dictionary changed (${keys.join(', ')})` };
   }
@@ -134,7 +186,7 @@ function acroFormChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeC
 }
 
 function catalogChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCategory; description: string } {
-  const keys = changedKeys(a, b);
+  const keys = keysChanged(pair, a, b);
   // /Version and /Extensions name the PDF version and extensions the file uses; writers raise them.
   const other = keys.filter((k) => !['DSS', 'Extensions', 'AcroForm', 'Metadata', 'Version', 'StructTreeRoot'].includes(k));
   if (other.length > 0) {
@@ -166,12 +218,17 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   const b = objectAt(after.view.pdf, n);
   const facts = change.kind === 'removed' ? before : after;
   const what = describeObject(facts, n);
-  const keys = a instanceof PdfDict && b instanceof PdfDict ? changedKeys(a, b) : [];
+  const keys = a instanceof PdfDict && b instanceof PdfDict ? keysChanged(pair, a, b) : [];
   const keyText = keys.length > 0 ? ` (${keys.map((k) => (k.startsWith('(') ? k : `/${k}`)).join(' ')})` : '';
   const other = (description = `${what} ${change.kind}${keyText}`) => ({ category: 'other' as const, description });
 
   if (change.kind === 'added' && b instanceof PdfStream && ['XRef', 'ObjStm'].includes(b.getName('Type')?.value ?? '')) {
     return { category: 'structure', description: 'cross-reference or object stream' };
+  }
+  // Named where an identical object was named before: a reader sees what it saw (page-view.ts
+  // still compares what each page shows).
+  if (change.kind === 'added' && pair.copies.has(n)) {
+    return { category: 'structure', description: `${what} added as an identical copy of the object it stands for` };
   }
   if (after.dss.has(n) && (change.kind === 'added' || before.dss.has(n) || !before.reachable.has(n))) {
     return { category: 'dss', description: 'validation data (DSS)' };
@@ -222,6 +279,13 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
   }
   if (n === after.catalog && n === before.catalog && a instanceof PdfDict && b instanceof PdfDict) {
     return catalogChange(pair, a, b);
+  }
+  // A catalog written as a new object (the trailer's /Root switched): judged entry by entry against
+  // the catalog it replaces, with the rules of a catalog changed in place.
+  const oldCatalog = before.catalog === null ? null : objectAt(before.view.pdf, before.catalog);
+  if (n === after.catalog && n !== before.catalog && oldCatalog instanceof PdfDict && b instanceof PdfDict && !(b instanceof PdfStream)) {
+    const r = catalogChange(pair, oldCatalog, b);
+    return { category: r.category, description: `document catalog written anew: ${r.description}` };
   }
   if (n === after.acroForm && a instanceof PdfDict && b instanceof PdfDict) {
     return acroFormChange(pair, a, b);
@@ -332,7 +396,7 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
 
 /** Every change between two consecutive revisions, named. */
 export function classifyChanges(before: DocumentFacts, after: DocumentFacts, changes: ObjectChange[]): ClassifiedChange[] {
-  const pair = { before, after };
+  const pair = { before, after, copies: copiesOf(before, after, changes) };
   const out = changes.map((c) => ({ revision: after.view.revision, objectNumber: c.objectNumber, kind: c.kind, ...classify(pair, c) }));
   // Whatever the objects were, what each page shows may only change as filling and signing do.
   // A page's drawing is only named when no object change already stands as disallowed: the
@@ -340,7 +404,10 @@ export function classifyChanges(before: DocumentFacts, after: DocumentFacts, cha
   const disallowed = new Set(out.filter((c) => c.category === 'other').map((c) => c.objectNumber));
   const shown = shownChanges(before, after);
   out.push(...(disallowed.size > 0 ? [] : shown.drawing), ...shown.annotations.filter((c) => !disallowed.has(c.objectNumber)));
-  if (before.catalog !== after.catalog) {
+  // The catalog written as a new object is judged as its own change (classify); any other switch
+  // of /Root (to nothing, or to an object that was already there) shows another document.
+  const switched = before.catalog !== after.catalog;
+  if (switched && !out.some((c) => c.objectNumber === after.catalog && c.description.startsWith('document catalog written anew'))) {
     out.push({
       revision: after.view.revision,
       objectNumber: after.catalog ?? 0,

@@ -71,11 +71,14 @@ export function fingerprinter(facts: DocumentFacts): (o: PdfObject | null | unde
       }
       if (open.has(n)) {
         cycles++;
-        return `@${n}`; // a cycle reads as the reference itself
+        // A cycle reads as how far up the reading it returns, not as an object number: a copy
+        // that names itself reads as the original that named itself.
+        return `@${[...open].indexOf(n)}`;
       }
       const seen = cycles;
       open.add(n);
-      const h = `#${sha(walk(objectAt(pdf, n), 0))}`;
+      // A reference reads as the value it names, hashed as a direct value is (§7.3.10).
+      const h = walk(objectAt(pdf, n), 0);
       open.delete(n);
       // What was read through a cycle depends on where the reading entered it: not kept.
       if (cycles === seen) {
@@ -86,16 +89,18 @@ export function fingerprinter(facts: DocumentFacts): (o: PdfObject | null | unde
     if (o instanceof PdfStream) {
       // The bytes as stored, with their filters: nothing is inflated to be compared, and the same
       // drawing compressed anew counts as changed, as any rewritten signed stream does.
-      return `stream${walkDict(o, depth)}${sha(o.data)}`;
+      return `#${sha(`stream${walkDict(o, depth)}${sha(o.data)}`)}`;
     }
     if (o instanceof PdfDict) {
-      return walkDict(o, depth);
+      return `#${sha(walkDict(o, depth))}`;
     }
     if (o instanceof PdfArray) {
-      return `[${o
-        .toArray()
-        .map((x) => walk(x, depth + 1))
-        .join(' ')}]`;
+      return `#${sha(
+        `[${o
+          .toArray()
+          .map((x) => walk(x, depth + 1))
+          .join(' ')}]`,
+      )}`;
     }
     if (o instanceof PdfString) {
       return `(${Buffer.from(o.bytes).toString('hex')})`;

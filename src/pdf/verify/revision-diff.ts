@@ -122,10 +122,90 @@ export function sameObject(a: PdfObject | null | undefined, b: PdfObject | null 
   return a.constructor === b.constructor;
 }
 
-/** The keys whose values differ between two versions of a dictionary. */
-export function changedKeys(a: PdfDict, b: PdfDict): string[] {
+/** Objects a resolved comparison may visit before it stops and calls the two values different. */
+export const MAX_RESOLVED_NODES = 20_000;
+
+/**
+ * Deep equality of two values each read in its own revision, references followed: an update that
+ * points an entry at a new object holding a copy of the old one changes nothing a reader sees.
+ * References to the same object number count as equal (that object's own change, if any, is
+ * judged as a change of its own). Cycle-safe (a pair being compared is assumed equal while its
+ * parts are) and bounded: past MAX_RESOLVED_NODES the values count as different, never as equal.
+ * `copies` receives the later revision's object numbers found to be copies of earlier objects.
+ */
+export function sameResolved(
+  pdfA: PDF,
+  a: PdfObject | null | undefined,
+  pdfB: PDF,
+  b: PdfObject | null | undefined,
+  copies: Set<number> = new Set(),
+): boolean {
+  const assumed = new Set<string>();
+  const found = new Set<number>();
+  let budget = MAX_RESOLVED_NODES;
+  const same = (x: PdfObject | null | undefined, y: PdfObject | null | undefined, depth: number): boolean => {
+    if (--budget < 0 || depth > MAX_DEPTH) {
+      return false;
+    }
+    if (x instanceof PdfRef && y instanceof PdfRef && x.objectNumber === y.objectNumber && x.generation === y.generation) {
+      return true;
+    }
+    if (x instanceof PdfRef || y instanceof PdfRef) {
+      // A direct value and a reference to the same value read alike (PDF 32000-1 §7.3.10).
+      // Only a pair of references is assumed equal while compared: the cycles run through them.
+      const pair = x instanceof PdfRef && y instanceof PdfRef ? `${x.objectNumber} ${y.objectNumber}` : null;
+      if (pair !== null && assumed.has(pair)) {
+        return true;
+      }
+      if (pair !== null) {
+        assumed.add(pair);
+      }
+      const at = (pdf: PDF, o: PdfObject | null | undefined) => (o instanceof PdfRef ? objectAt(pdf, o.objectNumber) : o);
+      const equal = same(at(pdfA, x), at(pdfB, y), x instanceof PdfRef && y instanceof PdfRef ? 0 : depth + 1);
+      if (equal && y instanceof PdfRef) {
+        found.add(y.objectNumber);
+      }
+      return equal;
+    }
+    if (!x || !y) {
+      return (!x || x instanceof PdfNull) && (!y || y instanceof PdfNull);
+    }
+    if (x instanceof PdfArray) {
+      const xs = x.toArray();
+      const ys = y instanceof PdfArray ? y.toArray() : null;
+      return !!ys && xs.length === ys.length && xs.every((v, i) => same(v, ys[i], depth + 1));
+    }
+    if (x instanceof PdfDict) {
+      if (!(y instanceof PdfDict) || x instanceof PdfStream !== y instanceof PdfStream || x.size !== y.size) {
+        return false;
+      }
+      for (const [key, value] of x) {
+        if (!same(value, y.get(key), depth + 1)) {
+          return false;
+        }
+      }
+      return !(x instanceof PdfStream) || Buffer.from(x.data).equals(Buffer.from((y as PdfStream).data));
+    }
+    return sameObject(x, y);
+  };
+  const equal = same(a, b, 0);
+  if (equal) {
+    for (const n of found) {
+      copies.add(n);
+    }
+  }
+  return equal;
+}
+
+/**
+ * The keys whose values differ between two versions of a dictionary. Given the two revisions, an
+ * entry re-pointed at an identical copy of what it named is no change (sameResolved).
+ */
+export function changedKeys(a: PdfDict, b: PdfDict, pdfs?: { before: PDF; after: PDF }): string[] {
   const keys = new Set([...[...a.keys()].map((k) => k.value), ...[...b.keys()].map((k) => k.value)]);
-  const changed = [...keys].filter((k) => !sameObject(a.get(k), b.get(k)));
+  const changed = [...keys].filter(
+    (k) => !sameObject(a.get(k), b.get(k)) && !(pdfs && sameResolved(pdfs.before, a.get(k), pdfs.after, b.get(k))),
+  );
   if (a instanceof PdfStream && b instanceof PdfStream && !Buffer.from(a.data).equals(Buffer.from(b.data))) {
     changed.push('(stream data)');
   }
@@ -148,7 +228,7 @@ export function diffRevisions(before: RevisionView, after: RevisionView): Object
       changes.push({ objectNumber: n, kind: 'added' });
     } else if (absentB) {
       changes.push({ objectNumber: n, kind: 'removed' });
-    } else if (!sameObject(a, b)) {
+    } else if (!sameObject(a, b) && !sameResolved(before.pdf, a, after.pdf, b)) {
       changes.push({ objectNumber: n, kind: 'changed' });
     }
   }

@@ -38,6 +38,8 @@ export interface SignatureChange {
 export interface VerifiedSignature extends PdfSignature {
   /** The first rule the signature breaks (structure first, then the CMS); null when valid. */
   failedRule: string | null;
+  /** What the signature's structure has that refuses nothing (byte-range-rules.ts), e.g. contents-trailing-data. */
+  warnings: { rule: string; message: string }[];
   /** A later revision changed something this signature does not allow. */
   modifiedAfterSigning: boolean;
   /** What the later revisions changed (at most MAX_CHANGES), allowed or not. */
@@ -258,6 +260,7 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
       validSignature,
       problem: structure.problem?.message ?? s.problem,
       failedRule: validSignature ? null : rule,
+      warnings: structure.warning ? [structure.warning] : [],
       modifiedAfterSigning: disallowed.length > 0,
       changes: [...disallowed, ...after.filter((c) => c.allowed)]
         .slice(0, MAX_CHANGES)
