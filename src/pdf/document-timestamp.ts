@@ -12,6 +12,7 @@
 // Pure: bytes in, bytes out. Earlier signatures stay valid because not one of their bytes moves.
 import { createHash } from 'node:crypto';
 import { PDF, type PdfDict, PdfRef } from '@libpdf/core';
+import { isEncryptedFile } from './encrypted-pdf.js';
 
 /** Bytes reserved for the token: a PSC's token with its certificate chain, with room to spare. */
 export const TOKEN_RESERVE_BYTES = 16 * 1024;
@@ -77,7 +78,7 @@ export async function prepareDocumentTimestamp(
   } catch (err) {
     return fail('UNREADABLE', `the PDF cannot be read: ${(err as Error).message}`);
   }
-  if (pdf.isEncrypted) {
+  if (isEncryptedFile(pdf)) {
     fail('ENCRYPTED', 'the PDF is encrypted; a time stamp would have to be written in clear');
   }
   // With a blocker, save({ incremental: true }) writes a whole new file, and every earlier

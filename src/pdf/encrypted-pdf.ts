@@ -15,11 +15,24 @@
 //   protection is no secret (qpdf --decrypt removes it without the owner password, as anyone
 //   can), so decryptedCopy asks for the removal the library would grant the owner.
 import { randomBytes } from 'node:crypto';
-import { PDF, PdfDict, PdfRef, PdfString, type PdfObject } from '@libpdf/core';
+import { PDF, PdfDict, PdfNull, PdfRef, PdfString, type PdfObject } from '@libpdf/core';
+
+/**
+ * Whether the file is encrypted. The library counts an /Encrypt key in the trailer whatever its
+ * value, but §7.3.7 makes an entry whose value is null the same as no entry: a trailer with
+ * `/Encrypt null`, which some writers leave, declares no encryption, and its strings are in clear.
+ */
+export function isEncryptedFile(pdf: PDF): boolean {
+  if (!pdf.isEncrypted) {
+    return false;
+  }
+  const entry = pdf.context.info.trailer.get('Encrypt');
+  return entry !== undefined && !(entry instanceof PdfNull);
+}
 
 /** The file needs a password to be opened at all (a user password, or a security handler the library does not know). */
 export function needsPassword(pdf: PDF): boolean {
-  return pdf.isEncrypted && !pdf.isAuthenticated;
+  return isEncryptedFile(pdf) && !pdf.isAuthenticated;
 }
 
 /** What protected the file, for the record: the algorithm, e.g. "AES-128". */

@@ -9,7 +9,7 @@
 // Reading every object now, not only those the pages need, is what lets later readers of the
 // stored file (signing, which runs on the main thread) meet no syntax they have not met here.
 import { PDF, PdfArray, PdfDict, PdfRef, type PdfObject } from '@libpdf/core';
-import { decryptedCopy, encryptionOf, needsPassword } from './encrypted-pdf.js';
+import { decryptedCopy, encryptionOf, isEncryptedFile, needsPassword } from './encrypted-pdf.js';
 import { pageGeometry } from './page-geometry.js';
 
 export interface PageInfo {
@@ -55,7 +55,7 @@ const REPAIR_HINT = 'open and save it again with a PDF tool, then retry';
 
 export async function inspectPdf(bytes: Uint8Array, opts: { maxPages: number; encrypted?: EncryptedPolicy }): Promise<PdfInfo> {
   const pdf = await loadStrict(bytes);
-  if (pdf.isEncrypted) {
+  if (isEncryptedFile(pdf)) {
     return inspectEncrypted(pdf, { maxPages: opts.maxPages, encrypted: opts.encrypted ?? 'refuse' });
   }
   return inspectOpen(pdf, opts.maxPages);

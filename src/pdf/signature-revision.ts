@@ -14,6 +14,7 @@ import { PdfSignError } from './sign-errors.js';
 import type { SignPdfOptions } from './sign-pdf.js';
 import { PkiError, verifyTimeStampReply } from '../pki/index.js';
 import { randomNonce } from '../pki/tsa-request.js';
+import { isEncryptedFile } from './encrypted-pdf.js';
 
 /** What the revision needs: everything of SignPdfOptions but the key and the time stamp. */
 export type RevisionOptions = Pick<SignPdfOptions, 'pdf' | 'fieldName' | 'boxes' | 'appearance' | 'reason' | 'location' | 'contactInfo'>;
@@ -112,7 +113,7 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
     throw new PdfSignError('NOT_INCREMENTAL', 'a certification signature on the PDF forbids any change (DocMDP P=1)');
   }
   // The writer would encrypt /Contents, which §7.6.1 says must stay in clear.
-  if (pdf.isEncrypted) {
+  if (isEncryptedFile(pdf)) {
     throw new PdfSignError('SIGNING_FAILED', 'encrypted PDFs cannot be signed');
   }
 

@@ -14,6 +14,7 @@ import {
   type TextField,
 } from '@libpdf/core';
 import { TemplateError, type FieldType } from './types.js';
+import { isEncryptedFile } from '../pdf/encrypted-pdf.js';
 
 /** The field kinds a value can be given to (not signatures nor push buttons). */
 export type Fillable = TextField | CheckboxField | RadioField | DropdownField | ListBoxField;
@@ -47,7 +48,7 @@ export async function loadForm(bytes: Uint8Array): Promise<{ pdf: PDF; form: PDF
   }
   // Refused even with owner-only protection (which opens without a password): the filled document
   // is signed afterwards, and encrypted PDFs do not take reliable signatures.
-  if (pdf.isEncrypted) {
+  if (isEncryptedFile(pdf)) {
     throw new TemplateError('INVALID_TEMPLATE', 'the PDF is encrypted; remove the password or protection and upload it again');
   }
   let form: PDFForm | null;

@@ -82,6 +82,31 @@ describe('a file that needs a password to open', () => {
   });
 });
 
+describe('a trailer whose /Encrypt is null', () => {
+  // §7.3.7: an entry whose value is null is no entry. Some writers leave `/Encrypt null` in a
+  // trailer; the library counts the key alone, and the file was refused as needing a password.
+  const withNullEncrypt = (bytes: Uint8Array) =>
+    Buffer.from(
+      Buffer.from(bytes)
+        .toString('latin1')
+        .replace(/trailer\s*<<\s*/, (m) => `${m}/Encrypt null\n`),
+      'latin1',
+    );
+
+  it('is a plain file: inspected, signed and verified intact, never refused as encrypted', async () => {
+    const file = withNullEncrypt(plain);
+    expect((await PDF.load(file)).isEncrypted).toBe(true);
+    const info = await inspectPdf(file, { maxPages: 10 });
+    expect(info.pageCount).toBe(2);
+    expect(info.decrypted).toBeUndefined();
+    await expect(refuseIfPasswordNeeded(file)).resolves.toBeUndefined();
+    const signed = await signWithLibrary(file, signer);
+    const v = await verifyPdf(signed, { trustedRootsDer: [pki.rootDer] });
+    expect(v.signatures.map((s) => s.validSignature)).toEqual([true]);
+    expect(v.documentIntegrity).toBe('intact');
+  });
+});
+
 describe('a file whose encryption the reader cannot see', () => {
   it('is refused to the verifier rather than read as ciphertext', async () => {
     const file = encryptionInUnreadableXrefPdf();
