@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDF, type PdfDict, PdfRef, type PdfStream } from '@libpdf/core';
 import { appearanceMarks, pageContentMarks } from '../../src/pdf/verify/content-marks.js';
 import { type VerifiedPdf, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
-import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
+import { anaAndBob } from '../helpers/ana-and-bob.js';
+import type { TestPki, TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
 
 let pki: TestPki;
@@ -16,9 +17,7 @@ let ana: TestSigner;
 let bob: TestSigner;
 
 beforeAll(async () => {
-  pki = await createTestPki();
-  ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
-  bob = await pki.issueSigner({ cn: 'Bob Smith', email: 'bob@example.com', keyType: 'ec' });
+  ({ pki, ana, bob } = await anaAndBob());
 }, 60_000);
 afterAll(() => pki?.dispose());
 
