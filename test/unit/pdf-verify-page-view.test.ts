@@ -133,11 +133,16 @@ describe('objects of the signed revision replaced', () => {
 describe('signatures added after a certification at level 2', () => {
   const eveBox = form('1 1 1 rg 0 0 360 50 re f BT /F1 18 Tf 10 20 Td (Pay 9000 EUR to Eve) Tj ET', '0 0 360 50');
 
-  it('a new signature field whose appearance repaints the certified text: sneaky signature, though its signature verifies', async () => {
+  /** Ana certifies at level 2, then Bob signs a new field at `rect` whose appearance is `eveBox`. */
+  async function bobSignsAt(rect: [number, number, number, number]): Promise<VerifiedPdf> {
     const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', docMdp: 2 });
     pdf.update({ [pdf.size]: eveBox });
-    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: [40, 740, 400, 790], extraField: `/AP << /N ${pdf.size - 1} 0 R >> ` });
-    const r = await verify(pdf.bytes);
+    await pdf.sign(pki, { signer: bob, field: 'Bob', rect, extraField: `/AP << /N ${pdf.size - 1} 0 R >> ` });
+    return verify(pdf.bytes);
+  }
+
+  it('a new signature field whose appearance repaints the certified text: sneaky signature, though its signature verifies', async () => {
+    const r = await bobSignsAt([40, 740, 400, 790]);
     expect(verdict(r)).toEqual({
       integrity: 'modified',
       signatures: [
@@ -150,11 +155,7 @@ describe('signatures added after a certification at level 2', () => {
   });
 
   it('the same signature drawn in a blank part of the page: allowed', async () => {
-    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', docMdp: 2 });
-    pdf.update({ [pdf.size]: eveBox });
-    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: [40, 300, 400, 350], extraField: `/AP << /N ${pdf.size - 1} 0 R >> ` });
-    const r = await verify(pdf.bytes);
-    expect(verdict(r)).toEqual({
+    expect(verdict(await bobSignsAt([40, 300, 400, 350]))).toEqual({
       integrity: 'intact',
       signatures: [
         ['Ana', true, false],
