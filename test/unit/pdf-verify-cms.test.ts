@@ -236,15 +236,18 @@ describe('an algorithm the verifier cannot check is never valid', () => {
     return cmsOf(signed);
   };
 
-  it('a signature algorithm it does not know (SM2 with SM3): invalid, the reason names the OID', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: ana,
-      field: 'Ana',
-      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.156.10197.1.501'),
-    });
+  /** Signed by `signer` with the SignerInfo's `which` algorithm set to `oid`: not valid under that algorithm's rule, the reason naming the OID. */
+  async function signedUnder(signer: TestSigner, field: string, which: 'signatureAlgorithm' | 'digestAlgorithm', oid: string) {
+    const pdf = await HandPdf.base().sign(pki, { signer, field, rewriteCms: withAlgorithm(which, oid) });
     const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.2.156.10197.1.501');
+    const rule = which === 'signatureAlgorithm' ? 'signature-algorithm' : 'digest-algorithm';
+    expect(summary(r)).toEqual([{ field, valid: false, rule }]);
+    expect(r.signatures[0].problem).toContain(oid);
+    return { pdf, r };
+  }
+
+  it('a signature algorithm it does not know (SM2 with SM3): invalid, the reason names the OID', async () => {
+    const { pdf, r } = await signedUnder(ana, 'Ana', 'signatureAlgorithm', '1.2.156.10197.1.501');
     expect(r.documentIntegrity).toBe('invalid');
     // Not a forgery: a signature is there, under an algorithm this verifier does not check.
     expect(r.attacks).toEqual([]);
@@ -257,36 +260,15 @@ describe('an algorithm the verifier cannot check is never valid', () => {
   });
 
   it('an OID that names no signature algorithm at all (a curve): invalid, the reason names it', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: eve,
-      field: 'Eve',
-      rewriteCms: withAlgorithm('signatureAlgorithm', '1.3.132.0.34'),
-    });
-    const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Eve', valid: false, rule: 'signature-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.3.132.0.34');
+    await signedUnder(eve, 'Eve', 'signatureAlgorithm', '1.3.132.0.34');
   });
 
   it('a signature algorithm naming another hash than the digest algorithm: invalid', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: ana,
-      field: 'Ana',
-      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.840.113549.1.1.13'),
-    });
-    const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.2.840.113549.1.1.13');
+    await signedUnder(ana, 'Ana', 'signatureAlgorithm', '1.2.840.113549.1.1.13');
   });
 
   it('a digest algorithm it does not know (SM3): invalid, the reason names the OID', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: ana,
-      field: 'Ana',
-      rewriteCms: withAlgorithm('digestAlgorithm', '1.2.156.10197.1.401'),
-    });
-    const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'digest-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.2.156.10197.1.401');
+    const { r } = await signedUnder(ana, 'Ana', 'digestAlgorithm', '1.2.156.10197.1.401');
     expect(r.documentIntegrity).toBe('invalid');
   });
 
