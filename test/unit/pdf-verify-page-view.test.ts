@@ -42,27 +42,26 @@ function withFieldOverText(field = ''): HandPdf {
 }
 
 describe('form filling after an approval signature', () => {
-  it('a field over the signed text filled with an opaque box: shadow replace (overlay)', async () => {
+  /** Ana signs; then the field over the text is given `value`, drawn by `drawing` (object 20). */
+  async function filledAfterSigning(value: string, drawing: string): Promise<VerifiedPdf> {
     const pdf = withFieldOverText();
     await pdf.sign(pki, { signer: ana, field: 'Ana' });
     pdf.update({
-      8: pdf.edit(8, '/T (amount)', '/T (amount) /V (Pay 9000 EUR to Eve) /AP << /N 20 0 R >>'),
-      20: form('1 1 1 rg 0 0 350 40 re f BT /F1 18 Tf 5 10 Td (Pay 9000 EUR to Eve) Tj ET'),
+      8: pdf.edit(8, '/T (amount)', `/T (amount) /V (${value}) /AP << /N 20 0 R >>`),
+      20: form(drawing),
     });
-    const r = await verify(pdf.bytes);
+    return verify(pdf.bytes);
+  }
+
+  it('a field over the signed text filled with an opaque box: shadow replace (overlay)', async () => {
+    const r = await filledAfterSigning('Pay 9000 EUR to Eve', '1 1 1 rg 0 0 350 40 re f BT /F1 18 Tf 5 10 Td (Pay 9000 EUR to Eve) Tj ET');
     expect(verdict(r)).toEqual({ integrity: 'modified', signatures: [['Ana', true, true]], attacks: ['shadow-replace'] });
     expect(disallowed(r, 'Ana')).toMatchObject([{ objectNumber: 8, category: 'other', field: 'amount' }]);
     expect(disallowed(r, 'Ana')[0].description).toMatch(/opaque box over what the signed page showed/);
   });
 
   it('the same field filled with text alone: allowed (the value is drawn in its box, nothing is hidden)', async () => {
-    const pdf = withFieldOverText();
-    await pdf.sign(pki, { signer: ana, field: 'Ana' });
-    pdf.update({
-      8: pdf.edit(8, '/T (amount)', '/T (amount) /V (seen) /AP << /N 20 0 R >>'),
-      20: form('BT /F1 8 Tf 300 2 Td (seen) Tj ET'),
-    });
-    const r = await verify(pdf.bytes);
+    const r = await filledAfterSigning('seen', 'BT /F1 8 Tf 300 2 Td (seen) Tj ET');
     expect(verdict(r)).toEqual({ integrity: 'intact', signatures: [['Ana', true, false]], attacks: [] });
     expect(r.signatures[0].changes.map((c) => [c.category, c.allowed])).toEqual([
       ['form-fill', true],
