@@ -15,7 +15,8 @@ import { jobRunner, type JobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
-import { pdfsig, signaturePng } from '../helpers/validators.js';
+import { postDrawnSignature, signerToken } from '../helpers/signer-page.js';
+import { pdfsig } from '../helpers/validators.js';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -157,15 +158,7 @@ describe('invitation to webhook', () => {
       b64_doc: (await makePdf([A4])).toString('base64'),
       stickers: [{ authority: 'EMAIL_LINK', data: 'carla@example.com', ...box(40) }],
     });
-    const token = doc.stickers[0].signer_url.split('/').pop()!;
-    const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
-        consent: true,
-      }),
-    });
+    const res = await postDrawnSignature(s.baseUrl, signerToken(doc.stickers[0].signer_url));
     expect(res.status).toBe(200);
     expect(eventsOf(doc.document_ticket)).toHaveLength(0);
 

@@ -25,7 +25,7 @@ import { jobRunner, type JobRunner } from '../helpers/jobs.js';
 import { signInTokenFor } from '../helpers/panel.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { signaturePng } from '../helpers/validators.js';
+import { openAndSign } from '../helpers/signer-page.js';
 
 const ACCOUNT_ZONE = 'America/Mexico_City';
 const BROWSER_ZONE = 'Europe/Madrid';
@@ -47,19 +47,7 @@ let brunoId = '';
 
 const box = (x: number) => ({ page: 0, rect: { lx: x, ly: 60, tx: x + 150, ty: 120 } });
 
-async function sign(signerUrl: string) {
-  const token = signerUrl.split('/').pop()!;
-  await fetch(`${s.baseUrl}/sign/api/${token}`);
-  const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
-      consent: true,
-    }),
-  });
-  expect(res.status).toBe(200);
-}
+const sign = (signerUrl: string) => openAndSign(s.baseUrl, signerUrl);
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });

@@ -2,31 +2,7 @@
 // flat-colour images, repetitive content streams) that a ratio limit refused, and bombs through
 // the filters a ratio never looked at (LZW, RunLength, Flate inside Flate).
 import { deflateSync } from 'node:zlib';
-import { zlibBomb } from './hostile-pdfs.js';
-
-/** A classic PDF (xref table) from its objects, numbered from 1; object 1 is the catalog. */
-export function rawPdf(objects: (string | Buffer)[]): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let at = parts[0].length;
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    const b = Buffer.concat([
-      Buffer.from(`${i + 1} 0 obj\n`),
-      typeof o === 'string' ? Buffer.from(o, 'latin1') : o,
-      Buffer.from('\nendobj\n'),
-    ]);
-    offsets.push(at);
-    parts.push(b);
-    at += b.length;
-  });
-  const rows = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(
-    Buffer.from(
-      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`,
-    ),
-  );
-  return Buffer.concat(parts);
-}
+import { classicPdf, zlibBomb } from './hostile-pdfs.js';
 
 /** A stream object's text: its dictionary entries, then the data. */
 export function streamObject(dict: string, data: Buffer): Buffer {
@@ -70,7 +46,7 @@ export function imagePagesPdf(pages: number, image: { width: number; height: num
     );
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages} >>`;
-  return rawPdf(objects);
+  return classicPdf(objects);
 }
 
 /** One page of a flat colour: a 3000 × 3000 RGB image of one colour (27 MB inflated, about 26 KB packed). */
@@ -92,54 +68,12 @@ export function repetitiveContentPdf(): Buffer {
   for (let at = 0; at < content.length; at += unit.length) {
     unit.copy(content, at);
   }
-  return rawPdf([
+  return classicPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595.28 841.89] /Contents 4 0 R >>',
     streamObject('/Filter /FlateDecode', deflateSync(content, { level: 9 })),
   ]);
-}
-
-/**
- * A PDF 1.5 file whose catalog, page tree and page sit in an object stream encoded as `filter`
- * says (`encode` gives its data from the decoded objects), indexed by an uncompressed
- * cross-reference stream. Object-stream decoders run while the file loads.
- */
-export function objStmPdf(filter: string, encode: (decoded: Buffer) => Buffer): Buffer {
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
-  ];
-  let body = '';
-  const idx: string[] = [];
-  objs.forEach((o, i) => {
-    idx.push(`${i + 1} ${body.length}`);
-    body += `${o}\n`;
-  });
-  const header = `${idx.join(' ')}\n`;
-  const data = encode(Buffer.from(header + body, 'latin1'));
-  const head = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1');
-  const obj4 = Buffer.concat([
-    Buffer.from(`4 0 obj\n<< /Type /ObjStm /N 3 /First ${header.length} /Filter ${filter} /Length ${data.length} >>\nstream\n`),
-    data,
-    Buffer.from('\nendstream\nendobj\n'),
-  ]);
-  const xrefAt = head.length + obj4.length;
-  const row = (t: number, f2: number, f3: number) => {
-    const r = Buffer.alloc(7);
-    r.writeUInt8(t, 0);
-    r.writeUInt32BE(f2, 1);
-    r.writeUInt16BE(f3, 5);
-    return r;
-  };
-  const rows = Buffer.concat([row(0, 0, 65535), row(2, 4, 0), row(2, 4, 1), row(2, 4, 2), row(1, head.length, 0), row(1, xrefAt, 0)]);
-  const obj5 = Buffer.concat([
-    Buffer.from(`5 0 obj\n<< /Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R /Length ${rows.length} >>\nstream\n`),
-    rows,
-    Buffer.from('\nendstream\nendobj\n'),
-  ]);
-  return Buffer.concat([head, obj4, obj5, Buffer.from(`startxref\n${xrefAt}\n%%EOF\n`)]);
 }
 
 /** Writes LZW codes (§7.4.4, EarlyChange 1) with the code width the decoder expects at each point. */

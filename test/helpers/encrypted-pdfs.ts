@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CryptoKeySigner, PDF } from '@libpdf/core';
-import { rawPdf } from './compressible-pdfs.js';
+import { classicPdf } from './hostile-pdfs.js';
 import type { TestSigner } from './openssl-pki.js';
 
 export type Encryption = 'RC4-128' | 'AES-128' | 'AES-256';
@@ -76,7 +76,7 @@ export async function signWithLibrary(bytes: Uint8Array, signer: TestSigner): Pr
  * scanning for objects, and loses its encryption on the way.
  */
 export function encryptionInUnreadableXrefPdf(): Buffer {
-  const base = rawPdf([
+  const base = classicPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',

@@ -92,11 +92,16 @@ export function zlibBomb(prefix: Buffer, repeatMiB: number, fill = 0x20): Buffer
 }
 
 /**
- * A PDF 1.5 file whose catalog, page tree and page sit in an object stream (object 4), indexed by a
- * cross-reference stream (object 5). `objStmTail` / `xrefTail` MiB of padding inflate after the
- * real data of either stream: the parser inflates both whole while loading.
+ * A PDF 1.5 file whose catalog, page tree and page sit in an object stream (object 4) encoded as
+ * `filter` says (`encode` gives its data from the decoded objects), indexed by a cross-reference
+ * stream (object 5), uncompressed unless `xref` says how to encode its rows. Both streams are
+ * decoded while the file loads.
  */
-export function compressedPdf(opts: { objStmTailMiB?: number; xrefTailMiB?: number } = {}): Buffer {
+export function objStmPdf(
+  filter: string,
+  encode: (decoded: Buffer) => Buffer,
+  xref?: { filter: string; encode: (rows: Buffer) => Buffer },
+): Buffer {
   const objs = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -109,12 +114,11 @@ export function compressedPdf(opts: { objStmTailMiB?: number; xrefTailMiB?: numb
     body += `${o}\n`;
   });
   const header = `${idx.join(' ')}\n`;
-  const stmData = Buffer.from(header + body, 'latin1');
-  const stmZ = opts.objStmTailMiB ? zlibBomb(stmData, opts.objStmTailMiB) : deflateSync(stmData);
+  const data = encode(Buffer.from(header + body, 'latin1'));
   const head = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1');
   const obj4 = Buffer.concat([
-    Buffer.from(`4 0 obj\n<< /Type /ObjStm /N 3 /First ${header.length} /Filter /FlateDecode /Length ${stmZ.length} >>\nstream\n`),
-    stmZ,
+    Buffer.from(`4 0 obj\n<< /Type /ObjStm /N 3 /First ${header.length} /Filter ${filter} /Length ${data.length} >>\nstream\n`),
+    data,
     Buffer.from('\nendstream\nendobj\n'),
   ]);
   const xrefAt = head.length + obj4.length;
@@ -127,13 +131,26 @@ export function compressedPdf(opts: { objStmTailMiB?: number; xrefTailMiB?: numb
     return r;
   };
   const rows = Buffer.concat([row(0, 0, 65535), row(2, 4, 0), row(2, 4, 1), row(2, 4, 2), row(1, head.length, 0), row(1, xrefAt, 0)]);
-  const xrefZ = opts.xrefTailMiB ? zlibBomb(rows, opts.xrefTailMiB, 0) : deflateSync(rows);
+  const xrefData = xref ? xref.encode(rows) : rows;
+  const xrefFilter = xref ? `/Filter ${xref.filter} ` : '';
   const obj5 = Buffer.concat([
-    Buffer.from(`5 0 obj\n<< /Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length ${xrefZ.length} >>\nstream\n`),
-    xrefZ,
+    Buffer.from(`5 0 obj\n<< /Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R ${xrefFilter}/Length ${xrefData.length} >>\nstream\n`),
+    xrefData,
     Buffer.from('\nendstream\nendobj\n'),
   ]);
   return Buffer.concat([head, obj4, obj5, Buffer.from(`startxref\n${xrefAt}\n%%EOF\n`)]);
+}
+
+/**
+ * `objStmPdf` with both streams Flate-encoded. `objStmTail` / `xrefTail` MiB of padding inflate
+ * after the real data of either stream: the parser inflates both whole while loading.
+ */
+export function compressedPdf(opts: { objStmTailMiB?: number; xrefTailMiB?: number } = {}): Buffer {
+  const { objStmTailMiB, xrefTailMiB } = opts;
+  return objStmPdf('/FlateDecode', (d) => (objStmTailMiB ? zlibBomb(d, objStmTailMiB) : deflateSync(d)), {
+    filter: '/FlateDecode',
+    encode: (rows) => (xrefTailMiB ? zlibBomb(rows, xrefTailMiB, 0) : deflateSync(rows)),
+  });
 }
 
 /** mulberry32: a small seeded generator, so the mutants are the same on every run. */

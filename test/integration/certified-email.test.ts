@@ -22,7 +22,8 @@ import { movableClock } from '../helpers/flow-clock.js';
 import { startMailFlow, type MailFlow } from '../helpers/mail-flow.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import type { CaughtMail } from '../helpers/smtp-catcher.js';
-import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+import { openAndSign } from '../helpers/signer-page.js';
+import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
 import { insertPackage, listPackages } from '../../src/store/packages-repo.js';
 
 const MINUTE = 60_000;
@@ -143,17 +144,7 @@ async function emailErrors(recipient: string) {
 
 async function signAll(stickers: { signer_url: string }[]) {
   for (const st of stickers) {
-    const token = st.signer_url.split('/').pop()!;
-    await fetch(`${f.s.baseUrl}/sign/api/${token}`);
-    const res = await fetch(`${f.s.baseUrl}/sign/api/${token}/sign`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
-        consent: true,
-      }),
-    });
-    expect(res.status).toBe(200);
+    await openAndSign(f.s.baseUrl, st.signer_url);
   }
 }
 

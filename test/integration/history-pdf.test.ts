@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { apiError } from '../helpers/api-error.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+import { openAndSign } from '../helpers/signer-page.js';
+import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
 
 let s: TestServer;
 let dir: string;
@@ -42,17 +43,7 @@ async function signedDocument(workflow?: Record<string, unknown>) {
     ],
     ...(workflow ? { workflow } : {}),
   });
-  const token = doc.stickers[0].signer_url.split('/').pop()!;
-  await fetch(`${s.baseUrl}/sign/api/${token}`);
-  const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
-      consent: true,
-    }),
-  });
-  expect(res.status).toBe(200);
+  await openAndSign(s.baseUrl, doc.stickers[0].signer_url);
   return doc.document_ticket;
 }
 

@@ -10,7 +10,8 @@ import { apiError } from '../helpers/api-error.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { decodeQr } from '../helpers/qr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { pdfsig, qpdfCheckAsync, signaturePng } from '../helpers/validators.js';
+import { postDrawnSignature } from '../helpers/signer-page.js';
+import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
 
 let s: TestServer;
 let rootPem: string;
@@ -35,14 +36,7 @@ async function documentCount(): Promise<number> {
 }
 
 async function sign(token: string) {
-  const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      signature: { type: 'drawn', image: `data:image/png;base64,${signaturePng().toString('base64')}` },
-      consent: true,
-    }),
-  });
+  const res = await postDrawnSignature(s.baseUrl, token);
   expect(res.status, await res.clone().text()).toBe(200);
 }
 

@@ -4,8 +4,8 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { PDF, PdfDict, PdfName, PdfNumber, PdfRef, PdfStream } from '@libpdf/core';
 import { describe, expect, it } from 'vitest';
 import { DecodeLimitError, decodedLength, flateLength, lzwLength, runLengthLength, withDecodeBudget } from '../../src/pdf/decode-budget.js';
-import { imagePagesPdf, lzwEncode, lzwRun, nestedFlateBomb, objStmPdf, runLengthRun, scanImage } from '../helpers/compressible-pdfs.js';
-import { compressedPdf, zlibBomb } from '../helpers/hostile-pdfs.js';
+import { imagePagesPdf, lzwEncode, lzwRun, nestedFlateBomb, runLengthRun, scanImage } from '../helpers/compressible-pdfs.js';
+import { compressedPdf, objStmPdf, zlibBomb } from '../helpers/hostile-pdfs.js';
 
 const MiB = 1024 * 1024;
 

@@ -33,6 +33,12 @@ beforeAll(async () => {
 afterAll(() => pki?.dispose());
 
 const pad = (n: number) => String(n).padStart(10, '0');
+/** The SignedData of a CMS ContentInfo, to be edited by a test. */
+const signedDataOf = (der: Uint8Array) =>
+  new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer).content });
+/** `signed` wrapped again as a CMS ContentInfo (id-signedData), in DER. */
+const cmsOf = (signed: pkijs.SignedData) =>
+  new Uint8Array(new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false));
 const verify = (bytes: Uint8Array): Promise<VerifiedPdf> => verifyPdf(bytes, { trustedRootsDer: [pki.rootDer] });
 const summary = (r: VerifiedPdf) => r.signatures.map((s) => ({ field: s.fieldName, valid: s.validSignature, rule: s.failedRule }));
 
@@ -207,16 +213,13 @@ describe('a large CMS is a signature all the same', () => {
       field: 'Ana',
       contentsSize: 80_000,
       rewriteCms: (der) => {
-        const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
-        const signed = new pkijs.SignedData({ schema: info.content });
+        const signed = signedDataOf(der);
         const many = new asn1js.Sequence({ value: Array.from({ length: 15_000 }, () => new asn1js.Null()) });
         signed.signerInfos[0].unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
           type: 1,
           attributes: [new pkijs.Attribute({ type: '1.2.840.113549.1.9.16.2.24', values: [many] })],
         });
-        return new Uint8Array(
-          new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
-        );
+        return cmsOf(signed);
       },
     });
     const r = await verify(pdf.bytes);
@@ -228,23 +231,23 @@ describe('a large CMS is a signature all the same', () => {
 describe('an algorithm the verifier cannot check is never valid', () => {
   /** The CMS with its SignerInfo's signatureAlgorithm (or digestAlgorithm) set to `oid`, nothing else changed. */
   const withAlgorithm = (field: 'signatureAlgorithm' | 'digestAlgorithm', oid: string) => (der: Uint8Array) => {
-    const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
-    const signed = new pkijs.SignedData({ schema: info.content });
+    const signed = signedDataOf(der);
     signed.signerInfos[0][field] = new pkijs.AlgorithmIdentifier({ algorithmId: oid });
-    return new Uint8Array(
-      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
-    );
+    return cmsOf(signed);
   };
 
-  it('a signature algorithm it does not know (SM2 with SM3): invalid, the reason names the OID', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: ana,
-      field: 'Ana',
-      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.156.10197.1.501'),
-    });
+  /** Signed by `signer` with the SignerInfo's `which` algorithm set to `oid`: not valid under that algorithm's rule, the reason naming the OID. */
+  async function signedUnder(signer: TestSigner, field: string, which: 'signatureAlgorithm' | 'digestAlgorithm', oid: string) {
+    const pdf = await HandPdf.base().sign(pki, { signer, field, rewriteCms: withAlgorithm(which, oid) });
     const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.2.156.10197.1.501');
+    const rule = which === 'signatureAlgorithm' ? 'signature-algorithm' : 'digest-algorithm';
+    expect(summary(r)).toEqual([{ field, valid: false, rule }]);
+    expect(r.signatures[0].problem).toContain(oid);
+    return { pdf, r };
+  }
+
+  it('a signature algorithm it does not know (SM2 with SM3): invalid, the reason names the OID', async () => {
+    const { pdf, r } = await signedUnder(ana, 'Ana', 'signatureAlgorithm', '1.2.156.10197.1.501');
     expect(r.documentIntegrity).toBe('invalid');
     // Not a forgery: a signature is there, under an algorithm this verifier does not check.
     expect(r.attacks).toEqual([]);
@@ -257,43 +260,21 @@ describe('an algorithm the verifier cannot check is never valid', () => {
   });
 
   it('an OID that names no signature algorithm at all (a curve): invalid, the reason names it', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: eve,
-      field: 'Eve',
-      rewriteCms: withAlgorithm('signatureAlgorithm', '1.3.132.0.34'),
-    });
-    const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Eve', valid: false, rule: 'signature-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.3.132.0.34');
+    await signedUnder(eve, 'Eve', 'signatureAlgorithm', '1.3.132.0.34');
   });
 
   it('a signature algorithm naming another hash than the digest algorithm: invalid', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: ana,
-      field: 'Ana',
-      rewriteCms: withAlgorithm('signatureAlgorithm', '1.2.840.113549.1.1.13'),
-    });
-    const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'signature-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.2.840.113549.1.1.13');
+    await signedUnder(ana, 'Ana', 'signatureAlgorithm', '1.2.840.113549.1.1.13');
   });
 
   it('a digest algorithm it does not know (SM3): invalid, the reason names the OID', async () => {
-    const pdf = await HandPdf.base().sign(pki, {
-      signer: ana,
-      field: 'Ana',
-      rewriteCms: withAlgorithm('digestAlgorithm', '1.2.156.10197.1.401'),
-    });
-    const r = await verify(pdf.bytes);
-    expect(summary(r)).toEqual([{ field: 'Ana', valid: false, rule: 'digest-algorithm' }]);
-    expect(r.signatures[0].problem).toContain('1.2.156.10197.1.401');
+    const { r } = await signedUnder(ana, 'Ana', 'digestAlgorithm', '1.2.156.10197.1.401');
     expect(r.documentIntegrity).toBe('invalid');
   });
 
   /** Eve's ECDSA signature value rewritten as r || s (BSI TR-03111 plain format), under `oid`. */
   const plainEcdsa = (oid: string) => (der: Uint8Array) => {
-    const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
-    const signed = new pkijs.SignedData({ schema: info.content });
+    const signed = signedDataOf(der);
     const signer = signed.signerInfos[0];
     const [r, s] = (asn1js.fromBER(signer.signature.valueBlock.valueHexView.slice()).result as asn1js.Sequence).valueBlock
       .value as asn1js.Integer[];
@@ -304,9 +285,7 @@ describe('an algorithm the verifier cannot check is never valid', () => {
         .padStart(64, '0');
     signer.signature = new asn1js.OctetString({ valueHex: Buffer.from(fixed(r) + fixed(s), 'hex') });
     signer.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: oid });
-    return new Uint8Array(
-      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
-    );
+    return cmsOf(signed);
   };
 
   it('ECDSA with the signature as r || s (ecdsa-plain-SHA256, BSI TR-03111): valid; the same value read as DER is not', async () => {
@@ -344,7 +323,7 @@ describe('an algorithm the verifier cannot check is never valid', () => {
 
     const ed448Cms = (flip: boolean) => async (covered: Buffer) => {
       const template = await makeCms(pki, { signer: ana, field: 'Ana' }, createHash('sha256').update(covered).digest());
-      const signed = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(template.slice().buffer).content });
+      const signed = signedDataOf(template);
       const attr = (type: string, value: asn1js.BaseBlock) => new pkijs.Attribute({ type, values: [value] });
       const essCertIdV2 = new asn1js.Sequence({
         value: [new asn1js.OctetString({ valueHex: createHash('sha256').update(certDer).digest() })],
@@ -373,9 +352,7 @@ describe('an algorithm the verifier cannot check is never valid', () => {
           signature: new asn1js.OctetString({ valueHex: value }),
         }),
       ];
-      return new Uint8Array(
-        new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
-      );
+      return cmsOf(signed);
     };
     const good = withPreparedField();
     await signByHand(good, 10, 9, ed448Cms(false));
@@ -490,8 +467,7 @@ describe('a signature dictionary no signature field leads to is still judged', (
 describe('the signing-certificate attributes', () => {
   /** The CMS with an ESS signing-certificate (v1, SHA-1) attribute added to its signed attributes, signed again by `signer`. */
   const withV1 = (signer: TestSigner, named: Uint8Array) => async (der: Uint8Array) => {
-    const info = pkijs.ContentInfo.fromBER(new Uint8Array(der).slice().buffer);
-    const signed = new pkijs.SignedData({ schema: info.content });
+    const signed = signedDataOf(der);
     const si = signed.signerInfos[0];
     // SigningCertificate ::= SEQUENCE { certs SEQUENCE OF ESSCertID }, ESSCertID ::= SEQUENCE { certHash OCTET STRING }
     const essCertId = new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: createHash('sha1').update(named).digest() })] });
@@ -501,9 +477,7 @@ describe('the signing-certificate attributes', () => {
     const signature = await webcrypto.subtle.sign('RSASSA-PKCS1-v1_5', signer.privateKey, toSign);
     si.signedAttrs = new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes });
     si.signature = new asn1js.OctetString({ valueHex: signature });
-    return new Uint8Array(
-      new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signed.toSchema(true) }).toSchema().toBER(false),
-    );
+    return cmsOf(signed);
   };
 
   it('both the v2 and the older SHA-1 attribute, each naming the signer: valid', async () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDF, type PdfDict, PdfRef, type PdfStream } from '@libpdf/core';
 import { appearanceMarks, pageContentMarks } from '../../src/pdf/verify/content-marks.js';
 import { type VerifiedPdf, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
-import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
+import { anaAndBob } from '../helpers/ana-and-bob.js';
+import type { TestPki, TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
 
 let pki: TestPki;
@@ -16,9 +17,7 @@ let ana: TestSigner;
 let bob: TestSigner;
 
 beforeAll(async () => {
-  pki = await createTestPki();
-  ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
-  bob = await pki.issueSigner({ cn: 'Bob Smith', email: 'bob@example.com', keyType: 'ec' });
+  ({ pki, ana, bob } = await anaAndBob());
 }, 60_000);
 afterAll(() => pki?.dispose());
 
@@ -43,27 +42,26 @@ function withFieldOverText(field = ''): HandPdf {
 }
 
 describe('form filling after an approval signature', () => {
-  it('a field over the signed text filled with an opaque box: shadow replace (overlay)', async () => {
+  /** Ana signs; then the field over the text is given `value`, drawn by `drawing` (object 20). */
+  async function filledAfterSigning(value: string, drawing: string): Promise<VerifiedPdf> {
     const pdf = withFieldOverText();
     await pdf.sign(pki, { signer: ana, field: 'Ana' });
     pdf.update({
-      8: pdf.edit(8, '/T (amount)', '/T (amount) /V (Pay 9000 EUR to Eve) /AP << /N 20 0 R >>'),
-      20: form('1 1 1 rg 0 0 350 40 re f BT /F1 18 Tf 5 10 Td (Pay 9000 EUR to Eve) Tj ET'),
+      8: pdf.edit(8, '/T (amount)', `/T (amount) /V (${value}) /AP << /N 20 0 R >>`),
+      20: form(drawing),
     });
-    const r = await verify(pdf.bytes);
+    return verify(pdf.bytes);
+  }
+
+  it('a field over the signed text filled with an opaque box: shadow replace (overlay)', async () => {
+    const r = await filledAfterSigning('Pay 9000 EUR to Eve', '1 1 1 rg 0 0 350 40 re f BT /F1 18 Tf 5 10 Td (Pay 9000 EUR to Eve) Tj ET');
     expect(verdict(r)).toEqual({ integrity: 'modified', signatures: [['Ana', true, true]], attacks: ['shadow-replace'] });
     expect(disallowed(r, 'Ana')).toMatchObject([{ objectNumber: 8, category: 'other', field: 'amount' }]);
     expect(disallowed(r, 'Ana')[0].description).toMatch(/opaque box over what the signed page showed/);
   });
 
   it('the same field filled with text alone: allowed (the value is drawn in its box, nothing is hidden)', async () => {
-    const pdf = withFieldOverText();
-    await pdf.sign(pki, { signer: ana, field: 'Ana' });
-    pdf.update({
-      8: pdf.edit(8, '/T (amount)', '/T (amount) /V (seen) /AP << /N 20 0 R >>'),
-      20: form('BT /F1 8 Tf 300 2 Td (seen) Tj ET'),
-    });
-    const r = await verify(pdf.bytes);
+    const r = await filledAfterSigning('seen', 'BT /F1 8 Tf 300 2 Td (seen) Tj ET');
     expect(verdict(r)).toEqual({ integrity: 'intact', signatures: [['Ana', true, false]], attacks: [] });
     expect(r.signatures[0].changes.map((c) => [c.category, c.allowed])).toEqual([
       ['form-fill', true],
@@ -134,11 +132,16 @@ describe('objects of the signed revision replaced', () => {
 describe('signatures added after a certification at level 2', () => {
   const eveBox = form('1 1 1 rg 0 0 360 50 re f BT /F1 18 Tf 10 20 Td (Pay 9000 EUR to Eve) Tj ET', '0 0 360 50');
 
-  it('a new signature field whose appearance repaints the certified text: sneaky signature, though its signature verifies', async () => {
+  /** Ana certifies at level 2, then Bob signs a new field at `rect` whose appearance is `eveBox`. */
+  async function bobSignsAt(rect: [number, number, number, number]): Promise<VerifiedPdf> {
     const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', docMdp: 2 });
     pdf.update({ [pdf.size]: eveBox });
-    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: [40, 740, 400, 790], extraField: `/AP << /N ${pdf.size - 1} 0 R >> ` });
-    const r = await verify(pdf.bytes);
+    await pdf.sign(pki, { signer: bob, field: 'Bob', rect, extraField: `/AP << /N ${pdf.size - 1} 0 R >> ` });
+    return verify(pdf.bytes);
+  }
+
+  it('a new signature field whose appearance repaints the certified text: sneaky signature, though its signature verifies', async () => {
+    const r = await bobSignsAt([40, 740, 400, 790]);
     expect(verdict(r)).toEqual({
       integrity: 'modified',
       signatures: [
@@ -151,11 +154,7 @@ describe('signatures added after a certification at level 2', () => {
   });
 
   it('the same signature drawn in a blank part of the page: allowed', async () => {
-    const pdf = await HandPdf.base().sign(pki, { signer: ana, field: 'Ana', docMdp: 2 });
-    pdf.update({ [pdf.size]: eveBox });
-    await pdf.sign(pki, { signer: bob, field: 'Bob', rect: [40, 300, 400, 350], extraField: `/AP << /N ${pdf.size - 1} 0 R >> ` });
-    const r = await verify(pdf.bytes);
-    expect(verdict(r)).toEqual({
+    expect(verdict(await bobSignsAt([40, 300, 400, 350]))).toEqual({
       integrity: 'intact',
       signatures: [
         ['Ana', true, false],

@@ -14,6 +14,7 @@ import { signPdf } from '../../src/pdf/sign-pdf.js';
 import { PdfReadError, readSignatures } from '../../src/pdf/read-signatures.js';
 import { type VerifiedPdf, VerifyLimitError, verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
+import { anaAndBob } from '../helpers/ana-and-bob.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { HandPdf, stream } from '../helpers/signed-pdfs.js';
 import { A4, makePdf, pdfShownText } from '../helpers/pdfs.js';
@@ -26,10 +27,7 @@ let bob: TestSigner;
 let rootPem: string;
 
 beforeAll(async () => {
-  pki = await createTestPki();
-  ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
-  bob = await pki.issueSigner({ cn: 'Bob Smith', email: 'bob@example.com', keyType: 'ec' });
-  rootPem = readFileSync(pki.rootPath, 'utf8');
+  ({ pki, ana, bob, rootPem } = await anaAndBob());
 }, 60_000);
 afterAll(() => pki?.dispose());
 

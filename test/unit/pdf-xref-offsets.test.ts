@@ -2,12 +2,12 @@
 // such a file as qpdf, poppler and Acrobat do, and never hashes anything but the file's own bytes.
 // The files are built here: an unsigned revision whose xref keyword is pushed past a run of
 // whitespace its startxref (and the next trailer's /Prev) still points at, then signatures after it.
-import { readFileSync } from 'node:fs';
 import { PDF, PdfDict, PdfRef, type PdfString } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPdf } from '../../src/pdf/verify/verify-pdf.js';
 import { readableBytes } from '../../src/pdf/xref-offsets.js';
-import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
+import { anaAndBob } from '../helpers/ana-and-bob.js';
+import type { TestPki, TestSigner } from '../helpers/openssl-pki.js';
 import { qpdfCheck } from '../helpers/pdfs.js';
 import { HandPdf } from '../helpers/signed-pdfs.js';
 import { lastXrefOffset, xrefStreamUpdate } from '../helpers/xref-loops.js';
@@ -19,10 +19,7 @@ let bob: TestSigner;
 let rootPem: string;
 
 beforeAll(async () => {
-  pki = await createTestPki();
-  ana = await pki.issueSigner({ cn: 'Ana García', email: 'ana@example.com' });
-  bob = await pki.issueSigner({ cn: 'Bob Smith', email: 'bob@example.com', keyType: 'ec' });
-  rootPem = readFileSync(pki.rootPath, 'utf8');
+  ({ pki, ana, bob, rootPem } = await anaAndBob());
 }, 60_000);
 afterAll(() => pki?.dispose());
 

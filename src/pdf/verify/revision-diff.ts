@@ -103,23 +103,35 @@ export function sameObject(a: PdfObject | null | undefined, b: PdfObject | null 
   if (a instanceof PdfString) {
     return b instanceof PdfString && Buffer.from(a.bytes).equals(Buffer.from(b.bytes));
   }
+  return sameContainer(a, b, (x, y) => sameObject(x, y, depth + 1)) ?? a.constructor === b.constructor;
+}
+
+/**
+ * Arrays element by element and dictionaries entry by entry (a stream's data too), their members
+ * compared by `same`; undefined when `a` is neither, for the caller to compare as a value.
+ */
+function sameContainer(
+  a: PdfObject,
+  b: PdfObject,
+  same: (x: PdfObject | null | undefined, y: PdfObject | null | undefined) => boolean,
+): boolean | undefined {
   if (a instanceof PdfArray) {
     const x = a.toArray();
     const y = b instanceof PdfArray ? b.toArray() : null;
-    return !!y && x.length === y.length && x.every((v, i) => sameObject(v, y[i], depth + 1));
+    return !!y && x.length === y.length && x.every((v, i) => same(v, y[i]));
   }
   if (a instanceof PdfDict) {
     if (!(b instanceof PdfDict) || a instanceof PdfStream !== b instanceof PdfStream || a.size !== b.size) {
       return false;
     }
     for (const [key, value] of a) {
-      if (!sameObject(value, b.get(key), depth + 1)) {
+      if (!same(value, b.get(key))) {
         return false;
       }
     }
     return !(a instanceof PdfStream) || Buffer.from(a.data).equals(Buffer.from((b as PdfStream).data));
   }
-  return a.constructor === b.constructor;
+  return undefined;
 }
 
 /** Objects a resolved comparison may visit before it stops and calls the two values different. */
@@ -170,23 +182,7 @@ export function sameResolved(
     if (!x || !y) {
       return (!x || x instanceof PdfNull) && (!y || y instanceof PdfNull);
     }
-    if (x instanceof PdfArray) {
-      const xs = x.toArray();
-      const ys = y instanceof PdfArray ? y.toArray() : null;
-      return !!ys && xs.length === ys.length && xs.every((v, i) => same(v, ys[i], depth + 1));
-    }
-    if (x instanceof PdfDict) {
-      if (!(y instanceof PdfDict) || x instanceof PdfStream !== y instanceof PdfStream || x.size !== y.size) {
-        return false;
-      }
-      for (const [key, value] of x) {
-        if (!same(value, y.get(key), depth + 1)) {
-          return false;
-        }
-      }
-      return !(x instanceof PdfStream) || Buffer.from(x.data).equals(Buffer.from((y as PdfStream).data));
-    }
-    return sameObject(x, y);
+    return sameContainer(x, y, (u, v) => same(u, v, depth + 1)) ?? sameObject(x, y);
   };
   const equal = same(a, b, 0);
   if (equal) {
