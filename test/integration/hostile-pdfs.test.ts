@@ -13,8 +13,13 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { HandPdf } from '../helpers/signed-pdfs.js';
 import { xrefLoops } from '../helpers/xref-loops.js';
 
-/** Longest the harness waits for any one answer. */
-const ANSWER_MS = 10_000;
+/** The PDF jail's time limit the test server runs with (SELLO_PDF_TIMEOUT_MS's default). */
+const JAIL_MS = 10_000;
+/**
+ * Longest the harness waits for any one answer: several times the jail's limit, so that only a
+ * read the jail fails to stop (a hang) goes past it, never a slow machine.
+ */
+const ANSWER_MS = JAIL_MS * 3;
 /** How far this process's resident memory may rise above where it was before the corpus. */
 const RSS_GROWTH_BYTES = 768 * 1024 * 1024;
 
@@ -215,7 +220,8 @@ describe('hostile PDFs', () => {
     expect(err).toBeInstanceOf(PdfTooComplexError);
     expect(peakRss - baselineRss).toBeLessThan(RSS_GROWTH_BYTES);
     expect(elapsed).toBeLessThan(ANSWER_MS);
-    expect(health.length).toBeGreaterThan(3);
+    // /healthz answered while the hostile read ran: the main thread stayed free.
+    expect(health.length).toBeGreaterThan(0);
     expect(Math.max(...health)).toBeLessThan(1000);
     expect(valid).toBeGreaterThan(0);
     // The stopped worker is replaced: the next read works.

