@@ -3,6 +3,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { inputError } from '../domain/check-input.js';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { Unauthorized, sendUnauthorized } from './auth.js';
 import { isTransientConflict } from '../store/transient-conflict.js';
@@ -170,11 +172,9 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
   }
   const fe = err as FastifyError;
   if (fe.validation) {
-    const first = fe.validation[0];
     const where = fe.validationContext ?? 'body';
-    const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const field = fieldName(where === 'body' ? '' : where, first?.instancePath ?? '', missing) || where;
-    return reply.code(400).send(errorBody('INVALID_INPUT', `${field}: ${first?.message ?? 'invalid'}`, { field, errors: fe.validation }));
+    const e = inputError(where === 'body' ? '' : where, fe.validation as ErrorObject[]);
+    return reply.code(400).send(errorBody(e.code, e.message, e.details));
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.code === 'FST_REQ_FILE_TOO_LARGE') {
     return reply.code(413).send(errorBody('BODY_TOO_LARGE', 'the request body is larger than the limit'));
@@ -212,18 +212,6 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
 }
 
 /** A JSON pointer as the use cases name fields: stickers[0].rect.ty (the body's own fields unprefixed). */
-function fieldName(part: string, pointer: string, missing: string | undefined): string {
-  let name = part;
-  const segments = pointer
-    .split('/')
-    .slice(1)
-    .map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~'));
-  for (const seg of [...segments, ...(missing ? [missing] : [])]) {
-    name = /^\d+$/.test(seg) ? `${name}[${seg}]` : name ? `${name}.${seg}` : seg;
-  }
-  return name;
-}
-
 /** Connection-level failures of PostgreSQL (refused, reset, shutting down), not query errors. */
 function isDatabaseDown(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
