@@ -15,7 +15,7 @@
 // Then the time per photograph and the process's resident memory.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { descriptorDistance, FACE_MAX_SIDE } from '../src/imaging/face-descriptor.js';
+import { descriptorDistance, FACE_MAX_SIDE } from '../src/identity-imaging/face-descriptor.js';
 import { ImageJail } from '../src/jail/image-jail.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { renderIdCard } from '../test/helpers/id-card.js';

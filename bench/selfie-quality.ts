@@ -1,7 +1,7 @@
 // The sharpness of selfies against that of identity document photos, as the image_quality check
 // measures them (not part of `npm run bench`; run with `node bin/run-ts.js bench/selfie-quality.ts`).
 // Prints figures; asserts nothing. docs/api.md ("Image quality") and the selfie threshold in
-// src/imaging/image-quality.ts quote them.
+// src/identity-imaging/image-quality.ts quote them.
 //
 //   Selfies: the six sample photographs shipped in the face-api package (1920 px wide, read from
 //   node_modules), each framed around its largest face as a phone's front camera frames a selfie
@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { BLUR_MIN, SELFIE_BLUR_MIN } from '../src/imaging/image-quality.js';
+import { BLUR_MIN, SELFIE_BLUR_MIN } from '../src/identity-imaging/image-quality.js';
 import { ImageJail } from '../src/jail/image-jail.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { renderIdCard, renderPhoto } from '../test/helpers/id-card.js';

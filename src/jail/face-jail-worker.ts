@@ -1,12 +1,12 @@
 // The worker side of ImageJail's face readings: the photograph is decoded in colour and brought to
-// FACE_MAX_SIDE px (imaging/decode-image.ts), and its faces found and the largest described
-// (imaging/face-descriptor.ts). The models load when the worker starts (before the pool counts a
+// FACE_MAX_SIDE px (identity-imaging/decode-image.ts), and its faces found and the largest described
+// (identity-imaging/face-descriptor.ts). The models load when the worker starts (before the pool counts a
 // task's time) and stay loaded for the tasks after. The backend's WebAssembly memory is outside the
 // worker's heap limit and never shrinks: past `wasmLimitMb` after a task, the worker retires. It
 // retires too after any failure but an undecodable image: the backend's state is then unknown (an
 // aborted WebAssembly module fails every call after), and a fresh worker is cheaper than a broken one.
-import { decodeRgb, ImageDecodeError } from '../imaging/decode-image.js';
-import { FACE_MAX_SIDE, loadFaceModels, readFaces, wasmBytes } from '../imaging/face-descriptor.js';
+import { decodeRgb, ImageDecodeError } from '../identity-imaging/decode-image.js';
+import { FACE_MAX_SIDE, loadFaceModels, readFaces, wasmBytes } from '../identity-imaging/face-descriptor.js';
 import { retireAfterTask, serveTasks } from './serve-tasks.js';
 
 await loadFaceModels();

@@ -1,9 +1,9 @@
-// The worker side of ImageJail: each evidence photograph is decoded here (imaging/decode-image.ts),
+// The worker side of ImageJail: each evidence photograph is decoded here (identity-imaging/decode-image.ts),
 // on a thread with a heap limit, stopped by the parent when it runs out of time; then measured, or
 // its machine-readable zone read. Errors go back as data for ImageJail to rebuild.
-import { decodeImage, ImageDecodeError } from '../imaging/decode-image.js';
-import { measureQuality } from '../imaging/image-quality.js';
-import { readMrz } from '../imaging/mrz-ocr.js';
+import { decodeImage, ImageDecodeError } from '../identity-imaging/decode-image.js';
+import { measureQuality } from '../identity-imaging/image-quality.js';
+import { readMrz } from '../identity-imaging/mrz-ocr.js';
 import { serveTasks } from './serve-tasks.js';
 
 serveTasks(

@@ -5,10 +5,10 @@
 // past its limits is stopped with its worker (ImageTooComplexError) and the next one gets a fresh
 // worker. OCR has its own pool, so a queue of slow readings never delays a signer's capture; faces
 // have theirs too (face-jail-worker.ts), whose worker keeps the face models loaded between tasks.
-import type { DecodeProblem } from '../imaging/decode-image.js';
-import type { QualityMeasures } from '../imaging/image-quality.js';
-import type { FaceReading } from '../imaging/face-descriptor.js';
-import type { MrzOcrResult } from '../imaging/mrz-ocr.js';
+import type { DecodeProblem } from '../identity-imaging/decode-image.js';
+import type { QualityMeasures } from '../identity-imaging/image-quality.js';
+import type { FaceReading } from '../identity-imaging/face-descriptor.js';
+import type { MrzOcrResult } from '../identity-imaging/mrz-ocr.js';
 import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
 
 export interface ImageJailOptions {
@@ -22,7 +22,7 @@ export interface ImageJailOptions {
   faceTimeoutMs: number;
   /**
    * WebAssembly memory of the face worker, in MB, past which it is replaced after its task: that
-   * memory is outside the heap limit, and only grows (imaging/face-descriptor.ts).
+   * memory is outside the heap limit, and only grows (identity-imaging/face-descriptor.ts).
    */
   faceWasmMb: number;
 }
@@ -73,19 +73,19 @@ export class ImageJail {
     this.face = new WorkerPool({ entry: faceEntry, size: 1, maxQueue: 64, timeoutMs: opts.faceTimeoutMs, resourceLimits });
   }
 
-  /** Size, sharpness, glare and brightness of a photograph (imaging/image-quality.ts). */
+  /** Size, sharpness, glare and brightness of a photograph (identity-imaging/image-quality.ts). */
   measure(bytes: Uint8Array): Promise<ImageQuality> {
     return this.run(this.quality, 'quality', bytes, this.opts.qualityTimeoutMs);
   }
 
-  /** The machine-readable zone of a document photograph, if one can be read (imaging/mrz-ocr.ts). */
+  /** The machine-readable zone of a document photograph, if one can be read (identity-imaging/mrz-ocr.ts). */
   readMrz(bytes: Uint8Array): Promise<MrzOcrResult> {
     return this.run(this.ocr, 'readMrz', bytes, this.opts.ocrTimeoutMs);
   }
 
   /**
    * The faces of a photograph, largest first, and the descriptor of the largest
-   * (imaging/face-descriptor.ts). The descriptor is biometric data: compared, never stored or logged.
+   * (identity-imaging/face-descriptor.ts). The descriptor is biometric data: compared, never stored or logged.
    */
   readFaces(bytes: Uint8Array): Promise<FaceReading> {
     return this.run(this.face, 'faces', bytes, this.opts.faceTimeoutMs, { wasmLimitMb: this.opts.faceWasmMb });

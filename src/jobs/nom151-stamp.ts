@@ -4,8 +4,8 @@
 // (record-stamp-failure.ts), so that a lasting one shows in its state and history.
 import type { Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
-import { recordDocumentStampFailure } from '../domain/stamps/record-stamp-failure.js';
-import { stampDocumentRendition } from '../domain/stamps/stamp-document.js';
+import { recordDocumentStampFailure } from '../domain/nom151/record-stamp-failure.js';
+import { stampDocumentRendition } from '../domain/nom151/stamp-document.js';
 import { payloadTask } from './job-payload.js';
 import { NOM151_STAMP } from './payloads/nom151-stamp.js';
 

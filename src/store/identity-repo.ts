@@ -16,7 +16,7 @@ export interface EvidenceFacts {
   size_bytes: number;
   sha256: string;
   created_at: Date;
-  /** What was measured of the image at capture (imaging/image-quality.ts); null before migration 0027. */
+  /** What was measured of the image at capture (identity-imaging/image-quality.ts); null before migration 0027. */
   quality: Record<string, unknown> | null;
 }
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { ImageJail } from '../../src/jail/image-jail.js';
-import type { FoundFace } from '../../src/imaging/face-descriptor.js';
+import type { FoundFace } from '../../src/identity-imaging/face-descriptor.js';
 import { type PhotoRegion, renderPhoto } from './id-card.js';
 import jpeg from 'jpeg-js';
 import { blur, noise, readPng, writeJpeg } from './image-ops.js';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateAccount } from '../../src/domain/accounts/update-account.js';
-import { stampDocumentRendition } from '../../src/domain/stamps/stamp-document.js';
+import { stampDocumentRendition } from '../../src/domain/nom151/stamp-document.js';
 import { derToPem, pemCertificates } from '../../src/pki/index.js';
 import { apiError } from '../helpers/api-error.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SelloClient } from '../../src/client/index.js';
-import { stampDocumentRendition } from '../../src/domain/stamps/stamp-document.js';
+import { stampDocumentRendition } from '../../src/domain/nom151/stamp-document.js';
 import { derToPem } from '../../src/pki/index.js';
 import { listChannelMessages } from '../../src/store/channel-messages-repo.js';
 import { listMessages } from '../../src/store/mail-repo.js';

@@ -1,11 +1,11 @@
-// The image jail's face readings (imaging/face-descriptor.ts through jail/face-jail-worker.ts), on
+// The image jail's face readings (identity-imaging/face-descriptor.ts through jail/face-jail-worker.ts), on
 // the sample photographs shipped in the face-api package (read from node_modules, not copied).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ImageDecodeFailure, ImageJail } from '../../src/jail/image-jail.js';
-import { descriptorDistance } from '../../src/imaging/face-descriptor.js';
+import { descriptorDistance } from '../../src/identity-imaging/face-descriptor.js';
 import { readPng, writeJpeg } from '../helpers/image-ops.js';
 import { testPng } from '../helpers/images.js';
 

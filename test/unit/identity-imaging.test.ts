@@ -4,10 +4,10 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compareNames, nameWords } from '../../src/domain/identity/name-match.js';
-import { decodeImage, ImageDecodeError } from '../../src/imaging/decode-image.js';
-import { rotate, skewAngle } from '../../src/imaging/deskew.js';
-import { measureQuality } from '../../src/imaging/image-quality.js';
-import { findMrz, fitLine } from '../../src/imaging/mrz-text.js';
+import { decodeImage, ImageDecodeError } from '../../src/identity-imaging/decode-image.js';
+import { rotate, skewAngle } from '../../src/identity-imaging/deskew.js';
+import { measureQuality } from '../../src/identity-imaging/image-quality.js';
+import { findMrz, fitLine } from '../../src/identity-imaging/mrz-text.js';
 import { ImageDecodeFailure, ImageJail, ImageTooComplexError } from '../../src/jail/image-jail.js';
 import { blur, glare, readPng, writeJpeg, writePng } from '../helpers/image-ops.js';
 import { testPng } from '../helpers/images.js';

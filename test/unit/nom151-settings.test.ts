@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAccountCommand } from '../../src/cli/account.js';
 import { type ConfigError, loadConfig } from '../../src/config.js';
-import { parseSha256 } from '../../src/domain/stamps/parse-hash.js';
+import { parseSha256 } from '../../src/domain/nom151/parse-hash.js';
 
 const problems = (env: Record<string, string>) => {
   try {

@@ -13,7 +13,7 @@ import { endorsementOfSigner, markEndorsementSigned } from '../../store/endorsem
 import type { Database } from '../../store/schema.js';
 import { markUniversalOwedAgain } from '../../store/universal-repo.js';
 import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
-import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
+import { queueCompletionStamp } from '../nom151/queue-document-stamp.js';
 import type { SignResult } from '../../schemas/signing.js';
 import type { SigningSession } from '../signing/signing-session.js';
 import type { SignatureOutcome } from '../signing/conclude-signature.js';

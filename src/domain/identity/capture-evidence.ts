@@ -113,7 +113,7 @@ export async function captureEvidence(
     throw invalid('image', 'not a JPEG, PNG or WebP image');
   }
   if (info.contentType === 'image/webp') {
-    // No maintained pure-JavaScript WebP decoder exists to check it with (imaging/decode-image.ts).
+    // No maintained pure-JavaScript WebP decoder exists to check it with (identity-imaging/decode-image.ts).
     throw invalid('image', 'WebP images cannot be checked by this service: send a JPEG or PNG photo');
   }
   if (Math.min(info.width, info.height) < MIN_SIDE_PX) {

@@ -1,9 +1,9 @@
 // The `face` identity check: the largest face on the document's front (the card's portrait, or the
 // passport page's) against the largest face on the selfie, by the Euclidean distance of their
-// descriptors (imaging/face-descriptor.ts). Under FACE_THRESHOLD: the same person. The threshold and
+// descriptors (identity-imaging/face-descriptor.ts). Under FACE_THRESHOLD: the same person. The threshold and
 // the error rates it gives were measured with bench/face-accuracy.ts (docs/api.md, "Face comparison").
 // The descriptors are compared here and dropped: only the distance and the boxes are recorded.
-import { descriptorDistance, type FaceReading, type FoundFace } from '../../imaging/face-descriptor.js';
+import { descriptorDistance, type FaceReading, type FoundFace } from '../../identity-imaging/face-descriptor.js';
 
 /** Largest distance still taken as the same person: below the package's usual 0.6, for fewer false accepts. */
 export const FACE_THRESHOLD = 0.5;

@@ -5,7 +5,7 @@
 // refused, and judged by its own threshold (SELFIE_BLUR_MIN): a face has none of a card's printed
 // edges, and the document threshold failed sharp selfies. Its figures go to the review, where a
 // blurred selfie keeps the automatic decision from applying.
-import { BLUR_MIN, GLARE_MAX, SELFIE_BLUR_MIN } from '../../imaging/image-quality.js';
+import { BLUR_MIN, GLARE_MAX, SELFIE_BLUR_MIN } from '../../identity-imaging/image-quality.js';
 import { ImageDecodeFailure, ImageJailBusyError, type ImageQuality, ImageTooComplexError, type ImageJail } from '../../jail/image-jail.js';
 import type { EvidenceKind } from '../../store/identity-repo.js';
 import { AppError, invalid } from '../errors.js';

@@ -12,7 +12,7 @@
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { ImageDecodeFailure, ImageJailBusyError, type ImageQuality, ImageTooComplexError } from '../../jail/image-jail.js';
-import type { MrzOcrResult } from '../../imaging/mrz-ocr.js';
+import type { MrzOcrResult } from '../../identity-imaging/mrz-ocr.js';
 import { type EvidenceKind, findReviewById, identityDecisionOf, saveAutomaticChecks, sealedEvidenceOf } from '../../store/identity-repo.js';
 import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
 import { type FaceCheck, type FaceSide, judgeFaces } from './face-match.js';

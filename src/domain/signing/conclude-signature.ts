@@ -12,7 +12,7 @@ import { completeDocument, recordSignature, signersOf } from '../../store/signin
 import type { Database } from '../../store/schema.js';
 import { markUniversalPending } from '../../store/universal-repo.js';
 import { addUniversalBuildJob } from '../../jobs/payloads/universal-build.js';
-import { queueCompletionStamp } from '../stamps/queue-document-stamp.js';
+import { queueCompletionStamp } from '../nom151/queue-document-stamp.js';
 import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
 import type { SignResult } from '../../schemas/signing.js';
 import type { SigningSession } from './signing-session.js';

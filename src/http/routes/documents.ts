@@ -6,8 +6,8 @@ import { createDocument } from '../../domain/documents/create-document.js';
 import { deleteOrRestoreDocument } from '../../domain/documents/delete-or-restore.js';
 import { getDocumentFile } from '../../domain/documents/get-document-file.js';
 import { listDocuments } from '../../domain/documents/list-documents.js';
-import { getStampPdf } from '../../domain/stamps/get-stamp-pdf.js';
-import { listStamps } from '../../domain/stamps/list-stamps.js';
+import { getStampPdf } from '../../domain/nom151/get-stamp-pdf.js';
+import { listStamps } from '../../domain/nom151/list-stamps.js';
 import { StampList, StampPdfParams, StampedRevision, StampsParams } from '../../schemas/stamps.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import {

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from '../errors.js';
 
 /** Where `npm run build:web` writes the page. */
-export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 
 // The token is in the page's URL: no referrer may carry it elsewhere, and the page loads nothing
 // but itself. pdf.js needs blob: workers in some browsers and data: images; no eval.

@@ -3,10 +3,10 @@
 // are under /api/document (routes/documents.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import { stampHash } from '../../domain/stamps/stamp-hash.js';
-import { stampPdf } from '../../domain/stamps/stamp-pdf.js';
-import { validatePdfStamps } from '../../domain/stamps/validate-pdf-stamps.js';
-import { validateTimestamp } from '../../domain/stamps/validate-timestamp.js';
+import { stampHash } from '../../domain/nom151/stamp-hash.js';
+import { stampPdf } from '../../domain/nom151/stamp-pdf.js';
+import { validatePdfStamps } from '../../domain/nom151/validate-pdf-stamps.js';
+import { validateTimestamp } from '../../domain/nom151/validate-timestamp.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import {
   PdfStampsValidation,
