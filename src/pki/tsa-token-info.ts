@@ -4,7 +4,8 @@
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cachedCertificateOrUndefined } from './certificate-cache.js';
-import { OID, hashByOid, integerToSerialHex, toArrayBuffer, type HashName } from './primitives.js';
+import { integerToSerialHex, toArrayBuffer } from './primitives.js';
+import { OID, hashByOid, type HashName } from './cms/oids.js';
 
 export interface TimeStampTokenInfo {
   /** The imprint's algorithm; undefined when it is not one this service knows. */
