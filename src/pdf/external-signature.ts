@@ -5,7 +5,8 @@
 //           whose DER SET OF is what the signer signs (RFC 5652 §5.4);
 //  finish:  the signature value is checked against the certificate, the CMS is assembled with the
 //           chain, the signature time-stamp added, and the CMS written into the placeholder.
-// The caller stores what prepare returns, so the two steps may run in different processes. The
+// The CMS of both steps is pki/cms's (external-signed-data.ts); the revision is written here. The
+// caller stores what prepare returns, so the two steps may run in different processes. The
 // placeholder cannot grow once the signer has signed (the signed digest covers its length), so
 // prepare reserves room for a time-stamp token with its chain. Pure: clock and TSA are parameters.
 import { createHash } from 'node:crypto';

@@ -1,6 +1,7 @@
 // Every signature of a PDF, as an external verifier sees it: the signature fields of the AcroForm
 // whose /V is a signature dictionary (PDF 32000-1 §12.7.4.5, §12.8.1), where their widget is, what
-// their /ByteRange covers, which revision each closes, and what their CMS says (pki/cms/signature-cms-check.ts).
+// their /ByteRange covers, which revision each closes, and what their CMS says
+// (pki/cms/signature-cms-check.ts).
 // Pure, as pdf/ must be: no clock (times come from the file and its time-stamps) and the trusted
 // roots are a parameter.
 //

@@ -1,6 +1,6 @@
 // What a TimeStampToken says about itself (RFC 3161 §2.4.2 TSTInfo, and the certificates it
 // carries), read without judging it: a validation reports these even for a token that fails its
-// checks. Whether the token is genuine is verifyTimeStampToken's (tsa-verify.ts) to say.
+// checks. Whether the token is genuine is verifyTimeStampToken's (cms/timestamp-token.ts) to say.
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cachedCertificateOrUndefined } from './certificate-cache.js';
