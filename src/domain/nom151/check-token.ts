@@ -7,7 +7,7 @@
 // vouch for other authorities than the PSC.
 import type { Deps } from '../deps.js';
 import { PkiError, verifyTimeStampToken } from '../../pki/index.js';
-import { readTimeStampTokenInfo } from '../../pki/tsa-token-info.js';
+import { readTimeStampTokenInfo } from '../../pki/cms/timestamp-token-info.js';
 import { recognizedAuthority } from './stamp-authority.js';
 import { PROVIDER_DESCRIPTION, type ProviderKind, stampRoots } from './stamp-provider.js';
 

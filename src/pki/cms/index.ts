@@ -17,6 +17,7 @@ export {
 export { analyzeCms, type CmsReport, type CmsRule } from './signature-cms-check.js';
 export { summarizeCertificate, type CertificateSummary } from './certificate-summary.js';
 export { verifyTimeStampToken, type VerifiedTimeStamp, type VerifyTimeStampOptions } from './timestamp-token.js';
+export { readTimeStampTokenInfo, type TimeStampTokenInfo } from './timestamp-token-info.js';
 export { readCmsMaterial, type CmsMaterial } from './cms-material.js';
 export {
   DIGEST_ALGORITHMS,
