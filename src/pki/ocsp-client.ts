@@ -59,8 +59,9 @@ export function readOcspResponse(der: Uint8Array, opts: { certificateDer: Uint8A
   const cert = pkijs.Certificate.fromBER(toArrayBuffer(opts.certificateDer));
   const issuerCert = pkijs.Certificate.fromBER(toArrayBuffer(opts.issuerDer));
   for (const single of basic.tbsResponseData.responses) {
-    const algorithm = hashByOid(single.certID.hashAlgorithm.algorithmId);
-    if (!algorithm || !CERT_ID_HASHES.has(single.certID.hashAlgorithm.algorithmId)) {
+    const oid = single.certID.hashAlgorithm.algorithmId;
+    const algorithm = CERT_ID_HASHES.has(oid) ? hashByOid(oid) : undefined;
+    if (!algorithm) {
       continue;
     }
     const digest = (bytes: Uint8Array) => createHash(nodeHashName(algorithm)).update(bytes).digest();
