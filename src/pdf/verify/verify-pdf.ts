@@ -1,6 +1,6 @@
 // The verifier of any signed PDF: for each signature, whether it is one (byte-range-rules.ts),
-// whether its CMS verifies (signature-cms.ts), what every later revision changed and whether the
-// signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
+// whether its CMS verifies (pki/cms/signature-cms-check.ts), what every later revision changed
+// and whether the signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
 // (ltv-level.ts), and the known attack it looks like when it fails (attack-patterns.ts). It serves
 // the signature report, the report of an uploaded file, the NOM-151 validation and the public
 // verification pages. Signatures are read from every revision, so one an update took out of the
