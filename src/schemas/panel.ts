@@ -9,6 +9,7 @@ import { DateTime, Nullable, StringEnum } from './common.js';
 import { CreateDocumentBody, DocumentListing, DocumentListQuery, FILE_TYPES } from './documents.js';
 import { EventKind, SubscriptionList } from './events.js';
 import { DocumentHistory } from './report.js';
+import { DeliveryListQuery } from './webhook-deliveries.js';
 
 // --- signing in
 
@@ -121,6 +122,11 @@ export const PanelRevokedKey = Type.Object({ id: Type.String(), active: Type.Lit
 export const PanelWebhook = Type.Object({ url: Nullable(Type.String()), secret_set: Type.Boolean() });
 export const PanelWebhookUrlBody = Type.Object({ url: Type.String({ maxLength: 2000 }) });
 export const PanelWebhookSecret = Type.Object({ url: Type.String(), secret: Type.String({ description: 'shown this once' }) });
+/** The API's query of the delivery log, but an empty state (the page's "any") is no filter. */
+export const PanelDeliveryQuery = Type.Object({
+  ...DeliveryListQuery.properties,
+  state: Type.Optional(Type.String({ description: 'one of the delivery states; empty: any' })),
+});
 export const PanelTestEvent = Type.Object({
   url: Type.String(),
   notification_id: Type.String(),

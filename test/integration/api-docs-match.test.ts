@@ -232,7 +232,8 @@ function unknownKeys(example: unknown, roots: Schema[]): string[] {
         return [];
       }
       const subs = members.flat() as Schema[];
-      return subs.length === 0 ? [`${path}${key}`] : walk(v, subs, `${path}${key}.`);
+      const at = path ? `${path}.${key}` : key;
+      return subs.length === 0 ? [at] : walk(v, subs, at);
     });
   };
   const verdicts = roots.map((root) => walk(example, [root], ''));

@@ -15,8 +15,15 @@ import { sendTestEvent } from '../../domain/events/send-test-event.js';
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../domain/events/webhook-delivery-log.js';
 import { ErrorResponse, NoBody } from '../../schemas/common.js';
 import { CreatedSubscription, DeletedSubscription, SubscriptionParams, SubscriptionRequest } from '../../schemas/events.js';
-import { PanelSubscriptions, PanelTestEvent, PanelWebhook, PanelWebhookSecret, PanelWebhookUrlBody } from '../../schemas/panel.js';
-import { DeliveryList, DeliveryListQuery, DeliveryParams, RetriedDelivery } from '../../schemas/webhook-deliveries.js';
+import {
+  PanelDeliveryQuery,
+  PanelSubscriptions,
+  PanelTestEvent,
+  PanelWebhook,
+  PanelWebhookSecret,
+  PanelWebhookUrlBody,
+} from '../../schemas/panel.js';
+import { DeliveryList, DeliveryParams, RetriedDelivery } from '../../schemas/webhook-deliveries.js';
 import { sessionOf } from './session-of.js';
 
 export function panelWebhookRoutes(deps: Deps) {
@@ -50,11 +57,12 @@ function webhookUrlRoutes(fastify: FastifyInstance, deps: Deps) {
 
 function deliveryRoutes(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const list = { hide: true, querystring: DeliveryListQuery, response: { 200: DeliveryList, '4xx': ErrorResponse } };
+  const list = { hide: true, querystring: PanelDeliveryQuery, response: { 200: DeliveryList, '4xx': ErrorResponse } };
   app.get('/panel/api/webhook/deliveries', { schema: list }, async (req) =>
     listWebhookDeliveries(deps, {
       accountId: sessionOf(req).account_id,
-      state: req.query.state,
+      // An empty choice in the page's form is no filter.
+      state: req.query.state || undefined,
       limit: req.query.limit ?? '20',
       nextToken: req.query.nextToken,
     }),
