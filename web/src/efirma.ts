@@ -47,7 +47,9 @@ const binary = (bytes: Uint8Array) => {
 };
 const fromBinary = (s: string): Uint8Array<ArrayBuffer> => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
-type Forge = typeof import('node-forge')['default'];
+/** node-forge, loaded only when a SAT signer picks their files. */
+const loadForge = async () => (await import('node-forge')).default;
+type Forge = Awaited<ReturnType<typeof loadForge>>;
 type Asn1 = ReturnType<Forge['asn1']['fromDer']>;
 type ForgeCert = ReturnType<Forge['pki']['certificateFromAsn1']>;
 type ForgeKey = ReturnType<Forge['pki']['privateKeyFromAsn1']>;
@@ -60,7 +62,7 @@ export async function openEfirma(
   expectedRfc: string,
   now = new Date(),
 ): Promise<Efirma> {
-  const forge = (await import('node-forge')).default;
+  const forge = await loadForge();
   const shapes = fileShapes(forge);
   const cert = readCertificate(forge, cer, shapes);
   const privateKey = openKey(forge, keyFile, password, shapes);
