@@ -41,7 +41,7 @@ import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
 import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
 import { delta, snapshot, type CpuDelta } from './cpu.js';
 import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
-import { authTimingPairs } from './auth-timing.js';
+import { authTimingPairs, signInLinkTiming } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
 import { scenarioSatSigning } from './sat-signing.js';
@@ -220,6 +220,7 @@ async function scenarioAuthEndToEnd(s: Server) {
     );
   }
   await authTimingPairs(s.baseUrl, s.webId);
+  await signInLinkTiming(s.baseUrl, s.panelEmail);
   console.log('');
 }
 

@@ -10,6 +10,8 @@ export interface Server {
   webId: string;
   apiKey: string;
   pgPid: number;
+  /** A panel user's address (invited at start). */
+  panelEmail: string;
 }
 
 /** Forks bench/server.ts on `dataDir`; `cpuProfileDir` makes it write a V8 CPU profile there when it stops. */
@@ -22,7 +24,7 @@ export async function startServer(dataDir: string, cpuProfileDir?: string): Prom
     child.once('exit', (code) => reject(new Error(`the server exited during start (code ${code})`)));
     child.on('message', (m: { type: string } & Omit<Server, 'child'>) => {
       if (m.type === 'ready') {
-        resolveReady({ child, baseUrl: m.baseUrl, webId: m.webId, apiKey: m.apiKey, pgPid: m.pgPid });
+        resolveReady({ child, baseUrl: m.baseUrl, webId: m.webId, apiKey: m.apiKey, pgPid: m.pgPid, panelEmail: m.panelEmail });
       }
     });
   }).catch(async (err) => {

@@ -3,13 +3,14 @@
 // thread). Same wiring as `sello serve`: embedded PostgreSQL in the data directory given as argv[2],
 // migrations, the Fastify app on 127.0.0.1 with a free port, and one account.
 //
-// Protocol over the IPC channel: sends {type:'ready', baseUrl, webId, apiKey, pgPid}; answers
+// Protocol over the IPC channel: sends {type:'ready', baseUrl, webId, apiKey, pgPid, panelEmail}; answers
 // {type:'cpu'} with this process's CPU time; on {type:'stop'} (or when the parent goes away) closes
 // the app, the pool and the database, then exits.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createAccount } from '../src/domain/accounts/create-account.js';
+import { invitePanelUser } from '../src/domain/panel/invite-panel-user.js';
 import { buildApp } from '../src/http/app.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
 
@@ -62,8 +63,11 @@ try {
   // As the test helper does: absolute-URL signatures and returned URLs name the real port.
   (config as { publicUrl: string }).publicUrl = baseUrl;
   const creds = await createAccount(runtime.deps, { name: 'Benchmark' });
+  // A panel user, so that "send me a link" can be timed for a known address against unknown ones.
+  const panelEmail = 'panel-user@example.com';
+  await invitePanelUser(runtime.deps, { webId: creds.webId, email: panelEmail });
   const pgPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  send({ type: 'ready', baseUrl, ...creds, pgPid });
+  send({ type: 'ready', baseUrl, ...creds, pgPid, panelEmail });
 } catch (err) {
   console.error('bench server: start failed', err);
   await stop();

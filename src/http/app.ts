@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
 import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
+import { type AnswerFloor, holdUntilFloor } from './answer-floor.js';
 import { answerClientError, errorBody, handleError, handleFrameworkError, logUnauthorized } from './errors.js';
 import { denyFraming } from './frame-guard.js';
 import { registerMetrics } from './metrics.js';
@@ -57,6 +58,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** Reports whether the service is ready (database reachable, migrations applied). */
   ready?: () => Promise<boolean>;
+  /** How timing-equalised answers wait for their floor; tests record each wait through it. */
+  answerFloor?: AnswerFloor;
 }
 
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
@@ -89,6 +92,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   // Every route's params, querystring and body are checked against its schema (validation.ts).
   app.setValidatorCompiler(validatorCompiler);
 
+  app.decorate('answerFloor', opts.answerFloor ?? holdUntilFloor());
   app.decorateRequest('account', null);
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('jsonBody', undefined);

@@ -12,7 +12,6 @@
 // request decrypts MAX_ACTIVE_KEYS keys, and every candidate is compared against every key slot
 // with timingSafeEqual, with no early exit; and no 401 leaves before UNAUTHORIZED_FLOOR_MS.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_ACTIVE_KEYS, activeKeysOf } from '../store/accounts-repo.js';
 import type { Db } from '../store/db.js';
@@ -241,9 +240,6 @@ function failureOf(
 export const UNAUTHORIZED_FLOOR_MS = 25;
 
 export async function sendUnauthorized(reply: FastifyReply, floorMs = UNAUTHORIZED_FLOOR_MS) {
-  const wait = floorMs - reply.elapsedTime;
-  if (wait > 0) {
-    await sleep(wait);
-  }
+  await reply.server.answerFloor(reply, floorMs);
   return reply.code(401).header('content-length', '0').send();
 }

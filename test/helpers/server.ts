@@ -13,6 +13,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createAccount, type Credentials } from '../../src/domain/accounts/create-account.js';
 import { systemClock, type Clock, type Deps, type UrlFetcher } from '../../src/domain/deps.js';
 import { buildApp } from '../../src/http/app.js';
+import type { AnswerFloor } from '../../src/http/answer-floor.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
 import { KeyPairPool } from '../../src/pki/key-pool.js';
 import { generateKeyPair } from '../../src/pki/primitives.js';
@@ -50,6 +51,8 @@ export interface TestServerOptions {
   fetchUrl?: UrlFetcher;
   /** A PKI of its own (a different root) instead of the one shared by the test process. */
   freshPki?: boolean;
+  /** How timing-equalised answers wait for their floor (http/answer-floor.ts); the service's by default. */
+  answerFloor?: AnswerFloor;
 }
 
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -118,7 +121,7 @@ async function boot(
       cb();
     },
   });
-  const app = await buildApp(deps, { logStream });
+  const app = await buildApp(deps, { logStream, answerFloor: opts.answerFloor });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

@@ -13,13 +13,14 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { HandPdf } from '../helpers/signed-pdfs.js';
 import { xrefLoops } from '../helpers/xref-loops.js';
 
-/** The PDF jail's time limit the test server runs with (SELLO_PDF_TIMEOUT_MS's default). */
-const JAIL_MS = 10_000;
+/** The PDF jail's time limit the test server runs with (SELLO_PDF_TIMEOUT_MS). */
+const JAIL_MS = 5000;
 /**
- * Longest the harness waits for any one answer: several times the jail's limit, so that only a
- * read the jail fails to stop (a hang) goes past it, never a slow machine.
+ * Longest the harness waits for any one answer: six times the jail's limit (one request reads the
+ * file once, or a few times when the first read passes), so that only a read the jail fails to
+ * stop (a hang) goes past it, never a slow machine.
  */
-const ANSWER_MS = JAIL_MS * 3;
+const ANSWER_MS = JAIL_MS * 6;
 /** How far this process's resident memory may rise above where it was before the corpus. */
 const RSS_GROWTH_BYTES = 768 * 1024 * 1024;
 
@@ -32,7 +33,8 @@ const figures: string[] = [];
 
 beforeAll(async () => {
   corpus = hostileCorpus({ mutantBase: await makePdf(), bombMiB: 1024 });
-  s = await startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: '5000', SELLO_PDF_MEMORY_MB: '256' } });
+  s = await startTestServer({ env: { SELLO_PDF_TIMEOUT_MS: String(JAIL_MS), SELLO_PDF_MEMORY_MB: '256' } });
+  expect(s.deps.config.pdfJail.timeoutMs).toBe(JAIL_MS);
   // One valid read first, so the workers' own start is part of the baseline, not of the growth.
   await s.client.pageData(onePagePdf());
   baselineRss = process.memoryUsage().rss;
@@ -199,31 +201,38 @@ describe('hostile PDFs', () => {
     void hostile.then(() => {
       settled = true;
     });
+    // Each answer is counted by whether the hostile read was still running when it came: on a
+    // blocked main thread, none could come before the read ended.
     const health: number[] = [];
+    let healthWhileHostile = 0;
     let valid = 0;
+    let validWhileHostile = 0;
     while (!settled && performance.now() - t0 < ANSWER_MS) {
       const h0 = performance.now();
       const r = await fetch(`${s.baseUrl}/healthz`);
       expect(r.status).toBe(200);
       health.push(performance.now() - h0);
+      healthWhileHostile += settled ? 0 : 1;
       if (valid < 3) {
-        await s.client.pageData(onePagePdf()); // another client's valid file still reads (the second worker)
+        // Another client's valid file still reads, on the second worker (started afresh, it may
+        // answer after the hostile read was stopped on a busy machine: counted, not required).
+        expect((await s.client.pageData(onePagePdf())).pages).toBe(1);
         valid++;
+        validWhileHostile += settled ? 0 : 1;
       }
       await new Promise((r2) => setTimeout(r2, 50));
     }
     const err = await hostile;
     const elapsed = performance.now() - t0;
     figures.push(
-      `jail       lenient read of stray ) in /Kids: stopped after ${Math.round(elapsed)} ms, RSS +${Math.round((peakRss - baselineRss) / 1048576)} MB at most (${(err as Error).message}); /healthz answered ${health.length} times, slowest ${Math.round(Math.max(...health))} ms`,
+      `jail       lenient read of stray ) in /Kids: stopped after ${Math.round(elapsed)} ms, RSS +${Math.round((peakRss - baselineRss) / 1048576)} MB at most (${(err as Error).message}); /healthz answered ${health.length} times (${healthWhileHostile} while it ran), slowest ${Math.round(Math.max(...health))} ms; valid reads ${valid} (${validWhileHostile} while it ran)`,
     );
     expect(err).toBeInstanceOf(PdfTooComplexError);
     expect(peakRss - baselineRss).toBeLessThan(RSS_GROWTH_BYTES);
+    // The jail stopped it (a hang would end the loop above at ANSWER_MS and fail here).
     expect(elapsed).toBeLessThan(ANSWER_MS);
     // /healthz answered while the hostile read ran: the main thread stayed free.
-    expect(health.length).toBeGreaterThan(0);
-    expect(Math.max(...health)).toBeLessThan(1000);
-    expect(valid).toBeGreaterThan(0);
+    expect(healthWhileHostile).toBeGreaterThan(0);
     // The stopped worker is replaced: the next read works.
     expect((await s.client.pageData(onePagePdf())).pages).toBe(1);
   });

@@ -129,16 +129,32 @@ describe('a runner whose process died (its session is gone)', () => {
 
   it('is left alone within that interval (time to reconnect), and the caller is told when to look again', async () => {
     const reaper = await register();
-    const dead = await register({ heartbeatMs: 5000 });
+    // Half its interval silent: the other half is far longer than the statements below take.
+    const dead = await register({ heartbeatMs: 60_000, deadAfterMs: 600_000 });
     const job = await lockedJob(dead);
     await kill(dead);
-    await silentFor(dead, 3000);
+    await silentFor(dead, 30_000);
+    // When its interval ends, from now, by the database's clock: read before and after the check,
+    // the answer the check gives lies between the two.
+    const intervalEndsIn = async () =>
+      Number(
+        (
+          await sql<{
+            ms: number;
+          }>`select ceil(extract(epoch from last_seen + make_interval(secs => heartbeat_ms / 1000.0) - now()) * 1000) as ms
+            from job_workers where id = ${dead.id}`.execute(db)
+        ).rows[0].ms,
+      );
+    const before = await intervalEndsIn();
 
     const r = await reapDeadWorkers(db, reaper.identity.poolId);
+    const after = await intervalEndsIn();
     expect(r.dead).toEqual([]);
     expect(await lockOf(job)).toBe(dead.identity.poolId);
-    expect(r.recheckInMs).toBeGreaterThan(1500);
-    expect(r.recheckInMs).toBeLessThanOrEqual(2100);
+    expect(before).toBeLessThanOrEqual(30_000);
+    expect(r.recheckInMs).toBeLessThanOrEqual(before);
+    expect(r.recheckInMs).toBeGreaterThanOrEqual(after);
+    expect(after).toBeGreaterThan(0);
   });
 
   it('is dead at once, without the interval, when the caller knows its process is gone', async () => {
@@ -219,11 +235,14 @@ describe('heartbeats and a clean stop', () => {
   it('a heartbeat moves last_seen to the database’s now()', async () => {
     const r = await register();
     await silentFor(r, 60_000);
+    // The database's now() read before and after the beat: the beat's now() lies between them.
+    const dbNow = async () => (await sql<{ t: Date }>`select clock_timestamp() as t`.execute(db)).rows[0].t.getTime();
+    const before = await dbNow();
     expect(await beatWorker(r.session, r.id, r.identity, false)).toEqual({ reinserted: false });
-    const age = await sql<{
-      ms: number;
-    }>`select extract(epoch from now() - last_seen) * 1000 as ms from job_workers where id = ${r.id}`.execute(db);
-    expect(Number(age.rows[0].ms)).toBeLessThan(1000);
+    const after = await dbNow();
+    const seen = await sql<{ t: Date }>`select last_seen as t from job_workers where id = ${r.id}`.execute(db);
+    expect(seen.rows[0].t.getTime()).toBeGreaterThanOrEqual(before);
+    expect(seen.rows[0].t.getTime()).toBeLessThanOrEqual(after);
   });
 
   it('a runner taken for dead that turns out alive registers again at its next beat, and is protected again', async () => {

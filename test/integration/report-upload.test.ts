@@ -3,13 +3,11 @@
 // which the service does not trust) is still checked for structure and changes; attacks are named;
 // hostile files end in a 422 within the reading limits, never a 5xx; the Content-SHA256 rule holds.
 import { createHash, createHmac } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SelloApiError } from '../../src/client/index.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { hostileCorpus } from '../helpers/hostile-pdfs.js';
 import { xrefLoops } from '../helpers/xref-loops.js';
 import { createTestPki, type TestPki, type TestSigner } from '../helpers/openssl-pki.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -35,12 +33,18 @@ afterAll(async () => {
 });
 
 async function status(send: () => Promise<unknown>): Promise<{ status: number; code?: string }> {
+  const { message: _, ...o } = await answer(send);
+  return o;
+}
+
+/** The status, code and message of the answer (200 when it succeeded). */
+async function answer(send: () => Promise<unknown>): Promise<{ status: number; code?: string; message?: string }> {
   try {
     await send();
     return { status: 200 };
   } catch (err) {
     if (err instanceof SelloApiError) {
-      return { status: err.status, code: err.code };
+      return { status: err.status, code: err.code, message: err.message };
     }
     throw err;
   }
@@ -168,19 +172,25 @@ describe('POST /api/report', () => {
     }
   });
 
-  it('too many revisions and an impossible object count: 422 PDF_TOO_COMPLEX, quickly', async () => {
+  it('too many revisions and an impossible object count: 422 PDF_TOO_COMPLEX, refused by the count before any reading', async () => {
     const many = HandPdf.base();
     for (let i = 0; i < 101; i++) {
       many.update({ 8: `<< /N ${i} >>` });
     }
-    expect(await status(() => s.client.verifyPdf(many.bytes))).toEqual({ status: 422, code: 'PDF_TOO_COMPLEX' });
+    expect(await answer(() => s.client.verifyPdf(many.bytes))).toMatchObject({
+      status: 422,
+      code: 'PDF_TOO_COMPLEX',
+      message: expect.stringContaining('the file has 102 revisions; at most 100 are verified'),
+    });
     const huge = HandPdf.base();
     huge.update({ 8: '<< >>' }, '/Size 5000000 ');
-    const t0 = performance.now();
-    const o = await status(() => s.client.verifyPdf(huge.bytes));
-    expect(o.status).toBe(422);
-    // Refused by the declared-object count, before the PDF jail's time limit (10 s) would stop it.
-    expect(performance.now() - t0).toBeLessThan(10_000);
+    // Refused by the declared-object count, not stopped by the PDF jail's time limit (whose
+    // message says "took longer than").
+    expect(await answer(() => s.client.verifyPdf(huge.bytes))).toMatchObject({
+      status: 422,
+      code: 'PDF_TOO_COMPLEX',
+      message: expect.stringContaining('revision 2 declares 5000000 objects; at most 1000000 are verified'),
+    });
   });
 
   it('cross-reference /Prev loops (tables and streams): a 422 or a bounded report', async () => {
@@ -205,20 +215,8 @@ describe('POST /api/report', () => {
       }
     }
   });
-
-  it('the hostile corpus: every file answered in time with a 422 or a report, never a 5xx', async () => {
-    const corpus = hostileCorpus({ mutantBase: await makePdf(), bombMiB: 1024, mutantCount: 10 });
-    for (const h of corpus) {
-      const t0 = performance.now();
-      const o = await status(() => s.client.verifyPdf(h.bytes));
-      const ms = performance.now() - t0;
-      expect(ms, h.name).toBeLessThan(10_000);
-      expect([200, 422], `${h.name}: ${o.code}`).toContain(o.status);
-      if (h.expect === 'refused' && h.bomb) {
-        expect(o.code, h.name).toBe('PDF_TOO_COMPLEX');
-      }
-    }
-  }, 240_000);
+  // The hostile corpus on this route (a 422 or a report for each file, never a 5xx, in time and
+  // in bounded memory): test/integration/hostile-pdfs.test.ts.
 });
 
 describe('the public page: GET and POST /verify', () => {

@@ -271,9 +271,7 @@ describe('HtmlRenderer (real Chromium)', () => {
         },
       ),
     );
-    const started = performance.now();
     const pdf = await renderer.render(html);
-    console.log(`first render (including Chromium launch): ${Math.round(performance.now() - started)} ms`);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = await pdftotext(pdf);
     for (const shown of [
@@ -375,9 +373,7 @@ describe('HtmlRenderer (real Chromium)', () => {
   it('runs 6 concurrent renders on 2 pages, each getting its own document', async () => {
     const pool = new HtmlRenderer({ executablePath: CHROMIUM, pages: 2 });
     try {
-      const started = performance.now();
       const pdfs = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.render(`<h1>DOCUMENT ${i}</h1>`)));
-      console.log(`6 renders on 2 pages (including launch): ${Math.round(performance.now() - started)} ms`);
       for (const [i, pdf] of pdfs.entries()) {
         const text = await pdftotext(pdf);
         expect(text).toContain(`DOCUMENT ${i}`);
@@ -441,20 +437,6 @@ describe('HtmlRenderer (real Chromium)', () => {
     await pool.close();
     const error = await pool.render('<p>x</p>').catch((e: unknown) => e);
     expect((error as TemplateError).problem).toBe('RENDERER_UNAVAILABLE');
-  });
-
-  it('measures one-page render time', async () => {
-    const html = fillHtmlTemplate(INVOICE, values({ number: 'F-1', customer: 'ACME' }, { items: [{ item: 'a', qty: '1', price: '2' }] }));
-    await renderer.render(html);
-    const times: number[] = [];
-    for (let i = 0; i < 15; i++) {
-      const started = performance.now();
-      await renderer.render(html);
-      times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`one-page render: p50 ${Math.round(times[7])} ms, min ${Math.round(times[0])} ms, max ${Math.round(times[14])} ms`);
-    expect(times).toHaveLength(15);
   });
 });
 

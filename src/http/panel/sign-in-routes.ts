@@ -36,10 +36,7 @@ function linkRequestRoute(fastify: FastifyInstance, deps: Deps) {
     }
     await requestSignInLink(deps, { email, language: req.body.language ?? 'es' });
     // The same answer, after the same time, whether or not the address is a panel user's.
-    const wait = LINK_REQUEST_FLOOR_MS - reply.elapsedTime;
-    if (wait > 0) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+    await reply.server.answerFloor(reply, LINK_REQUEST_FLOOR_MS);
     return reply.code(202).send({ sent: true });
   });
 }
