@@ -19,6 +19,7 @@ import { findAccountByWebId } from '../../src/store/accounts-repo.js';
 import { signInTokenFor } from '../helpers/panel.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { holdUntilFloor } from '../../src/http/answer-floor.js';
 
 const HTML = `<!doctype html><html><body>
 <p>Cliente: <span class="svc-template-field" id="client">CLIENT</span></p>
@@ -39,6 +40,11 @@ async function mountPanel(): Promise<FastifyInstance> {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
+  // As app.ts does; the floor itself is the sign-in tests' subject, not this one's.
+  app.decorate(
+    'answerFloor',
+    holdUntilFloor(async () => {}),
+  );
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) {
       if (method !== 'HEAD') {
