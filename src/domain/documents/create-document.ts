@@ -187,10 +187,11 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
     }
     return { origin: 'template', bytes: generated.bytes, name: fileName(generated.name) };
   }
+  // Exactly one origin was sent (originOf): without url_doc, it is b64_doc.
   const source: PdfSource =
-    req.origin === 'b64_doc'
-      ? { origin: 'b64_doc', bytes: decodeBase64Pdf(p.b64_doc ?? '', maxBytes), name: fileName(p.name) }
-      : await fetchPdf(deps, p.url_doc);
+    p.url_doc !== undefined
+      ? await fetchPdf(deps, p.url_doc)
+      : { origin: 'b64_doc', bytes: decodeBase64Pdf(p.b64_doc ?? '', maxBytes), name: fileName(p.name) };
   if (p.name?.trim()) {
     source.name = fileName(p.name);
   }
