@@ -47,44 +47,78 @@ export interface WorkerLiveness {
 
 /** Registers this runner, unlocks the jobs of runners already dead, then keeps beating. */
 export async function startLiveness(o: LivenessOptions): Promise<WorkerLiveness> {
-  const me: WorkerIdentity = {
-    poolId: o.poolId,
-    hostname: hostname(),
-    pid: process.pid,
-    heartbeatMs: o.settings.heartbeatMs,
-    deadAfterMs: o.settings.deadAfterMs,
-  };
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let recheck: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let sessionLost = false;
-  let session: pg.Client | undefined;
-  session = await connect();
-  let id: number;
-  try {
-    id = await registerWorker(session, me);
-  } catch (err) {
-    await session.end().catch(() => {});
-    throw err;
-  }
-  o.log.info({ worker: me.poolId, heartbeatMs: me.heartbeatMs, deadAfterMs: me.deadAfterMs }, `job runner ${me.poolId} registered`);
+  const liveness = new Liveness(o);
+  await liveness.start();
+  return liveness;
+}
 
-  async function connect(): Promise<pg.Client> {
+class Liveness implements WorkerLiveness {
+  private readonly me: WorkerIdentity;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private recheck: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private sessionLost = false;
+  private session: pg.Client | undefined;
+  private id = 0;
+
+  constructor(private readonly o: LivenessOptions) {
+    this.me = {
+      poolId: o.poolId,
+      hostname: hostname(),
+      pid: process.pid,
+      heartbeatMs: o.settings.heartbeatMs,
+      deadAfterMs: o.settings.deadAfterMs,
+    };
+  }
+
+  async start(): Promise<void> {
+    const { me } = this;
+    this.session = await this.connect();
+    try {
+      this.id = await registerWorker(this.session, me);
+    } catch (err) {
+      await this.session.end().catch(() => {});
+      throw err;
+    }
+    this.o.log.info({ worker: me.poolId, heartbeatMs: me.heartbeatMs, deadAfterMs: me.deadAfterMs }, `job runner ${me.poolId} registered`);
+    // The first check runs before this returns: jobs a crashed predecessor held are free at start.
+    await this.serial(() => this.reap());
+    this.timer = setTimeout(() => void this.tick(), this.o.settings.heartbeatMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.recheck);
+    await this.running;
+    try {
+      if (this.session && !this.sessionLost) {
+        await deregisterWorker(this.session, this.id);
+        this.o.log.info({ worker: this.me.poolId }, `job runner ${this.me.poolId} deregistered`);
+      }
+    } catch (err) {
+      this.o.log.warn({ worker: this.me.poolId, err: (err as Error).message }, 'job runner liveness: deregistering failed');
+    } finally {
+      await this.session?.end().catch(() => {});
+    }
+  }
+
+  private async connect(): Promise<pg.Client> {
     const client = new pg.Client({
-      connectionString: o.connectionString,
-      application_name: `sello ${o.poolId}`,
+      connectionString: this.o.connectionString,
+      application_name: `sello ${this.o.poolId}`,
       // A heartbeat stuck on a connection that no longer answers must not hold up the checks.
-      connectionTimeoutMillis: o.settings.deadAfterMs,
-      query_timeout: o.settings.deadAfterMs,
+      connectionTimeoutMillis: this.o.settings.deadAfterMs,
+      query_timeout: this.o.settings.deadAfterMs,
     });
     // A lost connection loses the runner's advisory lock: beat again soon, on a new connection, so
     // that other runners do not take this one for dead (they allow one heartbeat interval).
     const lost = () => {
-      if (client === session && !stopped && !sessionLost) {
-        sessionLost = true;
-        clearTimeout(timer);
-        timer = setTimeout(() => void tick(), Math.min(250, o.settings.heartbeatMs));
+      if (client === this.session && !this.stopped && !this.sessionLost) {
+        this.sessionLost = true;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.tick(), Math.min(250, this.o.settings.heartbeatMs));
       }
     };
     client.on('error', lost);
@@ -98,92 +132,70 @@ export async function startLiveness(o: LivenessOptions): Promise<WorkerLiveness>
     return client;
   }
 
-  async function beat(): Promise<void> {
-    const relock = sessionLost;
-    if (sessionLost) {
-      await session?.end().catch(() => {});
-      session = undefined;
-      session = await connect();
-      sessionLost = false;
+  private async beat(): Promise<void> {
+    const relock = this.sessionLost;
+    if (this.sessionLost) {
+      await this.session?.end().catch(() => {});
+      this.session = undefined;
+      this.session = await this.connect();
+      this.sessionLost = false;
     }
     try {
-      const { reinserted } = await beatWorker(session!, id, me, relock);
+      const { reinserted } = await beatWorker(this.session!, this.id, this.me, relock);
       if (reinserted) {
-        o.log.warn(
-          { worker: me.poolId },
-          `job runner ${me.poolId} had been taken for dead by another process (its jobs were unlocked); registered again`,
+        this.o.log.warn(
+          { worker: this.me.poolId },
+          `job runner ${this.me.poolId} had been taken for dead by another process (its jobs were unlocked); registered again`,
         );
       }
     } catch (err) {
-      sessionLost = true;
+      this.sessionLost = true;
       throw err;
     }
   }
 
-  async function reap(): Promise<void> {
-    const r = await reapDeadWorkers(o.db, me.poolId, (host, pid) => host === me.hostname && !processRuns(pid));
+  private async reap(): Promise<void> {
+    const { me } = this;
+    const r = await reapDeadWorkers(this.o.db, me.poolId, (host, pid) => host === me.hostname && !processRuns(pid));
     for (const dead of r.dead) {
-      report(o.log, dead);
+      report(this.o.log, dead);
     }
     const unlocked = r.dead.reduce((n, d) => n + d.jobs.length, 0);
     if (unlocked > 0) {
-      o.onUnlocked?.(unlocked);
+      this.o.onUnlocked?.(unlocked);
     }
     // A runner whose session is gone counts as dead one heartbeat after its last beat: look again
     // then rather than a whole interval later.
-    clearTimeout(recheck);
-    if (r.recheckInMs !== null && r.recheckInMs < o.settings.heartbeatMs && !stopped) {
-      recheck = setTimeout(() => void serial(reap), Math.max(r.recheckInMs, 0) + 50);
+    clearTimeout(this.recheck);
+    if (r.recheckInMs !== null && r.recheckInMs < this.o.settings.heartbeatMs && !this.stopped) {
+      this.recheck = setTimeout(() => void this.serial(() => this.reap()), Math.max(r.recheckInMs, 0) + 50);
     }
   }
 
   // Beats and reaps never overlap; a stop waits for the one under way.
-  function serial(step: () => Promise<void>): Promise<void> {
-    running = running.then(async () => {
-      if (stopped) {
+  private serial(step: () => Promise<void>): Promise<void> {
+    this.running = this.running.then(async () => {
+      if (this.stopped) {
         return;
       }
       try {
         await step();
       } catch (err) {
-        o.log.warn({ worker: me.poolId, err: (err as Error).message }, 'job runner liveness: heartbeat or check failed');
+        this.o.log.warn({ worker: this.me.poolId, err: (err as Error).message }, 'job runner liveness: heartbeat or check failed');
       }
     });
-    return running;
+    return this.running;
   }
 
-  async function tick(): Promise<void> {
-    clearTimeout(timer);
-    await serial(beat);
-    await serial(reap);
-    if (!stopped) {
-      clearTimeout(timer);
-      timer = setTimeout(() => void tick(), o.settings.heartbeatMs);
+  private async tick(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.serial(() => this.beat());
+    await this.serial(() => this.reap());
+    if (!this.stopped) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => void this.tick(), this.o.settings.heartbeatMs);
     }
   }
-
-  // The first check runs before this returns: jobs a crashed predecessor held are free at start.
-  await serial(reap);
-  timer = setTimeout(() => void tick(), o.settings.heartbeatMs);
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      clearTimeout(recheck);
-      await running;
-      try {
-        if (session && !sessionLost) {
-          await deregisterWorker(session, id);
-          o.log.info({ worker: me.poolId }, `job runner ${me.poolId} deregistered`);
-        }
-      } catch (err) {
-        o.log.warn({ worker: me.poolId, err: (err as Error).message }, 'job runner liveness: deregistering failed');
-      } finally {
-        await session?.end().catch(() => {});
-      }
-    },
-  };
 }
 
 /**

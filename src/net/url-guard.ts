@@ -128,6 +128,8 @@ interface HopContext {
   headers: Record<string, string>;
 }
 
+type Finish = (err: Error | null, hop?: Hop) => void;
+
 function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
   const { opts, allowed, signal } = ctx;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1'); // bracketed IPv6 literal
@@ -136,33 +138,9 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
   if (literal && !allowed(host)) {
     return Promise.reject(new UrlGuardError('ADDRESS_NOT_ALLOWED', `address ${host} not allowed`));
   }
-  const resolve = opts.lookup ?? defaultLookup;
-  // DNS rebinding defence: resolve once, judge every address, and give the socket exactly the
-  // address that was judged, so a second (different) answer can never be connected to.
-  const lookup: net.LookupFunction = (hostname, lookupOpts, cb) => {
-    resolve(hostname).then(
-      (addrs) => {
-        if (addrs.length === 0) {
-          return cb(new UrlGuardError('NETWORK', `no address for ${hostname}`), '');
-        }
-        const bad = addrs.find((a) => !allowed(a.address));
-        if (bad) {
-          return cb(new UrlGuardError('ADDRESS_NOT_ALLOWED', `${hostname} resolves to ${bad.address}`), '');
-        }
-        const { address, family } = addrs[0];
-        if (lookupOpts.all) {
-          cb(null, [{ address, family }]);
-        } else {
-          cb(null, address, family);
-        }
-      },
-      (err: unknown) => cb(new UrlGuardError('NETWORK', `DNS lookup failed: ${(err as Error).message}`), ''),
-    );
-  };
-
   return new Promise<Hop>((resolvePromise, reject) => {
     let settled = false;
-    const finish = (err: Error | null, hop?: Hop) => {
+    const finish: Finish = (err, hop) => {
       if (settled) {
         return;
       }
@@ -185,54 +163,13 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
       path: url.pathname + url.search,
       headers: ctx.headers,
       agent: false, // fresh socket per hop, so 'connect' (and its address check) always happens
-      lookup,
+      lookup: judgedLookup(opts.lookup ?? defaultLookup, allowed),
       ...(isHttps && !literal ? { servername: host } : {}), // TLS verifies the name, not the IP
     };
     const req = (isHttps ? https : http).request(reqOpts);
-
-    req.on('socket', (socket: net.Socket) => {
-      const timer = setTimeout(() => finish(new UrlGuardError('TIMEOUT', `connect timeout to ${url.host}`)), opts.connectTimeoutMs ?? 5000);
-      // Final word on the peer actually connected to; runs before the request is written.
-      const onConnect = () => {
-        clearTimeout(timer);
-        const peer = socket.remoteAddress ?? '';
-        if (!allowed(peer)) {
-          finish(new UrlGuardError('ADDRESS_NOT_ALLOWED', `connected to ${peer}`));
-        }
-      };
-      if (socket.connecting) {
-        socket.once('connect', onConnect);
-      } else {
-        onConnect();
-      }
-      socket.once('close', () => clearTimeout(timer));
-    });
+    req.on('socket', (socket: net.Socket) => checkPeer(socket, url, ctx, finish));
     req.on('error', (err) => finish(err));
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (REDIRECT_STATUSES.has(status) && location) {
-        finish(null, { kind: 'redirect', location });
-        return req.destroy(); // the redirect body is never read
-      }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        return finish(new UrlGuardError('TOO_LARGE', `Content-Length ${declared} > ${opts.maxBytes}`));
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > opts.maxBytes) {
-          finish(new UrlGuardError('TOO_LARGE', `body exceeds ${opts.maxBytes} bytes`));
-        } else {
-          chunks.push(chunk);
-        }
-      });
-      res.on('end', () => finish(null, { kind: 'final', status, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', (err) => finish(err));
-      res.on('close', () => finish(new UrlGuardError('NETWORK', 'connection closed before end of body')));
-    });
+    req.on('response', (res) => readResponse(req, res, opts.maxBytes, finish));
 
     if (signal.aborted) {
       return onAbort();
@@ -240,6 +177,80 @@ function oneHop(url: URL, ctx: HopContext): Promise<Hop> {
     signal.addEventListener('abort', onAbort, { once: true });
     req.end(opts.body);
   });
+}
+
+/**
+ * DNS rebinding defence: resolve once, judge every address, and give the socket exactly the
+ * address that was judged, so a second (different) answer can never be connected to.
+ */
+function judgedLookup(resolve: NonNullable<GuardedFetchOptions['lookup']>, allowed: (ip: string) => boolean): net.LookupFunction {
+  return (hostname, lookupOpts, cb) => {
+    resolve(hostname).then(
+      (addrs) => {
+        if (addrs.length === 0) {
+          return cb(new UrlGuardError('NETWORK', `no address for ${hostname}`), '');
+        }
+        const bad = addrs.find((a) => !allowed(a.address));
+        if (bad) {
+          return cb(new UrlGuardError('ADDRESS_NOT_ALLOWED', `${hostname} resolves to ${bad.address}`), '');
+        }
+        const { address, family } = addrs[0];
+        if (lookupOpts.all) {
+          cb(null, [{ address, family }]);
+        } else {
+          cb(null, address, family);
+        }
+      },
+      (err: unknown) => cb(new UrlGuardError('NETWORK', `DNS lookup failed: ${(err as Error).message}`), ''),
+    );
+  };
+}
+
+/** The connect timeout, and the final word on the peer actually connected to, before the request is written. */
+function checkPeer(socket: net.Socket, url: URL, ctx: HopContext, finish: Finish): void {
+  const timer = setTimeout(() => finish(new UrlGuardError('TIMEOUT', `connect timeout to ${url.host}`)), ctx.opts.connectTimeoutMs ?? 5000);
+  const onConnect = () => {
+    clearTimeout(timer);
+    const peer = socket.remoteAddress ?? '';
+    if (!ctx.allowed(peer)) {
+      finish(new UrlGuardError('ADDRESS_NOT_ALLOWED', `connected to ${peer}`));
+    }
+  };
+  if (socket.connecting) {
+    socket.once('connect', onConnect);
+  } else {
+    onConnect();
+  }
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** A redirect (its body never read), or the body read up to maxBytes. */
+function readResponse(req: http.ClientRequest, res: http.IncomingMessage, maxBytes: number, finish: Finish): void {
+  const status = res.statusCode ?? 0;
+  const location = res.headers.location;
+  if (REDIRECT_STATUSES.has(status) && location) {
+    finish(null, { kind: 'redirect', location });
+    req.destroy();
+    return;
+  }
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    finish(new UrlGuardError('TOO_LARGE', `Content-Length ${declared} > ${maxBytes}`));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) {
+      finish(new UrlGuardError('TOO_LARGE', `body exceeds ${maxBytes} bytes`));
+    } else {
+      chunks.push(chunk);
+    }
+  });
+  res.on('end', () => finish(null, { kind: 'final', status, headers: res.headers, body: Buffer.concat(chunks) }));
+  res.on('error', (err) => finish(err));
+  res.on('close', () => finish(new UrlGuardError('NETWORK', 'connection closed before end of body')));
 }
 
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<GuardedResponse> {

@@ -1,6 +1,6 @@
 // The document time stamps of a PDF (/Type /DocTimeStamp, /SubFilter /ETSI.RFC3161: PDF 32000-2
 // §12.8.5), with what each covers and what the file's later revisions changed, for the NOM-151
-// validation. Only the facts in the file: the tokens are checked by the caller (pki/tsa-verify.ts)
+// validation. Only the facts in the file: the tokens are checked by the caller (pki/cms/timestamp-token.ts)
 // against the roots it trusts. Pure: bytes in, facts out; run it in the PDF jail.
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';

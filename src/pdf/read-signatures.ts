@@ -1,6 +1,7 @@
 // Every signature of a PDF, as an external verifier sees it: the signature fields of the AcroForm
 // whose /V is a signature dictionary (PDF 32000-1 §12.7.4.5, §12.8.1), where their widget is, what
-// their /ByteRange covers, which revision each closes, and what their CMS says (signature-cms.ts).
+// their /ByteRange covers, which revision each closes, and what their CMS says
+// (pki/cms/signature-cms-check.ts).
 // Pure, as pdf/ must be: no clock (times come from the file and its time-stamps) and the trusted
 // roots are a parameter.
 //
@@ -13,9 +14,9 @@ import { type PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString, typ
 import { loadAsReaders } from './encrypted-pdf.js';
 import { normalise, numbersOf, pageGeometry, resolverOf } from './page-geometry.js';
 import { checkByteRange, parsePdfDate, revisionEnds, revisionOf } from './pdf-revisions.js';
-import { analyzeCms, type CmsReport } from './signature-cms.js';
+import { analyzeCms, type CmsReport } from '../pki/cms/index.js';
 
-export { summarizeCertificate, type CertificateSummary, type CmsReport } from './signature-cms.js';
+export { summarizeCertificate, type CertificateSummary, type CmsReport } from '../pki/cms/index.js';
 
 /** A box in points from the CropBox's top-left corner (see the file comment). */
 export interface TopLeftBox {

@@ -11,6 +11,7 @@
 // external TSA's from the addresses in its certificates) and writes them with dss-revision.ts.
 import type { RevocationProvider } from '@libpdf/core';
 import * as pkijs from 'pkijs';
+import { OID } from '../pki/cms/oids.js';
 import { PdfSignError } from './sign-errors.js';
 
 /** Where revocation data comes from: our OCSP responder, in process. */
@@ -21,7 +22,7 @@ export interface RevocationSource {
 function describe(der: Uint8Array): string {
   try {
     const cert = pkijs.Certificate.fromBER(new Uint8Array(der));
-    const cn = cert.subject.typesAndValues.find((tv) => tv.type === '2.5.4.3');
+    const cn = cert.subject.typesAndValues.find((tv) => tv.type === OID.commonName);
     return cn ? `"${String(cn.value.valueBlock.value)}"` : 'a certificate without CN';
   } catch {
     return 'an unparsable certificate';

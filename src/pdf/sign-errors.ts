@@ -1,5 +1,6 @@
 // The one error signPdf throws. Kept apart from sign-pdf.ts so the helpers it uses can throw it
 // without importing the orchestrator (no import cycle).
+import { CmsSignError } from '../pki/cms/sign-error.js';
 
 /** Why a signature could not be added. */
 export type PdfSignProblem =
@@ -25,5 +26,17 @@ export class PdfSignError extends Error {
   ) {
     super(message);
     this.name = 'PdfSignError';
+  }
+}
+
+/**
+ * Runs a step of pki/cms, its refusal (CmsSignError) reported as signPdf reports its own: the same
+ * problem and message.
+ */
+export async function cmsStep<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw err instanceof CmsSignError ? new PdfSignError(err.problem, err.message) : err;
   }
 }

@@ -13,11 +13,12 @@
 //  4. sign()'s default revocation fetch hits the network and degrades silently: B-T needs no
 //     revocation data and nothing here asks the library for any (LTV: dss-revision.ts).
 // Because sign() also always adds the CMS signing-time attribute (forbidden in PAdES baseline),
-// the signature dictionary, /ByteRange and CMS (cades-signature.ts, with pkijs) are done here, the
-// revision itself in signature-revision.ts, which two-step signatures (external-signature.ts) share.
+// the signature dictionary and /ByteRange are done here, the CMS in pki/cms (cades-signature.ts, with
+// pkijs), the revision itself in signature-revision.ts, which two-step signatures
+// (external-signature.ts) share.
 // Pure, as pdf/ must be: the signer, the clock and the TSA are parameters.
-import { createCadesSignature } from './cades-signature.js';
-import { PdfSignError } from './sign-errors.js';
+import { createCadesSignature } from '../pki/cms/index.js';
+import { PdfSignError, cmsStep } from './sign-errors.js';
 import { PlaceholderTooSmall, embedCms, stampSignature, writeRevision } from './signature-revision.js';
 
 export { PdfSignError, type PdfSignProblem } from './sign-errors.js';
@@ -76,12 +77,9 @@ export interface SignPdfResult {
 
 async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: number): Promise<Buffer> {
   const rev = await writeRevision(opts, signedAt, contentsSize);
-  const { signedData, signatureValue } = await createCadesSignature({
-    signer: opts.signer,
-    contentDigest: rev.contentDigest,
-    trustedRootsDer: opts.trustedRootsDer,
-    at: signedAt,
-  });
+  const { signedData, signatureValue } = await cmsStep(() =>
+    createCadesSignature({ signer: opts.signer, contentDigest: rev.contentDigest, trustedRootsDer: opts.trustedRootsDer, at: signedAt }),
+  );
   await stampSignature(signedData, signatureValue, { ...opts, untrustedDer: opts.signer.chainDer });
   return embedCms(opts.pdf, rev, signedData);
 }

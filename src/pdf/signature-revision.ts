@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import type * as pkijs from 'pkijs';
-import { addSignatureTimestamp, encodeCms } from './cades-signature.js';
 import { createAppearanceStream, formatSignedAt, registerAppearanceFonts } from './signature-appearance.js';
 import { embedSignaturePng, type EmbeddedImage } from './signature-image.js';
-import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type WidgetPlacement } from './signature-widgets.js';
-import { PdfSignError } from './sign-errors.js';
+import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type SignatureLayout, type WidgetPlacement } from './signature-widgets.js';
+import { PdfSignError, cmsStep } from './sign-errors.js';
 import type { SignPdfOptions } from './sign-pdf.js';
+import { addSignatureTimestamp, encodeCms } from '../pki/cms/index.js';
 import { PkiError, verifyTimeStampReply } from '../pki/index.js';
 import { randomNonce } from '../pki/tsa-request.js';
 import { isEncryptedFile } from './encrypted-pdf.js';
@@ -90,8 +90,8 @@ function locatePlaceholders(bytes: Uint8Array, from: number, sigRef: PdfRef) {
   return { brOpen, brClose, cOpen, cClose };
 }
 
-export async function writeRevision(opts: RevisionOptions, signedAt: Date, contentsSize: number): Promise<PreparedRevision> {
-  const input = opts.pdf;
+/** The stored document, parsed, once it is known to take an incremental revision. */
+async function loadSignable(input: Uint8Array): Promise<PDF> {
   let pdf: PDF;
   try {
     // Signing parses on the caller's thread, outside the PDF jail (jail/pdf-jail.ts): its signer
@@ -116,7 +116,11 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
   if (isEncryptedFile(pdf)) {
     throw new PdfSignError('SIGNING_FAILED', 'encrypted PDFs cannot be signed');
   }
+  return pdf;
+}
 
+/** The signature field and its widget, with the appearance drawn in every box the signer owns. */
+function drawAppearances(pdf: PDF, opts: RevisionOptions): SignatureLayout {
   const layout = layoutSignature(pdf, opts.fieldName, placeBoxes(pdf, opts.boxes));
   let image: EmbeddedImage | undefined;
   if (opts.appearance.image) {
@@ -135,9 +139,15 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
   for (const stamp of layout.stamps) {
     writeStamp(pdf, stamp, appearanceFor(stamp), description);
   }
+  return layout;
+}
 
-  // PDF 32000-1 §12.8.1 Table 252; EN 319 142-1 §6.3 (SubFilter ETSI.CAdES.detached; /M is the
-  // claimed signing time, there being no CMS signing-time).
+/**
+ * The signature dictionary, /ByteRange and /Contents placeholders included: PDF 32000-1 §12.8.1
+ * Table 252; EN 319 142-1 §6.3 (SubFilter ETSI.CAdES.detached; /M is the claimed signing time,
+ * there being no CMS signing-time).
+ */
+function signatureDictionary(opts: RevisionOptions, signedAt: Date, contentsSize: number): PdfDict {
   const sigDict = PdfDict.of({
     Type: PdfName.of('Sig'),
     Filter: PdfName.of('Adobe.PPKLite'),
@@ -155,10 +165,12 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
       sigDict.set(key, PdfString.fromString(value));
     }
   }
-  const sigRef = pdf.register(sigDict);
-  layout.fieldDict.set('V', sigRef);
+  return sigDict;
+}
 
-  // Patched in place below, not copied first (10 MB more for a large file): the bytes are the
+/** The incremental save, refused unless it appends to `input`. */
+async function saveIncrement(pdf: PDF, input: Uint8Array): Promise<Uint8Array> {
+  // Patched in place later, not copied first (10 MB more for a large file): the bytes are the
   // library's fresh output buffer. Output that could share the input's memory (nothing appended)
   // fails the length check before anything is written.
   const out = await pdf.save({ incremental: true });
@@ -168,9 +180,13 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
       'the PDF library did not append to the file; refusing a rewrite that would break earlier signatures',
     );
   }
+  return out;
+}
 
+/** Writes the real /ByteRange over its placeholder; gives it and where /Contents lies. */
+function patchByteRange(out: Uint8Array, from: number, sigRef: PdfRef) {
   // §12.8.1: /ByteRange covers the whole file except the /Contents value, its < > included.
-  const at = locatePlaceholders(out, input.length, sigRef);
+  const at = locatePlaceholders(out, from, sigRef);
   const byteRange = [0, at.cOpen, at.cClose + 1, out.length - (at.cClose + 1)];
   const brText = `[${byteRange.join(' ')}`;
   const brWidth = at.brClose - at.brOpen;
@@ -178,12 +194,21 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
     throw new PdfSignError('SIGNING_FAILED', 'the file is too large for the /ByteRange placeholder');
   }
   out.set(ascii.encode(brText.padEnd(brWidth, ' ')), at.brOpen);
+  return { byteRange, contentsStart: at.cOpen, contentsEnd: at.cClose };
+}
+
+export async function writeRevision(opts: RevisionOptions, signedAt: Date, contentsSize: number): Promise<PreparedRevision> {
+  const pdf = await loadSignable(opts.pdf);
+  const layout = drawAppearances(pdf, opts);
+  const sigRef = pdf.register(signatureDictionary(opts, signedAt, contentsSize));
+  layout.fieldDict.set('V', sigRef);
+  const out = await saveIncrement(pdf, opts.pdf);
+  const { byteRange, contentsStart, contentsEnd } = patchByteRange(out, opts.pdf.length, sigRef);
   // The two ranges are hashed where they lie: no 10 MB copy to join them.
   const contentDigest = new Uint8Array(
     createHash('sha256').update(out.subarray(0, byteRange[1])).update(out.subarray(byteRange[2])).digest(),
   );
-
-  return { bytes: out, byteRange, contentsStart: at.cOpen, contentsEnd: at.cClose, contentDigest };
+  return { bytes: out, byteRange, contentsStart, contentsEnd, contentDigest };
 }
 
 /**
@@ -220,7 +245,7 @@ export async function stampSignature(
     }
     throw err;
   }
-  addSignatureTimestamp(signedData, tokenDer);
+  await cmsStep(() => addSignatureTimestamp(signedData, tokenDer));
 }
 
 /**

@@ -4,7 +4,6 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import {
-  OID,
   certificateDer,
   engine,
   hashForKey,
@@ -14,6 +13,7 @@ import {
   toArrayBuffer,
   toTime,
 } from './primitives.js';
+import { OID } from './cms/oids.js';
 
 /** Subject or issuer name parts, most general first in the encoding (C, O, CN). */
 export interface NameParts {

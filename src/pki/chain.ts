@@ -7,7 +7,7 @@
 import * as asn1js from 'asn1js';
 import { type CachedCertificate, cachedCertificateOrUndefined } from './certificate-cache.js';
 import { isIssuedBy } from './material-checks.js';
-import { OID } from './primitives.js';
+import { OID } from './cms/oids.js';
 
 export interface ChainOptions {
   /** Trust anchors; a path must end at one of these (compared byte for byte). */

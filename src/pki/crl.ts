@@ -5,7 +5,8 @@ import * as pkijs from 'pkijs';
 import { subjectKeyIdOf } from './certificate-builder.js';
 import { PkiError } from './errors.js';
 import type { LoadedPki } from './material-types.js';
-import { OID, engine, hashForKey, serialToInteger, toArrayBuffer, toTime } from './primitives.js';
+import { engine, hashForKey, serialToInteger, toArrayBuffer, toTime } from './primitives.js';
+import { OID } from './cms/oids.js';
 
 /** A revoked certificate: serial as hex (any case, colons allowed), when, and the RFC 5280 §5.3.1 reason. */
 export interface RevokedEntry {

@@ -45,13 +45,7 @@ export {
   type TimeStampOptions,
   type TimeStampSubject,
 } from './tsa.js';
-export {
-  timeStampTokenFromReply,
-  verifyTimeStampReply,
-  verifyTimeStampToken,
-  type VerifiedTimeStamp,
-  type VerifyTimeStampOptions,
-} from './tsa-verify.js';
+export { timeStampTokenFromReply, verifyTimeStampReply } from './tsa-verify.js';
 export {
   createOcspErrorResponse,
   createOcspRequest,
@@ -63,7 +57,6 @@ export {
   type OcspErrorStatus,
 } from './ocsp.js';
 export { createCrl, type CreateCrlOptions, type RevokedEntry } from './crl.js';
-export { readCmsMaterial, type CmsMaterial } from './cms-material.js';
 export {
   certificateUrls,
   checkCrl,
@@ -75,15 +68,21 @@ export {
   type CheckedOcsp,
 } from './revocation-check.js';
 export { berElementLength, berToDer } from './ber.js';
+// CMS SignedData: signing, the SAT path, time-stamp tokens and the verifier's checks (cms/index.ts).
 export {
   DIGEST_ALGORITHMS,
   SIGNATURE_ALGORITHMS,
   digestWith,
+  readCmsMaterial,
   signatureValue,
   signedAttributes,
   signedDataOf,
   verifySignerSignature,
+  verifyTimeStampToken,
+  type CmsMaterial,
   type DigestAlgorithm,
   type SignatureOutcome,
   type SignedAttributes,
-} from './signer-info.js';
+  type VerifiedTimeStamp,
+  type VerifyTimeStampOptions,
+} from './cms/index.js';

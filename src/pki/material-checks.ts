@@ -5,7 +5,8 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import { PkiError } from './errors.js';
 import type { KeyedCertificate, PkiMaterial } from './material-types.js';
-import { OID, parseCertificate } from './primitives.js';
+import { parseCertificate } from './primitives.js';
+import { OID } from './cms/oids.js';
 
 function x509(der: Buffer, what: string): X509Certificate {
   try {

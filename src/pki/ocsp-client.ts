@@ -8,19 +8,10 @@ import * as pkijs from 'pkijs';
 import { PkiError } from './errors.js';
 import type { OcspCertStatus } from './ocsp.js';
 import { toArrayBuffer } from './primitives.js';
+import { OID, RSA_SIGNATURE_HASH, hashByOid, nodeHashName } from './cms/oids.js';
 
-const OID_BASIC = '1.3.6.1.5.5.7.48.1.1';
-const OID_OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
-const HASH_OF_SIGNATURE: Record<string, string> = {
-  '1.2.840.113549.1.1.5': 'sha1',
-  '1.2.840.113549.1.1.11': 'sha256',
-  '1.2.840.113549.1.1.12': 'sha384',
-  '1.2.840.113549.1.1.13': 'sha512',
-};
-const HASH_OF_CERT_ID: Record<string, string> = {
-  '1.3.14.3.2.26': 'sha1',
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-};
+/** CertID hash algorithms this reads (RFC 6960 §4.1.1: SHA-1 in practice, SHA-256 from some). */
+const CERT_ID_HASHES = new Set<string>([OID.sha1, OID.sha256]);
 
 const bad = (message: string): never => {
   throw new PkiError('bad_der', message);
@@ -33,7 +24,7 @@ function responderKey(basic: pkijs.BasicOCSPResponse, issuer: X509Certificate, a
     if (c === issuer) {
       return true;
     }
-    const delegated = c.checkIssued(issuer) && c.verify(issuer.publicKey) && (c.keyUsage ?? []).includes(OID_OCSP_SIGNING);
+    const delegated = c.checkIssued(issuer) && c.verify(issuer.publicKey) && (c.keyUsage ?? []).includes(OID.kpOcspSigning);
     return delegated && new Date(c.validFrom) <= at && at <= new Date(c.validTo);
   });
 }
@@ -52,12 +43,14 @@ export function readOcspResponse(der: Uint8Array, opts: { certificateDer: Uint8A
   if (response.responseStatus.valueBlock.valueDec !== 0) {
     bad(`the OCSP responder answered status ${response.responseStatus.valueBlock.valueDec}`);
   }
-  if (response.responseBytes?.responseType !== OID_BASIC) {
+  if (response.responseBytes?.responseType !== OID.ocspBasic) {
     bad('the OCSP answer is not a BasicOCSPResponse');
   }
   const basic = pkijs.BasicOCSPResponse.fromBER(toArrayBuffer(response.responseBytes!.response.valueBlock.valueHexView));
   const issuer = new X509Certificate(opts.issuerDer);
-  const hash = HASH_OF_SIGNATURE[basic.signatureAlgorithm.algorithmId] ?? bad('the OCSP answer is signed with an unknown algorithm');
+  const signatureHash =
+    RSA_SIGNATURE_HASH[basic.signatureAlgorithm.algorithmId] ?? bad('the OCSP answer is signed with an unknown algorithm');
+  const hash = nodeHashName(signatureHash);
   const tbs = Buffer.from(basic.tbsResponseData.tbsView);
   const signature = Buffer.from(basic.signature.valueBlock.valueHexView);
   if (!responderKey(basic, issuer, opts.at).some((c) => verify(hash, tbs, c.publicKey, signature))) {
@@ -66,11 +59,12 @@ export function readOcspResponse(der: Uint8Array, opts: { certificateDer: Uint8A
   const cert = pkijs.Certificate.fromBER(toArrayBuffer(opts.certificateDer));
   const issuerCert = pkijs.Certificate.fromBER(toArrayBuffer(opts.issuerDer));
   for (const single of basic.tbsResponseData.responses) {
-    const algorithm = HASH_OF_CERT_ID[single.certID.hashAlgorithm.algorithmId];
+    const oid = single.certID.hashAlgorithm.algorithmId;
+    const algorithm = CERT_ID_HASHES.has(oid) ? hashByOid(oid) : undefined;
     if (!algorithm) {
       continue;
     }
-    const digest = (bytes: Uint8Array) => createHash(algorithm).update(bytes).digest();
+    const digest = (bytes: Uint8Array) => createHash(nodeHashName(algorithm)).update(bytes).digest();
     const matches =
       single.certID.serialNumber.isEqual(cert.serialNumber) &&
       digest(new Uint8Array(issuerCert.subject.toSchema().toBER(false))).equals(

@@ -6,20 +6,17 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { LoadedPki } from './material-types.js';
 import {
-  OID,
   assertSingleStructure,
   digest,
   explicit,
   generalizedTime,
-  hashByOid,
   implicitPrimitive,
   integerToSerialHex,
   keyIdentifier,
-  oidByHash,
   signData,
   toArrayBuffer,
-  type HashName,
 } from './primitives.js';
+import { OID, hashByOid, oidByHash, type HashName } from './cms/oids.js';
 
 /** What the certificate store says about one serial number. */
 export type OcspCertStatus = { status: 'good' } | { status: 'revoked'; revokedAt: Date; reason?: number } | { status: 'unknown' };

@@ -10,6 +10,7 @@ import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import { issueOcspResponderCertificate, issueTsaCertificate } from './service-certificates.js';
 import { pemCertificates } from './pem.js';
 import { engine, importPrivateKey, parseCertificate, toArrayBuffer } from './primitives.js';
+import { OID } from './cms/oids.js';
 
 /** How to name and date the certificates issued for what the operator did not provide. */
 export interface CompleteMaterialOptions {
@@ -131,10 +132,6 @@ type ShroudedKeyBag = {
   parsedValue?: pkijs.PrivateKeyInfo;
 };
 
-const BAG_KEY = '1.2.840.113549.1.12.10.1.1';
-const BAG_SHROUDED_KEY = '1.2.840.113549.1.12.10.1.2';
-const BAG_CERT = '1.2.840.113549.1.12.10.1.3';
-
 /**
  * The keys (PKCS#8 DER) and certificates of a PKCS#12 file, integrity checked with the password.
  * Supported: password-based PBES2 (PBKDF2 + AES), the OpenSSL 3 default. Not supported: the
@@ -160,14 +157,14 @@ export async function readPkcs12(input: Pkcs12Input): Promise<{ keys: Buffer[]; 
     await safe.parseInternalValues({ safeContents: safe.safeContents.map(() => ({ password })) }, engine);
     for (const contents of safe.parsedValue.safeContents) {
       for (const bag of contents.value.safeBags) {
-        if (bag.bagId === BAG_SHROUDED_KEY) {
+        if (bag.bagId === OID.pkcs8ShroudedKeyBag) {
           // parseInternalValues is public in pkijs's JavaScript but typed protected on this class.
           const shrouded = bag.bagValue as unknown as ShroudedKeyBag;
           await shrouded.parseInternalValues({ password }, engine);
           keys.push(Buffer.from(shrouded.parsedValue!.toSchema().toBER(false)));
-        } else if (bag.bagId === BAG_KEY) {
+        } else if (bag.bagId === OID.keyBag) {
           keys.push(Buffer.from((bag.bagValue as pkijs.PrivateKeyInfo).toSchema().toBER(false)));
-        } else if (bag.bagId === BAG_CERT) {
+        } else if (bag.bagId === OID.certBag) {
           const parsed = (bag.bagValue as pkijs.CertBag).parsedValue;
           if (parsed instanceof pkijs.Certificate) {
             certificates.push(Buffer.from(parsed.toSchema().toBER(false)));

@@ -1,70 +1,22 @@
-// Shared building blocks: the crypto engine, key import, serial numbers, times, digests, OIDs.
+// Shared building blocks: the crypto engine, key import, serial numbers, times, digests (the OIDs
+// are cms/oids.ts's).
 // One explicit pkijs engine over node's WebCrypto, passed to every pkijs call, so pki/ does not
 // depend on whatever global engine another library (or a test) installs with pkijs.setEngine.
 import { createHash, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { type HashName, nodeHashName } from './cms/oids.js';
 import { PkiError } from './errors.js';
 
 export const subtle = webcrypto.subtle as SubtleCrypto;
 export const engine = new pkijs.CryptoEngine({ name: 'sello-node', crypto: webcrypto as unknown as Crypto });
 
-export const OID = {
-  sha1: '1.3.14.3.2.26',
-  sha256: '2.16.840.1.101.3.4.2.1',
-  sha384: '2.16.840.1.101.3.4.2.2',
-  sha512: '2.16.840.1.101.3.4.2.3',
-  commonName: '2.5.4.3',
-  countryName: '2.5.4.6',
-  organizationName: '2.5.4.10',
-  subjectKeyIdentifier: '2.5.29.14',
-  keyUsage: '2.5.29.15',
-  subjectAltName: '2.5.29.17',
-  basicConstraints: '2.5.29.19',
-  crlNumber: '2.5.29.20',
-  crlReason: '2.5.29.21',
-  crlDistributionPoints: '2.5.29.31',
-  authorityKeyIdentifier: '2.5.29.35',
-  extKeyUsage: '2.5.29.37',
-  authorityInfoAccess: '1.3.6.1.5.5.7.1.1',
-  kpEmailProtection: '1.3.6.1.5.5.7.3.4',
-  kpTimeStamping: '1.3.6.1.5.5.7.3.8',
-  kpOcspSigning: '1.3.6.1.5.5.7.3.9',
-  adOcsp: '1.3.6.1.5.5.7.48.1',
-  adCaIssuers: '1.3.6.1.5.5.7.48.2',
-  ocspBasic: '1.3.6.1.5.5.7.48.1.1',
-  ocspNonce: '1.3.6.1.5.5.7.48.1.2',
-  ocspNoCheck: '1.3.6.1.5.5.7.48.1.5',
-  signedData: '1.2.840.113549.1.7.2',
-  contentType: '1.2.840.113549.1.9.3',
-  messageDigest: '1.2.840.113549.1.9.4',
-  signingCertificate: '1.2.840.113549.1.9.16.2.12',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-} as const;
-
-export type HashName = 'SHA-1' | 'SHA-256' | 'SHA-384' | 'SHA-512';
-
-const HASH_BY_OID: Record<string, HashName> = {
-  [OID.sha1]: 'SHA-1',
-  [OID.sha256]: 'SHA-256',
-  [OID.sha384]: 'SHA-384',
-  [OID.sha512]: 'SHA-512',
-};
-const OID_BY_HASH: Record<HashName, string> = {
-  'SHA-1': OID.sha1,
-  'SHA-256': OID.sha256,
-  'SHA-384': OID.sha384,
-  'SHA-512': OID.sha512,
-};
 const DIGEST_LENGTH: Record<HashName, number> = { 'SHA-1': 20, 'SHA-256': 32, 'SHA-384': 48, 'SHA-512': 64 };
 
-export const hashByOid = (oid: string): HashName | undefined => HASH_BY_OID[oid];
-export const oidByHash = (hash: HashName): string => OID_BY_HASH[hash];
 export const digestLength = (hash: HashName): number => DIGEST_LENGTH[hash];
 
 export function digest(hash: HashName, data: Uint8Array): Buffer {
-  return createHash(hash.replace('-', '').toLowerCase()).update(data).digest();
+  return createHash(nodeHashName(hash)).update(data).digest();
 }
 
 /** A fresh ArrayBuffer holding exactly these bytes (pkijs and asn1js want ArrayBuffers). */

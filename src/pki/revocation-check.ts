@@ -9,18 +9,8 @@ import * as pkijs from 'pkijs';
 import { PkiError } from './errors.js';
 import { cachedCertificate } from './certificate-cache.js';
 import { isIssuedBy } from './material-checks.js';
-import { OID, digest, hashByOid, toArrayBuffer, type HashName } from './primitives.js';
-
-/** Signature algorithms of OCSP responders and CRL issuers this checks, and their hash. */
-const SIGNATURE_HASH: Record<string, HashName> = {
-  '1.2.840.113549.1.1.5': 'SHA-1',
-  '1.2.840.113549.1.1.11': 'SHA-256',
-  '1.2.840.113549.1.1.12': 'SHA-384',
-  '1.2.840.113549.1.1.13': 'SHA-512',
-  '1.2.840.10045.4.3.2': 'SHA-256',
-  '1.2.840.10045.4.3.3': 'SHA-384',
-  '1.2.840.10045.4.3.4': 'SHA-512',
-};
+import { digest, toArrayBuffer } from './primitives.js';
+import { OID, RSA_AND_ECDSA_SIGNATURE_HASH, hashByOid, type HashName } from './cms/oids.js';
 
 function fail(message: string): never {
   throw new PkiError('revocation_invalid', message);
@@ -149,7 +139,7 @@ export function checkOcspResponse(der: Uint8Array, o: { certificateDer: Uint8Arr
     fail('the OCSP response is signed by a certificate the issuer did not authorise to answer for it');
   }
   const hash =
-    SIGNATURE_HASH[basic.signatureAlgorithm.algorithmId] ??
+    RSA_AND_ECDSA_SIGNATURE_HASH[basic.signatureAlgorithm.algorithmId] ??
     fail(`unsupported OCSP signature algorithm ${basic.signatureAlgorithm.algorithmId}`);
   const signature = Buffer.from(basic.signature.valueBlock.valueHexView);
   if (!verifySignature(hash, basic.tbsResponseData.tbsView, responderX509.publicKey, signature)) {
@@ -217,7 +207,8 @@ export function checkCrl(der: Uint8Array, o: { issuerDer: Uint8Array }): Checked
     fail('the CRL was issued by another CA');
   }
   const hash =
-    SIGNATURE_HASH[crl.signatureAlgorithm.algorithmId] ?? fail(`unsupported CRL signature algorithm ${crl.signatureAlgorithm.algorithmId}`);
+    RSA_AND_ECDSA_SIGNATURE_HASH[crl.signatureAlgorithm.algorithmId] ??
+    fail(`unsupported CRL signature algorithm ${crl.signatureAlgorithm.algorithmId}`);
   if (!verifySignature(hash, crl.tbsView, x509Of(o.issuerDer).publicKey, Buffer.from(crl.signatureValue.valueBlock.valueHexView))) {
     fail('the CRL signature does not verify');
   }

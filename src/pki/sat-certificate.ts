@@ -12,8 +12,7 @@ import type * as pkijs from 'pkijs';
 import { cachedCertificate } from './certificate-cache.js';
 import { PkiError } from './errors.js';
 import { normalizeSerialHex } from './primitives.js';
-
-const OID = { rfc: '2.5.4.45', curp: '2.5.4.5', commonName: '2.5.4.3', name: '2.5.4.41', org: '2.5.4.10', orgUnit: '2.5.4.11' };
+import { OID } from './cms/oids.js';
 
 /** An SAT certificate's holder and kind. */
 export interface SatCertificate {
@@ -54,17 +53,17 @@ export function readSatCertificate(der: Uint8Array): SatCertificate {
     throw new PkiError('bad_der', `the certificate does not parse: ${(err as Error).message}`);
   }
   const subject = cert.pkijs.subject;
-  const rfc = firstPart(attribute(subject, OID.rfc)).toUpperCase();
+  const rfc = firstPart(attribute(subject, OID.x500UniqueIdentifier)).toUpperCase();
   if (!rfc) {
     throw new PkiError('bad_der', 'the certificate names no RFC (x500UniqueIdentifier): it is not an SAT certificate');
   }
   const serial = Buffer.from(cert.pkijs.serialNumber.valueBlock.valueHexView);
   const ascii = serial.toString('latin1');
   return {
-    kind: attribute(subject, OID.orgUnit) ? 'CSD' : 'FIEL',
-    name: attribute(subject, OID.commonName) || attribute(subject, OID.name) || attribute(subject, OID.org),
+    kind: attribute(subject, OID.organizationalUnitName) ? 'CSD' : 'FIEL',
+    name: attribute(subject, OID.commonName) || attribute(subject, OID.name) || attribute(subject, OID.organizationName),
     rfc,
-    curp: firstPart(attribute(subject, OID.curp)).toUpperCase(),
+    curp: firstPart(attribute(subject, OID.serialNumber)).toUpperCase(),
     serialHex: normalizeSerialHex(serial.toString('hex') || '00'),
     certificateNumber: /^\d+$/.test(ascii) ? ascii : '',
     notBefore: cert.notBefore,

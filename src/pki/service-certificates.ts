@@ -13,7 +13,8 @@ import {
 } from './certificate-builder.js';
 import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import { type PkiUrls, pkiUrls } from './pki-urls.js';
-import { OID, generateKeyPair, importPrivateKey, parseCertificate, randomSerialHex, subtle } from './primitives.js';
+import { generateKeyPair, importPrivateKey, parseCertificate, randomSerialHex, subtle } from './primitives.js';
+import { OID } from './cms/oids.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -37,7 +37,8 @@ import {
 import { PkiError } from './errors.js';
 import type { SignerKeySource } from './key-pool.js';
 import type { LoadedPki } from './material-types.js';
-import { OID, generateKeyPair, normalizeSerialHex } from './primitives.js';
+import { generateKeyPair, normalizeSerialHex } from './primitives.js';
+import { OID } from './cms/oids.js';
 import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './signer-defaults.js';
 
 export { SIGNER_CERT_DAYS } from './signer-defaults.js';

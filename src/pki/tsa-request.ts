@@ -3,15 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-
-const SHA256 = '2.16.840.1.101.3.4.2.1';
+import { OID } from './cms/oids.js';
 
 /** `policyOid`: the TSA policy asked for (reqPolicy, §2.4.1), e.g. an operator's PSC policy. */
 export function createTimeStampRequest(imprint: Uint8Array, nonce: Uint8Array, certReq = true, policyOid?: string): Buffer {
   const req = new pkijs.TimeStampReq({
     version: 1,
     messageImprint: new pkijs.MessageImprint({
-      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256 }),
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256 }),
       hashedMessage: new asn1js.OctetString({ valueHex: Uint8Array.from(imprint).buffer }),
     }),
     nonce: new asn1js.Integer({ valueHex: Uint8Array.from(nonce).buffer }),

@@ -1,30 +1,20 @@
 // RFC 3161 time-stamp authority: TimeStampReq in, TimeStampResp out; plus the token alone, for the
-// service's own PAdES signatures. The clock and the serial are parameters (DESIGN 6).
-//
-// The token is CMS SignedData (RFC 5652) over TSTInfo, signed with SHA-256, carrying the signed
-// attributes contentType, messageDigest and ESS signing-certificate-v2 (RFC 5816 §2.2.1, which
-// lets SHA-256 identify the TSA certificate where RFC 3161's ESSCertID would need SHA-1). It is
-// written by hand with asn1js: the signed attributes must be a DER SET (sorted), because
-// verifiers such as OpenSSL re-encode them before checking the signature.
+// service's own PAdES signatures. The clock and the serial are parameters (DESIGN 6). The TSTInfo
+// is written here; the CMS SignedData around it in cms/timestamp-signed-data.ts.
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { type HashName, hashByOid } from './cms/oids.js';
+import { digestAlgorithm, timeStampTokenSignedData } from './cms/timestamp-signed-data.js';
 import { PkiError } from './errors.js';
 import type { LoadedPki } from './material-types.js';
 import {
-  OID,
   assertSingleStructure,
   derElement,
-  derSetOf,
-  digest,
   digestLength,
   explicit,
   generalizedTime,
-  hashByOid,
-  oidByHash,
   serialToInteger,
-  signData,
   toArrayBuffer,
-  type HashName,
 } from './primitives.js';
 
 /** Imprint hashes the TSA accepts. SHA-1 is refused: a collision would let one time-stamp cover two documents. */
@@ -63,11 +53,6 @@ export const FailInfo = {
 
 const MAX_REQUEST_BYTES = 8 * 1024;
 
-const attribute = (type: string, value: asn1js.BaseBlock) =>
-  new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: type }), new asn1js.Set({ value: [value] })] });
-// RFC 5754 §2: the parameters of SHA-2 AlgorithmIdentifiers are absent.
-const digestAlgorithm = (hash: HashName) => new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: oidByHash(hash) })] });
-
 function accuracyBlock(accuracy: NonNullable<TimeStampOptions['accuracy']>): asn1js.Sequence {
   const value: asn1js.BaseBlock[] = [];
   if (accuracy.seconds) {
@@ -94,7 +79,6 @@ async function signToken(
   nonce: asn1js.Integer | undefined,
   options: TimeStampOptions,
 ): Promise<Buffer> {
-  const tsaCert = pki.tsa.certificate;
   const tstInfo: asn1js.BaseBlock[] = [
     new asn1js.Integer({ value: 1 }),
     new asn1js.ObjectIdentifier({ value: options.policyOid }),
@@ -108,68 +92,9 @@ async function signToken(
     tstInfo.push(nonce);
   }
   // tsa [0] GeneralName: a hint naming the TSA, which MUST match the certificate (§2.4.2).
-  tstInfo.push(explicit(0, explicit(4, tsaCert.subject.toSchema())));
+  tstInfo.push(explicit(0, explicit(4, pki.tsa.certificate.subject.toSchema())));
   const eContent = Buffer.from(new asn1js.Sequence({ value: tstInfo }).toBER(false));
-
-  const signingCertificateV2 = new asn1js.Sequence({
-    value: [
-      new asn1js.Sequence({
-        value: [
-          // ESSCertIDv2, hashAlgorithm absent = DEFAULT id-sha256 (RFC 5035 §4)
-          new asn1js.Sequence({
-            value: [
-              new asn1js.OctetString({ valueHex: toArrayBuffer(digest('SHA-256', pki.tsa.certificateDer)) }),
-              new asn1js.Sequence({
-                value: [new asn1js.Sequence({ value: [explicit(4, tsaCert.issuer.toSchema())] }), tsaCert.serialNumber],
-              }),
-            ],
-          }),
-        ],
-      }),
-    ],
-  });
-  const signedAttributes = [
-    attribute(OID.contentType, new asn1js.ObjectIdentifier({ value: OID.tstInfo })),
-    attribute(OID.messageDigest, new asn1js.OctetString({ valueHex: toArrayBuffer(digest('SHA-256', eContent)) })),
-    attribute(OID.signingCertificateV2, signingCertificateV2),
-  ];
-  // The signature covers the DER SET OF; the SignerInfo carries the same content as [0] IMPLICIT.
-  const signedSet = derSetOf(signedAttributes);
-  const { algorithm, signature } = await signData(pki.tsa.privateKey, new Uint8Array(signedSet.toBER(false)));
-
-  const signerInfo = new asn1js.Sequence({
-    value: [
-      new asn1js.Integer({ value: 1 }), // issuerAndSerialNumber sid
-      new asn1js.Sequence({ value: [tsaCert.issuer.toSchema(), tsaCert.serialNumber] }),
-      digestAlgorithm('SHA-256'),
-      derSetOf(signedAttributes, { tagClass: 3, tagNumber: 0 }),
-      algorithm.toSchema(),
-      new asn1js.OctetString({ valueHex: toArrayBuffer(signature) }),
-    ],
-  });
-  // The certificates and the token go in as the bytes they are (no parse and re-encoding per
-  // token), so the outer structures are joined from encodings: tag 0x30 SEQUENCE, 0xa0 [0].
-  const der = (block: asn1js.BaseBlock) => new Uint8Array(block.toBER(false));
-  const signedData: Uint8Array[] = [
-    der(new asn1js.Integer({ value: 3 })), // RFC 5652 §5.1: eContentType is not id-data
-    der(new asn1js.Set({ value: [digestAlgorithm('SHA-256')] })),
-    der(
-      new asn1js.Sequence({
-        value: [
-          new asn1js.ObjectIdentifier({ value: OID.tstInfo }),
-          explicit(0, new asn1js.OctetString({ valueHex: toArrayBuffer(eContent) })),
-        ],
-      }),
-    ),
-  ];
-  if (subject.certReq) {
-    // The TSA certificate MUST be included when certReq is true (§2.4.1); the issuing CA and any
-    // intermediates go with it so a verifier only needs the root. [0] IMPLICIT SET OF, DER-sorted.
-    const certs = [pki.tsa.certificateDer, ...pki.chainDer.slice(0, -1)].map((c) => Buffer.from(c)).sort(Buffer.compare);
-    signedData.push(derElement(0xa0, certs));
-  }
-  signedData.push(der(new asn1js.Set({ value: [signerInfo] })));
-  return derElement(0x30, [der(new asn1js.ObjectIdentifier({ value: OID.signedData })), derElement(0xa0, [derElement(0x30, signedData)])]);
+  return timeStampTokenSignedData(pki, eContent, subject.certReq === true);
 }
 
 function checkSubject(subject: TimeStampSubject): void {

@@ -1,10 +1,11 @@
 // The building blocks every area's shapes share. src/schemas/ holds the one definition of each
 // request and response of the API as TypeBox schemas: the routes (http/) validate and document
 // with them, and the domain, the client and the signer page take their types from them with
-// Static<typeof X>. It imports nothing but TypeBox, so the domain depends on plain data shapes,
-// never on Fastify or on http/ (DESIGN.md: no HTTP in domain/), and the web app can import its
-// types without pulling in server code.
+// Static<typeof X>. It imports nothing but TypeBox and the registry of error codes (a plain list),
+// so the domain depends on plain data shapes, never on Fastify or on http/ (DESIGN.md: no HTTP in
+// domain/), and the web app can import its types without pulling in server code.
 import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 
 /** `null` allowed: a value that is absent until known (a signature time, a name not given). */
 export const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([t, Type.Null()], options);
@@ -58,7 +59,11 @@ export const ErrorResponse = Type.Object(
   {
     error: Type.Object(
       {
-        code: Type.String({ description: 'UPPER_SNAKE error code, listed in docs/api.md' }),
+        // Every code of the registry (domain/errors.ts), not a list per operation: which codes an
+        // operation can answer is known only to the use cases it calls, so a shorter list would guess.
+        code: StringEnum(Object.keys(ERROR_CODES) as ErrorCode[], {
+          description: 'the error code; each is listed in docs/api.md "Errors"',
+        }),
         message: Type.String({ description: 'what is wrong, naming the field' }),
         details: Type.Optional(Type.Unknown()),
       },

@@ -66,7 +66,7 @@ export const CreateDocumentBody = Type.Object(
     document_set: Type.Optional(Type.String({ minLength: 1, description: 'uuid of an OPEN set; not with workflow' })),
     workflow: Type.Optional(DocumentWorkflowSettings),
     requireIdentityVerification: Type.Optional(
-      Type.Boolean({ description: 'every signer verifies their identity before signing; not with document_set' }),
+      Type.Boolean({ description: 'every signer verifies their identity before signing (in a document set too)' }),
     ),
     nom151: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {

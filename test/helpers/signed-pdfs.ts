@@ -7,7 +7,7 @@ import { randomNonce } from '../../src/pki/tsa-request.js';
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { addSignatureTimestamp, createCadesSignature, encodeCms } from '../../src/pdf/cades-signature.js';
+import { addSignatureTimestamp, createCadesSignature, encodeCms } from '../../src/pki/cms/index.js';
 import { timeStampTokenFromReply } from '../../src/pki/tsa-verify.js';
 import type { TestPki, TestSigner } from './openssl-pki.js';
 

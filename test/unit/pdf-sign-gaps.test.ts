@@ -8,7 +8,7 @@ import { PDF, PdfArray, PdfDict, PdfName, PdfNumber } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addSignatureTimestamp } from '../../src/pdf/cades-signature.js';
+import { addSignatureTimestamp } from '../../src/pki/cms/index.js';
 import { strictRevocationProvider } from '../../src/pdf/revocation-source.js';
 import { PdfSignError, signPdf, type SignPdfOptions } from '../../src/pdf/sign-pdf.js';
 import { MIN_BOX_SIZE } from '../../src/pdf/signature-widgets.js';

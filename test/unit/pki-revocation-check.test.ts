@@ -1,5 +1,5 @@
 // What the universal rendition checks before it embeds revocation data and reads out of a CMS
-// (pki/revocation-check.ts, pki/cms-material.ts): answers made by the service's own responder and
+// (pki/revocation-check.ts, pki/cms/cms-material.ts): answers made by the service's own responder and
 // CA, then altered, misdirected or refused, each refused for its own reason.
 import * as pkijs from 'pkijs';
 import { beforeAll, describe, expect, it } from 'vitest';

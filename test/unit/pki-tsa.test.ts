@@ -12,7 +12,8 @@ import type { LoadedPki } from '../../src/pki/material-types.js';
 import { certificatesToPem, derToPem, pemToDer } from '../../src/pki/pem.js';
 import { importPrivateKey, parseCertificate, randomSerialHex } from '../../src/pki/primitives.js';
 import { createTimeStampReply, createTimeStampToken } from '../../src/pki/tsa.js';
-import { timeStampTokenFromReply, verifyTimeStampReply, verifyTimeStampToken } from '../../src/pki/tsa-verify.js';
+import { verifyTimeStampToken } from '../../src/pki/cms/index.js';
+import { timeStampTokenFromReply, verifyTimeStampReply } from '../../src/pki/tsa-verify.js';
 
 const NOW = new Date();
 const POLICY = '1.3.6.1.4.1.99999.3161.1';

@@ -2,223 +2,100 @@
 // viewable, one consent, one signature pad, and one action that signs them all (or rejects the set);
 // afterwards each signed PDF is offered. An ordered flow that has not reached the signer shows the
 // documents but not the pad.
-import { useState } from 'react';
-import { PageShell, usePageI18n } from './components/PageShell';
-import { SigningSection } from './components/SigningSection';
-import { usePageData } from './use-page-data';
-import { useSigningActions } from './use-signing-actions';
-import type { Signature } from './api';
-import { RejectedView, StateView } from './components/Outcome';
+import type { OpenedEfirma } from './components/EfirmaStep';
+import { StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
-import { SignersList } from './components/SignersList';
+import { SignerPageShell, SignerSteps } from './components/SignerPage';
 import {
   finishSetSat,
   getSetInfo,
   prepareSetSat,
   rejectSet,
+  type SetSigningInfo,
   sendSetCode,
   setIdentityApi,
   signSet,
   verifySetCode,
-  type SetSigningInfo,
 } from './set-api';
-import { IdentityStep } from './components/IdentityStep';
-import { EfirmaSection } from './components/EfirmaSection';
 import { setDictionaries, setPageDict } from './set-i18n';
-import { signingMode } from './proof';
+import { type SignerPageState, useSignerPage } from './use-signer-page';
 
 export function SetApp({ token }: { token: string }) {
-  const { info, setInfo, loadError, load } = usePageData(() => getSetInfo(token), token);
-  const { error, setError, busy, rejectOpen, setRejectOpen, status, setStatus, run } = useSigningActions(load);
-  const [signature, setSignature] = useState<Signature | null>(null);
-  const [consent, setConsent] = useState(false);
-  const [version, setVersion] = useState(0);
-
-  const i18n = usePageI18n(info?.language, setPageDict, info?.default_language);
-  const { t } = i18n;
-  const st = setDictionaries[i18n.lang];
-
-  const toSign = info
-    ? info.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected')
-    : [];
-
-  const doSign = async () => {
-    if (!signature || !consent || busy) {
-      return;
-    }
-    await run('sign', st.signingAll(toSign.length), async () => {
-      const result = await signSet(token, signature, i18n.lang);
-      setStatus(`${st.signedAllTitle}. ${result.set_status === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
-      setVersion((v) => v + 1);
-      await load();
-    });
-  };
-
-  const doReject = (reason: string) =>
-    run('reject', t.rejecting, async () => {
-      await rejectSet(token, reason);
-      setStatus(t.rejectedByYou);
-      await load();
-    });
-
-  // A plain function, not a component: the pad and the form keep their state across renders.
-  function setPage(s: SetSigningInfo) {
-    const list = <DocumentList token={token} documents={s.documents} version={version} />;
-    const sender = <SenderCard sender={s.sender} message={s.message} signer={s.signer} />;
-    if (s.signer.status === 'signed') {
-      return (
-        <>
-          <SignedSet documents={s.documents} signedAt={s.signer.signed_at} setStatus={s.set.status} />
-          {sender}
-          <SignersList signers={s.signers} />
-          {list}
-        </>
-      );
-    }
-    if (s.signer.status === 'rejected') {
-      return <RejectedView />;
-    }
-    const closed = s.set.status !== 'CLOSED' ? t.state[s.set.status] : undefined;
-    if (closed) {
-      return <StateView title={closed[0]} text={closed[1]} state={s.set.status.toLowerCase()} />;
-    }
-    const notDue = !s.signer.due && <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />;
-    if (s.signer.identity.required && s.signer.identity.status !== 'verified') {
-      // Identity first, once for all the documents (IdentityStep.tsx): the pad and the e.firma come
-      // once it is approved. Verifying does not wait for an ordered flow to reach the signer (as the
-      // API allows), so their review can be decided before their turn comes.
-      return (
-        <>
-          {notDue}
-          {sender}
-          <p className="box-hint">{st.intro(toSign.length)}</p>
-          {list}
-          <SignersList signers={s.signers} />
-          <section id="signing" className="signing" aria-label={t.signHeading} tabIndex={-1}>
-            <IdentityStep
-              token={token}
-              set={setIdentityApi}
-              language={i18n.lang}
-              identity={s.signer.identity}
-              busy={busy !== null}
-              run={(announce, action) =>
-                run('sign', announce, async () => {
-                  await action();
-                  setStatus('');
-                })
-              }
-              onChanged={() => void load()}
-            />
-          </section>
-        </>
-      );
-    }
-    if (notDue) {
-      return (
-        <>
-          {notDue}
-          {sender}
-          {list}
-        </>
-      );
-    }
-    if (s.signer.proof === 'efirma') {
-      // The SAT signer: the e.firma is opened once in this page, then each document is prepared,
-      // signed with the key here and finished in turn (the key never leaves the page).
-      return (
-        <>
-          {sender}
-          <p className="box-hint">{st.intro(toSign.length)}</p>
-          {list}
-          <SignersList signers={s.signers} />
-          <EfirmaSection
-            token={token}
-            rfc={s.signer.rfc ?? ''}
-            language={i18n.lang}
-            busy={busy !== null}
-            run={(action) => run('sign', st.signingAll(toSign.length), action)}
-            onSigned={() => undefined}
-            signWith={async (efirma) => {
-              let setStatusAfter = s.set.status;
-              for (const [i, d] of toSign.entries()) {
-                const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
-                // One look at the certificate, before the first document: the same one signs them all.
-                if (i === 0 && !(await efirma.confirm(prepared.certificate))) {
-                  return;
-                }
-                const signature = await efirma.sign(prepared.signed_attributes);
-                setStatusAfter = (await finishSetSat(token, d.document_ticket, prepared.preparation_id, signature)).set_status;
-              }
-              setStatus(`${st.signedAllTitle}. ${setStatusAfter === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
-              setVersion((v) => v + 1);
-              await load();
-            }}
-            heading={t.signHeading}
-            rejectLabel={t.reject}
-            rejectOpen={rejectOpen}
-            onRejectOpen={setRejectOpen}
-            rejecting={busy === 'reject'}
-            onReject={(r) => void doReject(r)}
-          />
-        </>
-      );
-    }
-    const { available, needsCode } = signingMode(s.signer);
-    const canSign = signature !== null && consent && busy === null && toSign.length > 0;
-    return (
-      <>
-        {sender}
-        <p className="box-hint">{st.intro(toSign.length)}</p>
-        {list}
-        <SignersList signers={s.signers} />
-        <SigningSection
-          token={token}
-          signer={s.signer}
-          available={available}
-          needsCode={needsCode}
-          code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
-          onCodeError={(e) => setError(e)}
-          onVerified={() => {
-            setError(null);
-            setStatus(t.codeVerified);
-            setInfo((prev) => prev && { ...prev, signer: { ...prev.signer, verified: true } });
-          }}
-          onSignature={setSignature}
-          consent={consent}
-          onConsent={setConsent}
-          busy={busy}
-          canSign={canSign}
-          signLabel={busy === 'sign' ? st.signingAll(toSign.length) : st.signAll(toSign.length)}
-          onSign={() => void doSign()}
-          rejectOpen={rejectOpen}
-          onRejectOpen={setRejectOpen}
-          onReject={(r) => void doReject(r)}
-        />
-      </>
-    );
-  }
-
+  const page = useSignerPage(() => getSetInfo(token), token, setPageDict);
+  const { info, t } = page;
   const signable =
     info && info.set.status === 'CLOSED' && info.signer.due && info.signer.status !== 'signed' && info.signer.status !== 'rejected';
   return (
-    <PageShell
-      i18n={i18n}
+    <SignerPageShell
+      page={page}
       heading={info?.set.name || t.title}
       documentTitle={info?.set.name ? `${info.set.name} · ${t.title}` : t.title}
-      skipToSign={!!signable}
-      load={{
-        loaded: info !== null,
-        error: loadError,
-        invalid: (e) => e.code === 'SIGNING_LINK_INVALID',
-        onRetry: () => void load(),
-        texts: { loading: t.loading, retry: t.retry, invalidTitle: t.linkInvalidTitle, invalidText: t.linkInvalid },
-      }}
-      error={error}
-      onDismissError={() => setError(null)}
-      status={status}
+      signable={!!signable}
+      loaded={info !== null}
     >
-      {info && setPage(info)}
-    </PageShell>
+      {info && <SetSteps page={page} token={token} info={info} />}
+    </SignerPageShell>
+  );
+}
+
+/** The set's own parts in the signer's steps: the list of documents, and signing them all. */
+function SetSteps({ page, token, info: s }: { page: SignerPageState; token: string; info: SetSigningInfo }) {
+  const { t, i18n } = page;
+  const st = setDictionaries[i18n.lang];
+  const toSign = s.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected');
+  const closed = s.set.status !== 'CLOSED' ? t.state[s.set.status] : undefined;
+
+  /** Says how the set stands after signing, and shows the signed PDFs. */
+  const signedAll = async (setStatus: string) => {
+    page.setStatus(`${st.signedAllTitle}. ${setStatus === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
+    page.nextVersion();
+    await page.load();
+  };
+
+  // The SAT signer: the e.firma is opened once in this page, then each document is prepared,
+  // signed with the key here and finished in turn (the key never leaves the page).
+  const signWithEfirma = async (efirma: OpenedEfirma) => {
+    let setStatusAfter = s.set.status;
+    for (const [i, d] of toSign.entries()) {
+      const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
+      // One look at the certificate, before the first document: the same one signs them all.
+      if (i === 0 && !(await efirma.confirm(prepared.certificate))) {
+        return;
+      }
+      const signature = await efirma.sign(prepared.signed_attributes);
+      setStatusAfter = (await finishSetSat(token, d.document_ticket, prepared.preparation_id, signature)).set_status;
+    }
+    await signedAll(setStatusAfter);
+  };
+
+  const doReject = (reason: string) =>
+    page.run('reject', t.rejecting, async () => {
+      await rejectSet(token, reason);
+      page.setStatus(t.rejectedByYou);
+      await page.load();
+    });
+
+  return (
+    <SignerSteps
+      page={page}
+      token={token}
+      signer={s.signer}
+      signers={s.signers}
+      sender={<SenderCard sender={s.sender} message={s.message} signer={s.signer} />}
+      documents={<DocumentList token={token} documents={s.documents} version={page.version} />}
+      hint={<p className="box-hint">{st.intro(toSign.length)}</p>}
+      hintBeforeIdentity
+      signedView={<SignedSet documents={s.documents} signedAt={s.signer.signed_at} setStatus={s.set.status} />}
+      closed={closed && [closed[0], closed[1], s.set.status.toLowerCase()]}
+      notDue={!s.signer.due && <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />}
+      identityApi={setIdentityApi}
+      words={{ sign: st.signAll(toSign.length), signing: st.signingAll(toSign.length) }}
+      sign={async (signature) => signedAll((await signSet(token, signature, i18n.lang)).set_status)}
+      efirma={{ onSigned: () => undefined, signWith: signWithEfirma }}
+      code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
+      reject={doReject}
+      anythingToSign={toSign.length > 0}
+    />
   );
 }

@@ -47,6 +47,13 @@ const binary = (bytes: Uint8Array) => {
 };
 const fromBinary = (s: string): Uint8Array<ArrayBuffer> => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
+/** node-forge, loaded only when a SAT signer picks their files. */
+const loadForge = async () => (await import('node-forge')).default;
+type Forge = Awaited<ReturnType<typeof loadForge>>;
+type Asn1 = ReturnType<Forge['asn1']['fromDer']>;
+type ForgeCert = ReturnType<Forge['pki']['certificateFromAsn1']>;
+type ForgeKey = ReturnType<Forge['pki']['privateKeyFromAsn1']>;
+
 /** Reads and checks the .cer and .key against the sticker's RFC; throws EfirmaError. */
 export async function openEfirma(
   cer: Uint8Array,
@@ -55,9 +62,20 @@ export async function openEfirma(
   expectedRfc: string,
   now = new Date(),
 ): Promise<Efirma> {
-  const forge = (await import('node-forge')).default;
-  type ForgeCert = ReturnType<typeof forge.pki.certificateFromAsn1>;
-  type Asn1 = ReturnType<typeof forge.asn1.fromDer>;
+  const forge = await loadForge();
+  const shapes = fileShapes(forge);
+  const cert = readCertificate(forge, cer, shapes);
+  const privateKey = openKey(forge, keyFile, password, shapes);
+  checkPair(cert, privateKey);
+  const { name, rfc } = checkHolder(forge, cert, expectedRfc, now);
+  const pkcs8 = fromBinary(forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(privateKey))).getBytes());
+  const key = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
+  pkcs8.fill(0);
+  return { key, certificate: cer, name, rfc, notAfter: cert.validity.notAfter };
+}
+
+/** DER parsing that never throws, and the two shapes that tell a certificate from a key file. */
+function fileShapes(forge: Forge) {
   const { Class, Type } = forge.asn1;
   const parse = (bytes: Uint8Array): Asn1 | null => {
     try {
@@ -74,38 +92,36 @@ export async function openEfirma(
     Array.isArray(node.value) &&
     node.value.length === types.length &&
     node.value.every((part, i) => typeof part !== 'string' && part.tagClass === Class.UNIVERSAL && part.type === types[i]);
-  // Certificate (RFC 5280 §4.1): tbsCertificate, signatureAlgorithm, signatureValue.
-  const isCertificate = (node: Asn1 | null) => shaped(node, [Type.SEQUENCE, Type.SEQUENCE, Type.BITSTRING]);
-  // EncryptedPrivateKeyInfo (RFC 5208 §6): encryptionAlgorithm, encryptedData; the SAT's .key.
-  const isEncryptedKey = (node: Asn1 | null) => shaped(node, [Type.SEQUENCE, Type.OCTETSTRING]);
+  return {
+    parse,
+    // Certificate (RFC 5280 §4.1): tbsCertificate, signatureAlgorithm, signatureValue.
+    isCertificate: (node: Asn1 | null) => shaped(node, [Type.SEQUENCE, Type.SEQUENCE, Type.BITSTRING]),
+    // EncryptedPrivateKeyInfo (RFC 5208 §6): encryptionAlgorithm, encryptedData; the SAT's .key.
+    isEncryptedKey: (node: Asn1 | null) => shaped(node, [Type.SEQUENCE, Type.OCTETSTRING]),
+  };
+}
 
-  const cerAsn1 = parse(cer);
-  let cert: ForgeCert;
+type Shapes = ReturnType<typeof fileShapes>;
+
+function readCertificate(forge: Forge, cer: Uint8Array, shapes: Shapes): ForgeCert {
+  const cerAsn1 = shapes.parse(cer);
   try {
-    cert = forge.pki.certificateFromAsn1(cerAsn1!);
+    return forge.pki.certificateFromAsn1(cerAsn1!);
   } catch {
     // The two files lie side by side, both DER: the key picked for the certificate is said as such.
     // forge reads RSA certificates only; the SAT issues no other kind.
-    throw new EfirmaError(isEncryptedKey(cerAsn1) ? 'cer_is_key' : 'bad_cer');
+    throw new EfirmaError(shapes.isEncryptedKey(cerAsn1) ? 'cer_is_key' : 'bad_cer');
   }
-  const attr = (oid: string) => {
-    const value = cert.subject.attributes.find((a) => a.type === oid)?.value;
-    if (typeof value !== 'string') {
-      return '';
-    }
-    try {
-      return forge.util.decodeUtf8(value).trim();
-    } catch {
-      return value.trim();
-    }
-  };
+}
+
+function openKey(forge: Forge, keyFile: Uint8Array, password: string, shapes: Shapes): ForgeKey {
   // Told apart before any password is tried: forge's decryption fails alike on a certificate and
   // on a wrong password, and "wrong password" would send the signer retyping a right one.
-  const keyAsn1 = parse(keyFile);
-  if (isCertificate(keyAsn1)) {
+  const keyAsn1 = shapes.parse(keyFile);
+  if (shapes.isCertificate(keyAsn1)) {
     throw new EfirmaError('key_is_certificate');
   }
-  if (!isEncryptedKey(keyAsn1)) {
+  if (!shapes.isEncryptedKey(keyAsn1)) {
     throw new EfirmaError('bad_key');
   }
   let info: ReturnType<typeof forge.pki.decryptPrivateKeyInfo> | null;
@@ -118,12 +134,15 @@ export async function openEfirma(
   if (!info) {
     throw new EfirmaError('wrong_password');
   }
-  let privateKey: ReturnType<typeof forge.pki.privateKeyFromAsn1>;
   try {
-    privateKey = forge.pki.privateKeyFromAsn1(info) as typeof privateKey;
+    return forge.pki.privateKeyFromAsn1(info) as ForgeKey;
   } catch {
     throw new EfirmaError('wrong_password');
   }
+}
+
+/** The key is the certificate's own (RSA, the same modulus and exponent). */
+function checkPair(cert: ForgeCert, privateKey: ForgeKey): void {
   const publicKey = cert.publicKey as { n?: { equals(o: unknown): boolean }; e?: { equals(o: unknown): boolean } };
   if (!publicKey.n || !publicKey.e) {
     throw new EfirmaError('not_rsa');
@@ -131,6 +150,21 @@ export async function openEfirma(
   if (!publicKey.n.equals(privateKey.n) || !publicKey.e.equals(privateKey.e)) {
     throw new EfirmaError('key_mismatch');
   }
+}
+
+/** An e.firma (not a seal certificate) for the RFC asked, valid now; its holder's name and RFC. */
+function checkHolder(forge: Forge, cert: ForgeCert, expectedRfc: string, now: Date): { name: string; rfc: string } {
+  const attr = (oid: string) => {
+    const value = cert.subject.attributes.find((a) => a.type === oid)?.value;
+    if (typeof value !== 'string') {
+      return '';
+    }
+    try {
+      return forge.util.decodeUtf8(value).trim();
+    } catch {
+      return value.trim();
+    }
+  };
   // As the SAT's own libraries tell them apart: only a seal certificate (CSD) names a branch (OU).
   if (attr(OID_OU)) {
     throw new EfirmaError('csd');
@@ -153,10 +187,7 @@ export async function openEfirma(
   if (now > cert.validity.notAfter) {
     throw new EfirmaError('expired');
   }
-  const pkcs8 = fromBinary(forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(privateKey))).getBytes());
-  const key = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
-  pkcs8.fill(0);
-  return { key, certificate: cer, name: attr('2.5.4.3'), rfc, notAfter: cert.validity.notAfter };
+  return { name: attr('2.5.4.3'), rfc };
 }
 
 /** The signature value over the bytes the service prepared. */

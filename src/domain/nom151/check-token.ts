@@ -1,13 +1,13 @@
 // Judges a time-stamp token against the hash it should cover, one check at a time, so that an
 // answer says why a stamp is not valid: well-formed, imprint, signature, chain, authority, time.
-// The signature and the chain are judged by the service's one verifier (pki/tsa-verify.ts): first
-// with the token's own certificates as anchors (is it signed by the certificate it names?), then
-// with the roots the service recognizes (does that certificate chain to one of them?). Whether the
+// The signature and the chain are judged by the service's one verifier (pki/cms/timestamp-token.ts):
+// first with the token's own certificates as anchors (is it signed by the certificate it names?),
+// then with the roots the service recognizes (does that certificate chain to one of them?). Whether the
 // signer is the authority configured is a further check (stamp-authority.ts): a trusted root may
 // vouch for other authorities than the PSC.
 import type { Deps } from '../deps.js';
 import { PkiError, verifyTimeStampToken } from '../../pki/index.js';
-import { readTimeStampTokenInfo } from '../../pki/tsa-token-info.js';
+import { readTimeStampTokenInfo } from '../../pki/cms/timestamp-token-info.js';
 import { recognizedAuthority } from './stamp-authority.js';
 import { PROVIDER_DESCRIPTION, type ProviderKind, stampRoots } from './stamp-provider.js';
 

@@ -5,7 +5,7 @@ import { decodeBase64 } from '../base64.js';
 import type { Deps } from '../deps.js';
 import { invalid } from '../errors.js';
 import { timeStampTokenFromReply } from '../../pki/index.js';
-import { readTimeStampTokenInfo } from '../../pki/tsa-token-info.js';
+import { readTimeStampTokenInfo } from '../../pki/cms/timestamp-token-info.js';
 import type { TimestampValidation } from '../../schemas/stamps.js';
 import { checkToken } from './check-token.js';
 import { parseSha256 } from './parse-hash.js';

@@ -4,38 +4,17 @@
 import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { epochMs } from '../documents/list-documents.js';
+import type { PanelSetList, PanelSetQuery } from '../../schemas/panel.js';
 import { SET_STATUSES } from '../../schemas/sets.js';
 import { listAccountSets } from '../../store/panel-sets-repo.js';
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 100;
 
-export interface ListedSets {
-  sets: {
-    uuid: string;
-    name: string;
-    status: string;
-    created_at: string;
-    closed_at: string | null;
-    expires_at: string | null;
-    documents: number;
-  }[];
-  /** The `nextToken` of the next page; absent on the last. */
-  nextToken?: string;
-}
+/** The query as the route checked it (each value a string); its values' rules are checked here, so a bad one is a 400 naming it. */
+export type SetListQuery = PanelSetQuery & { accountId: string };
 
-/** The query as it comes: each value a string, checked here so a bad one is a 400 naming it. */
-export interface SetListQuery {
-  accountId: string;
-  status?: string;
-  q?: string;
-  from?: string;
-  to?: string;
-  limit?: string;
-  nextToken?: string;
-}
-
-export async function listDocumentSets(deps: Pick<Deps, 'db'>, o: SetListQuery): Promise<ListedSets> {
+export async function listDocumentSets(deps: Pick<Deps, 'db'>, o: SetListQuery): Promise<PanelSetList> {
   if (o.status !== undefined && !(SET_STATUSES as readonly string[]).includes(o.status)) {
     throw invalid('status', `expected one of ${SET_STATUSES.join(', ')}`);
   }

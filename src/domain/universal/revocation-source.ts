@@ -66,67 +66,122 @@ export interface RevocationSourceOptions {
 }
 
 export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>, opts: RevocationSourceOptions = {}): RevocationSource {
-  const pki = deps.pki.pki;
-  const ours = (issuerDer: Buffer) => issuerDer.equals(pki.issuing.certificateDer);
-  const ourRoot = (issuerDer: Buffer) => issuerDer.equals(pki.root.certificateDer) && pki.root.privateKey !== undefined;
-  const fetchFn = deps.fetchPkiData ?? fetch;
-  const ocspCache = new Map<string, Promise<{ der: Buffer; checked: CheckedOcsp }>>();
-  const crlCache = new Map<string, Promise<{ der: Buffer; checked: CheckedCrl }>>();
+  return new RevocationFetcher(deps, opts);
+}
 
-  const download = async (url: string, init: RequestInit, limit: number, what: string): Promise<Buffer> => {
-    let res: Response;
-    try {
-      res = await fetchFn(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    } catch (err) {
-      throw new ValidationDataMissing(`${what}: ${url} did not answer (${(err as Error).message})`);
-    }
-    if (!res.ok || !res.body) {
-      throw new ValidationDataMissing(`${what}: ${url} answered HTTP ${res.status}`);
-    }
-    const declared = Number(res.headers.get('content-length') ?? '0');
-    if (declared > limit) {
-      await res.body.cancel();
+type Fetch = NonNullable<Deps['fetchPkiData']>;
+
+/** A response body read up to `limit` bytes, whatever Content-Length claims. */
+async function download(fetchFn: Fetch, url: string, init: RequestInit, limit: number, what: string): Promise<Buffer> {
+  let res: Response;
+  try {
+    res = await fetchFn(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (err) {
+    throw new ValidationDataMissing(`${what}: ${url} did not answer (${(err as Error).message})`);
+  }
+  if (!res.ok || !res.body) {
+    throw new ValidationDataMissing(`${what}: ${url} answered HTTP ${res.status}`);
+  }
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > limit) {
+    await res.body.cancel();
+    throw new ValidationDataMissing(`${what}: ${url} answered more than ${limit} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.length;
+    if (size > limit) {
       throw new ValidationDataMissing(`${what}: ${url} answered more than ${limit} bytes`);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += chunk.length;
-      if (size > limit) {
-        throw new ValidationDataMissing(`${what}: ${url} answered more than ${limit} bytes`);
-      }
-      chunks.push(Buffer.from(chunk));
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Asks once per certificate (OCSP) or issuer (CRL) within one rendition; the service's own PKI answers in process. */
+class RevocationFetcher implements RevocationSource {
+  private readonly fetchFn: Fetch;
+  private readonly pki: Deps['pki']['pki'];
+  private readonly ocspCache = new Map<string, Promise<{ der: Buffer; checked: CheckedOcsp }>>();
+  private readonly crlCache = new Map<string, Promise<{ der: Buffer; checked: CheckedCrl }>>();
+
+  constructor(
+    private readonly deps: Pick<Deps, 'pki' | 'fetchPkiData'>,
+    private readonly opts: RevocationSourceOptions,
+  ) {
+    this.fetchFn = deps.fetchPkiData ?? fetch;
+    this.pki = deps.pki.pki;
+  }
+
+  hasOcsp(certDer: Buffer, issuerDer: Buffer): boolean {
+    return this.ours(issuerDer) || this.ocspUrl(certDer, issuerDer) !== undefined || this.storedOcsp(certDer, issuerDer) !== undefined;
+  }
+
+  hasCrl(certDer: Buffer, issuerDer: Buffer): boolean {
+    return this.ours(issuerDer) || this.ourRoot(issuerDer) || certificateUrls(certDer).crl.length > 0;
+  }
+
+  ocsp(certDer: Buffer, issuerDer: Buffer): Promise<{ der: Buffer; checked: CheckedOcsp }> {
+    const k = key(certDer, issuerDer);
+    let p = this.ocspCache.get(k);
+    if (!p) {
+      p = this.fetchOcspOrStored(certDer, issuerDer);
+      this.ocspCache.set(k, p);
     }
-    return Buffer.concat(chunks);
-  };
+    return p;
+  }
 
-  const ocspUrl = (certDer: Buffer, issuerDer: Buffer) => certificateUrls(certDer).ocsp[0] ?? opts.ocspUrlFor?.(certDer, issuerDer);
+  async crl(certDer: Buffer, issuerDer: Buffer): Promise<Buffer> {
+    const url = this.ours(issuerDer) || this.ourRoot(issuerDer) ? undefined : certificateUrls(certDer).crl[0];
+    // One CRL per issuer (and address): it answers for every certificate of that issuer.
+    const k = `${key(issuerDer)}:${url ?? 'service'}`;
+    let p = this.crlCache.get(k);
+    if (!p) {
+      p = this.fetchCrl(certDer, issuerDer, url);
+      this.crlCache.set(k, p);
+    }
+    const { der, checked } = await p;
+    if (crlRevokes(checked, certDer)) {
+      throw new ValidationDataMissing(`CRL for ${subjectOf(certDer)}: the CRL lists the certificate as revoked`);
+    }
+    return der;
+  }
 
-  const fetchOcsp = async (certDer: Buffer, issuerDer: Buffer) => {
+  private ours(issuerDer: Buffer): boolean {
+    return issuerDer.equals(this.pki.issuing.certificateDer);
+  }
+
+  private ourRoot(issuerDer: Buffer): boolean {
+    const root = this.pki.root;
+    return issuerDer.equals(root.certificateDer) && root.privateKey !== undefined;
+  }
+
+  private ocspUrl(certDer: Buffer, issuerDer: Buffer): string | undefined {
+    return certificateUrls(certDer).ocsp[0] ?? this.opts.ocspUrlFor?.(certDer, issuerDer);
+  }
+
+  private async fetchOcsp(certDer: Buffer, issuerDer: Buffer): Promise<{ der: Buffer; checked: CheckedOcsp }> {
     const what = `OCSP for ${subjectOf(certDer)}`;
     const request = createOcspRequest({ certificateDer: certDer, issuerDer });
     let der: Buffer;
-    if (ours(issuerDer)) {
+    if (this.ours(issuerDer)) {
       try {
-        der = await deps.pki.ocsp(request);
+        der = await this.deps.pki.ocsp(request);
       } catch (err) {
         throw new ValidationDataMissing(`${what}: the service's OCSP responder failed (${(err as Error).message})`);
       }
     } else {
-      const url = ocspUrl(certDer, issuerDer);
+      const url = this.ocspUrl(certDer, issuerDer);
       if (!url) {
         throw new ValidationDataMissing(`${what}: the certificate names no OCSP responder`);
       }
-      der = await download(
-        url,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
-          body: new Uint8Array(request),
-        },
-        MAX_OCSP_BYTES,
-        what,
-      );
+      const init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/ocsp-request', accept: 'application/ocsp-response' },
+        body: new Uint8Array(request),
+      };
+      der = await download(this.fetchFn, url, init, MAX_OCSP_BYTES, what);
     }
     let checked: CheckedOcsp;
     try {
@@ -138,11 +193,11 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>, opts:
       throw new ValidationDataMissing(`${what}: the responder says ${checked.certStatus}`);
     }
     return { der, checked };
-  };
+  }
 
   /** A stored answer about `cert` that checks and says good. */
-  const storedOcsp = (certDer: Buffer, issuerDer: Buffer): { der: Buffer; checked: CheckedOcsp } | undefined => {
-    for (const der of opts.storedOcspDer ?? []) {
+  private storedOcsp(certDer: Buffer, issuerDer: Buffer): { der: Buffer; checked: CheckedOcsp } | undefined {
+    for (const der of this.opts.storedOcspDer ?? []) {
       try {
         const checked = checkOcspResponse(der, { certificateDer: certDer, issuerDer });
         if (checked.certStatus === 'good') {
@@ -153,31 +208,31 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>, opts:
       }
     }
     return undefined;
-  };
+  }
 
-  const fetchOcspOrStored = async (certDer: Buffer, issuerDer: Buffer) => {
+  private async fetchOcspOrStored(certDer: Buffer, issuerDer: Buffer): Promise<{ der: Buffer; checked: CheckedOcsp }> {
     try {
-      return await fetchOcsp(certDer, issuerDer);
+      return await this.fetchOcsp(certDer, issuerDer);
     } catch (err) {
-      const stored = err instanceof ValidationDataMissing && !ours(issuerDer) ? storedOcsp(certDer, issuerDer) : undefined;
+      const stored = err instanceof ValidationDataMissing && !this.ours(issuerDer) ? this.storedOcsp(certDer, issuerDer) : undefined;
       if (stored) {
         return stored;
       }
       throw err;
     }
-  };
+  }
 
-  const fetchCrl = async (certDer: Buffer, issuerDer: Buffer, url: string | undefined) => {
+  private async fetchCrl(certDer: Buffer, issuerDer: Buffer, url: string | undefined): Promise<{ der: Buffer; checked: CheckedCrl }> {
     const what = `CRL for ${subjectOf(certDer)}`;
     let der: Buffer;
-    if (ours(issuerDer) || ourRoot(issuerDer)) {
+    if (this.ours(issuerDer) || this.ourRoot(issuerDer)) {
       try {
-        der = await deps.pki.crl(ours(issuerDer) ? 'issuing' : 'root');
+        der = await this.deps.pki.crl(this.ours(issuerDer) ? 'issuing' : 'root');
       } catch (err) {
         throw new ValidationDataMissing(`${what}: the service's CRL failed (${(err as Error).message})`);
       }
     } else if (url) {
-      der = await download(url, { method: 'GET', headers: { accept: 'application/pkix-crl' } }, MAX_CRL_BYTES, what);
+      der = await download(this.fetchFn, url, { method: 'GET', headers: { accept: 'application/pkix-crl' } }, MAX_CRL_BYTES, what);
     } else {
       throw new ValidationDataMissing(`${what}: the certificate names no CRL distribution point`);
     }
@@ -186,35 +241,5 @@ export function revocationSource(deps: Pick<Deps, 'pki' | 'fetchPkiData'>, opts:
     } catch (err) {
       throw new ValidationDataMissing(`${what}: ${(err as Error).message}`);
     }
-  };
-
-  return {
-    hasOcsp: (certDer, issuerDer) =>
-      ours(issuerDer) || ocspUrl(certDer, issuerDer) !== undefined || storedOcsp(certDer, issuerDer) !== undefined,
-    hasCrl: (certDer, issuerDer) => ours(issuerDer) || ourRoot(issuerDer) || certificateUrls(certDer).crl.length > 0,
-    ocsp(certDer, issuerDer) {
-      const k = key(certDer, issuerDer);
-      let p = ocspCache.get(k);
-      if (!p) {
-        p = fetchOcspOrStored(certDer, issuerDer);
-        ocspCache.set(k, p);
-      }
-      return p;
-    },
-    async crl(certDer, issuerDer) {
-      const url = ours(issuerDer) || ourRoot(issuerDer) ? undefined : certificateUrls(certDer).crl[0];
-      // One CRL per issuer (and address): it answers for every certificate of that issuer.
-      const k = `${key(issuerDer)}:${url ?? 'service'}`;
-      let p = crlCache.get(k);
-      if (!p) {
-        p = fetchCrl(certDer, issuerDer, url);
-        crlCache.set(k, p);
-      }
-      const { der, checked } = await p;
-      if (crlRevokes(checked, certDer)) {
-        throw new ValidationDataMissing(`CRL for ${subjectOf(certDer)}: the CRL lists the certificate as revoked`);
-      }
-      return der;
-    },
-  };
+  }
 }

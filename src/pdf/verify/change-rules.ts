@@ -211,51 +211,122 @@ function catalogChange(pair: Pair, a: PdfDict, b: PdfDict): { category: ChangeCa
   };
 }
 
-function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'revision' | 'objectNumber' | 'kind'> {
+type Verdict = Omit<ClassifiedChange, 'revision' | 'objectNumber' | 'kind'>;
+
+/** One object change as the rules see it: its number, both versions, and the keys that changed. */
+interface Subject {
+  pair: Pair;
+  before: DocumentFacts;
+  after: DocumentFacts;
+  kind: ObjectChange['kind'];
+  n: number;
+  a: PdfObject | null;
+  b: PdfObject | null;
+  keys: string[];
+  keyText: string;
+  /** What the object is, for the descriptions ("page 2", "font"). */
+  what: string;
+}
+
+const otherChange = (x: Subject, description = `${x.what} ${x.kind}${x.keyText}`): Verdict => ({ category: 'other', description });
+
+/**
+ * The rules in the order they are tried: the first that names the change decides. Each answers
+ * undefined when the object is not its kind.
+ */
+const RULES: ((x: Subject) => Verdict | undefined)[] = [
+  structuralAddition,
+  validationData,
+  structureTree,
+  metadataObject,
+  signatureValue,
+  catalogObject,
+  formObject,
+  formField,
+  fieldWidget,
+  pageObject,
+  addedAppearance,
+  appearanceRedrawn,
+];
+
+function classify(pair: Pair, change: ObjectChange): Verdict {
   const { before, after } = pair;
   const n = change.objectNumber;
   const a = objectAt(before.view.pdf, n);
   const b = objectAt(after.view.pdf, n);
-  const facts = change.kind === 'removed' ? before : after;
-  const what = describeObject(facts, n);
   const keys = a instanceof PdfDict && b instanceof PdfDict ? keysChanged(pair, a, b) : [];
-  const keyText = keys.length > 0 ? ` (${keys.map((k) => (k.startsWith('(') ? k : `/${k}`)).join(' ')})` : '';
-  const other = (description = `${what} ${change.kind}${keyText}`) => ({ category: 'other' as const, description });
+  const x: Subject = {
+    pair,
+    before,
+    after,
+    kind: change.kind,
+    n,
+    a,
+    b,
+    keys,
+    keyText: keys.length > 0 ? ` (${keys.map((k) => (k.startsWith('(') ? k : `/${k}`)).join(' ')})` : '',
+    what: describeObject(change.kind === 'removed' ? before : after, n),
+  };
+  for (const rule of RULES) {
+    const verdict = rule(x);
+    if (verdict) {
+      return verdict;
+    }
+  }
+  if (!after.reachable.has(n) && (change.kind === 'added' || !before.reachable.has(n))) {
+    return { category: 'unreferenced', description: `${x.what} ${change.kind}, referenced by nothing` };
+  }
+  return otherChange(x);
+}
 
-  if (change.kind === 'added' && b instanceof PdfStream && ['XRef', 'ObjStm'].includes(b.getName('Type')?.value ?? '')) {
+/** Cross-reference and object streams, and objects added as identical copies of what they stand for. */
+function structuralAddition({ kind, b, n, pair, what }: Subject): Verdict | undefined {
+  if (kind === 'added' && b instanceof PdfStream && ['XRef', 'ObjStm'].includes(b.getName('Type')?.value ?? '')) {
     return { category: 'structure', description: 'cross-reference or object stream' };
   }
   // Named where an identical object was named before: a reader sees what it saw (page-view.ts
   // still compares what each page shows).
-  if (change.kind === 'added' && pair.copies.has(n)) {
+  if (kind === 'added' && pair.copies.has(n)) {
     return { category: 'structure', description: `${what} added as an identical copy of the object it stands for` };
   }
-  if (after.dss.has(n) && (change.kind === 'added' || before.dss.has(n) || !before.reachable.has(n))) {
+  return undefined;
+}
+
+function validationData({ kind, n, before, after }: Subject): Verdict | undefined {
+  if (after.dss.has(n) && (kind === 'added' || before.dss.has(n) || !before.reachable.has(n))) {
     return { category: 'dss', description: 'validation data (DSS)' };
   }
-  if (change.kind === 'removed' && before.dss.has(n)) {
+  if (kind === 'removed' && before.dss.has(n)) {
     return { category: 'dss', description: 'validation data (DSS)' };
   }
-  if (after.extensions.has(n) && (change.kind === 'added' || before.extensions.has(n))) {
-    return { category: 'structure', description: `developer extensions ${change.kind}` };
+  if (after.extensions.has(n) && (kind === 'added' || before.extensions.has(n))) {
+    return { category: 'structure', description: `developer extensions ${kind}` };
   }
+  return undefined;
+}
+
+function structureTree({ kind, n, b, keys, keyText, before, after }: Subject): Verdict | undefined {
   // The structure tree grows with the widgets a signature adds; what it says of existing content
   // (/Alt, /ActualText, /Lang...) may not change.
   if (
     after.structure.has(n) &&
-    (change.kind === 'added' || (before.structure.has(n) && (b instanceof PdfArray || within(keys, STRUCTURE_KEYS))))
+    (kind === 'added' || (before.structure.has(n) && (b instanceof PdfArray || within(keys, STRUCTURE_KEYS))))
   ) {
-    return { category: 'structure', description: `logical structure ${change.kind}${keyText}` };
+    return { category: 'structure', description: `logical structure ${kind}${keyText}` };
   }
   // An array of its own for a form's /Fields, a field's /Kids or a page's /Annots: what it lists
   // is judged with the form, field or page that names it.
-  if (change.kind === 'added' && b instanceof PdfArray) {
+  if (kind === 'added' && b instanceof PdfArray) {
     const from = referrers(after).get(n) ?? new Set<number>();
     const holders = [...from].every((p) => p === after.catalog || p === after.acroForm || after.fields.has(p) || after.pages.has(p));
     if (from.size > 0 && holders) {
       return { category: 'structure', description: 'array of the form, a field or a page' };
     }
   }
+  return undefined;
+}
+
+function metadataObject({ kind, n, b, before, after }: Subject): Verdict | undefined {
   // Decided (docs/api.md): the information dictionary and the catalog's XMP metadata may be
   // updated after signing, as pyHanko allows: no reader shows them as the page, and writers update
   // them with every save. Only while nothing of the document itself uses that object.
@@ -264,19 +335,31 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
     return { category: 'metadata', description: 'document information dictionary' };
   }
   if ((n === after.metadata || n === before.metadata) && metadataOnly && (b === null || b instanceof PdfStream)) {
-    return { category: 'metadata', description: `XMP metadata stream ${change.kind}` };
+    return { category: 'metadata', description: `XMP metadata stream ${kind}` };
   }
-  if (after.signatureValues.has(n) || before.signatureValues.has(n)) {
-    if (change.kind !== 'added' || before.reachable.has(n)) {
-      return other(`signature dictionary of ${(after.signatureValues.get(n) ?? before.signatureValues.get(n))!.fieldName} redefined`);
-    }
-    const sig = after.signatureValues.get(n)!;
-    return {
-      category: sig.isTimestamp ? 'timestamp' : 'signature',
-      description: `${sig.isTimestamp ? 'document time stamp' : 'signature'} ${sig.fieldName}`,
-      field: sig.fieldName,
-    };
+  return undefined;
+}
+
+function signatureValue(x: Subject): Verdict | undefined {
+  const { kind, n, before, after } = x;
+  if (!after.signatureValues.has(n) && !before.signatureValues.has(n)) {
+    return undefined;
   }
+  if (kind !== 'added' || before.reachable.has(n)) {
+    return otherChange(
+      x,
+      `signature dictionary of ${(after.signatureValues.get(n) ?? before.signatureValues.get(n))!.fieldName} redefined`,
+    );
+  }
+  const sig = after.signatureValues.get(n)!;
+  return {
+    category: sig.isTimestamp ? 'timestamp' : 'signature',
+    description: `${sig.isTimestamp ? 'document time stamp' : 'signature'} ${sig.fieldName}`,
+    field: sig.fieldName,
+  };
+}
+
+function catalogObject({ n, a, b, pair, before, after }: Subject): Verdict | undefined {
   if (n === after.catalog && n === before.catalog && a instanceof PdfDict && b instanceof PdfDict) {
     return catalogChange(pair, a, b);
   }
@@ -287,97 +370,126 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
     const r = catalogChange(pair, oldCatalog, b);
     return { category: r.category, description: `document catalog written anew: ${r.description}` };
   }
+  return undefined;
+}
+
+/** The form dictionary, its default resources and its /Fields array. */
+function formObject(x: Subject): Verdict | undefined {
+  const { kind, n, a, b, pair, before, after } = x;
   if (n === after.acroForm && a instanceof PdfDict && b instanceof PdfDict) {
     return acroFormChange(pair, a, b);
   }
   // A dictionary of the form's default resources given new entries (a font for a filled field):
   // an existing entry redefined would change what a reader regenerates for other fields.
-  if (
-    change.kind === 'changed' &&
-    before.defaultResources.has(n) &&
-    after.defaultResources.has(n) &&
-    a instanceof PdfDict &&
-    b instanceof PdfDict
-  ) {
-    if (onlyAdded(a, b) && !(a instanceof PdfStream)) {
-      return { category: 'form-fill', description: 'form default resources: entries added' };
-    }
+  const resources = kind === 'changed' && before.defaultResources.has(n) && after.defaultResources.has(n);
+  if (resources && a instanceof PdfDict && b instanceof PdfDict && onlyAdded(a, b) && !(a instanceof PdfStream)) {
+    return { category: 'form-fill', description: 'form default resources: entries added' };
   }
   if (n === after.fieldsArray && n === before.fieldsArray && a instanceof PdfArray && b instanceof PdfArray) {
     const added = addedEntries(refNumbers(a), refNumbers(b));
     if (added === null) {
-      return other('a form field was removed');
+      return otherChange(x, 'a form field was removed');
     }
     if (added.some((f) => !after.fields.get(f)?.isSignature)) {
-      return other('a form field other than a signature field was added');
+      return otherChange(x, 'a form field other than a signature field was added');
     }
     return { category: 'signature', description: 'form fields: signature fields added' };
   }
+  return undefined;
+}
+
+function formField(x: Subject): Verdict | undefined {
+  const { kind, n, a, keys, keyText, before, after } = x;
   const field = after.fields.get(n) ?? before.fields.get(n);
-  if (field) {
-    if (field.isSignature) {
-      if (change.kind === 'added') {
-        return { category: 'signature', description: `signature field ${field.name} added`, field: field.name };
-      }
-      const wasUnsigned = !(a instanceof PdfDict) || a.get('V') === undefined;
-      if (change.kind === 'changed' && wasUnsigned && within(keys, SIGNATURE_FIELD_KEYS)) {
-        return { category: 'signature', description: `signature field ${field.name} signed`, field: field.name };
-      }
-      if (change.kind === 'changed' && !keys.includes('V') && within(keys, WIDGET_KEYS)) {
-        return { category: 'signature', description: `appearance of signature field ${field.name}`, field: field.name };
-      }
-      return other(`signature field ${field.name} ${change.kind}${keyText}`);
-    }
-    if (change.kind === 'changed' && within(keys, FORM_FIELD_KEYS)) {
+  if (!field) {
+    return undefined;
+  }
+  if (!field.isSignature) {
+    if (kind === 'changed' && within(keys, FORM_FIELD_KEYS)) {
       return { category: 'form-fill', description: `form field ${field.name} filled in`, field: field.name };
     }
-    return other(`form field ${field.name} ${change.kind}${keyText}`);
+    return otherChange(x, `form field ${field.name} ${kind}${keyText}`);
   }
+  if (kind === 'added') {
+    return { category: 'signature', description: `signature field ${field.name} added`, field: field.name };
+  }
+  const wasUnsigned = !(a instanceof PdfDict) || a.get('V') === undefined;
+  if (kind === 'changed' && wasUnsigned && within(keys, SIGNATURE_FIELD_KEYS)) {
+    return { category: 'signature', description: `signature field ${field.name} signed`, field: field.name };
+  }
+  if (kind === 'changed' && !keys.includes('V') && within(keys, WIDGET_KEYS)) {
+    return { category: 'signature', description: `appearance of signature field ${field.name}`, field: field.name };
+  }
+  return otherChange(x, `signature field ${field.name} ${kind}${keyText}`);
+}
+
+function fieldWidget(x: Subject): Verdict | undefined {
+  const { kind, n, keys, keyText, before, after } = x;
   const widgetOf = after.widgets.get(n) ?? before.widgets.get(n);
-  if (widgetOf !== undefined) {
-    const owner = after.fields.get(widgetOf) ?? before.fields.get(widgetOf);
-    if (owner?.isSignature && (change.kind === 'added' || within(keys, WIDGET_KEYS))) {
-      return { category: 'signature', description: `widget of signature field ${owner.name}`, field: owner.name };
-    }
-    if (owner && !owner.isSignature && change.kind === 'changed' && within(keys, FORM_FIELD_KEYS)) {
-      return { category: 'form-fill', description: `widget of form field ${owner.name}`, field: owner.name };
-    }
-    return other(`widget of ${owner?.name ?? 'a field'} ${change.kind}${keyText}`);
+  if (widgetOf === undefined) {
+    return undefined;
   }
+  const owner = after.fields.get(widgetOf) ?? before.fields.get(widgetOf);
+  if (owner?.isSignature && (kind === 'added' || within(keys, WIDGET_KEYS))) {
+    return { category: 'signature', description: `widget of signature field ${owner.name}`, field: owner.name };
+  }
+  if (owner && !owner.isSignature && kind === 'changed' && within(keys, FORM_FIELD_KEYS)) {
+    return { category: 'form-fill', description: `widget of form field ${owner.name}`, field: owner.name };
+  }
+  return otherChange(x, `widget of ${owner?.name ?? 'a field'} ${kind}${keyText}`);
+}
+
+/** A page's /Annots (in the page or an array of its own), and the annotations themselves. */
+function pageObject(x: Subject): Verdict | undefined {
+  const { kind, n, a, b, keys, keyText, what, pair, before, after } = x;
   if (after.pages.has(n) && before.pages.has(n) && a instanceof PdfDict && b instanceof PdfDict) {
     if (!within(keys, new Set(['Annots']))) {
-      return other();
+      return otherChange(x);
     }
     const res = (pdf: typeof before.view.pdf, o: PdfObject | undefined) => (o instanceof PdfRef ? objectAt(pdf, o.objectNumber) : o);
     const r = annotsChange(pair, refNumbers(res(before.view.pdf, a.get('Annots'))), refNumbers(res(after.view.pdf, b.get('Annots'))));
     return { category: r.category, description: `${what}: ${r.description}` };
   }
-  if (after.annotArrays.has(n) && change.kind === 'changed') {
+  if (after.annotArrays.has(n) && kind === 'changed') {
     const r = annotsChange(pair, refNumbers(a), refNumbers(b));
     return { category: r.category, description: `page ${(after.pages.get(after.annotArrays.get(n)!) ?? 0) + 1}: ${r.description}` };
   }
-  if (after.annotations.has(n) && (change.kind === 'added' || before.annotations.has(n))) {
-    return { category: 'annotation', description: `annotation ${change.kind}${keyText}` };
+  if (after.annotations.has(n) && (kind === 'added' || before.annotations.has(n))) {
+    return { category: 'annotation', description: `annotation ${kind}${keyText}` };
   }
-  if (change.kind === 'added' && after.signatureAppearance.has(n)) {
+  return undefined;
+}
+
+function addedAppearance({ kind, n, after }: Subject): Verdict | undefined {
+  if (kind !== 'added') {
+    return undefined;
+  }
+  if (after.signatureAppearance.has(n)) {
     return { category: 'signature', description: 'signature appearance' };
   }
-  if (change.kind === 'added' && after.formAppearance.has(n)) {
+  if (after.formAppearance.has(n)) {
     return { category: 'form-fill', description: 'form field appearance' };
   }
-  if (change.kind === 'added' && after.annotationAppearance.has(n)) {
+  if (after.annotationAppearance.has(n)) {
     return { category: 'annotation', description: 'annotation appearance' };
   }
-  // An appearance rewritten in place (pyHanko's in-place appearance update): an annotation change
-  // when one comment alone used it, a form filling or a signing when one widget alone did;
-  // page-view.ts then judges what the new one shows.
-  if (change.kind === 'changed' && before.annotationAppearance.has(n)) {
+  return undefined;
+}
+
+// An appearance rewritten in place (pyHanko's in-place appearance update): an annotation change
+// when one comment alone used it, a form filling or a signing when one widget alone did;
+// page-view.ts then judges what the new one shows.
+function appearanceRedrawn({ kind, n, before, after }: Subject): Verdict | undefined {
+  if (kind !== 'changed') {
+    return undefined;
+  }
+  if (before.annotationAppearance.has(n)) {
     const owner = soleOwner(before, n);
     if (owner !== null && before.annotations.has(owner) && after.annotations.has(owner)) {
       return { category: 'annotation', description: 'appearance of an annotation redrawn in place' };
     }
   }
-  if (change.kind === 'changed' && (before.formAppearance.has(n) || before.signatureAppearance.has(n))) {
+  if (before.formAppearance.has(n) || before.signatureAppearance.has(n)) {
     const widget = soleOwner(before, n);
     const owner = widget === null ? undefined : before.fields.get(before.widgets.get(widget) ?? -1);
     if (owner) {
@@ -388,10 +500,7 @@ function classify(pair: Pair, change: ObjectChange): Omit<ClassifiedChange, 'rev
       };
     }
   }
-  if (!after.reachable.has(n) && (change.kind === 'added' || !before.reachable.has(n))) {
-    return { category: 'unreferenced', description: `${what} ${change.kind}, referenced by nothing` };
-  }
-  return other();
+  return undefined;
 }
 
 /** Every change between two consecutive revisions, named. */

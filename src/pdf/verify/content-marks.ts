@@ -66,137 +66,174 @@ function decoded(s: PdfStream): Uint8Array | null {
 }
 
 function run(ctx: Context, data: Uint8Array, resources: PdfDict | null, start: State, depth: number): void {
-  const { pdf, out } = ctx;
-  const stack: State[] = [];
-  let s: State = { ...start };
-  let operands: Token[] = [];
-  let path: Box | null = null;
-  let pathIsRect = false;
-  let pendingClip = false;
-  let tm: Matrix = IDENTITY;
-  let tlm: Matrix = IDENTITY;
-  const mark = (box: Box, opaque: boolean) => {
-    const shown = intersect(box, s.clip);
-    if (!shown) {
-      return;
-    }
-    if (!s.fillWhite || !opaque) {
-      out.ink.push(shown);
-    }
-    if (opaque && s.fillAlpha >= 1) {
-      out.opaque.push(shown);
-    }
-  };
-  const addPoint = (x: number, y: number) => {
-    const [px, py] = apply(s.ctm, x, y);
-    path = path ? [Math.min(path[0], px), Math.min(path[1], py), Math.max(path[2], px), Math.max(path[3], py)] : [px, py, px, py];
-  };
-  const nums = () => operands.map((t) => ('num' in t ? t.num : Number.NaN));
-  const endPath = () => {
-    if (pendingClip && path) {
-      s.clip = intersect(s.clip, path) ?? [0, 0, 0, 0];
-    }
-    path = null;
-    pathIsRect = false;
-    pendingClip = false;
-  };
-  const showText = (byteCount: number) => {
-    if (s.render === 3 || s.render === 7) {
-      return; // invisible text (§9.3.6)
-    }
-    const size = s.fontSize || 12;
-    const width = byteCount * size * 0.7 * (s.hScale / 100);
-    const box = transformBox(multiply(tm, s.ctm), [0, -0.3 * size + s.rise, width, size + s.rise]);
-    out.ink.push(intersect(box, s.clip) ?? box);
-    tm = multiply([1, 0, 0, 1, width, 0], tm);
-  };
-  const setColour = (n: number[], gray: boolean) => {
-    s.fillWhite = gray ? n.every((v) => v >= 1) : n.length === 4 ? n.every((v) => v <= 0) : n.length === 3 && n.every((v) => v >= 1);
-  };
+  new StreamRun(ctx, resources, start, depth).read(data);
+}
 
-  for (const t of tokens(data)) {
-    if (--ctx.budget.tokens < 0) {
-      out.ink.push(EVERYWHERE);
-      out.exhausted = true;
-      return;
+/** Array and dictionary delimiters come out of the tokenizer as operators: the operands around them belong to the next real operator (TJ's array, BDC's properties). */
+const KEEPS_OPERANDS = new Set(['[', '<<', '>>', ']']);
+
+/**
+ * One pass over one content stream: the graphics state, the current path and the text matrices
+ * of §8.4, §8.5 and §9.4, each operator group in its own method.
+ */
+class StreamRun {
+  private readonly stack: State[] = [];
+  private s: State;
+  private operands: Token[] = [];
+  private path: Box | null = null;
+  private pathIsRect = false;
+  private pendingClip = false;
+  private tm: Matrix = IDENTITY;
+  private tlm: Matrix = IDENTITY;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly resources: PdfDict | null,
+    start: State,
+    private readonly depth: number,
+  ) {
+    this.s = { ...start };
+  }
+
+  read(data: Uint8Array): void {
+    for (const t of tokens(data)) {
+      if (--this.ctx.budget.tokens < 0) {
+        this.ctx.out.ink.push(EVERYWHERE);
+        this.ctx.out.exhausted = true;
+        return;
+      }
+      if (!('op' in t)) {
+        this.operands.push(t);
+        continue;
+      }
+      const n = this.operands.map((o) => ('num' in o ? o.num : Number.NaN));
+      this.operator(t.op, n);
+      if (!KEEPS_OPERANDS.has(t.op)) {
+        this.operands = [];
+      }
     }
-    if (!('op' in t)) {
-      operands.push(t);
-      continue;
+  }
+
+  private operator(op: string, n: number[]): void {
+    if (!this.graphicsOp(op, n) && !this.pathOp(op, n) && !this.paintOp(op)) {
+      this.textOp(op, n);
     }
-    const n = nums();
-    switch (t.op) {
+  }
+
+  /** The graphics state: save, restore, matrix, ExtGState, fill colour (§8.4). */
+  private graphicsOp(op: string, n: number[]): boolean {
+    const s = this.s;
+    switch (op) {
       case 'q':
-        stack.push({ ...s });
-        break;
+        this.stack.push({ ...s });
+        return true;
       case 'Q':
-        s = stack.pop() ?? s;
-        break;
+        this.s = this.stack.pop() ?? s;
+        return true;
       case 'cm':
         if (n.length === 6 && n.every(Number.isFinite)) {
           s.ctm = multiply(n as Matrix, s.ctm);
         }
-        break;
-      case 'gs': {
-        const name = operands.find((o) => 'name' in o) as { name: string } | undefined;
-        const d = name ? dictIn(pdf, dictIn(pdf, resources, 'ExtGState'), name.name) : null;
-        const ca = d ? resolve(pdf, d.get('ca')) : null;
-        if (ca instanceof PdfNumber) {
-          s.fillAlpha = ca.value;
-        }
-        if (d?.has('SMask') && !(resolve(pdf, d.get('SMask')) instanceof PdfName)) {
-          s.fillAlpha = 0; // a soft mask: nothing painted under it is opaque for sure
-        }
-        break;
-      }
+        return true;
+      case 'gs':
+        this.extGState();
+        return true;
       case 'g':
-        setColour(n, true);
-        break;
+        this.setColour(n, true);
+        return true;
       case 'rg':
-        setColour(n, false);
-        break;
       case 'k':
-        setColour(n, false);
-        break;
+        this.setColour(n, false);
+        return true;
       case 'sc':
       case 'scn':
       case 'cs':
         s.fillWhite = false;
-        break;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private extGState(): void {
+    const { pdf } = this.ctx;
+    const name = this.operands.find((o) => 'name' in o) as { name: string } | undefined;
+    const d = name ? dictIn(pdf, dictIn(pdf, this.resources, 'ExtGState'), name.name) : null;
+    const ca = d ? resolve(pdf, d.get('ca')) : null;
+    if (ca instanceof PdfNumber) {
+      this.s.fillAlpha = ca.value;
+    }
+    if (d?.has('SMask') && !(resolve(pdf, d.get('SMask')) instanceof PdfName)) {
+      this.s.fillAlpha = 0; // a soft mask: nothing painted under it is opaque for sure
+    }
+  }
+
+  private setColour(n: number[], gray: boolean): void {
+    this.s.fillWhite = gray ? n.every((v) => v >= 1) : n.length === 4 ? n.every((v) => v <= 0) : n.length === 3 && n.every((v) => v >= 1);
+  }
+
+  /** Path construction and clipping (§8.5.2, §8.5.4). */
+  private pathOp(op: string, n: number[]): boolean {
+    switch (op) {
       case 'm':
       case 'l':
-        addPoint(n[0], n[1]);
-        pathIsRect = false;
-        break;
+        this.addPoints(n, 2);
+        return true;
       case 'c':
-        addPoint(n[0], n[1]);
-        addPoint(n[2], n[3]);
-        addPoint(n[4], n[5]);
-        pathIsRect = false;
-        break;
+        this.addPoints(n, 6);
+        return true;
       case 'v':
       case 'y':
-        addPoint(n[0], n[1]);
-        addPoint(n[2], n[3]);
-        pathIsRect = false;
-        break;
+        this.addPoints(n, 4);
+        return true;
       case 're': {
-        const first = path === null;
-        addPoint(n[0], n[1]);
-        addPoint(n[0] + n[2], n[1] + n[3]);
-        addPoint(n[0] + n[2], n[1]);
-        addPoint(n[0], n[1] + n[3]);
+        const first = this.path === null;
+        this.addPoint(n[0], n[1]);
+        this.addPoint(n[0] + n[2], n[1] + n[3]);
+        this.addPoint(n[0] + n[2], n[1]);
+        this.addPoint(n[0], n[1] + n[3]);
         // Only a lone rectangle, not rotated, is known to be filled edge to edge.
-        pathIsRect = first && s.ctm[1] === 0 && s.ctm[2] === 0;
-        break;
+        this.pathIsRect = first && this.s.ctm[1] === 0 && this.s.ctm[2] === 0;
+        return true;
       }
       case 'W':
       case 'W*':
-        pendingClip = true;
-        break;
+        this.pendingClip = true;
+        return true;
       case 'n':
-        endPath();
-        break;
+        this.endPath();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private addPoints(n: number[], count: number): void {
+    for (let i = 0; i < count; i += 2) {
+      this.addPoint(n[i], n[i + 1]);
+    }
+    this.pathIsRect = false;
+  }
+
+  private addPoint(x: number, y: number): void {
+    const [px, py] = apply(this.s.ctm, x, y);
+    const p = this.path;
+    this.path = p ? [Math.min(p[0], px), Math.min(p[1], py), Math.max(p[2], px), Math.max(p[3], py)] : [px, py, px, py];
+  }
+
+  private endPath(): void {
+    if (this.pendingClip && this.path) {
+      this.s.clip = intersect(this.s.clip, this.path) ?? [0, 0, 0, 0];
+    }
+    this.path = null;
+    this.pathIsRect = false;
+    this.pendingClip = false;
+  }
+
+  /** Painting: fills, strokes, shadings, inline images and XObjects (§8.5.3, §8.7.4.2, §8.8). */
+  private paintOp(op: string): boolean {
+    const { out } = this.ctx;
+    switch (op) {
       case 'f':
       case 'F':
       case 'f*':
@@ -204,86 +241,128 @@ function run(ctx: Context, data: Uint8Array, resources: PdfDict | null, start: S
       case 'B*':
       case 'b':
       case 'b*':
-        if (path) {
-          mark(path, pathIsRect);
+        if (this.path) {
+          this.mark(this.path, this.pathIsRect);
         }
-        endPath();
-        break;
+        this.endPath();
+        return true;
       case 'S':
       case 's':
-        if (path) {
+        if (this.path) {
           const w = 2;
-          const p = path as Box;
+          const p = this.path;
           const box: Box = [p[0] - w, p[1] - w, p[2] + w, p[3] + w];
-          out.ink.push(intersect(box, s.clip) ?? box);
+          out.ink.push(intersect(box, this.s.clip) ?? box);
         }
-        endPath();
-        break;
+        this.endPath();
+        return true;
       case 'sh':
-        out.ink.push(s.clip);
-        break;
+        out.ink.push(this.s.clip);
+        return true;
       case 'EI':
-        mark(transformBox(s.ctm, [0, 0, 1, 1]), false);
-        break;
-      case 'BT':
-        tm = IDENTITY;
-        tlm = IDENTITY;
-        break;
-      case 'Tf':
-        s.fontSize = Math.abs(n[n.length - 1]) || s.fontSize;
-        break;
-      case 'TL':
-        s.leading = n[0] || 0;
-        break;
-      case 'Tz':
-        s.hScale = Number.isFinite(n[0]) ? n[0] : 100;
-        break;
-      case 'Ts':
-        s.rise = n[0] || 0;
-        break;
-      case 'Tr':
-        s.render = n[0] || 0;
-        break;
-      case 'Td':
-      case 'TD':
-        if (t.op === 'TD') {
-          s.leading = -n[1] || 0;
-        }
-        tlm = multiply([1, 0, 0, 1, n[0] || 0, n[1] || 0], tlm);
-        tm = tlm;
-        break;
-      case 'Tm':
-        if (n.length === 6 && n.every(Number.isFinite)) {
-          tlm = n as Matrix;
-          tm = tlm;
-        }
-        break;
-      case 'T*':
-        tlm = multiply([1, 0, 0, 1, 0, -s.leading], tlm);
-        tm = tlm;
-        break;
-      case "'":
-      case '"':
-        tlm = multiply([1, 0, 0, 1, 0, -s.leading], tlm);
-        tm = tlm;
-        showText(operands.reduce((sum, o) => sum + ('bytes' in o ? o.bytes : 0), 0));
-        break;
-      case 'Tj':
-      case 'TJ':
-        showText(operands.reduce((sum, o) => sum + ('bytes' in o ? o.bytes : 0), 0));
-        break;
+        this.mark(transformBox(this.s.ctm, [0, 0, 1, 1]), false);
+        return true;
       case 'Do': {
-        const name = operands.find((o) => 'name' in o) as { name: string } | undefined;
-        const ref = name ? dictIn(pdf, resources, 'XObject')?.get(name.name) : undefined;
-        drawXObject(ctx, ref, s, depth);
-        break;
+        const name = this.operands.find((o) => 'name' in o) as { name: string } | undefined;
+        const ref = name ? dictIn(this.ctx.pdf, this.resources, 'XObject')?.get(name.name) : undefined;
+        drawXObject(this.ctx, ref, this.s, this.depth);
+        return true;
       }
       default:
-        break;
+        return false;
     }
-    if (t.op !== '[' && t.op !== '<<' && t.op !== '>>' && t.op !== ']') {
-      operands = [];
+  }
+
+  private mark(box: Box, opaque: boolean): void {
+    const shown = intersect(box, this.s.clip);
+    if (!shown) {
+      return;
     }
+    if (!this.s.fillWhite || !opaque) {
+      this.ctx.out.ink.push(shown);
+    }
+    if (opaque && this.s.fillAlpha >= 1) {
+      this.ctx.out.opaque.push(shown);
+    }
+  }
+
+  /** Text objects, state and positioning, and the showing operators (§9.3, §9.4). */
+  private textOp(op: string, n: number[]): boolean {
+    const s = this.s;
+    switch (op) {
+      case 'BT':
+        this.tm = IDENTITY;
+        this.tlm = IDENTITY;
+        return true;
+      case 'Tf':
+        s.fontSize = Math.abs(n[n.length - 1]) || s.fontSize;
+        return true;
+      case 'TL':
+        s.leading = n[0] || 0;
+        return true;
+      case 'Tz':
+        s.hScale = Number.isFinite(n[0]) ? n[0] : 100;
+        return true;
+      case 'Ts':
+        s.rise = n[0] || 0;
+        return true;
+      case 'Tr':
+        s.render = n[0] || 0;
+        return true;
+      default:
+        return this.textPositionOp(op, n);
+    }
+  }
+
+  private textPositionOp(op: string, n: number[]): boolean {
+    switch (op) {
+      case 'Td':
+      case 'TD':
+        if (op === 'TD') {
+          this.s.leading = -n[1] || 0;
+        }
+        this.moveLine(n[0] || 0, n[1] || 0);
+        return true;
+      case 'Tm':
+        if (n.length === 6 && n.every(Number.isFinite)) {
+          this.tlm = n as Matrix;
+          this.tm = this.tlm;
+        }
+        return true;
+      case 'T*':
+        this.moveLine(0, -this.s.leading);
+        return true;
+      case "'":
+      case '"':
+        this.moveLine(0, -this.s.leading);
+        this.showText();
+        return true;
+      case 'Tj':
+      case 'TJ':
+        this.showText();
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private moveLine(tx: number, ty: number): void {
+    this.tlm = multiply([1, 0, 0, 1, tx, ty], this.tlm);
+    this.tm = this.tlm;
+  }
+
+  /** Text is measured, not rendered: its bytes times 0.7 of the font size (the estimate errs wide). */
+  private showText(): void {
+    const s = this.s;
+    if (s.render === 3 || s.render === 7) {
+      return; // invisible text (§9.3.6)
+    }
+    const byteCount = this.operands.reduce((sum, o) => sum + ('bytes' in o ? o.bytes : 0), 0);
+    const size = s.fontSize || 12;
+    const width = byteCount * size * 0.7 * (s.hScale / 100);
+    const box = transformBox(multiply(this.tm, s.ctm), [0, -0.3 * size + s.rise, width, size + s.rise]);
+    this.ctx.out.ink.push(intersect(box, s.clip) ?? box);
+    this.tm = multiply([1, 0, 0, 1, width, 0], this.tm);
   }
 }
 

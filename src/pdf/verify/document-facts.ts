@@ -205,6 +205,12 @@ export function documentFacts(view: RevisionView): DocumentFacts {
   if (formDict) {
     collectFields(pdf, facts, asArray(pdf, formDict.get('Fields')));
   }
+  collectAppearances(pdf, facts, formDict);
+  return facts;
+}
+
+/** The pages, their annotations, and every object drawn as an appearance: a signature's, a form field's, a comment's. */
+function collectAppearances(pdf: PDF, facts: DocumentFacts, formDict: PdfDict | null | undefined): void {
   let pages: { ref: PdfRef; dict: PdfDict }[] = [];
   try {
     pages = pdf.getPages().map((p) => ({ ref: p.ref, dict: p.dict }));
@@ -245,7 +251,6 @@ export function documentFacts(view: RevisionView): DocumentFacts {
   facts.signatureAppearance = reachable(pdf, [...sigAp, formDict?.get('DR')], up);
   facts.formAppearance = reachable(pdf, formAp, up);
   facts.annotationAppearance = reachable(pdf, annotAp, up);
-  return facts;
 }
 
 /** A few words on what an object is, for a change that names it. */

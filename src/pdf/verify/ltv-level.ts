@@ -8,6 +8,7 @@
 import { X509Certificate, verify } from 'node:crypto';
 import { type PDF, PdfArray, PdfDict, type PdfObject, PdfRef, PdfStream } from '@libpdf/core';
 import * as pkijs from 'pkijs';
+import { OID, RSA_AND_ECDSA_SIGNATURE_HASH, nodeHashName } from '../../pki/cms/oids.js';
 import { toArrayBuffer, validateChain } from '../../pki/index.js';
 import { objectAt } from './revision-diff.js';
 
@@ -18,17 +19,6 @@ export interface DssContents {
   ocsps: Buffer[];
   crls: Buffer[];
 }
-
-const HASH_OF_SIGNATURE: Record<string, string> = {
-  '1.2.840.113549.1.1.5': 'sha1',
-  '1.2.840.113549.1.1.11': 'sha256',
-  '1.2.840.113549.1.1.12': 'sha384',
-  '1.2.840.113549.1.1.13': 'sha512',
-  '1.2.840.10045.4.3.2': 'sha256',
-  '1.2.840.10045.4.3.3': 'sha384',
-  '1.2.840.10045.4.3.4': 'sha512',
-};
-const OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
 
 /** The streams of the DSS's /Certs, /OCSPs and /CRLs as they stood in one revision. */
 export function readDss(pdf: PDF): DssContents {
@@ -53,7 +43,8 @@ export function readDss(pdf: PDF): DssContents {
 }
 
 function signedBy(tbs: Uint8Array, algorithmOid: string, signature: Uint8Array, signerDer: Uint8Array): boolean {
-  const hash = HASH_OF_SIGNATURE[algorithmOid];
+  const named = RSA_AND_ECDSA_SIGNATURE_HASH[algorithmOid];
+  const hash = named && nodeHashName(named);
   try {
     return !!hash && verify(hash, tbs, new X509Certificate(signerDer).publicKey, signature);
   } catch {
@@ -80,7 +71,7 @@ function ocspCovers(ocspDer: Buffer, cert: pkijs.Certificate, issuerDer: Buffer)
       const x = new X509Certificate(der);
       // RFC 6960 §4.2.2.2: the issuer itself, or a responder it certified for OCSP signing.
       const authorized =
-        x.raw.equals(issuer.raw) || (x.checkIssued(issuer) && x.verify(issuer.publicKey) && !!x.keyUsage?.includes(OCSP_SIGNING));
+        x.raw.equals(issuer.raw) || (x.checkIssued(issuer) && x.verify(issuer.publicKey) && !!x.keyUsage?.includes(OID.kpOcspSigning));
       return (
         authorized &&
         signedBy(basic.tbsResponseData.tbsView, basic.signatureAlgorithm.algorithmId, basic.signature.valueBlock.valueHexView, der)

@@ -48,81 +48,92 @@ export function fingerprinter(facts: DocumentFacts): (o: PdfObject | null | unde
   if (known) {
     return known;
   }
-  const pdf = facts.view.pdf;
-  const memo = new Map<number, string>();
-  const open = new Set<number>();
-  let cycles = 0;
-  let visits = 0;
-  const walk = (o: PdfObject | null | undefined, depth: number): string => {
+  const walker = new FingerprintWalk(facts.view.pdf);
+  const fp = (o: PdfObject | null | undefined) => walker.walk(o, 0);
+  fingerprinters.set(facts, fp);
+  return fp;
+}
+
+class FingerprintWalk {
+  private readonly memo = new Map<number, string>();
+  private readonly open = new Set<number>();
+  private cycles = 0;
+  private visits = 0;
+
+  constructor(private readonly pdf: PDF) {}
+
+  walk(o: PdfObject | null | undefined, depth: number): string {
     if (depth > MAX_DEPTH) {
       throw new VerifyLimitError(`objects nest deeper than ${MAX_DEPTH} levels`);
     }
     if (o === null || o === undefined) {
       return 'null';
     }
-    if (++visits > MAX_VISITS) {
+    if (++this.visits > MAX_VISITS) {
       throw new VerifyLimitError(`the pages reach more than ${MAX_VISITS} objects`);
     }
     if (o instanceof PdfRef) {
-      const n = o.objectNumber;
-      const done = memo.get(n);
-      if (done !== undefined) {
-        return done;
-      }
-      if (open.has(n)) {
-        cycles++;
-        // A cycle reads as how far up the reading it returns, not as an object number: a copy
-        // that names itself reads as the original that named itself.
-        return `@${[...open].indexOf(n)}`;
-      }
-      const seen = cycles;
-      open.add(n);
-      // A reference reads as the value it names, hashed as a direct value is (§7.3.10).
-      const h = walk(objectAt(pdf, n), 0);
-      open.delete(n);
-      // What was read through a cycle depends on where the reading entered it: not kept.
-      if (cycles === seen) {
-        memo.set(n, h);
-      }
-      return h;
+      return this.walkRef(o.objectNumber);
     }
     if (o instanceof PdfStream) {
       // The bytes as stored, with their filters: nothing is inflated to be compared, and the same
       // drawing compressed anew counts as changed, as any rewritten signed stream does.
-      return `#${sha(`stream${walkDict(o, depth)}${sha(o.data)}`)}`;
+      return `#${sha(`stream${this.walkDict(o, depth)}${sha(o.data)}`)}`;
     }
     if (o instanceof PdfDict) {
-      return `#${sha(walkDict(o, depth))}`;
+      return `#${sha(this.walkDict(o, depth))}`;
     }
     if (o instanceof PdfArray) {
-      return `#${sha(
-        `[${o
-          .toArray()
-          .map((x) => walk(x, depth + 1))
-          .join(' ')}]`,
-      )}`;
+      const items = o.toArray().map((x) => this.walk(x, depth + 1));
+      return `#${sha(`[${items.join(' ')}]`)}`;
     }
-    if (o instanceof PdfString) {
-      return `(${Buffer.from(o.bytes).toString('hex')})`;
+    return directValue(o);
+  }
+
+  private walkRef(n: number): string {
+    const done = this.memo.get(n);
+    if (done !== undefined) {
+      return done;
     }
-    if (o instanceof PdfName) {
-      return `/${o.value}`;
+    if (this.open.has(n)) {
+      this.cycles++;
+      // A cycle reads as how far up the reading it returns, not as an object number: a copy
+      // that names itself reads as the original that named itself.
+      return `@${[...this.open].indexOf(n)}`;
     }
-    if (o instanceof PdfNumber) {
-      return String(o.value);
+    const seen = this.cycles;
+    this.open.add(n);
+    // A reference reads as the value it names, hashed as a direct value is (§7.3.10).
+    const h = this.walk(objectAt(this.pdf, n), 0);
+    this.open.delete(n);
+    // What was read through a cycle depends on where the reading entered it: not kept.
+    if (this.cycles === seen) {
+      this.memo.set(n, h);
     }
-    return String((o as { value?: unknown }).value ?? o.constructor.name);
-  };
-  const walkDict = (d: PdfDict, depth: number) => {
+    return h;
+  }
+
+  private walkDict(d: PdfDict, depth: number): string {
     const keys = [...d.keys()]
       .map((k) => k.value)
       .filter((k) => !BACK_LINKS.has(k) && k !== 'Length')
       .sort();
-    return `<<${keys.map((k) => `/${k} ${walk(d.get(k), depth + 1)}`).join(' ')}>>`;
-  };
-  const fp = (o: PdfObject | null | undefined) => walk(o, 0);
-  fingerprinters.set(facts, fp);
-  return fp;
+    return `<<${keys.map((k) => `/${k} ${this.walk(d.get(k), depth + 1)}`).join(' ')}>>`;
+  }
+}
+
+/** Strings, names, numbers, booleans and null, as written. */
+function directValue(o: PdfObject): string {
+  if (o instanceof PdfString) {
+    return `(${Buffer.from(o.bytes).toString('hex')})`;
+  }
+  if (o instanceof PdfName) {
+    return `/${o.value}`;
+  }
+  if (o instanceof PdfNumber) {
+    return String(o.value);
+  }
+  return String((o as { value?: unknown }).value ?? o.constructor.name);
 }
 
 /** An inheritable page attribute (§7.7.3.4): from the page or the nearest node of the tree above it. */

@@ -59,20 +59,146 @@ export function shownChanges(
   before: DocumentFacts,
   after: DocumentFacts,
 ): { drawing: ClassifiedChange[]; annotations: ClassifiedChange[] } {
-  const pdfA = before.view.pdf;
-  const pdfB = after.view.pdf;
-  const fpA = fingerprinter(before);
-  const fpB = fingerprinter(after);
-  const viewsA = pageViews(before, fpA);
-  const viewsB = pageViews(after, fpB);
-  const revision = after.view.revision;
+  const comparison = new PageComparison(before, after);
+  const viewsA = pageViews(before, comparison.fpA);
+  for (const [n, b] of pageViews(after, comparison.fpB)) {
+    const a = viewsA.get(n);
+    if (a) {
+      comparison.comparePage(n, a, b);
+    } // else a page added or moved: the page tree changed, which the object rules name
+  }
+  return { drawing: comparison.drawing, annotations: comparison.out };
+}
+
+type PageView = ReturnType<typeof pageViews> extends Map<number, infer V> ? V : never;
+
+/** One revision's pages against the signed revision's, and the disallowed changes found. */
+class PageComparison {
+  readonly fpA: ReturnType<typeof fingerprinter>;
+  readonly fpB: ReturnType<typeof fingerprinter>;
+  readonly drawing: ClassifiedChange[] = [];
+  readonly out: ClassifiedChange[] = [];
+  private readonly revision: number;
   // One budget for every stream measured in this comparison: past it, everything counts as marked.
-  const budget = markBudget();
-  const drawing: ClassifiedChange[] = [];
-  const out: ClassifiedChange[] = [];
-  const other = (objectNumber: number, description: string, field?: string, attack?: ClassifiedChange['attack']) =>
-    out.push({
-      revision,
+  private readonly budget = markBudget();
+
+  constructor(
+    private readonly before: DocumentFacts,
+    private readonly after: DocumentFacts,
+  ) {
+    this.fpA = fingerprinter(before);
+    this.fpB = fingerprinter(after);
+    this.revision = after.view.revision;
+  }
+
+  comparePage(n: number, a: PageView, b: PageView): void {
+    const page = `page ${b.index + 1}`;
+    if (a.content !== b.content) {
+      const description = `${page}: what the page itself draws changed (content, resources, XObjects, fonts or boxes)`;
+      this.drawing.push({ revision: this.revision, objectNumber: n, kind: 'changed', category: 'other', description });
+    }
+    const beneath = this.signedMarks(a);
+    for (const [m, now] of b.annots) {
+      const was = a.annots.get(m);
+      if (was) {
+        this.changedAnnotation(page, m, was, now, beneath);
+      } else {
+        this.newAnnotation(page, m, now, beneath);
+      }
+    }
+  }
+
+  /** What the signed page showed, but annotation `except`: its drawing and its annotations on screen (measured when first needed). */
+  private signedMarks(a: PageView): (except: number) => Box[] {
+    let cache: { content: Box[]; annots: Map<number, Box[]> } | null = null;
+    return (except) => {
+      if (!cache) {
+        const annots = new Map<number, Box[]>();
+        for (const x of a.annots.values()) {
+          if (shownOnScreen(x) && x.shown) {
+            annots.set(x.n, appearanceMarks(this.before.view.pdf, x.shown, x.rect!, this.budget).ink);
+          }
+        }
+        cache = { content: pageContentMarks(this.before.view.pdf, a.dict, a.resources, this.budget).ink, annots };
+      }
+      return [...cache.content, ...[...cache.annots].filter(([k]) => k !== except).flatMap(([, v]) => v)];
+    };
+  }
+
+  private newAnnotation(page: string, m: number, now: AnnotView, beneath: (except: number) => Box[]): void {
+    if (!shownOnScreen(now) || !now.shown) {
+      return;
+    }
+    const hit = coverOver(appearanceMarks(this.after.view.pdf, now.shown, now.rect!, this.budget), now.rect!, null, beneath(m));
+    if (!hit) {
+      return;
+    }
+    if (now.field === null) {
+      this.comment(m, `the new annotation on ${page} paints an opaque box over what the signed page showed`);
+      return;
+    }
+    const name = this.fieldName(now);
+    const isSig = this.after.fields.get(now.field)?.isSignature;
+    const what = name !== undefined ? `widget of ${name}` : 'annotation';
+    this.other(
+      m,
+      `the new ${what} on ${page} paints an opaque box over what the signed page showed (${hit.map((x) => Math.round(x)).join(' ')})`,
+      name,
+      isSig ? 'sneaky-signature' : 'shadow-replace',
+    );
+  }
+
+  private changedAnnotation(page: string, m: number, was: AnnotView, now: AnnotView, beneath: (except: number) => Box[]): void {
+    const name = this.fieldName(now);
+    const what = name !== undefined ? `widget of ${name}` : 'annotation';
+    const isComment = was.field === null && now.field === null;
+    const report = isComment ? this.comment.bind(this) : this.other.bind(this);
+    if (
+      (was.rect === null) !== (now.rect === null) ||
+      (was.rect && now.rect && was.rect.some((v, i) => Math.abs(v - now.rect![i]) > 0.01))
+    ) {
+      report(m, `${page}: the ${what} was moved or resized (/Rect)`, name);
+    } else if ((was.flags & HIDING_FLAGS) !== (now.flags & HIDING_FLAGS)) {
+      report(m, `${page}: the ${what} was shown or hidden (/F)`, name);
+    } else if (was.appearance === now.appearance) {
+      return; // drawn as it was
+    } else if (isComment) {
+      this.comment(m, `${page}: the appearance of an existing annotation was redrawn`);
+    } else if (now.field === null || was.field === null) {
+      this.other(m, `${page}: the ${what} was redrawn and its field changed`, name);
+    } else {
+      this.redrawnWidget(page, m, was, now, beneath, name);
+    }
+  }
+
+  /** A field's widget drawn anew: allowed only as the picture of a new value, in an appearance of its own, hiding nothing signed. */
+  private redrawnWidget(page: string, m: number, was: AnnotView, now: AnnotView, beneath: (except: number) => Box[], name?: string): void {
+    const what = name !== undefined ? `widget of ${name}` : 'annotation';
+    if (this.fieldValue(this.before, this.fpA, was.field) === this.fieldValue(this.after, this.fpB, now.field)) {
+      const why = `${page}: the ${what} was redrawn while its value stayed the same (what was signed is shown differently)`;
+      this.other(m, why, name, 'shadow-replace');
+      return;
+    }
+    const shared = replacedAppearance(this.before, this.after, was.dict, now.dict).filter((o) => soleOwner(this.before, o) !== m);
+    if (shared.length > 0) {
+      const why = `${page}: the appearance of ${what} was replaced, but the signed revision used it elsewhere too (object ${shared[0]})`;
+      this.other(m, why, name);
+      return;
+    }
+    if (!shownOnScreen(now) || !now.shown) {
+      return;
+    }
+    const prev = was.shown && was.rect ? appearanceMarks(this.before.view.pdf, was.shown, was.rect, this.budget) : null;
+    const hit = coverOver(appearanceMarks(this.after.view.pdf, now.shown, now.rect!, this.budget), now.rect!, prev, beneath(m));
+    if (hit) {
+      const why = `${page}: the ${what} was filled with an opaque box over what the signed page showed (${hit.map((x) => Math.round(x)).join(' ')})`;
+      this.other(m, why, name, 'shadow-replace');
+    }
+  }
+
+  private other(objectNumber: number, description: string, field?: string, attack?: ClassifiedChange['attack']): void {
+    this.out.push({
+      revision: this.revision,
       objectNumber,
       kind: 'changed',
       category: 'other',
@@ -80,117 +206,28 @@ export function shownChanges(
       ...(field ? { field } : {}),
       ...(attack ? { attack } : {}),
     });
+  }
+
   // Annotations that are no form field's widget are comments, which a certification at level 3
   // allows to create and modify (§12.8.2.2): their changes are named 'annotation', not 'other'.
-  const comment = (objectNumber: number, description: string, field?: string) =>
-    out.push({ revision, objectNumber, kind: 'changed', category: 'annotation', description, ...(field ? { field } : {}) });
-  const fieldName = (facts: DocumentFacts, a: AnnotView) => (a.field !== null ? facts.fields.get(a.field)?.name : undefined);
-  const fieldValue = (facts: DocumentFacts, fp: typeof fpA, field: number | null) => {
+  private comment(objectNumber: number, description: string, field?: string): void {
+    this.out.push({
+      revision: this.revision,
+      objectNumber,
+      kind: 'changed',
+      category: 'annotation',
+      description,
+      ...(field ? { field } : {}),
+    });
+  }
+
+  private fieldName(a: AnnotView): string | undefined {
+    const of = (facts: DocumentFacts) => (a.field !== null ? facts.fields.get(a.field)?.name : undefined);
+    return of(this.after) ?? of(this.before);
+  }
+
+  private fieldValue(facts: DocumentFacts, fp: ReturnType<typeof fingerprinter>, field: number | null): string {
     const d = field === null ? null : objectAt(facts.view.pdf, field);
     return d instanceof PdfDict ? fp(d.get('V')) : 'null';
-  };
-
-  for (const [n, b] of viewsB) {
-    const a = viewsA.get(n);
-    if (!a) {
-      continue; // a page added or moved: the page tree changed, which the object rules name
-    }
-    const page = `page ${b.index + 1}`;
-    if (a.content !== b.content) {
-      const description = `${page}: what the page itself draws changed (content, resources, XObjects, fonts or boxes)`;
-      drawing.push({ revision, objectNumber: n, kind: 'changed', category: 'other', description });
-    }
-    // What the signed page showed: its drawing and its annotations on screen (computed when needed).
-    let beneathCache: { content: Box[]; annots: Map<number, Box[]> } | null = null;
-    const beneath = (except: number): Box[] => {
-      if (!beneathCache) {
-        const annots = new Map<number, Box[]>();
-        for (const x of a.annots.values()) {
-          if (shownOnScreen(x) && x.shown) {
-            annots.set(x.n, appearanceMarks(pdfA, x.shown, x.rect!, budget).ink);
-          }
-        }
-        beneathCache = { content: pageContentMarks(pdfA, a.dict, a.resources, budget).ink, annots };
-      }
-      return [...beneathCache.content, ...[...beneathCache.annots].filter(([k]) => k !== except).flatMap(([, v]) => v)];
-    };
-
-    for (const [m, now] of b.annots) {
-      const was = a.annots.get(m);
-      const name = fieldName(after, now) ?? fieldName(before, now);
-      const what = name !== undefined ? `widget of ${name}` : 'annotation';
-      if (!was) {
-        if (!shownOnScreen(now) || !now.shown) {
-          continue;
-        }
-        const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!, budget), now.rect!, null, beneath(m));
-        if (hit && now.field === null) {
-          comment(m, `the new annotation on ${page} paints an opaque box over what the signed page showed`);
-        } else if (hit) {
-          const isSig = after.fields.get(now.field!)?.isSignature;
-          other(
-            m,
-            `the new ${what} on ${page} paints an opaque box over what the signed page showed (${hit.map((x) => Math.round(x)).join(' ')})`,
-            name,
-            isSig ? 'sneaky-signature' : 'shadow-replace',
-          );
-        }
-        continue;
-      }
-      const isComment = was.field === null && now.field === null;
-      if (
-        (was.rect === null) !== (now.rect === null) ||
-        (was.rect && now.rect && was.rect.some((v, i) => Math.abs(v - now.rect![i]) > 0.01))
-      ) {
-        (isComment ? comment : other)(m, `${page}: the ${what} was moved or resized (/Rect)`, name);
-        continue;
-      }
-      if ((was.flags & HIDING_FLAGS) !== (now.flags & HIDING_FLAGS)) {
-        (isComment ? comment : other)(m, `${page}: the ${what} was shown or hidden (/F)`, name);
-        continue;
-      }
-      if (was.appearance === now.appearance) {
-        continue;
-      }
-      if (isComment) {
-        comment(m, `${page}: the appearance of an existing annotation was redrawn`);
-        continue;
-      }
-      if (now.field === null || was.field === null) {
-        other(m, `${page}: the ${what} was redrawn and its field changed`, name);
-        continue;
-      }
-      if (fieldValue(before, fpA, was.field) === fieldValue(after, fpB, now.field)) {
-        other(
-          m,
-          `${page}: the ${what} was redrawn while its value stayed the same (what was signed is shown differently)`,
-          name,
-          'shadow-replace',
-        );
-        continue;
-      }
-      const shared = replacedAppearance(before, after, was.dict, now.dict).filter((o) => soleOwner(before, o) !== m);
-      if (shared.length > 0) {
-        other(
-          m,
-          `${page}: the appearance of ${what} was replaced, but the signed revision used it elsewhere too (object ${shared[0]})`,
-          name,
-        );
-        continue;
-      }
-      if (shownOnScreen(now) && now.shown) {
-        const prev = was.shown && was.rect ? appearanceMarks(pdfA, was.shown, was.rect, budget) : null;
-        const hit = coverOver(appearanceMarks(pdfB, now.shown, now.rect!, budget), now.rect!, prev, beneath(m));
-        if (hit) {
-          other(
-            m,
-            `${page}: the ${what} was filled with an opaque box over what the signed page showed (${hit.map((x) => Math.round(x)).join(' ')})`,
-            name,
-            'shadow-replace',
-          );
-        }
-      }
-    }
   }
-  return { drawing, annotations: out };
 }

@@ -1,6 +1,6 @@
 // The verifier of any signed PDF: for each signature, whether it is one (byte-range-rules.ts),
-// whether its CMS verifies (signature-cms.ts), what every later revision changed and whether the
-// signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
+// whether its CMS verifies (pki/cms/signature-cms-check.ts), what every later revision changed
+// and whether the signature allows it (revision-diff.ts, change-rules.ts), the PAdES level it reaches
 // (ltv-level.ts), and the known attack it looks like when it fails (attack-patterns.ts). It serves
 // the signature report, the report of an uploaded file, the NOM-151 validation and the public
 // verification pages. Signatures are read from every revision, so one an update took out of the
@@ -143,6 +143,47 @@ function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Ma
 }
 
 export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<VerifiedPdf> {
+  const { ends, views, finalPdf } = await readRevisions(bytes);
+  const read = await readSignaturesOf(finalPdf, bytes, opts);
+  if (views.length === 0) {
+    throw new PdfReadError('the PDF cannot be read: no revision of it loads');
+  }
+  const facts = views.map(documentFacts);
+  const finalFacts = facts[facts.length - 1];
+  const changes: ClassifiedChange[] = [];
+  for (let i = 1; i < views.length; i++) {
+    changes.push(...classifyChanges(facts[i - 1], facts[i], diffRevisions(views[i - 1], views[i])));
+  }
+  const repaired = views.filter((v) => v.repaired).map((v) => v.revision);
+  changes.push(...unexplained(bytes, ends, new Set(views.map((v) => v.revision)), repaired));
+
+  const certification = finalFacts.certification;
+  const judge: Judging = {
+    bytes,
+    ends,
+    opts,
+    facts,
+    finalFacts,
+    finalDss: readDss(finalPdf),
+    changes,
+    sneaky: sneakyFields(finalFacts, read.signatures),
+    certification,
+    certSig: certification ? read.signatures.find((s) => s.dictionaryNumber === certification.signatureNumber) : undefined,
+    docTimestamps: read.signatures.filter((s) => s.subFilter === 'ETSI.RFC3161' && s.validSignature && s.trusted),
+    attacks: [],
+  };
+  const all = await signaturesToJudge(facts, finalPdf, read.signatures, bytes, opts);
+  const signatures = all.map((entry) => judgeSignature(judge, entry));
+  const documentIntegrity = signatures.some((s) => !s.validSignature)
+    ? 'invalid'
+    : signatures.some((s) => s.modifiedAfterSigning)
+      ? 'modified'
+      : 'intact';
+  return { ...read, signatures, documentIntegrity, attacks: judge.attacks };
+}
+
+/** Every revision that loads, and the document as it ends. */
+async function readRevisions(bytes: Uint8Array) {
   const ends = revisionEnds(bytes);
   // Parsed from a copy whose cross-reference pointers hit their sections; every hash is over `bytes`.
   const readable = readableBytes(bytes);
@@ -154,126 +195,154 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
   } catch (err) {
     throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
   }
-  const read = await readSignaturesOf(finalPdf, bytes, opts);
-  if (views.length === 0) {
-    throw new PdfReadError('the PDF cannot be read: no revision of it loads');
-  }
-  const facts = views.map(documentFacts);
-  const finalFacts = facts[facts.length - 1];
-  const factsAt = (revision: number) => [...facts].reverse().find((f) => f.view.revision <= revision) ?? facts[0];
+  return { ends, views, finalPdf };
+}
 
-  const sneaky = sneakyFields(finalFacts, read.signatures);
-  const changes: ClassifiedChange[] = [];
-  for (let i = 1; i < views.length; i++) {
-    changes.push(...classifyChanges(facts[i - 1], facts[i], diffRevisions(views[i - 1], views[i])));
-  }
-  /** A signature change is a sneaky signature for `s` when its field draws without a signature `s` can weigh against. */
-  const asSeenBy = (s: PdfSignature, c: ClassifiedChange): ClassifiedChange => {
-    const kind = c.category === 'signature' && c.field !== undefined ? sneaky.get(c.field) : undefined;
-    if (kind === 'unsigned' || (kind === 'untrusted' && s.trusted)) {
-      const why = kind === 'unsigned' ? 'without a valid signature' : 'with a signature no trusted authority vouches for';
-      return { ...c, category: 'other', description: `sneaky signature: ${c.description}, drawn on the page ${why}` };
-    }
-    return c;
-  };
-  const repaired = views.filter((v) => v.repaired).map((v) => v.revision);
-  changes.push(...unexplained(bytes, ends, new Set(views.map((v) => v.revision)), repaired));
+interface ToJudge {
+  signature: PdfSignature;
+  /** The revision it is read from: the document as it ends, or the last that still had it. */
+  pdf: PDF;
+  /** The revision that took it out of the form, if one did. */
+  goneAt: number | null;
+}
 
-  const certification = finalFacts.certification;
-  const certSig = certification ? read.signatures.find((s) => s.dictionaryNumber === certification.signatureNumber) : undefined;
-  const finalDss = readDss(finalPdf);
-  const docTimestamps = read.signatures.filter((s) => s.subFilter === 'ETSI.RFC3161' && s.validSignature && s.trusted);
-  const roots = opts.trustedRootsDer;
-  const timestampRoots = opts.timestampRootsDer ?? roots;
-
-  const vanished = await vanishedSignatures(facts, finalPdf, read.signatures, bytes, opts);
+/** The form's signatures, those an update took out of it, and those no field leads to, in signing order. */
+async function signaturesToJudge(
+  facts: DocumentFacts[],
+  finalPdf: PDF,
+  listed: PdfSignature[],
+  bytes: Uint8Array,
+  opts: ReadSignaturesOptions,
+): Promise<ToJudge[]> {
+  const vanished = await vanishedSignatures(facts, finalPdf, listed, bytes, opts);
   // A signature dictionary no field of the form leads to is judged all the same: it never leaves
   // a file "intact" by being out of the form's reach.
-  const known = new Set([...read.signatures, ...vanished.map((v) => v.signature)].map((s) => s.dictionaryNumber));
+  const known = new Set([...listed, ...vanished.map((v) => v.signature)].map((s) => s.dictionaryNumber));
   const unlisted = await unlistedSignatures(finalPdf, bytes, known, opts);
-  const all = [
-    ...[...read.signatures, ...unlisted].map((signature) => ({ signature, pdf: finalPdf, goneAt: null as number | null })),
-    ...vanished,
-  ].sort((x, y) => x.signature.revision - y.signature.revision || (x.signature.byteRange[2] ?? 0) - (y.signature.byteRange[2] ?? 0));
+  return [...[...listed, ...unlisted].map((signature) => ({ signature, pdf: finalPdf, goneAt: null as number | null })), ...vanished].sort(
+    (x, y) => x.signature.revision - y.signature.revision || (x.signature.byteRange[2] ?? 0) - (y.signature.byteRange[2] ?? 0),
+  );
+}
 
-  const attacks: AttackFinding[] = [];
-  const signatures = all.map(({ signature: s, pdf, goneAt }): VerifiedSignature => {
-    const raw = rawValues(pdf, s);
-    const structure = checkSignatureStructure({ bytes, ...raw, objectNumber: s.dictionaryNumber, revisionEnds: ends });
-    const validSignature = s.validSignature && !structure.problem;
-    const rule = structure.problem?.rule ?? s.rule ?? null;
-    const level3 = certification && certSig && certSig.revision <= s.revision ? certification.level : null;
-    const locks = fieldLocks(pdf, raw.field, s.dictionaryNumber);
-    const allowed = (c: ClassifiedChange) =>
-      ALWAYS_ALLOWED.has(c.category) ||
-      (c.category === 'signature' && level3 !== 1) ||
-      (c.category === 'form-fill' && level3 !== 1 && !isLocked(locks, c.field ?? '')) ||
-      (c.category === 'annotation' && level3 === 3);
-    // A signature an update took out of the form: whatever else that update did, it hid this one.
-    const removal: ClassifiedChange[] =
-      goneAt === null
-        ? []
-        : [
-            {
-              revision: goneAt,
-              objectNumber: s.dictionaryNumber ?? 0,
-              kind: 'removed',
-              category: 'other',
-              description: `signature ${s.fieldName} taken out of the form: the document as it ends no longer shows it`,
-              field: s.fieldName,
-            },
-          ];
-    const after = [...removal, ...changes]
-      .filter((c) => c.revision > s.revision)
-      .map((c) => asSeenBy(s, c))
-      .map((c) => ({ ...c, allowed: allowed(c) }));
-    const disallowed = after.filter((c) => !c.allowed);
-    const timestampValid = s.subFilter === 'ETSI.RFC3161' ? validSignature && s.trusted : !!s.timestamp?.verified;
-    const signerDer = s.signer?.der;
-    const at = s.timestamp?.genTime ?? s.signDate ?? new Date(0);
-    const covers = (dss: ReturnType<typeof readDss>) =>
-      !!signerDer &&
-      dssCoversChain({
-        signerDer,
-        cmsCertsDer: s.certificates.map((c) => c.der),
-        dss,
-        trustedRootsDer: s.subFilter === 'ETSI.RFC3161' ? timestampRoots : roots,
-        at,
-      });
-    const ltvEmbedded = timestampValid && covers(finalDss);
-    const archived =
-      ltvEmbedded && docTimestamps.some((d) => d.revision > s.revision && d !== s && covers(readDss(factsAt(d.revision).view.pdf)));
-    const level: PadesLevel = archived ? 'B-LTA' : ltvEmbedded ? 'B-LT' : timestampValid ? 'B-T' : 'B-B';
+/** What every signature is judged against: the file, its revisions and every change between them. */
+interface Judging {
+  bytes: Uint8Array;
+  ends: number[];
+  opts: ReadSignaturesOptions;
+  facts: DocumentFacts[];
+  finalFacts: DocumentFacts;
+  finalDss: ReturnType<typeof readDss>;
+  changes: ClassifiedChange[];
+  sneaky: Map<string, 'unsigned' | 'untrusted'>;
+  certification: DocumentFacts['certification'];
+  certSig: PdfSignature | undefined;
+  docTimestamps: PdfSignature[];
+  /** Filled as signatures are judged. */
+  attacks: AttackFinding[];
+}
 
-    if (rule && !validSignature) {
-      const found = structuralAttack(s.fieldName, rule, s.validSignature);
-      if (found) {
-        attacks.push(found);
-      }
-    } else if (disallowed.length > 0) {
-      attacks.push(
-        modificationAttack({ field: s.fieldName, signed: factsAt(s.revision), final: finalFacts, disallowed, certified: level3 !== null }),
-      );
+const factsAt = (j: Judging, revision: number) => [...j.facts].reverse().find((f) => f.view.revision <= revision) ?? j.facts[0];
+
+function judgeSignature(j: Judging, { signature: s, pdf, goneAt }: ToJudge): VerifiedSignature {
+  const raw = rawValues(pdf, s);
+  const structure = checkSignatureStructure({ bytes: j.bytes, ...raw, objectNumber: s.dictionaryNumber, revisionEnds: j.ends });
+  const validSignature = s.validSignature && !structure.problem;
+  const rule = structure.problem?.rule ?? s.rule ?? null;
+  const level3 = j.certification && j.certSig && j.certSig.revision <= s.revision ? j.certification.level : null;
+  const after = changesAfter(j, s, pdf, raw.field, goneAt, level3);
+  const disallowed = after.filter((c) => !c.allowed);
+  const ltv = padesLevel(j, s, validSignature);
+  if (rule && !validSignature) {
+    const found = structuralAttack(s.fieldName, rule, s.validSignature);
+    if (found) {
+      j.attacks.push(found);
     }
-    return {
-      ...s,
-      validSignature,
-      problem: structure.problem?.message ?? s.problem,
-      failedRule: validSignature ? null : rule,
-      warnings: structure.warning ? [structure.warning] : [],
-      modifiedAfterSigning: disallowed.length > 0,
-      changes: [...disallowed, ...after.filter((c) => c.allowed)]
-        .slice(0, MAX_CHANGES)
-        .sort((x, y) => x.revision - y.revision || x.objectNumber - y.objectNumber),
-      level,
-      timestampValid,
-      ltvEmbedded,
-    };
-  });
-  const documentIntegrity = signatures.some((s) => !s.validSignature)
-    ? 'invalid'
-    : signatures.some((s) => s.modifiedAfterSigning)
-      ? 'modified'
-      : 'intact';
-  return { ...read, signatures, documentIntegrity, attacks };
+  } else if (disallowed.length > 0) {
+    const signed = factsAt(j, s.revision);
+    j.attacks.push(modificationAttack({ field: s.fieldName, signed, final: j.finalFacts, disallowed, certified: level3 !== null }));
+  }
+  return {
+    ...s,
+    validSignature,
+    problem: structure.problem?.message ?? s.problem,
+    failedRule: validSignature ? null : rule,
+    warnings: structure.warning ? [structure.warning] : [],
+    modifiedAfterSigning: disallowed.length > 0,
+    changes: [...disallowed, ...after.filter((c) => c.allowed)]
+      .slice(0, MAX_CHANGES)
+      .sort((x, y) => x.revision - y.revision || x.objectNumber - y.objectNumber),
+    ...ltv,
+  };
+}
+
+/** Every change after signature `s`, as it sees them, and whether it allows each. */
+function changesAfter(
+  j: Judging,
+  s: PdfSignature,
+  pdf: PDF,
+  field: PdfDict | null,
+  goneAt: number | null,
+  level3: number | null,
+): (ClassifiedChange & { allowed: boolean })[] {
+  const locks = fieldLocks(pdf, field, s.dictionaryNumber);
+  const allowed = (c: ClassifiedChange) =>
+    ALWAYS_ALLOWED.has(c.category) ||
+    (c.category === 'signature' && level3 !== 1) ||
+    (c.category === 'form-fill' && level3 !== 1 && !isLocked(locks, c.field ?? '')) ||
+    (c.category === 'annotation' && level3 === 3);
+  // A signature an update took out of the form: whatever else that update did, it hid this one.
+  const removal: ClassifiedChange[] =
+    goneAt === null
+      ? []
+      : [
+          {
+            revision: goneAt,
+            objectNumber: s.dictionaryNumber ?? 0,
+            kind: 'removed',
+            category: 'other',
+            description: `signature ${s.fieldName} taken out of the form: the document as it ends no longer shows it`,
+            field: s.fieldName,
+          },
+        ];
+  return [...removal, ...j.changes]
+    .filter((c) => c.revision > s.revision)
+    .map((c) => asSeenBy(j.sneaky, s, c))
+    .map((c) => ({ ...c, allowed: allowed(c) }));
+}
+
+/** A signature change is a sneaky signature for `s` when its field draws without a signature `s` can weigh against. */
+function asSeenBy(sneaky: Map<string, 'unsigned' | 'untrusted'>, s: PdfSignature, c: ClassifiedChange): ClassifiedChange {
+  const kind = c.category === 'signature' && c.field !== undefined ? sneaky.get(c.field) : undefined;
+  if (kind === 'unsigned' || (kind === 'untrusted' && s.trusted)) {
+    const why = kind === 'unsigned' ? 'without a valid signature' : 'with a signature no trusted authority vouches for';
+    return { ...c, category: 'other', description: `sneaky signature: ${c.description}, drawn on the page ${why}` };
+  }
+  return c;
+}
+
+/** The PAdES level reached: B-T with a verified time stamp, B-LT with the chain's data in the DSS, B-LTA under a later document time stamp. */
+function padesLevel(
+  j: Judging,
+  s: PdfSignature,
+  validSignature: boolean,
+): Pick<VerifiedSignature, 'level' | 'timestampValid' | 'ltvEmbedded'> {
+  const roots = j.opts.trustedRootsDer;
+  const timestampRoots = j.opts.timestampRootsDer ?? roots;
+  const timestampValid = s.subFilter === 'ETSI.RFC3161' ? validSignature && s.trusted : !!s.timestamp?.verified;
+  const signerDer = s.signer?.der;
+  const at = s.timestamp?.genTime ?? s.signDate ?? new Date(0);
+  const covers = (dss: ReturnType<typeof readDss>) =>
+    !!signerDer &&
+    dssCoversChain({
+      signerDer,
+      cmsCertsDer: s.certificates.map((c) => c.der),
+      dss,
+      trustedRootsDer: s.subFilter === 'ETSI.RFC3161' ? timestampRoots : roots,
+      at,
+    });
+  const ltvEmbedded = timestampValid && covers(j.finalDss);
+  const archived =
+    ltvEmbedded && j.docTimestamps.some((d) => d.revision > s.revision && d !== s && covers(readDss(factsAt(j, d.revision).view.pdf)));
+  const level: PadesLevel = archived ? 'B-LTA' : ltvEmbedded ? 'B-LT' : timestampValid ? 'B-T' : 'B-B';
+  return { level, timestampValid, ltvEmbedded };
 }

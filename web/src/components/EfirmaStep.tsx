@@ -2,10 +2,11 @@
 // (efirma.ts). The certificate goes to the service, which prepares the signature; the page signs
 // what comes back with the key and sends only the signature value. The key and the password are
 // never sent: they live in this component's state and in a non-extractable CryptoKey.
-import { useEffect, useRef, useState } from 'react';
-import { ApiError, finishSat, type Lang, prepareSat, type SatPrepared, type SignResult } from '../api';
-import { EfirmaError, type EfirmaProblem, fromBase64, openEfirma, signPrepared, toBase64 } from '../efirma';
+import { useEffect, useRef } from 'react';
+import type { Lang, SatPrepared, SignResult } from '../api';
+import type { EfirmaProblem } from '../efirma';
 import { useI18n } from '../i18n';
+import { type Certificate, type EfirmaSigning, useEfirmaSigning } from '../use-efirma-signing';
 
 const TEXT = {
   es: {
@@ -118,131 +119,96 @@ export interface OpenedEfirma {
 const dateOnly = (iso: string, lang: Lang) =>
   new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 
-const readFile = async (input: File | null) => (input ? new Uint8Array(await input.arrayBuffer()) : null);
-
 export function EfirmaStep(p: EfirmaStepProps) {
   const { lang } = useI18n();
   const t = TEXT[lang];
-  const [cer, setCer] = useState<File | null>(null);
-  const [key, setKey] = useState<File | null>(null);
-  const [password, setPassword] = useState('');
-  const [consent, setConsent] = useState(false);
-  const [review, setReview] = useState<{ certificate: SatPrepared['certificate']; answer: (sign: boolean) => void } | null>(null);
-  const reviewHeading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (review) {
-      reviewHeading.current?.focus();
-    }
-  }, [review]);
-  const ready = cer !== null && key !== null && password.length > 0 && consent && !p.busy;
-
-  const submit = () =>
-    p.run(async () => {
-      const [cerBytes, keyBytes] = await Promise.all([readFile(cer), readFile(key)]);
-      let efirma: Awaited<ReturnType<typeof openEfirma>>;
-      try {
-        efirma = await openEfirma(cerBytes!, keyBytes!, password, p.rfc);
-      } catch (err) {
-        if (err instanceof EfirmaError) {
-          // Checked here, before anything is sent: the code names the problem, the text explains it.
-          throw new ApiError(0, `EFIRMA_${err.problem.toUpperCase()}`, t.problems[err.problem]);
-        }
-        throw err;
-      }
-      const opened: OpenedEfirma = {
-        certificate: toBase64(efirma.certificate),
-        sign: async (attrs) => toBase64(await signPrepared(efirma.key, fromBase64(attrs))),
-        confirm: (certificate) =>
-          new Promise<boolean>((resolve) =>
-            setReview({
-              certificate,
-              answer: (sign) => {
-                setReview(null);
-                resolve(sign);
-              },
-            }),
-          ),
-      };
-      if (p.signWith) {
-        await p.signWith(opened);
-        return;
-      }
-      const prepared = await prepareSat(p.token, opened.certificate, p.language);
-      if (!(await opened.confirm(prepared.certificate))) {
-        return;
-      }
-      p.onSigned(await finishSat(p.token, prepared.preparation_id, await opened.sign(prepared.signed_attributes)));
-    });
-
-  if (review) {
-    const c = review.certificate;
-    return (
-      <section
-        className="efirma efirma-review"
-        data-testid="efirma-certificate"
-        data-status={c.status}
-        aria-labelledby="efirma-review-title"
-      >
-        <h2 id="efirma-review-title" ref={reviewHeading} tabIndex={-1}>
-          {t.review}
-        </h2>
-        <p>{t.reviewIntro}</p>
-        <dl>
-          <dt>{t.holder}</dt>
-          <dd data-field="name">{c.name}</dd>
-          <dt>{t.rfc}</dt>
-          <dd data-field="rfc">{c.rfc}</dd>
-          <dt>{t.number}</dt>
-          <dd data-field="number">{c.certificate_number}</dd>
-          <dt>{t.validity}</dt>
-          <dd data-field="validity">{t.validRange(dateOnly(c.valid_from, lang), dateOnly(c.valid_to, lang))}</dd>
-          <dt>{t.status}</dt>
-          <dd data-field="status">{c.status === 'good' ? t.statusGood : t.statusUnknown}</dd>
-        </dl>
-        <div className="actions">
-          <button type="button" className="button button-primary" onClick={() => review.answer(true)}>
-            {t.confirm}
-          </button>
-          <button type="button" className="button button-secondary" onClick={() => review.answer(false)}>
-            {t.cancel}
-          </button>
-        </div>
-      </section>
-    );
+  const efirma = useEfirmaSigning(p, t.problems);
+  if (efirma.review) {
+    return <CertificateReview certificate={efirma.review.certificate} answer={efirma.review.answer} />;
   }
+  return <EfirmaForm p={p} efirma={efirma} />;
+}
 
+/** The certificate as the service checked it, focused as it appears; the signer confirms or stops. */
+function CertificateReview({ certificate: c, answer }: { certificate: Certificate; answer: (sign: boolean) => void }) {
+  const { lang } = useI18n();
+  const t = TEXT[lang];
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  return (
+    <section className="efirma efirma-review" data-testid="efirma-certificate" data-status={c.status} aria-labelledby="efirma-review-title">
+      <h2 id="efirma-review-title" ref={heading} tabIndex={-1}>
+        {t.review}
+      </h2>
+      <p>{t.reviewIntro}</p>
+      <dl>
+        <dt>{t.holder}</dt>
+        <dd data-field="name">{c.name}</dd>
+        <dt>{t.rfc}</dt>
+        <dd data-field="rfc">{c.rfc}</dd>
+        <dt>{t.number}</dt>
+        <dd data-field="number">{c.certificate_number}</dd>
+        <dt>{t.validity}</dt>
+        <dd data-field="validity">{t.validRange(dateOnly(c.valid_from, lang), dateOnly(c.valid_to, lang))}</dd>
+        <dt>{t.status}</dt>
+        <dd data-field="status">{c.status === 'good' ? t.statusGood : t.statusUnknown}</dd>
+      </dl>
+      <div className="actions">
+        <button type="button" className="button button-primary" onClick={() => answer(true)}>
+          {t.confirm}
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => answer(false)}>
+          {t.cancel}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The .cer, the .key, the password and the consent. */
+function EfirmaForm({ p, efirma: e }: { p: EfirmaStepProps; efirma: EfirmaSigning }) {
+  const { lang } = useI18n();
+  const t = TEXT[lang];
   return (
     <form
       id="efirma-form"
       className="efirma"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ready) {
-          void submit();
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        if (e.ready) {
+          void e.submit();
         }
       }}
     >
       <h2>{t.heading}</h2>
       <p>{t.intro(p.rfc)}</p>
       <label htmlFor="efirma-cer">{t.cer}</label>
-      <input id="efirma-cer" type="file" accept=".cer" onChange={(e) => setCer(e.target.files?.[0] ?? null)} disabled={p.busy} />
+      <input id="efirma-cer" type="file" accept=".cer" onChange={(ev) => e.setCer(ev.target.files?.[0] ?? null)} disabled={p.busy} />
       <label htmlFor="efirma-key">{t.key}</label>
-      <input id="efirma-key" type="file" accept=".key" onChange={(e) => setKey(e.target.files?.[0] ?? null)} disabled={p.busy} />
+      <input id="efirma-key" type="file" accept=".key" onChange={(ev) => e.setKey(ev.target.files?.[0] ?? null)} disabled={p.busy} />
       <label htmlFor="efirma-password">{t.password}</label>
       <input
         id="efirma-password"
         type="password"
         autoComplete="off"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        value={e.password}
+        onChange={(ev) => e.setPassword(ev.target.value)}
         disabled={p.busy}
       />
       <div className="consent">
-        <input id="efirma-consent" type="checkbox" checked={consent} onChange={(e) => setConsent(e.target.checked)} disabled={p.busy} />
+        <input
+          id="efirma-consent"
+          type="checkbox"
+          checked={e.consent}
+          onChange={(ev) => e.setConsent(ev.target.checked)}
+          disabled={p.busy}
+        />
         <label htmlFor="efirma-consent">{t.consent}</label>
       </div>
       <div className="actions">
-        <button type="submit" className="button button-primary" disabled={!ready}>
+        <button type="submit" className="button button-primary" disabled={!e.ready}>
           {p.busy ? t.signing : t.sign}
         </button>
       </div>

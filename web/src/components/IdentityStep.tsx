@@ -120,18 +120,18 @@ export interface IdentityStepProps {
   onChanged: () => void;
 }
 
+type Texts = ReturnType<typeof textsOf>;
+
+/** A set's texts for a set link, or for a verification that covers several documents. */
+const textsOf = (p: IdentityStepProps) =>
+  p.set || p.identity.documents > 1 ? { ...TEXT[p.language], ...TEXT[p.language].set } : TEXT[p.language];
+
 export function IdentityStep(p: IdentityStepProps) {
-  const t = p.set || p.identity.documents > 1 ? { ...TEXT[p.language], ...TEXT[p.language].set } : TEXT[p.language];
+  const t = textsOf(p);
   const api = p.set ?? DOCUMENT_API;
   const [captured, setCaptured] = useState<string[]>(p.identity.captured);
 
-  const rejection = p.identity.status === 'verification_failed' && (
-    <div className="identity-rejection" role="status">
-      <h2>{t.failedTitle}</h2>
-      {p.identity.reason && <p>{t.reason(p.identity.reason)}</p>}
-      <p>{p.identity.retry ? t.retry : t.failed}</p>
-    </div>
-  );
+  const rejection = p.identity.status === 'verification_failed' && <Rejection t={t} identity={p.identity} />;
   if (p.identity.status === 'verification_failed' && !p.identity.retry) {
     return (
       <div className="identity-step" data-testid="identity-failed">
@@ -159,12 +159,6 @@ export function IdentityStep(p: IdentityStepProps) {
         throw hint ? new ApiError(err instanceof ApiError ? err.status : 422, 'IMAGE_QUALITY', hint, (err as ApiError).details) : err;
       }
     });
-  const pick = (kind: Kind, file: File | undefined) => {
-    if (file) {
-      send(kind, () => readAsBase64(file));
-    }
-  };
-  const camera = cameraAvailable();
   const complete = KINDS.every((k) => captured.includes(k));
 
   return (
@@ -184,56 +178,91 @@ export function IdentityStep(p: IdentityStepProps) {
       <h2>{t.heading}</h2>
       <p>{t.intro}</p>
       {KINDS.map((kind) => (
-        <div key={kind} className="identity-field">
-          <label htmlFor={`identity-${kind}`}>
-            {t.labels[kind]} {captured.includes(kind) && <span className="badge badge-signed">{t.ready}</span>}
-          </label>
-          <p className="hint" id={`identity-${kind}-hint`}>
-            {t.hints[kind]}
-          </p>
-          <input
-            id={`identity-${kind}`}
-            type="file"
-            accept="image/jpeg,image/png"
-            capture={kind === 'selfie' ? 'user' : 'environment'}
-            aria-describedby={`identity-${kind}-hint`}
-            disabled={p.busy}
-            onChange={(e) => pick(kind, e.target.files?.[0])}
-          />
-          {camera && (
-            <CameraCapture
-              language={p.language}
-              facing={kind === 'selfie' ? 'user' : 'environment'}
-              label={t.labels[kind]}
-              disabled={p.busy}
-              onPhoto={(dataUrl) => send(kind, async () => dataUrl)}
-            />
-          )}
-        </div>
+        <Capture key={kind} kind={kind} t={t} p={p} ready={captured.includes(kind)} send={send} />
       ))}
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={!complete || p.busy}>
           {p.busy ? t.sending : t.send}
         </button>
       </div>
-      {p.identity.provider && (
-        <div className="identity-provider">
-          <p>{t.orProvider(p.identity.provider)}</p>
-          <button
-            type="button"
-            className="button"
-            disabled={p.busy}
-            onClick={() =>
-              void p.run(t.sending, async () => {
-                // The provider's page; it sends the signer back to this link when done.
-                window.location.assign((await api.provider(p.token)).url);
-              })
-            }
-          >
-            {t.provider(p.identity.provider)}
-          </button>
-        </div>
-      )}
+      {p.identity.provider && <ProviderOption t={t} p={p} provider={p.identity.provider} api={api} />}
     </form>
+  );
+}
+
+/** The sender did not approve: why, and whether the signer may try again. */
+function Rejection({ t, identity }: { t: Texts; identity: IdentityStepProps['identity'] }) {
+  return (
+    <div className="identity-rejection" role="status">
+      <h2>{t.failedTitle}</h2>
+      {identity.reason && <p>{t.reason(identity.reason)}</p>}
+      <p>{identity.retry ? t.retry : t.failed}</p>
+    </div>
+  );
+}
+
+/** One photograph: a file field (the camera app on a phone) and the camera inside the page where there is one. */
+function Capture(props: {
+  kind: Kind;
+  t: Texts;
+  p: IdentityStepProps;
+  ready: boolean;
+  send: (kind: Kind, image: () => Promise<string>) => void;
+}) {
+  const { kind, t, p, send } = props;
+  return (
+    <div className="identity-field">
+      <label htmlFor={`identity-${kind}`}>
+        {t.labels[kind]} {props.ready && <span className="badge badge-signed">{t.ready}</span>}
+      </label>
+      <p className="hint" id={`identity-${kind}-hint`}>
+        {t.hints[kind]}
+      </p>
+      <input
+        id={`identity-${kind}`}
+        type="file"
+        accept="image/jpeg,image/png"
+        capture={kind === 'selfie' ? 'user' : 'environment'}
+        aria-describedby={`identity-${kind}-hint`}
+        disabled={p.busy}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) {
+            send(kind, () => readAsBase64(file));
+          }
+        }}
+      />
+      {cameraAvailable() && (
+        <CameraCapture
+          language={p.language}
+          facing={kind === 'selfie' ? 'user' : 'environment'}
+          label={t.labels[kind]}
+          disabled={p.busy}
+          onPhoto={(dataUrl) => send(kind, async () => dataUrl)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The identity provider the sender offers instead of the photographs. */
+function ProviderOption({ t, p, provider, api }: { t: Texts; p: IdentityStepProps; provider: string; api: IdentityApi }) {
+  return (
+    <div className="identity-provider">
+      <p>{t.orProvider(provider)}</p>
+      <button
+        type="button"
+        className="button"
+        disabled={p.busy}
+        onClick={() =>
+          void p.run(t.sending, async () => {
+            // The provider's page; it sends the signer back to this link when done.
+            window.location.assign((await api.provider(p.token)).url);
+          })
+        }
+      >
+        {t.provider(provider)}
+      </button>
+    </div>
   );
 }

@@ -14,13 +14,8 @@ interface Props {
   onReject: (reason: string) => void;
 }
 
-export function RejectDialog({ open, busy, onClose, onReject }: Props) {
-  const { t } = useI18n();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [reason, setReason] = useState('');
-  const [touched, setTouched] = useState(false);
-  const id = useId();
-
+/** The dialog is shown as a modal while `open`, and closed when not. */
+function useModal(dialog: React.RefObject<HTMLDialogElement | null>, open: boolean) {
   useEffect(() => {
     const el = dialog.current;
     if (!el) {
@@ -31,32 +26,43 @@ export function RejectDialog({ open, busy, onClose, onReject }: Props) {
     } else if (!open && el.open) {
       el.close();
     }
-  }, [open]);
+  }, [dialog, open]);
+}
+
+/** Tab and Shift+Tab go round the dialog's controls, never out of it. */
+function trapFocus(e: React.KeyboardEvent<HTMLDialogElement>) {
+  if (e.key !== 'Tab') {
+    return;
+  }
+  const focusable = [
+    ...e.currentTarget.querySelectorAll<HTMLElement>('button, textarea, input, [href], [tabindex]:not([tabindex="-1"])'),
+  ].filter((el) => !el.hasAttribute('disabled'));
+  if (focusable.length === 0) {
+    return;
+  }
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+export function RejectDialog({ open, busy, onClose, onReject }: Props) {
+  const { t } = useI18n();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState('');
+  const [touched, setTouched] = useState(false);
+  const id = useId();
+
+  useModal(dialog, open);
 
   const count = graphemeCount(reason.trim());
   const tooLong = count > REASON_MAX;
   const empty = count === 0;
-
-  const trapFocus = (e: React.KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key !== 'Tab') {
-      return;
-    }
-    const focusable = [
-      ...e.currentTarget.querySelectorAll<HTMLElement>('button, textarea, input, [href], [tabindex]:not([tabindex="-1"])'),
-    ].filter((el) => !el.hasAttribute('disabled'));
-    if (focusable.length === 0) {
-      return;
-    }
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();

@@ -4,11 +4,11 @@
 // first; every result or refusal is said in words (a status line, a field's error, or the error
 // banner with the server's message).
 import { type FormEvent, useState } from 'react';
-import { AUTHORITIES, type Authority, normalizeSignerData } from '../../../src/domain/documents/authorities.js';
-import type { SignerUpdateResult } from '../../../src/schemas/workflows.js';
+import { AUTHORITIES, type Authority } from '../../../src/domain/documents/authorities.js';
 import { api, type DocumentPageData, type ListedDocument } from './api';
 import { SelectField, TextField } from './fields';
 import { formatDateTimeInZone, usePanelI18n } from './panel-i18n';
+import { type SignerCorrection, useSignerCorrection } from './use-signer-correction';
 import { ErrorBox, ShownOnce } from './widgets';
 
 type Signer = ListedDocument['signers'][number];
@@ -54,32 +54,12 @@ export function ActionResult({ action }: { action: Action }) {
 }
 
 const isOpen = (s: Signer) => s.status !== 'signed' && s.status !== 'rejected';
-
-/** What kind of identifier an authority's data is, for its input, hint and error. */
-const dataKind = (a: Authority) => (a === 'EMAIL' || a === 'EMAIL_LINK' ? 'email' : a === 'SAT' ? 'rfc' : 'phone');
 const INPUT_TYPE = { email: 'email', phone: 'tel', rfc: 'text' } as const;
-
-/**
- * Whether the service itself takes a corrected signer's new link to them: the flow it runs invites
- * them (now, or at their turn in an ordered flow) by phone, or by email when it has an address. A
- * SAT signer without an email, or a document whose links the client hands out, gets nothing: the
- * old link is dead, so the page must show the new one.
- */
-const serviceDelivers = (data: DocumentPageData, r: SignerUpdateResult) =>
-  data.workflow.in_set ||
-  (data.workflow.started && (r.signer.authority === 'SMS' || r.signer.authority === 'WHATSAPP' || r.signer.email !== null));
 
 /** The buttons beside one signer, and the correction form when it is open. */
 export function SignerActions({ data, signer, action }: { data: DocumentPageData; signer: Signer; action: Action }) {
   const { t } = usePanelI18n();
-  const [editing, setEditing] = useState(false);
-  const [name, setName] = useState(signer.name ?? '');
-  const [authority, setAuthority] = useState(signer.authority as Authority);
-  const [value, setValue] = useState(signer.data);
-  // Whether the data broke its authority's rule at the last try; said in the page's language.
-  const [dataWrong, setDataWrong] = useState(false);
-  // The new link of the last correction, when nobody else will take it to the signer.
-  const [newLink, setNewLink] = useState<string | null>(null);
+  const correction = useSignerCorrection(data, signer, action);
   const d = data.document;
   if (!isOpen(signer) || (d.status !== 'pending' && d.status !== 'draft')) {
     return null;
@@ -88,51 +68,6 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
   // Invited signers only: in an ordered flow a later signer's turn has not come.
   const canResend = data.workflow.started && !data.workflow.in_set && d.status === 'pending' && signer.status !== 'pending';
   const id = `fix-${signer.signer_id}`;
-  const kind = dataKind(authority);
-  const chooseAuthority = (next: Authority) => {
-    setAuthority(next);
-    // Another kind of identifier starts empty; back to the signer's own, the signer's own data.
-    if (next === signer.authority) {
-      setValue(signer.data);
-    } else if (dataKind(next) !== kind) {
-      setValue('');
-    }
-    setDataWrong(false);
-  };
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    // The service's own check of the data for the authority, so the person sees it at the field;
-    // the server checks again with the same function.
-    const checked = normalizeSignerData(authority, value);
-    if (!checked.ok) {
-      setDataWrong(true);
-      return;
-    }
-    setDataWrong(false);
-    const body: Record<string, string> = {};
-    if (name.trim() !== (signer.name ?? '')) {
-      body.name = name.trim();
-    }
-    if (authority !== signer.authority) {
-      // A new authority needs its data, even when the text is the same (EMAIL_LINK to EMAIL).
-      body.authority = authority;
-      body.data = checked.value;
-    } else if (checked.value !== signer.data) {
-      body.data = checked.value;
-    }
-    let answer: SignerUpdateResult | undefined;
-    const ok = await action.run(
-      async () => {
-        answer = await api.updateSigner(d.document_ticket, signer.signer_id, body);
-      },
-      t.signerCorrected(who),
-      t.confirmCorrect(who),
-    );
-    if (ok) {
-      setEditing(false);
-      setNewLink(answer && !serviceDelivers(data, answer) ? answer.signer.signer_url : null);
-    }
-  };
   return (
     <div className="signer-actions">
       <div className="row-actions">
@@ -150,60 +85,54 @@ export function SignerActions({ data, signer, action }: { data: DocumentPageData
         <button
           type="button"
           className="button button-secondary button-small"
-          aria-expanded={editing}
+          aria-expanded={correction.editing}
           aria-controls={id}
           aria-label={`${t.correct}: ${who}`}
-          onClick={() => {
-            if (!editing) {
-              // The form opens on the signer as the page shows it now (after an earlier correction too).
-              setName(signer.name ?? '');
-              setAuthority(signer.authority as Authority);
-              setValue(signer.data);
-              setDataWrong(false);
-            }
-            setEditing(!editing);
-          }}
+          onClick={correction.toggle}
         >
           {t.correct}
         </button>
       </div>
-      {newLink && <ShownOnce label={t.newSignerLink(who)} value={newLink} testId="new-signer-link" />}
-      {editing && (
-        <form id={id} className="form correct-form" onSubmit={save} noValidate>
-          <TextField id={`${id}-name`} label={t.signerName} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
-          <SelectField
-            id={`${id}-authority`}
-            label={t.signerAuthority}
-            value={authority}
-            onChange={(e) => chooseAuthority(e.target.value as Authority)}
-          >
-            {AUTHORITIES.map((a) => (
-              <option key={a} value={a}>
-                {t.authorities[a]}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            id={`${id}-data`}
-            label={t.signerData(authority)}
-            hint={t.dataHint[kind]}
-            error={dataWrong ? t.dataInvalid[kind] : undefined}
-            type={INPUT_TYPE[kind]}
-            value={value}
-            maxLength={254}
-            onChange={(e) => {
-              setValue(e.target.value);
-              setDataWrong(false);
-            }}
-          />
-          <div className="actions">
-            <button type="submit" className="button button-primary button-small" disabled={action.busy}>
-              {t.saveCorrection}
-            </button>
-          </div>
-        </form>
-      )}
+      {correction.newLink && <ShownOnce label={t.newSignerLink(who)} value={correction.newLink} testId="new-signer-link" />}
+      {correction.editing && <CorrectionForm id={id} correction={correction} busy={action.busy} />}
     </div>
+  );
+}
+
+/** A signer's name, authority and its data, as the correction will send them. */
+function CorrectionForm({ id, correction: c, busy }: { id: string; correction: SignerCorrection; busy: boolean }) {
+  const { t } = usePanelI18n();
+  return (
+    <form id={id} className="form correct-form" onSubmit={c.save} noValidate>
+      <TextField id={`${id}-name`} label={t.signerName} value={c.name} maxLength={200} onChange={(e) => c.setName(e.target.value)} />
+      <SelectField
+        id={`${id}-authority`}
+        label={t.signerAuthority}
+        value={c.authority}
+        onChange={(e) => c.chooseAuthority(e.target.value as Authority)}
+      >
+        {AUTHORITIES.map((a) => (
+          <option key={a} value={a}>
+            {t.authorities[a]}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        id={`${id}-data`}
+        label={t.signerData(c.authority)}
+        hint={t.dataHint[c.kind]}
+        error={c.dataWrong ? t.dataInvalid[c.kind] : undefined}
+        type={INPUT_TYPE[c.kind]}
+        value={c.value}
+        maxLength={254}
+        onChange={(e) => c.setValue(e.target.value)}
+      />
+      <div className="actions">
+        <button type="submit" className="button button-primary button-small" disabled={busy}>
+          {t.saveCorrection}
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -9,13 +9,13 @@ import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
 type Key = Awaited<ReturnType<typeof api.keys>>['keys'][number];
 
 export function KeysPage() {
-  const { t, when } = usePanelI18n();
+  const { t } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.keys(), []);
   const [shown, setShown] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [actionError, setActionError] = useState<unknown>(null);
 
-  const act = async (run: () => Promise<{ id: string; api_key?: string }>, confirmText?: string) => {
+  const act: Act = async (run, confirmText) => {
     if (confirmText && !window.confirm(confirmText)) {
       return;
     }
@@ -49,47 +49,57 @@ export function KeysPage() {
           {t.createKey}
         </button>
       </div>
-      <DataTable<Key>
-        rows={data?.keys}
-        error={error}
-        testId="keys"
-        rowKey={(k) => k.id}
-        rowTestId={(k) => `key-${k.id}`}
-        columns={[
-          { label: t.colKey, cell: (k) => `#${k.id}` },
-          {
-            label: t.colState,
-            cell: (k) => <Badge kind={k.active ? 'signed' : 'rejected'}>{k.active ? t.active : t.revoked}</Badge>,
-          },
-          { label: t.colCreated, cell: (k) => when(k.created_at) },
-          {
-            label: t.rotate,
-            actions: true,
-            className: 'row-actions',
-            cell: (k) =>
-              k.active && (
-                <>
-                  <button
-                    type="button"
-                    className="button button-secondary button-small"
-                    aria-label={`${t.rotate} #${k.id}`}
-                    onClick={() => act(() => api.rotateKey(k.id), t.confirmRotate(`#${k.id}`))}
-                  >
-                    {t.rotate}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-danger-outline button-small"
-                    aria-label={`${t.revoke} #${k.id}`}
-                    onClick={() => act(() => api.revokeKey(k.id), t.confirmRevoke(`#${k.id}`))}
-                  >
-                    {t.revoke}
-                  </button>
-                </>
-              ),
-          },
-        ]}
-      />
+      <KeyTable keys={data?.keys} error={error} act={act} />
     </section>
+  );
+}
+
+type Act = (run: () => Promise<{ id: string; api_key?: string }>, confirmText?: string) => Promise<void>;
+
+/** The keys by number, state and date; rotate and revoke for the active ones, each asked first. */
+function KeyTable({ keys, error, act }: { keys: Key[] | undefined; error: unknown; act: Act }) {
+  const { t, when } = usePanelI18n();
+  return (
+    <DataTable<Key>
+      rows={keys}
+      error={error}
+      testId="keys"
+      rowKey={(k) => k.id}
+      rowTestId={(k) => `key-${k.id}`}
+      columns={[
+        { label: t.colKey, cell: (k) => `#${k.id}` },
+        {
+          label: t.colState,
+          cell: (k) => <Badge kind={k.active ? 'signed' : 'rejected'}>{k.active ? t.active : t.revoked}</Badge>,
+        },
+        { label: t.colCreated, cell: (k) => when(k.created_at) },
+        {
+          label: t.rotate,
+          actions: true,
+          className: 'row-actions',
+          cell: (k) =>
+            k.active && (
+              <>
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  aria-label={`${t.rotate} #${k.id}`}
+                  onClick={() => act(() => api.rotateKey(k.id), t.confirmRotate(`#${k.id}`))}
+                >
+                  {t.rotate}
+                </button>
+                <button
+                  type="button"
+                  className="button button-danger-outline button-small"
+                  aria-label={`${t.revoke} #${k.id}`}
+                  onClick={() => act(() => api.revokeKey(k.id), t.confirmRevoke(`#${k.id}`))}
+                >
+                  {t.revoke}
+                </button>
+              </>
+            ),
+        },
+      ]}
+    />
   );
 }

@@ -1,81 +1,28 @@
 // The account panel: the sign-in page, or — with a session — the header with the account, the
 // sections and the language switch around the current section.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { Lang } from '../api';
-import { browserLang, LANGUAGE_NAMES } from '../i18n';
-import { api, type Session, setCsrfToken } from './api';
+import { LANGUAGE_NAMES } from '../i18n';
 import { DocumentPage } from './DocumentPage';
 import { DocumentsPage } from './DocumentsPage';
 import { KeysPage } from './KeysPage';
-import { PanelI18n, panelWords } from './panel-i18n';
-import { navigate, useRoute } from './router';
+import { PanelI18n, panelWords, usePanelI18n } from './panel-i18n';
+import { type Route, useRoute } from './router';
 import { SetsPage } from './SetsPage';
 import { SignInPage } from './SignInPage';
 import { TemplatesPage } from './TemplatesPage';
+import { usePanelLang, usePanelSession } from './use-panel-session';
 import { UsagePage } from './UsagePage';
 import { WebhooksPage } from './WebhooksPage';
 import { Link } from './widgets';
 
-const LANG_KEY = 'sello-panel-lang';
-
-function initialLang(): Lang {
-  const kept = window.localStorage.getItem(LANG_KEY);
-  return kept === 'es' || kept === 'en' ? kept : browserLang();
-}
-
 export function PanelApp() {
   const route = useRoute();
-  const [lang, setLangState] = useState<Lang>(initialLang);
-  const setLang = useCallback((l: Lang) => {
-    window.localStorage.setItem(LANG_KEY, l);
-    setLangState(l);
-  }, []);
-  const [session, setSession] = useState<Session | null>(null);
+  const { lang, setLang } = usePanelLang();
+  const { session, ended, signedIn, signOut } = usePanelSession(route);
   const zone = session?.account.time_zone;
   const i18n = useMemo(() => panelWords(lang, zone), [lang, zone]);
-  const [ended, setEnded] = useState(false);
   const t = i18n.t;
-
-  useEffect(() => {
-    document.documentElement.lang = lang;
-  }, [lang]);
-
-  useEffect(() => {
-    const onEnded = () => {
-      setSession(null);
-      setEnded(true);
-      navigate('/panel/sign-in');
-    };
-    window.addEventListener('panel-session-ended', onEnded);
-    return () => window.removeEventListener('panel-session-ended', onEnded);
-  }, []);
-
-  useEffect(() => {
-    if (route.page === 'sign-in' || session) {
-      return;
-    }
-    api.session().then(
-      (s) => {
-        setCsrfToken(s.csrf_token);
-        setSession(s);
-      },
-      () => navigate('/panel/sign-in'),
-    );
-  }, [route.page, session]);
-
-  const signedIn = (s: Session) => {
-    setCsrfToken(s.csrf_token);
-    setEnded(false);
-    setSession(s);
-    navigate('/panel');
-  };
-
-  const signOut = async () => {
-    await api.signOut().catch(() => undefined);
-    setCsrfToken('');
-    setSession(null);
-    navigate('/panel/sign-in');
-  };
 
   const titles: Record<string, string> = {
     'sign-in': t.signInTitle,
@@ -106,46 +53,14 @@ export function PanelApp() {
           </button>
         )}
       </header>
-      {session && route.page !== 'sign-in' && (
-        <nav className="panel-nav" aria-label={t.nav}>
-          {(
-            [
-              ['documents', '/panel', t.navDocuments],
-              ['sets', '/panel/sets', t.navSets],
-              ['templates', '/panel/templates', t.navTemplates],
-              ['webhooks', '/panel/webhooks', t.navWebhooks],
-              ['keys', '/panel/keys', t.navKeys],
-              ['usage', '/panel/usage', t.navUsage],
-            ] as const
-          ).map(([page, href, label]) => {
-            const current = route.page === page || (page === 'documents' && route.page === 'document');
-            return (
-              <Link key={page} href={href} aria-current={current ? 'page' : undefined} className="nav-link">
-                {label}
-              </Link>
-            );
-          })}
-        </nav>
-      )}
+      {session && route.page !== 'sign-in' && <PanelNav route={route} />}
       <main className="main panel-main" id="content">
         {route.page === 'sign-in' ? (
           <SignInPage onSignedIn={signedIn} ended={ended} />
         ) : !session ? (
           <p className="loading">{t.loading}</p>
-        ) : route.page === 'document' ? (
-          <DocumentPage key={route.ticket} ticket={route.ticket} />
-        ) : route.page === 'sets' ? (
-          <SetsPage />
-        ) : route.page === 'templates' ? (
-          <TemplatesPage />
-        ) : route.page === 'webhooks' ? (
-          <WebhooksPage />
-        ) : route.page === 'keys' ? (
-          <KeysPage />
-        ) : route.page === 'usage' ? (
-          <UsagePage />
         ) : (
-          <DocumentsPage />
+          <Section route={route} />
         )}
         {session && route.page !== 'sign-in' && (
           <p className="hint zone-note" data-testid="zone-note">
@@ -155,6 +70,52 @@ export function PanelApp() {
       </main>
     </PanelI18n.Provider>
   );
+}
+
+/** The sections, the current one marked. */
+function PanelNav({ route }: { route: Route }) {
+  const { t } = usePanelI18n();
+  return (
+    <nav className="panel-nav" aria-label={t.nav}>
+      {(
+        [
+          ['documents', '/panel', t.navDocuments],
+          ['sets', '/panel/sets', t.navSets],
+          ['templates', '/panel/templates', t.navTemplates],
+          ['webhooks', '/panel/webhooks', t.navWebhooks],
+          ['keys', '/panel/keys', t.navKeys],
+          ['usage', '/panel/usage', t.navUsage],
+        ] as const
+      ).map(([page, href, label]) => {
+        const current = route.page === page || (page === 'documents' && route.page === 'document');
+        return (
+          <Link key={page} href={href} aria-current={current ? 'page' : undefined} className="nav-link">
+            {label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** The section the address names, for an account signed in. */
+function Section({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'document':
+      return <DocumentPage key={route.ticket} ticket={route.ticket} />;
+    case 'sets':
+      return <SetsPage />;
+    case 'templates':
+      return <TemplatesPage />;
+    case 'webhooks':
+      return <WebhooksPage />;
+    case 'keys':
+      return <KeysPage />;
+    case 'usage':
+      return <UsagePage />;
+    default:
+      return <DocumentsPage />;
+  }
 }
 
 function LanguageSwitch({ lang, label, onChange }: { lang: Lang; label: string; onChange: (l: Lang) => void }) {

@@ -1,7 +1,7 @@
 // The account's document sets, read-only: newest first, filtered by state, name and creation
 // dates, in pages; each opened in place to show its documents and signers as
 // GET /api/documentset/{uuid} gives them.
-import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js';
+import type { ListedSets } from './api';
 import type { SET_STATUSES } from '../../../src/schemas/sets.js';
 import { api } from './api';
 import { ListFilters, useFilteredList } from './filters';

@@ -14,8 +14,10 @@ const COLORS: Record<(typeof KINDS)[number], string> = {
   stamps: '#6b2fa3',
 };
 
+type Usage = Awaited<ReturnType<typeof api.usage>>;
+
 export function UsagePage() {
-  const { t, lang } = usePanelI18n();
+  const { t } = usePanelI18n();
   const { data, error, reload } = useLoad(() => api.usage(), []);
   if (!data) {
     return (
@@ -26,16 +28,6 @@ export function UsagePage() {
       </section>
     );
   }
-  const month = (iso: string) =>
-    new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(iso));
-  const max = Math.max(1, ...data.months.flatMap((m) => KINDS.map((k) => m.consumption[k].total)));
-  const width = 600;
-  const height = 220;
-  const groupW = width / data.months.length;
-  const barW = (groupW - 16) / KINDS.length;
-  const summary = data.months
-    .map((m) => `${month(m.from)}: ${KINDS.map((k) => `${t.kinds[k]} ${m.consumption[k].total}`).join(', ')}`)
-    .join('; ');
   return (
     <section aria-labelledby="usage-title">
       <PageHeading>
@@ -52,70 +44,120 @@ export function UsagePage() {
           ))}
         </dl>
       </div>
-      <div className="card">
-        <h2 className="section-title">{t.packagesTitle}</h2>
-        <DataTable<AccountPackages[number]>
-          rows={data.packages}
-          empty={t.noPackages}
-          rowKey={(p) => p.id}
-          columns={[
-            { label: t.colKind, cell: (p) => t.kinds[p.kind] ?? p.kind },
-            {
-              label: t.colUsed,
-              cell: (p) => (
-                <>
-                  {p.used} / {p.pieces}
-                </>
-              ),
-            },
-            {
-              label: t.colValid,
-              cell: (p) => (
-                <>
-                  {formatDay(p.valid_from, lang)} – {formatDay(p.valid_to, lang)}
-                </>
-              ),
-            },
-          ]}
-        />
-      </div>
-      <figure className="card chart">
-        <figcaption className="section-title">{t.chartTitle}</figcaption>
-        <svg viewBox={`0 0 ${width} ${height + 30}`} role="img" aria-label={t.chartSummary(summary)} data-testid="usage-chart">
-          <line x1="0" y1={height} x2={width} y2={height} stroke="#8a92a3" />
-          {data.months.map((m, i) => (
-            <g key={m.from}>
-              {KINDS.map((k, j) => {
-                const v = m.consumption[k].total;
-                const h = (v / max) * (height - 20);
-                const x = i * groupW + 8 + j * barW;
-                return (
-                  <g key={k}>
-                    <rect x={x} y={height - h} width={barW - 2} height={h} fill={COLORS[k]}>
-                      <title>{`${month(m.from)} · ${t.kinds[k]}: ${v}`}</title>
-                    </rect>
-                    {v > 0 && (
-                      <text x={x + (barW - 2) / 2} y={height - h - 4} textAnchor="middle" fontSize="12" fill="#1b1f2a">
-                        {v}
-                      </text>
-                    )}
-                  </g>
-                );
-              })}
-              <text x={i * groupW + groupW / 2} y={height + 20} textAnchor="middle" fontSize="14" fill="#1b1f2a">
-                {month(m.from)}
-              </text>
-            </g>
-          ))}
-        </svg>
-        <ul className="legend">
-          {KINDS.map((k) => (
-            <li key={k}>
-              <span className="swatch" style={{ background: COLORS[k] }} aria-hidden="true" /> {t.kinds[k]}
-            </li>
-          ))}
-        </ul>
-      </figure>
+      <Packages packages={data.packages} />
+      <UsageChart months={data.months} />
     </section>
+  );
+}
+
+function Packages({ packages }: { packages: AccountPackages }) {
+  const { t, lang } = usePanelI18n();
+  return (
+    <div className="card">
+      <h2 className="section-title">{t.packagesTitle}</h2>
+      <DataTable<AccountPackages[number]>
+        rows={packages}
+        empty={t.noPackages}
+        rowKey={(p) => p.id}
+        columns={[
+          { label: t.colKind, cell: (p) => t.kinds[p.kind] ?? p.kind },
+          {
+            label: t.colUsed,
+            cell: (p) => (
+              <>
+                {p.used} / {p.pieces}
+              </>
+            ),
+          },
+          {
+            label: t.colValid,
+            cell: (p) => (
+              <>
+                {formatDay(p.valid_from, lang)} – {formatDay(p.valid_to, lang)}
+              </>
+            ),
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+const WIDTH = 600;
+const HEIGHT = 220;
+
+/** The months' consumption as bars, one group a month; the figures as the image's text. */
+function UsageChart({ months }: { months: Usage['months'] }) {
+  const { t, lang } = usePanelI18n();
+  const month = (iso: string) =>
+    new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'es-ES', { month: 'short', year: '2-digit', timeZone: 'UTC' }).format(new Date(iso));
+  const max = Math.max(1, ...months.flatMap((m) => KINDS.map((k) => m.consumption[k].total)));
+  const groupW = WIDTH / months.length;
+  const summary = months
+    .map((m) => `${month(m.from)}: ${KINDS.map((k) => `${t.kinds[k]} ${m.consumption[k].total}`).join(', ')}`)
+    .join('; ');
+  return (
+    <figure className="card chart">
+      <figcaption className="section-title">{t.chartTitle}</figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 30}`} role="img" aria-label={t.chartSummary(summary)} data-testid="usage-chart">
+        <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} stroke="#8a92a3" />
+        {months.map((m, i) => (
+          <g key={m.from}>
+            {KINDS.map((k, j) => (
+              <Bar
+                key={k}
+                value={m.consumption[k].total}
+                max={max}
+                x={i * groupW + 8 + j * ((groupW - 16) / KINDS.length)}
+                width={(groupW - 16) / KINDS.length}
+                color={COLORS[k]}
+                title={`${month(m.from)} · ${t.kinds[k]}`}
+              />
+            ))}
+            <text x={i * groupW + groupW / 2} y={HEIGHT + 20} textAnchor="middle" fontSize="14" fill="#1b1f2a">
+              {month(m.from)}
+            </text>
+          </g>
+        ))}
+      </svg>
+      <ul className="legend">
+        {KINDS.map((k) => (
+          <li key={k}>
+            <span className="swatch" style={{ background: COLORS[k] }} aria-hidden="true" /> {t.kinds[k]}
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+/** One bar, its figure above it when not zero. */
+function Bar({
+  value,
+  max,
+  x,
+  width,
+  color,
+  title,
+}: {
+  value: number;
+  max: number;
+  x: number;
+  width: number;
+  color: string;
+  title: string;
+}) {
+  const h = (value / max) * (HEIGHT - 20);
+  return (
+    <g>
+      <rect x={x} y={HEIGHT - h} width={width - 2} height={h} fill={color}>
+        <title>{`${title}: ${value}`}</title>
+      </rect>
+      {value > 0 && (
+        <text x={x + (width - 2) / 2} y={HEIGHT - h - 4} textAnchor="middle" fontSize="12" fill="#1b1f2a">
+          {value}
+        </text>
+      )}
+    </g>
   );
 }

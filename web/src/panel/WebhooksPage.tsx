@@ -1,76 +1,36 @@
 // The account's webhook: its URL, a new signing secret (shown once), the subscriptions per event,
 // and the delivery log with "send again": each event in words with its document's name (the
 // identifier and the ticket stay in the tooltip, for whoever matches them with a receiver's log).
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { eventLabel } from '../../../src/domain/events/event-labels.js';
 import { api, type DeliveryList } from './api';
 import { SelectField, TextField } from './fields';
 import { usePanelI18n } from './panel-i18n';
 import { Subscriptions } from './Subscriptions';
 import { DataTable, Pager, usePages } from './table';
+import { useWebhook } from './use-webhook';
 import { Badge, ErrorBox, PageHeading, ShownOnce, useLoad } from './widgets';
 
 type Delivery = DeliveryList['deliveries'][number];
 
 export function WebhooksPage() {
   const { t } = usePanelI18n();
-  const hook = useLoad(() => api.webhook(), []);
-  const [url, setUrl] = useState<string | null>(null);
-  const [secret, setSecret] = useState<string | null>(null);
-  const [notice, setNotice] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [testResult, setTestResult] = useState('');
-  const shownUrl = url ?? hook.data?.url ?? '';
-
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      const r = await api.setWebhook(shownUrl);
-      setSecret(r.secret);
-      setNotice(t.urlSaved);
-      hook.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
-  const test = async () => {
-    setError(null);
-    setNotice('');
-    try {
-      const r = await api.testEvent();
-      setTestResult(r.delivered ? t.testDelivered(r.status!) : t.testFailed(r.error ?? `HTTP ${r.status}`));
-    } catch (err) {
-      setError(err);
-    }
-  };
-  const rotate = async () => {
-    if (!window.confirm(t.confirmRotateSecret)) {
-      return;
-    }
-    setError(null);
-    try {
-      setSecret((await api.rotateSecret()).secret);
-      setNotice('');
-    } catch (err) {
-      setError(err);
-    }
-  };
-
+  const w = useWebhook();
+  const { hook } = w;
   return (
     <section aria-labelledby="webhooks-title">
       <PageHeading>
         <span id="webhooks-title">{t.webhooksTitle}</span>
       </PageHeading>
-      <ErrorBox error={error ?? hook.error} onDismiss={() => setError(null)} />
-      <form className="card form" onSubmit={save}>
+      <ErrorBox error={w.error ?? hook.error} onDismiss={w.dismiss} />
+      <form className="card form" onSubmit={w.save}>
         <TextField
           id="webhook-url"
           label={t.urlLabel}
           type="url"
           required
-          value={shownUrl}
-          onChange={(e) => setUrl(e.target.value)}
+          value={w.shownUrl}
+          onChange={(e) => w.setUrl(e.target.value)}
           placeholder="https://"
         />
         {hook.data && !hook.data.url && <p className="hint">{t.noUrl}</p>}
@@ -79,21 +39,31 @@ export function WebhooksPage() {
             {t.saveUrl}
           </button>
         </div>
-        {notice && <p role="status">{notice}</p>}
+        {w.notice && <p role="status">{w.notice}</p>}
       </form>
       <div className="card">
         <h2 className="section-title">{t.secretTitle}</h2>
-        {secret ? <ShownOnce label={t.newSecret} value={secret} testId="webhook-secret" /> : hook.data?.secret_set && <p>{t.secretSet}</p>}
+        {w.secret ? (
+          <ShownOnce label={t.newSecret} value={w.secret} testId="webhook-secret" />
+        ) : (
+          hook.data?.secret_set && <p>{t.secretSet}</p>
+        )}
         <div className="actions">
-          <button type="button" className="button button-secondary" onClick={rotate} disabled={!hook.data?.url} data-testid="rotate-secret">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={w.rotate}
+            disabled={!hook.data?.url}
+            data-testid="rotate-secret"
+          >
             {t.rotateSecret}
           </button>
-          <button type="button" className="button button-secondary" onClick={test} disabled={!hook.data?.url} data-testid="test-event">
+          <button type="button" className="button button-secondary" onClick={w.test} disabled={!hook.data?.url} data-testid="test-event">
             {t.testEvent}
           </button>
         </div>
         <p role="status" data-testid="test-result">
-          {testResult}
+          {w.testResult}
         </p>
       </div>
       <Subscriptions />
@@ -103,7 +73,7 @@ export function WebhooksPage() {
 }
 
 function Deliveries() {
-  const { t, lang, when } = usePanelI18n();
+  const { t } = usePanelI18n();
   const [state, setState] = useState('');
   const pages = usePages();
   const { data, error, reload } = useLoad<DeliveryList>(() => api.deliveries({ state, nextToken: pages.token }), [state, pages.token]);
@@ -145,58 +115,66 @@ function Deliveries() {
       <p role="status" className="hint">
         {status}
       </p>
-      <DataTable<Delivery>
-        rows={data?.deliveries}
-        error={error}
-        testId="deliveries"
-        empty={t.noDeliveries}
-        rowKey={(d) => d.id}
-        rowTestId={(d) => `delivery-${d.id}`}
-        columns={[
-          {
-            label: t.colEvent,
-            cell: (d) => (
-              <>
-                <span title={d.event}>{eventLabel(d.event, lang)}</span>
-                {d.document_ticket && (
-                  <div className="muted small" title={d.document_ticket}>
-                    {d.document_name ?? d.document_ticket}
-                  </div>
-                )}
-              </>
-            ),
-          },
-          { label: t.colTime, cell: (d) => when(d.created_at) },
-          { label: t.colState, cell: (d) => <Badge kind={d.state}>{t.deliveryStates[d.state] ?? d.state}</Badge> },
-          { label: t.colAttempts, cell: (d) => d.attempts },
-          {
-            label: t.colLast,
-            className: 'url-cell',
-            cell: (d) => (
-              <>
-                {d.last_status ?? ''} {d.last_error ?? ''}
-              </>
-            ),
-          },
-          { label: t.colNext, cell: (d) => (d.next_attempt_at ? when(d.next_attempt_at) : '—') },
-          {
-            label: t.sendAgain,
-            actions: true,
-            cell: (d) =>
-              d.state !== 'delivered' && (
-                <button
-                  type="button"
-                  className="button button-secondary button-small"
-                  onClick={() => retry(d.id)}
-                  aria-label={`${t.sendAgain}: ${eventLabel(d.event, lang)} ${d.id}`}
-                >
-                  {t.sendAgain}
-                </button>
-              ),
-          },
-        ]}
-      />
+      <DeliveryTable data={data} error={error} retry={retry} />
       {data && <Pager pages={pages} nextToken={data.nextToken} />}
     </div>
+  );
+}
+
+/** The deliveries, each event in words with its document's name, and "send again" for the undelivered. */
+function DeliveryTable({ data, error, retry }: { data: DeliveryList | null; error: unknown; retry: (id: string) => void }) {
+  const { t, lang, when } = usePanelI18n();
+  return (
+    <DataTable<Delivery>
+      rows={data?.deliveries}
+      error={error}
+      testId="deliveries"
+      empty={t.noDeliveries}
+      rowKey={(d) => d.id}
+      rowTestId={(d) => `delivery-${d.id}`}
+      columns={[
+        {
+          label: t.colEvent,
+          cell: (d) => (
+            <>
+              <span title={d.event}>{eventLabel(d.event, lang)}</span>
+              {d.document_ticket && (
+                <div className="muted small" title={d.document_ticket}>
+                  {d.document_name ?? d.document_ticket}
+                </div>
+              )}
+            </>
+          ),
+        },
+        { label: t.colTime, cell: (d) => when(d.created_at) },
+        { label: t.colState, cell: (d) => <Badge kind={d.state}>{t.deliveryStates[d.state] ?? d.state}</Badge> },
+        { label: t.colAttempts, cell: (d) => d.attempts },
+        {
+          label: t.colLast,
+          className: 'url-cell',
+          cell: (d) => (
+            <>
+              {d.last_status ?? ''} {d.last_error ?? ''}
+            </>
+          ),
+        },
+        { label: t.colNext, cell: (d) => (d.next_attempt_at ? when(d.next_attempt_at) : '—') },
+        {
+          label: t.sendAgain,
+          actions: true,
+          cell: (d) =>
+            d.state !== 'delivered' && (
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                onClick={() => retry(d.id)}
+                aria-label={`${t.sendAgain}: ${eventLabel(d.event, lang)} ${d.id}`}
+              >
+                {t.sendAgain}
+              </button>
+            ),
+        },
+      ]}
+    />
   );
 }

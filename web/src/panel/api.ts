@@ -1,38 +1,44 @@
 // The panel's calls to /panel/api: the session cookie goes by itself (same origin); every change
-// carries the session's CSRF token, which the page learns from GET /panel/api/session. The
-// answers' shapes are the API's own schemas where the panel reuses an API use case.
-import type { AccountPackages, ConsumptionReport } from '../../../src/schemas/accounts.js';
+// carries the session's CSRF token, which the page learns from GET /panel/api/session. Every
+// answer's type is the Static of the schema its route serialises it through (src/schemas/panel.ts,
+// and the API's own schemas where the panel reuses an API use case): a field the page reads is a
+// field the schema names, so none is dropped on the way.
+import type { Static } from '@sinclair/typebox';
 import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
 import type { DocumentHistory } from '../../../src/schemas/report.js';
-import type { CreatedSubscription, DeletedSubscription, SubscriptionList } from '../../../src/schemas/events.js';
+import type { CreatedSubscription, DeletedSubscription } from '../../../src/schemas/events.js';
+import type {
+  PanelDocumentPage,
+  PanelKeyList,
+  PanelLinkSent,
+  PanelNewKey,
+  PanelResentInvitation,
+  PanelRevokedKey,
+  PanelRotatedKey,
+  PanelSessionView,
+  PanelSetList,
+  PanelSignedIn,
+  PanelSubscriptions,
+  PanelTemplateTrial,
+  PanelTestEvent,
+  PanelUsage,
+  PanelWebhook,
+  PanelWebhookSecret,
+} from '../../../src/schemas/panel.js';
 import type { StampList } from '../../../src/schemas/stamps.js';
 import type { DeliveryList, RetriedDelivery } from '../../../src/schemas/webhook-deliveries.js';
 import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/schemas/workflows.js';
 import type { DocumentSet } from '../../../src/schemas/sets.js';
 import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
-import type { ListedSets } from '../../../src/domain/panel/list-document-sets.js';
 import type { Lang } from '../api';
 
 export type ListedDocument = DocumentListing['documents'][number];
 
 /** The document page: the listing's view of it, its history, and whether the service runs its flow. */
-export interface DocumentPageData {
-  document: ListedDocument;
-  history: DocumentHistory;
-  /** `time_zone`: the account's, where a new expiration date ends a day. */
-  workflow: { started: boolean; in_set: boolean; expires_at: string | null; time_zone: string };
-  /** Each history actor `signer:<signer_id>` of the document in words (name and address). */
-  people: Record<string, string>;
-}
+export type DocumentPageData = PanelDocumentPage;
+export type Session = PanelSessionView;
+export type ListedSets = PanelSetList;
 export type { DeliveryList, DocumentHistory, DocumentListing };
-
-export interface Session {
-  email: string;
-  account: { web_id: string; name: string; time_zone: string };
-  csrf_token: string;
-  expires_at: string;
-  idle_expires_at: string;
-}
 
 export class PanelError extends Error {
   constructor(
@@ -91,32 +97,28 @@ const qs = (q: Record<string, string | undefined>) => {
 };
 
 export const api = {
-  requestLink: (email: string, language: string) => call<{ sent: true }>('POST', '/sign-in/request', { email, language }),
-  signIn: (token: string) => call<{ signed_in: true }>('POST', '/sign-in', { token }),
+  requestLink: (email: string, language: string) => call<Static<typeof PanelLinkSent>>('POST', '/sign-in/request', { email, language }),
+  signIn: (token: string) => call<Static<typeof PanelSignedIn>>('POST', '/sign-in', { token }),
   session: () => call<Session>('GET', '/session'),
   signOut: () => call<void>('POST', '/sign-out'),
   documents: (q: { q?: string; status?: string; from?: string; to?: string; nextToken?: string }) =>
     call<DocumentListing>('GET', `/documents${qs(q)}`),
   document: (ticket: string) => call<DocumentPageData>('GET', `/documents/${encodeURIComponent(ticket)}`),
   resendInvitation: (ticket: string, signerId: string) =>
-    call<{ sent_at: string }>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/resend`),
+    call<PanelResentInvitation>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/resend`),
   updateSigner: (ticket: string, signerId: string, body: { name?: string; authority?: string; data?: string }) =>
     call<SignerUpdateResult>('POST', `/documents/${encodeURIComponent(ticket)}/signers/${encodeURIComponent(signerId)}/update`, body),
   updateWorkflow: (ticket: string, body: { expiration_date?: string; cancel?: true }) =>
     call<WorkflowUpdateResult>('POST', `/documents/${encodeURIComponent(ticket)}/workflow`, body),
   deleteDocument: (ticket: string) => call<DeleteOrRestoreResult>('POST', `/documents/${encodeURIComponent(ticket)}/delete`),
   restoreDocument: (ticket: string) => call<DeleteOrRestoreResult>('POST', `/documents/${encodeURIComponent(ticket)}/restore`),
-  webhook: () => call<{ url: string | null; secret_set: boolean }>('GET', '/webhook'),
-  setWebhook: (url: string) => call<{ url: string; secret: string }>('POST', '/webhook', { url }),
-  rotateSecret: () => call<{ url: string; secret: string }>('POST', '/webhook/secret'),
-  testEvent: () =>
-    call<{ url: string; notification_id: string; delivered: boolean; status: number | null; error: string | null }>(
-      'POST',
-      '/webhook/test',
-    ),
+  webhook: () => call<Static<typeof PanelWebhook>>('GET', '/webhook'),
+  setWebhook: (url: string) => call<Static<typeof PanelWebhookSecret>>('POST', '/webhook', { url }),
+  rotateSecret: () => call<Static<typeof PanelWebhookSecret>>('POST', '/webhook/secret'),
+  testEvent: () => call<Static<typeof PanelTestEvent>>('POST', '/webhook/test'),
   deliveries: (q: { state?: string; nextToken?: string }) => call<DeliveryList>('GET', `/webhook/deliveries${qs(q)}`),
   retryDelivery: (id: string) => call<RetriedDelivery>('POST', `/webhook/deliveries/${encodeURIComponent(id)}/retry`),
-  subscriptions: () => call<SubscriptionList & { event_kinds: string[] }>('GET', '/webhook/subscriptions'),
+  subscriptions: () => call<Static<typeof PanelSubscriptions>>('GET', '/webhook/subscriptions'),
   addSubscription: (event: string, url: string) => call<CreatedSubscription>('POST', '/webhook/subscriptions', { event, url }),
   deleteSubscription: (id: string) => call<DeletedSubscription>('DELETE', `/webhook/subscriptions/${encodeURIComponent(id)}`),
   stamps: (ticket: string) => call<StampList>('GET', `/documents/${encodeURIComponent(ticket)}/stamps`),
@@ -125,12 +127,12 @@ export const api = {
   templates: () => call<TemplateList>('GET', '/templates'),
   templateFields: (name: string) => call<TemplateFields>('GET', `/templates/${encodeURIComponent(name)}/fields`),
   tryTemplate: (name: string, body: { fields: { id: string; value: string }[] }) =>
-    call<{ name: string; warnings: string[]; pdf: string }>('POST', `/templates/${encodeURIComponent(name)}/try`, body),
-  keys: () => call<{ keys: { id: string; active: boolean; created_at: string }[]; max_active: number }>('GET', '/keys'),
-  createKey: () => call<{ id: string; api_key: string }>('POST', '/keys'),
-  rotateKey: (id: string) => call<{ id: string; api_key: string; replaced: string }>('POST', `/keys/${encodeURIComponent(id)}/rotate`),
-  revokeKey: (id: string) => call<{ id: string }>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
-  usage: () => call<{ remaining: Record<string, number | null>; packages: AccountPackages; months: ConsumptionReport[] }>('GET', '/usage'),
+    call<Static<typeof PanelTemplateTrial>>('POST', `/templates/${encodeURIComponent(name)}/try`, body),
+  keys: () => call<Static<typeof PanelKeyList>>('GET', '/keys'),
+  createKey: () => call<Static<typeof PanelNewKey>>('POST', '/keys'),
+  rotateKey: (id: string) => call<Static<typeof PanelRotatedKey>>('POST', `/keys/${encodeURIComponent(id)}/rotate`),
+  revokeKey: (id: string) => call<Static<typeof PanelRevokedKey>>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
+  usage: () => call<Static<typeof PanelUsage>>('GET', '/usage'),
 };
 
 /**

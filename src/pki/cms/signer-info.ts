@@ -5,9 +5,10 @@
 import { type KeyObject, constants, createHash, verify } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { MAX_BER_ELEMENTS, berElementLength, berToDer } from './ber.js';
-import { PkiError } from './errors.js';
-import { OID, type HashName, toArrayBuffer } from './primitives.js';
+import { MAX_BER_ELEMENTS, berElementLength, berToDer } from '../ber.js';
+import { PkiError } from '../errors.js';
+import { toArrayBuffer } from '../primitives.js';
+import { type HashName, OID } from './oids.js';
 
 /**
  * Elements a CMS may hold: the bound of pki/ber.ts, which reads it first. asn1js stops at 10,000 by
@@ -89,16 +90,16 @@ export interface DigestAlgorithm {
 
 /** The digest algorithms checked (RFC 5754, RFC 8702). */
 export const DIGEST_ALGORITHMS: Readonly<Record<string, DigestAlgorithm>> = {
-  '1.3.14.3.2.26': { name: 'SHA-1', node: 'sha1' },
-  '2.16.840.1.101.3.4.2.4': { name: 'SHA-224', node: 'sha224' },
-  '2.16.840.1.101.3.4.2.1': { name: 'SHA-256', node: 'sha256' },
-  '2.16.840.1.101.3.4.2.2': { name: 'SHA-384', node: 'sha384' },
-  '2.16.840.1.101.3.4.2.3': { name: 'SHA-512', node: 'sha512' },
-  '2.16.840.1.101.3.4.2.8': { name: 'SHA3-256', node: 'sha3-256' },
-  '2.16.840.1.101.3.4.2.9': { name: 'SHA3-384', node: 'sha3-384' },
-  '2.16.840.1.101.3.4.2.10': { name: 'SHA3-512', node: 'sha3-512' },
+  [OID.sha1]: { name: 'SHA-1', node: 'sha1' },
+  [OID.sha224]: { name: 'SHA-224', node: 'sha224' },
+  [OID.sha256]: { name: 'SHA-256', node: 'sha256' },
+  [OID.sha384]: { name: 'SHA-384', node: 'sha384' },
+  [OID.sha512]: { name: 'SHA-512', node: 'sha512' },
+  [OID.sha3_256]: { name: 'SHA3-256', node: 'sha3-256' },
+  [OID.sha3_384]: { name: 'SHA3-384', node: 'sha3-384' },
+  [OID.sha3_512]: { name: 'SHA3-512', node: 'sha3-512' },
   // RFC 8702 §2: id-shake256 in CMS yields 512 bits, the digest Ed448 signatures use (RFC 8419 §2.3).
-  '2.16.840.1.101.3.4.2.12': { name: 'SHAKE256', node: 'shake256', outputLength: 64 },
+  [OID.shake256]: { name: 'SHAKE256', node: 'shake256', outputLength: 64 },
 };
 
 /** `data` digested with `alg`. */
@@ -123,25 +124,25 @@ interface SignatureAlgorithm {
 /** The signature algorithms checked: RSA PKCS#1 v1.5 and PSS, ECDSA (DER or plain r || s), EdDSA. */
 export const SIGNATURE_ALGORITHMS: Readonly<Record<string, SignatureAlgorithm>> = {
   // RFC 3370 §3.2: rsaEncryption in a SignerInfo means PKCS#1 v1.5 with the digestAlgorithm's hash.
-  '1.2.840.113549.1.1.1': { name: 'rsaEncryption', key: 'rsa' },
-  '1.2.840.113549.1.1.5': { name: 'sha1WithRSAEncryption', key: 'rsa', hash: 'SHA-1' },
-  '1.2.840.113549.1.1.11': { name: 'sha256WithRSAEncryption', key: 'rsa', hash: 'SHA-256' },
-  '1.2.840.113549.1.1.12': { name: 'sha384WithRSAEncryption', key: 'rsa', hash: 'SHA-384' },
-  '1.2.840.113549.1.1.13': { name: 'sha512WithRSAEncryption', key: 'rsa', hash: 'SHA-512' },
-  '1.2.840.113549.1.1.10': { name: 'rsassaPss', key: 'rsa', pss: true },
+  [OID.rsaEncryption]: { name: 'rsaEncryption', key: 'rsa' },
+  [OID.sha1WithRsa]: { name: 'sha1WithRSAEncryption', key: 'rsa', hash: 'SHA-1' },
+  [OID.sha256WithRsa]: { name: 'sha256WithRSAEncryption', key: 'rsa', hash: 'SHA-256' },
+  [OID.sha384WithRsa]: { name: 'sha384WithRSAEncryption', key: 'rsa', hash: 'SHA-384' },
+  [OID.sha512WithRsa]: { name: 'sha512WithRSAEncryption', key: 'rsa', hash: 'SHA-512' },
+  [OID.rsassaPss]: { name: 'rsassaPss', key: 'rsa', pss: true },
   // id-ecPublicKey, which some signers write where ecdsa-with-<hash> belongs.
-  '1.2.840.10045.2.1': { name: 'ecPublicKey', key: 'ec' },
-  '1.2.840.10045.4.1': { name: 'ecdsa-with-SHA1', key: 'ec', hash: 'SHA-1' },
-  '1.2.840.10045.4.3.2': { name: 'ecdsa-with-SHA256', key: 'ec', hash: 'SHA-256' },
-  '1.2.840.10045.4.3.3': { name: 'ecdsa-with-SHA384', key: 'ec', hash: 'SHA-384' },
-  '1.2.840.10045.4.3.4': { name: 'ecdsa-with-SHA512', key: 'ec', hash: 'SHA-512' },
+  [OID.ecPublicKey]: { name: 'ecPublicKey', key: 'ec' },
+  [OID.ecdsaWithSha1]: { name: 'ecdsa-with-SHA1', key: 'ec', hash: 'SHA-1' },
+  [OID.ecdsaWithSha256]: { name: 'ecdsa-with-SHA256', key: 'ec', hash: 'SHA-256' },
+  [OID.ecdsaWithSha384]: { name: 'ecdsa-with-SHA384', key: 'ec', hash: 'SHA-384' },
+  [OID.ecdsaWithSha512]: { name: 'ecdsa-with-SHA512', key: 'ec', hash: 'SHA-512' },
   // BSI TR-03111 §5.2.1 ecdsa-plain-signatures, as German qualified signature cards write them.
-  '0.4.0.127.0.7.1.1.4.1.1': { name: 'ecdsa-plain-SHA1', key: 'ec', hash: 'SHA-1', plain: true },
-  '0.4.0.127.0.7.1.1.4.1.3': { name: 'ecdsa-plain-SHA256', key: 'ec', hash: 'SHA-256', plain: true },
-  '0.4.0.127.0.7.1.1.4.1.4': { name: 'ecdsa-plain-SHA384', key: 'ec', hash: 'SHA-384', plain: true },
-  '0.4.0.127.0.7.1.1.4.1.5': { name: 'ecdsa-plain-SHA512', key: 'ec', hash: 'SHA-512', plain: true },
-  '1.3.101.112': { name: 'Ed25519', key: 'ed25519' },
-  '1.3.101.113': { name: 'Ed448', key: 'ed448' },
+  [OID.ecdsaPlainSha1]: { name: 'ecdsa-plain-SHA1', key: 'ec', hash: 'SHA-1', plain: true },
+  [OID.ecdsaPlainSha256]: { name: 'ecdsa-plain-SHA256', key: 'ec', hash: 'SHA-256', plain: true },
+  [OID.ecdsaPlainSha384]: { name: 'ecdsa-plain-SHA384', key: 'ec', hash: 'SHA-384', plain: true },
+  [OID.ecdsaPlainSha512]: { name: 'ecdsa-plain-SHA512', key: 'ec', hash: 'SHA-512', plain: true },
+  [OID.ed25519]: { name: 'Ed25519', key: 'ed25519' },
+  [OID.ed448]: { name: 'Ed448', key: 'ed448' },
 };
 
 /** The signature value's octets, joined when a BER writer split the OCTET STRING into pieces. */
@@ -193,4 +194,20 @@ export function verifySignerSignature(info: pkijs.SignerInfo, hash: string, data
     return { ok: verify(nodeHash, data, { key, dsaEncoding: 'ieee-p1363' }, signature) };
   }
   return { ok: verify(nodeHash, data, key, signature) };
+}
+
+/**
+ * Whether `cert` is the one a SignerIdentifier names (RFC 5652 §5.3): by issuer and serial number,
+ * or by subjectKeyIdentifier ([0]).
+ */
+export function identifiesCertificate(sid: unknown, cert: pkijs.Certificate): boolean {
+  if (sid instanceof pkijs.IssuerAndSerialNumber) {
+    return cert.issuer.isEqual(sid.issuer) && cert.serialNumber.isEqual(sid.serialNumber);
+  }
+  if (!(sid instanceof asn1js.Primitive)) {
+    return false;
+  }
+  const ski = cert.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
+  const value = ski ? asn1js.fromBER(ski.extnValue.valueBlock.valueHexView).result : undefined;
+  return value instanceof asn1js.OctetString && Buffer.from(value.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView));
 }

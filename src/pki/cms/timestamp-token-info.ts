@@ -1,10 +1,11 @@
 // What a TimeStampToken says about itself (RFC 3161 §2.4.2 TSTInfo, and the certificates it
 // carries), read without judging it: a validation reports these even for a token that fails its
-// checks. Whether the token is genuine is verifyTimeStampToken's (tsa-verify.ts) to say.
+// checks. Whether the token is genuine is verifyTimeStampToken's (timestamp-token.ts) to say.
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { cachedCertificateOrUndefined } from './certificate-cache.js';
-import { OID, hashByOid, integerToSerialHex, toArrayBuffer, type HashName } from './primitives.js';
+import { cachedCertificateOrUndefined } from '../certificate-cache.js';
+import { integerToSerialHex, toArrayBuffer } from '../primitives.js';
+import { type HashName, OID, hashByOid } from './oids.js';
 
 export interface TimeStampTokenInfo {
   /** The imprint's algorithm; undefined when it is not one this service knows. */

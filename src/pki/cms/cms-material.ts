@@ -3,13 +3,10 @@
 // the signer's path and of every time stamp's path). The bytes are taken as encoded in the
 // signature, not re-encoded, so the DSS holds the very certificates the signature names.
 import * as asn1js from 'asn1js';
-import { cachedCertificate } from './certificate-cache.js';
-import { PkiError } from './errors.js';
-import { toArrayBuffer } from './primitives.js';
-
-/** id-aa-signatureTimeStampToken (RFC 3161 appendix A). */
-const SIGNATURE_TIME_STAMP = '1.2.840.113549.1.9.16.2.14';
-const SIGNED_DATA = '1.2.840.113549.1.7.2';
+import { cachedCertificate } from '../certificate-cache.js';
+import { PkiError } from '../errors.js';
+import { toArrayBuffer } from '../primitives.js';
+import { OID } from './oids.js';
 
 export interface CmsMaterial {
   /** The certificate whose key made the (first) signature. */
@@ -42,7 +39,7 @@ export function readCmsMaterial(cms: Uint8Array): CmsMaterial {
     bad('the signature is not DER CMS');
   }
   const [type, explicitContent] = children(parsed.result);
-  if (!(type instanceof asn1js.ObjectIdentifier) || type.valueBlock.toString() !== SIGNED_DATA || !explicitContent) {
+  if (!(type instanceof asn1js.ObjectIdentifier) || type.valueBlock.toString() !== OID.signedData || !explicitContent) {
     bad('the signature is not a CMS SignedData');
   }
   // SignedData ::= SEQUENCE { version, digestAlgorithms, encapContentInfo, certificates [0] IMPLICIT
@@ -67,7 +64,7 @@ export function readCmsMaterial(cms: Uint8Array): CmsMaterial {
   const unsigned = children(signerInfo).find((f, i) => i > 1 && isContext(f, 1));
   for (const attr of children(unsigned)) {
     const [attrType, values] = children(attr);
-    if (attrType instanceof asn1js.ObjectIdentifier && attrType.valueBlock.toString() === SIGNATURE_TIME_STAMP) {
+    if (attrType instanceof asn1js.ObjectIdentifier && attrType.valueBlock.toString() === OID.signatureTimeStampToken) {
       timeStampTokensDer.push(...children(values).map(raw));
     }
   }
@@ -90,7 +87,7 @@ function matchesSid(der: Buffer, sid: asn1js.BaseBlock): boolean {
     return !!sidIssuer && !!sidSerial && raw(sidIssuer).equals(raw(issuer)) && raw(sidSerial).equals(raw(serial));
   }
   if (isContext(sid, 0) && sid instanceof asn1js.Primitive) {
-    const ski = cachedCertificate(der).pkijs.extensions?.find((e) => e.extnID === '2.5.29.14');
+    const ski = cachedCertificate(der).pkijs.extensions?.find((e) => e.extnID === OID.subjectKeyIdentifier);
     const value = ski ? asn1js.fromBER(ski.extnValue.valueBlock.valueHexView).result : undefined;
     return (
       value instanceof asn1js.OctetString && Buffer.from(value.valueBlock.valueHexView).equals(Buffer.from(sid.valueBlock.valueHexView))

@@ -1,0 +1,95 @@
+// The PDF a viewer shows (PdfViewer.tsx): pdf.js loaded on demand, the document fetched and opened
+// (again when its version changes, after a signature), and the page the reader has in view.
+import { useEffect, useState } from 'react';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { getPdf } from './api';
+import { fetchPdf } from './document-api';
+
+export type PdfJs = typeof import('pdfjs-dist');
+
+let pdfjsPromise: Promise<PdfJs> | undefined;
+
+/** pdf.js and its worker load on demand, in their own chunks, after the page is shown. */
+export function loadPdfJs(): Promise<PdfJs> {
+  pdfjsPromise ??= Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]).then(([pdfjs, worker]) => {
+    pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
+    return pdfjs;
+  });
+  return pdfjsPromise;
+}
+
+/** Fetches and opens the PDF; `failed` when it cannot. Nothing is loaded for an outline only. */
+export function usePdfDocument(token: string, pdfUrl: string | undefined, version: number, outlineOnly: boolean) {
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` changes when the PDF gained a signature and must be fetched again
+  useEffect(() => {
+    let cancelled = false;
+    let loaded: PDFDocumentProxy | undefined;
+    setFailed(false);
+    setDoc(null);
+    if (outlineOnly) {
+      return;
+    }
+    (async () => {
+      const [pdfjs, data] = await Promise.all([loadPdfJs(), pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)]);
+      // No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
+      // The standard fonts, CMaps and image decoders come from the page's own assets (vite.config.ts):
+      // with system fonts instead, a PDF naming Helvetica without embedding it had letters spaced
+      // by another font's widths ("S ervice").
+      const task = pdfjs.getDocument({
+        data,
+        isEvalSupported: false,
+        enableXfa: false,
+        useSystemFonts: false,
+        standardFontDataUrl: `${__PDFJS_ASSETS__}standard_fonts/`,
+        cMapUrl: `${__PDFJS_ASSETS__}cmaps/`,
+        cMapPacked: true,
+        wasmUrl: `${__PDFJS_ASSETS__}wasm/`,
+      });
+      loaded = await task.promise;
+      if (cancelled) {
+        void loaded.destroy();
+        return;
+      }
+      setDoc(loaded);
+    })().catch(() => {
+      if (!cancelled) {
+        setFailed(true);
+      }
+    });
+    return () => {
+      cancelled = true;
+      if (loaded) {
+        void loaded.destroy();
+      }
+    };
+  }, [token, pdfUrl, version, outlineOnly]);
+
+  return { doc, failed };
+}
+
+/** The page in view: the last whose top has passed a third of the way down the screen. */
+export function usePageInView(pages: React.RefObject<HTMLElement | null>): number {
+  const [current, setCurrent] = useState(0);
+  useEffect(() => {
+    const onScroll = () => {
+      const els = pages.current?.querySelectorAll<HTMLElement>('.page');
+      if (!els) {
+        return;
+      }
+      let inView = 0;
+      els.forEach((el, i) => {
+        if (el.getBoundingClientRect().top < window.innerHeight / 3) {
+          inView = i;
+        }
+      });
+      setCurrent(inView);
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    onScroll();
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [pages]);
+  return current;
+}
