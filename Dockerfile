@@ -1,5 +1,24 @@
 # Sello: the API, the signer page and the job runner in one process (`sello serve`).
 # Debian 12 (bookworm) with Node.js 20, and the programs html and docx templates need.
+#
+# Two stages: the signer page and panel are built (Vite, React, pdf.js: development dependencies)
+# in the first; the image that runs carries the production dependencies, the server's sources and
+# the built page, not the tooling that built it.
+#
+#   docker build -t sello .                                 # with the face and zone readers
+#   docker build --build-arg IDENTITY_READERS=none -t sello .  # without them: about 390 MB lighter
+
+FROM node:20-bookworm-slim AS web
+WORKDIR /opt/sello
+COPY package.json package-lock.json ./
+# The face and zone readers (peer dependencies) are not needed to build the page.
+RUN npm ci --omit=peer --no-audit --no-fund
+# web/ imports types from src/schemas; the build script reads package.json and the lock file.
+COPY web ./web
+COPY src ./src
+COPY scripts/build-web.mjs ./scripts/
+RUN node scripts/build-web.mjs --force
+
 FROM node:20-bookworm-slim
 
 # chromium: html templates; libreoffice-writer-nogui: docx templates; fonts-dejavu-core: a font
@@ -12,14 +31,26 @@ RUN apt-get update \
 
 WORKDIR /opt/sello
 
-# Dependencies first, so a change of the sources alone reuses this layer. The sources run through
-# tsx (a dependency), so there is no compile step and no devDependency is needed at run time.
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# `all`: the face comparison and the reading of documents' machine-readable zones (peer
+# dependencies, docs/operations.md "A light install"); `none`: without them (about 390 MB less),
+# those checks say not_checked and every identity review waits for a person.
+ARG IDENTITY_READERS=all
 
-COPY . .
-# The signer page is the one part that is built (web/ → web/dist).
-RUN node scripts/build-web.mjs
+# Dependencies first, so a change of the sources alone reuses this layer. The sources run through
+# tsx (a dependency), so there is no compile step and no development dependency at run time.
+COPY package.json package-lock.json ./
+RUN case "$IDENTITY_READERS" in \
+      all) omit="--omit=dev" ;; \
+      none) omit="--omit=dev --omit=peer" ;; \
+      *) echo "IDENTITY_READERS: expected all or none" >&2; exit 1 ;; \
+    esac \
+ && npm ci $omit --no-audit --no-fund && npm cache clean --force
+
+# What runs: the command, the server's sources (migrations included) and the built page.
+COPY bin ./bin
+COPY src ./src
+COPY tsconfig.json ./
+COPY --from=web /opt/sello/web/dist ./web/dist
 
 # A dedicated user; the data directory (blobs, master.key, or the embedded PostgreSQL when
 # DATABASE_URL is unset) is a volume it owns.

@@ -195,8 +195,8 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): Config {
-  const problems: string[] = [];
+/** Readers of one environment that list what is wrong in `problems` and go on with the default. */
+function envReader(env: Env, problems: string[]) {
   const str = (name: string, fallback: string) => {
     const v = env[name];
     return v === undefined || v === '' ? fallback : v;
@@ -227,7 +227,63 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`${name}=${JSON.stringify(raw)}: expected true or false`);
     return fallback;
   };
+  return { str, int, bool };
+}
 
+type EnvReader = ReturnType<typeof envReader>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = envReader(env, problems);
+  const { str, int } = read;
+  // In this order, so that the problems are listed in the order of the settings' documentation.
+  const service = serviceSettings(read, problems);
+  const databaseUrl = databaseUrlOf(env, problems);
+  const access = accessSettings(env, read, problems, service.appEnv);
+  const limits = limitSettings(read);
+  const pkiFiles = pkiFileSettings(env, read, problems);
+  const outside = mailAndTsaSettings(env, problems);
+  const nom151 = nom151Settings(env, problems);
+  const sat = satSettings(env, problems);
+  const channels = channelSettings(env, problems);
+  const workers = workerSettings(read, problems);
+  const people = firstStartSettings(env, read, problems, service.publicHost);
+
+  const config: Config = {
+    env: service.appEnv ?? 'development',
+    port: service.port,
+    host: service.host,
+    publicUrl: service.publicUrl,
+    dataDir: resolve(str('SELLO_DATA_DIR', './data')),
+    databaseUrl,
+    embeddedPgPort: int('SELLO_EMBEDDED_PG_PORT', 0, 0, 65535),
+    ...access,
+    urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
+    logLevel: str('SELLO_LOG_LEVEL', service.appEnv === 'test' ? 'warn' : 'info'),
+    logFormat: str('SELLO_LOG_FORMAT', 'auto') as Config['logFormat'],
+    limits,
+    ...outside,
+    nom151,
+    channels,
+    workers,
+    ...people,
+    ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
+    sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
+    identity: identitySettings(env, problems),
+    mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${service.publicHost}>`),
+    pdfJail: pdfJailSettings(read),
+    pki: pkiSettings(read, pkiFiles),
+    render: renderSettings(read),
+  };
+  checkChoices(config, env, problems);
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+  return config;
+}
+
+/** NODE_ENV, PORT, HOST and SELLO_PUBLIC_URL: where the service listens and the address it is reached at. */
+function serviceSettings({ str, int }: EnvReader, problems: string[]) {
   const nodeEnv = str('NODE_ENV', 'development');
   const appEnv = (['development', 'production', 'test'] as const).find((e) => e === nodeEnv);
   if (!appEnv) {
@@ -249,12 +305,26 @@ export function loadConfig(env: Env = process.env): Config {
   } catch {
     problems.push(`SELLO_PUBLIC_URL=${JSON.stringify(publicUrl)}: expected an absolute http(s) URL without query`);
   }
+  let publicHost = 'localhost';
+  try {
+    publicHost = new URL(publicUrl).hostname;
+  } catch {
+    // already reported above
+  }
+  return { appEnv, port, host, publicUrl, publicHost };
+}
 
+/** DATABASE_URL: an external PostgreSQL; unset, the embedded one. */
+function databaseUrlOf(env: Env, problems: string[]): string | undefined {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL: expected a postgres:// or postgresql:// URL');
   }
+  return databaseUrl;
+}
 
+/** Who may call and what the service may reach: authorization schemes, the master key, private URLs. */
+function accessSettings(env: Env, { str, bool }: EnvReader, problems: string[], appEnv: Config['env'] | undefined) {
   const authSchemes = str('SELLO_AUTH_SCHEMES', 'svc')
     .split(',')
     .map((s) => s.trim().toLowerCase())
@@ -277,9 +347,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (allowPrivateUrls && appEnv === 'production') {
     problems.push('SELLO_ALLOW_PRIVATE_URLS: not allowed when NODE_ENV=production (it opens server-side request forgery)');
   }
+  return { authSchemes, masterKey, allowPrivateUrls };
+}
 
-  const mb = 1024 * 1024;
-  const limits: Limits = {
+const mb = 1024 * 1024;
+
+/** SELLO_MAX_* and the rate limit: the bounds of one request. */
+function limitSettings({ int }: EnvReader): Limits {
+  return {
     documentBytes: int('SELLO_MAX_DOCUMENT_MB', 25, 1, 1024) * mb,
     jsonBodyBytes: int('SELLO_MAX_JSON_MB', 36, 1, 2048) * mb,
     pages: int('SELLO_MAX_PAGES', 2000, 1, 100000),
@@ -289,7 +364,10 @@ export function loadConfig(env: Env = process.env): Config {
     requestsPerMinute: int('SELLO_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
     mailAttachmentBytes: int('SELLO_MAX_ATTACHMENT_KB', 10240, 1, 1024 * 1024) * 1024,
   };
+}
 
+/** The operator's own CA (PEM files or a PKCS#12 file) and the time-stamp policy. */
+function pkiFileSettings(env: Env, { str }: EnvReader, problems: string[]) {
   const pemPaths = ['SELLO_PKI_ROOT_CERT', 'SELLO_PKI_ISSUING_CERT', 'SELLO_PKI_ISSUING_KEY'].map((n) => env[n] || undefined);
   const p12 = env.SELLO_PKI_PKCS12 || undefined;
   let pem: PkiConfig['pem'];
@@ -322,7 +400,23 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^[0-2](\.\d+)+$/.test(tsaPolicyOid)) {
     problems.push(`SELLO_TSA_POLICY_OID=${JSON.stringify(tsaPolicyOid)}: expected a dotted object identifier`);
   }
+  return { pem, pkcs12, tsaPolicyOid };
+}
 
+/** The PKI as configured: the CA's files, and the keys and lifetime of signers' certificates. */
+function pkiSettings({ str, int }: EnvReader, files: ReturnType<typeof pkiFileSettings>): PkiConfig {
+  return {
+    organization: str('SELLO_PKI_ORGANIZATION', 'Sello'),
+    pem: files.pem,
+    pkcs12: files.pem ? undefined : files.pkcs12,
+    tsaPolicyOid: files.tsaPolicyOid,
+    signerKey: str('SELLO_SIGNER_KEY', DEFAULT_SIGNER_KEY) as PkiConfig['signerKey'],
+    signerCertDays: int('SELLO_SIGNER_CERT_DAYS', SIGNER_CERT_DAYS, 1, 3650),
+  };
+}
+
+/** The SMTP server and an external RFC 3161 time-stamp authority with the root it chains to. */
+function mailAndTsaSettings(env: Env, problems: string[]) {
   const smtpUrl = env.SELLO_SMTP_URL || undefined;
   if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl)) {
     problems.push('SELLO_SMTP_URL: expected smtp://[user:password@]host[:port] or smtps://...');
@@ -334,9 +428,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (tsaUrl && !env.SELLO_TSA_TRUST_PEM) {
     problems.push('SELLO_TSA_TRUST_PEM: required with SELLO_TSA_URL (a PEM file with the root the TSA chains to)');
   }
-  const nom151 = nom151Settings(env, problems);
-  const sat = satSettings(env, problems);
-  const channels = channelSettings(env, problems);
+  return { smtpUrl, tsaUrl, tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined };
+}
+
+/** SELLO_WORKER_*: how often a job runner says it is alive, and when its silence makes it dead. */
+function workerSettings({ int }: EnvReader, problems: string[]): WorkerSettings {
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
@@ -347,13 +443,11 @@ export function loadConfig(env: Env = process.env): Config {
       `SELLO_WORKER_DEAD_AFTER_MS=${workers.deadAfterMs}: must be at least twice SELLO_WORKER_HEARTBEAT_MS (${workers.heartbeatMs})`,
     );
   }
-  let publicHost = 'localhost';
-  try {
-    publicHost = new URL(publicUrl).hostname;
-  } catch {
-    // already reported above
-  }
+  return workers;
+}
 
+/** The language of new accounts' messages and the first account's name. */
+function firstStartSettings(env: Env, { str }: EnvReader, problems: string[], publicHost: string) {
   const defaultLanguage = str('SELLO_DEFAULT_LANGUAGE', 'es').toLowerCase();
   if (defaultLanguage !== 'es' && defaultLanguage !== 'en') {
     problems.push(`SELLO_DEFAULT_LANGUAGE=${JSON.stringify(env.SELLO_DEFAULT_LANGUAGE)}: expected es or en`);
@@ -362,59 +456,35 @@ export function loadConfig(env: Env = process.env): Config {
   if (firstAccountName.length === 0 || firstAccountName.length > 200) {
     problems.push('SELLO_ACCOUNT_NAME: expected 1 to 200 characters');
   }
+  return { defaultLanguage: defaultLanguage === 'en' ? ('en' as const) : ('es' as const), firstAccountName: firstAccountName || 'Sello' };
+}
 
-  const config: Config = {
-    env: appEnv ?? 'development',
-    port,
-    host,
-    publicUrl,
-    dataDir: resolve(str('SELLO_DATA_DIR', './data')),
-    databaseUrl,
-    embeddedPgPort: int('SELLO_EMBEDDED_PG_PORT', 0, 0, 65535),
-    authSchemes,
-    masterKey,
-    allowPrivateUrls,
-    urlFetchTimeoutMs: int('SELLO_URL_FETCH_TIMEOUT_MS', 30000, 100, 600000),
-    logLevel: str('SELLO_LOG_LEVEL', appEnv === 'test' ? 'warn' : 'info'),
-    logFormat: str('SELLO_LOG_FORMAT', 'auto') as Config['logFormat'],
-    limits,
-    smtpUrl,
-    tsaUrl,
-    tsaTrustPath: env.SELLO_TSA_TRUST_PEM ? resolve(env.SELLO_TSA_TRUST_PEM) : undefined,
-    nom151,
-    channels,
-    workers,
-    defaultLanguage: defaultLanguage === 'en' ? 'en' : 'es',
-    firstAccountName: firstAccountName || 'Sello',
-    ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
-    sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
-    identity: identitySettings(env, problems),
-    mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${publicHost}>`),
-    pdfJail: {
-      workers: int('SELLO_PDF_WORKERS', 2, 1, 64),
-      queue: int('SELLO_PDF_QUEUE', 32, 0, 10000),
-      timeoutMs: int('SELLO_PDF_TIMEOUT_MS', 10000, 100, 600000),
-      memoryMb: int('SELLO_PDF_MEMORY_MB', 512, 64, 16384),
-      inflate: {
-        maxTotalBytes: int('SELLO_PDF_INFLATE_MB', 256, 1, 16384) * mb,
-      },
-    },
-    pki: {
-      organization: str('SELLO_PKI_ORGANIZATION', 'Sello'),
-      pem,
-      pkcs12: pem ? undefined : pkcs12,
-      tsaPolicyOid,
-      signerKey: str('SELLO_SIGNER_KEY', DEFAULT_SIGNER_KEY) as PkiConfig['signerKey'],
-      signerCertDays: int('SELLO_SIGNER_CERT_DAYS', SIGNER_CERT_DAYS, 1, 3650),
-    },
-    render: {
-      chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),
-      htmlPages: int('SELLO_RENDER_PAGES', 4, 1, 64),
-      sofficePath: str('SELLO_SOFFICE_PATH', 'soffice'),
-      docxConcurrency: int('SELLO_DOCX_CONCURRENCY', 2, 1, 32),
-      timeoutMs: int('SELLO_RENDER_TIMEOUT_MS', 30000, 100, 600000),
+/** SELLO_PDF_*: the worker threads untrusted PDFs are read in, and the decompression budget. */
+function pdfJailSettings({ int }: EnvReader): PdfJailSettings {
+  return {
+    workers: int('SELLO_PDF_WORKERS', 2, 1, 64),
+    queue: int('SELLO_PDF_QUEUE', 32, 0, 10000),
+    timeoutMs: int('SELLO_PDF_TIMEOUT_MS', 10000, 100, 600000),
+    memoryMb: int('SELLO_PDF_MEMORY_MB', 512, 64, 16384),
+    inflate: {
+      maxTotalBytes: int('SELLO_PDF_INFLATE_MB', 256, 1, 16384) * mb,
     },
   };
+}
+
+/** The programs html and docx templates are rendered with, and their bounds. */
+function renderSettings({ str, int }: EnvReader): RenderSettings {
+  return {
+    chromiumPath: str('SELLO_CHROMIUM_PATH', '/usr/bin/chromium'),
+    htmlPages: int('SELLO_RENDER_PAGES', 4, 1, 64),
+    sofficePath: str('SELLO_SOFFICE_PATH', 'soffice'),
+    docxConcurrency: int('SELLO_DOCX_CONCURRENCY', 2, 1, 32),
+    timeoutMs: int('SELLO_RENDER_TIMEOUT_MS', 30000, 100, 600000),
+  };
+}
+
+/** Settings that name one of a few choices, checked once read; and removed settings still set. */
+function checkChoices(config: Config, env: Env, problems: string[]): void {
   if (!['rsa-2048', 'ecdsa-p256'].includes(config.pki.signerKey)) {
     problems.push(`SELLO_SIGNER_KEY=${JSON.stringify(config.pki.signerKey)}: expected ecdsa-p256 or rsa-2048`);
   }
@@ -430,10 +500,6 @@ export function loadConfig(env: Env = process.env): Config {
       'SELLO_PDF_INFLATE_RATIO: no longer supported (a scan with blank pages inflates 1,000 times and is no bomb); decompression is bounded by SELLO_PDF_INFLATE_MB: remove it',
     );
   }
-  if (problems.length > 0) {
-    throw new ConfigError(problems);
-  }
-  return config;
 }
 
 /** SELLO_NOM151_*: the PSC is all or nothing (a URL without the roots it must chain to is refused). */
@@ -501,6 +567,21 @@ function satSettings(env: NodeJS.ProcessEnv, problems: string[]): Omit<SatSettin
 
 /** SELLO_TWILIO_* and SELLO_META_*: each provider is all or nothing; its base URL may be replaced. */
 function channelSettings(env: Env, problems: string[]): ChannelSettings {
+  const read = channelReader(env, problems);
+  const out: ChannelSettings = {};
+  const twilio = twilioSettings(env, read, problems);
+  if (twilio) {
+    out.twilio = twilio;
+  }
+  const meta = metaSettings(env, read, problems);
+  if (meta) {
+    out.meta = meta;
+  }
+  return out;
+}
+
+/** Readers of a channel's settings: a value, a base URL (its trailing slashes dropped), a phone number. */
+function channelReader(env: Env, problems: string[]) {
   const get = (n: string) => env[n] || undefined;
   const url = (n: string, fallback: string) => {
     const v = (get(n) ?? fallback).replace(/\/+$/, '');
@@ -516,7 +597,11 @@ function channelSettings(env: Env, problems: string[]): ChannelSettings {
     }
     return v;
   };
-  const out: ChannelSettings = {};
+  return { get, url, phone };
+}
+
+/** SELLO_TWILIO_*: SMS and WhatsApp through Twilio's Messages API, with at least one sender. */
+function twilioSettings(env: Env, { get, url, phone }: ReturnType<typeof channelReader>, problems: string[]): TwilioSettings | undefined {
   const twilioNames = [
     'SELLO_TWILIO_SMS_FROM',
     'SELLO_TWILIO_MESSAGING_SERVICE_SID',
@@ -548,13 +633,17 @@ function channelSettings(env: Env, problems: string[]): ChannelSettings {
     if (!t.smsFrom && !t.messagingServiceSid && !t.whatsappFrom) {
       problems.push('SELLO_TWILIO_SMS_FROM, SELLO_TWILIO_MESSAGING_SERVICE_SID or SELLO_TWILIO_WHATSAPP_FROM: set at least one sender');
     }
-    out.twilio = t;
-  } else {
-    const stray = twilioNames.filter((n) => env[n]);
-    if (stray.length > 0) {
-      problems.push(`${stray.join(', ')}: set only with SELLO_TWILIO_ACCOUNT_SID and SELLO_TWILIO_AUTH_TOKEN`);
-    }
+    return t;
   }
+  const stray = twilioNames.filter((n) => env[n]);
+  if (stray.length > 0) {
+    problems.push(`${stray.join(', ')}: set only with SELLO_TWILIO_ACCOUNT_SID and SELLO_TWILIO_AUTH_TOKEN`);
+  }
+  return undefined;
+}
+
+/** SELLO_META_*: WhatsApp through Meta's Cloud API; four settings required together, the rest with defaults. */
+function metaSettings(env: Env, { get, url }: ReturnType<typeof channelReader>, problems: string[]): MetaWhatsAppSettings | undefined {
   const metaRequired = ['SELLO_META_ACCESS_TOKEN', 'SELLO_META_PHONE_NUMBER_ID', 'SELLO_META_APP_SECRET', 'SELLO_META_VERIFY_TOKEN'];
   const metaOptional = [
     'SELLO_META_BASE_URL',
@@ -574,7 +663,7 @@ function channelSettings(env: Env, problems: string[]): ChannelSettings {
     if (!/^v\d+\.\d+$/.test(apiVersion)) {
       problems.push(`SELLO_META_API_VERSION=${JSON.stringify(apiVersion)}: expected a Graph API version such as v21.0`);
     }
-    out.meta = {
+    return {
       accessToken: get('SELLO_META_ACCESS_TOKEN') ?? '',
       phoneNumberId: get('SELLO_META_PHONE_NUMBER_ID') ?? '',
       appSecret: get('SELLO_META_APP_SECRET') ?? '',
@@ -588,11 +677,10 @@ function channelSettings(env: Env, problems: string[]): ChannelSettings {
       },
       languages: { es: get('SELLO_META_LANGUAGE_ES') ?? 'es_MX', en: get('SELLO_META_LANGUAGE_EN') ?? 'en_US' },
     };
-  } else {
-    const stray = metaOptional.filter((n) => env[n]);
-    if (stray.length > 0) {
-      problems.push(`${stray.join(', ')}: set only with ${metaRequired.join(', ')}`);
-    }
   }
-  return out;
+  const stray = metaOptional.filter((n) => env[n]);
+  if (stray.length > 0) {
+    problems.push(`${stray.join(', ')}: set only with ${metaRequired.join(', ')}`);
+  }
+  return undefined;
 }

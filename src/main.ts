@@ -91,13 +91,25 @@ function usageFor(argv: string[]): string {
   return USAGE;
 }
 
-/** Loading the service's modules takes seconds on a small machine: said before, not after. */
-async function announceLoading(): Promise<void> {
-  (await import('./cli/start-progress.js')).startProgress('Loading the service…');
+/**
+ * Loading the service's modules takes seconds on a small machine: said before, not after. A process
+ * that runs the job workers also says which identity checks this install cannot run (the face and
+ * zone readers are an optional part: identity-imaging/optional-readers.ts).
+ */
+async function announceLoading(worker: boolean): Promise<void> {
+  const { startProgress } = await import('./cli/start-progress.js');
+  startProgress('Loading the service…');
+  if (worker) {
+    const { installedReaders, missingReadersLine } = await import('./identity-imaging/optional-readers.js');
+    const missing = missingReadersLine(installedReaders());
+    if (missing) {
+      startProgress(missing);
+    }
+  }
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+/** `help`, `--help` and `-h`: the exit code when one was asked for (usage printed), else undefined. */
+function answerHelp(command: string | undefined, rest: string[]): number | undefined {
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return command ? 0 : 2;
@@ -111,6 +123,144 @@ async function main(argv: string[]): Promise<number> {
     console.log(`usage:\n${lines.join('\n')}`);
     return 0;
   }
+  return undefined;
+}
+
+/** The service in this process: API, job workers, or both; runs until a signal stops it. */
+async function runService(config: Config, parts: { http: boolean; worker: boolean }): Promise<number> {
+  await announceLoading(parts.worker);
+  await (await cli.serve()).serve(config, parts);
+  return 0;
+}
+
+type Store = Awaited<ReturnType<Awaited<ReturnType<typeof cli.database>>['openStore']>>;
+
+/** Runs a command on the migrated database with the master key, then closes both. */
+async function withStore<T>(config: Config, run: (deps: Store['deps']) => Promise<T>): Promise<T> {
+  const runtime = await (await cli.database()).openStore(config);
+  try {
+    return await run(runtime.deps);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function migrateCommand(config: Config, rest: string[]): Promise<number> {
+  flags(rest, {});
+  const { openDatabase } = await cli.database();
+  const { migrate } = await import('./store/migrate.js');
+  const database = await openDatabase(config);
+  try {
+    const r = await migrate(database.connectionString);
+    console.log(r.applied.length ? `applied: ${r.applied.join(', ')}` : 'database is up to date');
+  } finally {
+    await database.close();
+  }
+  return 0;
+}
+
+async function mailCommand(config: Config, rest: string[]): Promise<number> {
+  const { parseMailCommand, runMailCommand } = await cli.mail();
+  const cmd = parseMailCommand(rest);
+  try {
+    await withStore(config, (deps) => runMailCommand(deps, cmd));
+  } catch (err) {
+    // A mail system piping a report in (docs/operations.md) keeps and retries it on 75
+    // (EX_TEMPFAIL, sysexits.h) and discards it on any other failure: only a report that is not
+    // one, or is about no certified email, may be discarded; anything else (the database
+    // restarting) must come again.
+    if (cmd.sub === 'dsn' && !(err instanceof AppError) && !(err instanceof UsageError)) {
+      console.error(`the report could not be recorded now: ${(err as Error).message}`);
+      return 75;
+    }
+    throw err;
+  }
+  return 0;
+}
+
+/** Only the database: checking a chain needs no keys, so it works without the master key. */
+async function historyCommand(config: Config, rest: string[]): Promise<number> {
+  const { parseHistoryCommand, runHistoryCommand } = await cli.history();
+  const cmd = parseHistoryCommand(rest);
+  const { openDatabase } = await cli.database();
+  const { migrate } = await import('./store/migrate.js');
+  const { openDb } = await import('./store/db.js');
+  const database = await openDatabase(config);
+  try {
+    await migrate(database.connectionString);
+    const handle = openDb(database.connectionString, 2);
+    try {
+      return await runHistoryCommand({ db: handle.db }, cmd);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+/** Each command: its arguments (after the command word) in, the exit code out. */
+const COMMANDS = new Map<string, (config: Config, rest: string[]) => Promise<number>>([
+  [
+    'serve',
+    (config, rest) => runService(config, { http: true, worker: flags(rest, { 'api-only': 'boolean' }).values['api-only'] !== true }),
+  ],
+  [
+    'worker',
+    (config, rest) => {
+      flags(rest, {});
+      return runService(config, { http: false, worker: true });
+    },
+  ],
+  // `api` alone: the older spelling of serve --api-only; with arguments, a signed request.
+  [
+    'api',
+    async (config, rest) =>
+      rest.length === 0 ? runService(config, { http: true, worker: false }) : (await cli.apiRequest()).apiRequest(config, rest),
+  ],
+  ['migrate', migrateCommand],
+  [
+    'account',
+    async (config, rest) => {
+      const { parseAccountCommand, runAccountCommand } = await cli.account();
+      const cmd = parseAccountCommand(rest);
+      return withStore(config, (deps) => runAccountCommand(deps, cmd)).then(() => 0);
+    },
+  ],
+  [
+    'panel',
+    async (config, rest) => {
+      const { parsePanelCommand, runPanelCommand } = await cli.panel();
+      const cmd = parsePanelCommand(rest);
+      return withStore(config, (deps) => runPanelCommand(deps, cmd)).then(() => 0);
+    },
+  ],
+  ['mail', mailCommand],
+  [
+    'messages',
+    async (config, rest) => {
+      const { parseMessagesCommand, runMessagesCommand } = await cli.messages();
+      const cmd = parseMessagesCommand(rest);
+      return withStore(config, (deps) => runMessagesCommand(deps, cmd)).then(() => 0);
+    },
+  ],
+  [
+    'auth',
+    async (config, rest) => {
+      const { parseAuthCheckCommand, runAuthCheck } = await cli.authCheck();
+      const cmd = parseAuthCheckCommand(rest);
+      return withStore(config, (deps) => runAuthCheck(deps, cmd));
+    },
+  ],
+  ['history', historyCommand],
+]);
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const helped = answerHelp(command, rest);
+  if (helped !== undefined) {
+    return helped;
+  }
   // An option where a command or its subcommand belongs (`sello --x`, `sello account --x`): the
   // commands below would take it for an unknown command or subcommand.
   const misplaced = command.startsWith('-') ? command : SUBCOMMANDS.has(command) && rest[0]?.startsWith('-') ? rest[0] : undefined;
@@ -118,128 +268,12 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`unknown option ${misplaced.split('=')[0]}`, true);
   }
   const config: Config = loadConfig();
-  switch (command) {
-    case 'serve': {
-      const { values } = flags(rest, { 'api-only': 'boolean' });
-      await announceLoading();
-      await (await cli.serve()).serve(config, { http: true, worker: values['api-only'] !== true });
-      return 0;
-    }
-    case 'worker':
-      flags(rest, {});
-      await announceLoading();
-      await (await cli.serve()).serve(config, { http: false, worker: true });
-      return 0;
-    case 'api':
-      if (rest.length === 0) {
-        await announceLoading();
-        await (await cli.serve()).serve(config, { http: true, worker: false });
-        return 0;
-      }
-      return (await cli.apiRequest()).apiRequest(config, rest);
-    case 'migrate': {
-      flags(rest, {});
-      const { openDatabase } = await cli.database();
-      const { migrate } = await import('./store/migrate.js');
-      const database = await openDatabase(config);
-      try {
-        const r = await migrate(database.connectionString);
-        console.log(r.applied.length ? `applied: ${r.applied.join(', ')}` : 'database is up to date');
-      } finally {
-        await database.close();
-      }
-      return 0;
-    }
-    case 'account': {
-      const { parseAccountCommand, runAccountCommand } = await cli.account();
-      const cmd = parseAccountCommand(rest);
-      const runtime = await (await cli.database()).openStore(config);
-      try {
-        await runAccountCommand(runtime.deps, cmd);
-      } finally {
-        await runtime.close();
-      }
-      return 0;
-    }
-    case 'panel': {
-      const { parsePanelCommand, runPanelCommand } = await cli.panel();
-      const cmd = parsePanelCommand(rest);
-      const runtime = await (await cli.database()).openStore(config);
-      try {
-        await runPanelCommand(runtime.deps, cmd);
-      } finally {
-        await runtime.close();
-      }
-      return 0;
-    }
-    case 'mail': {
-      const { parseMailCommand, runMailCommand } = await cli.mail();
-      const cmd = parseMailCommand(rest);
-      try {
-        const runtime = await (await cli.database()).openStore(config);
-        try {
-          await runMailCommand(runtime.deps, cmd);
-        } finally {
-          await runtime.close();
-        }
-      } catch (err) {
-        // A mail system piping a report in (docs/operations.md) keeps and retries it on 75
-        // (EX_TEMPFAIL, sysexits.h) and discards it on any other failure: only a report that is not
-        // one, or is about no certified email, may be discarded; anything else (the database
-        // restarting) must come again.
-        if (cmd.sub === 'dsn' && !(err instanceof AppError) && !(err instanceof UsageError)) {
-          console.error(`the report could not be recorded now: ${(err as Error).message}`);
-          return 75;
-        }
-        throw err;
-      }
-      return 0;
-    }
-    case 'messages': {
-      const { parseMessagesCommand, runMessagesCommand } = await cli.messages();
-      const cmd = parseMessagesCommand(rest);
-      const runtime = await (await cli.database()).openStore(config);
-      try {
-        await runMessagesCommand(runtime.deps, cmd);
-      } finally {
-        await runtime.close();
-      }
-      return 0;
-    }
-    case 'auth': {
-      const { parseAuthCheckCommand, runAuthCheck } = await cli.authCheck();
-      const cmd = parseAuthCheckCommand(rest);
-      const runtime = await (await cli.database()).openStore(config);
-      try {
-        return await runAuthCheck(runtime.deps, cmd);
-      } finally {
-        await runtime.close();
-      }
-    }
-    case 'history': {
-      // Only the database: checking a chain needs no keys, so it works without the master key.
-      const { parseHistoryCommand, runHistoryCommand } = await cli.history();
-      const cmd = parseHistoryCommand(rest);
-      const { openDatabase } = await cli.database();
-      const { migrate } = await import('./store/migrate.js');
-      const { openDb } = await import('./store/db.js');
-      const database = await openDatabase(config);
-      try {
-        await migrate(database.connectionString);
-        const handle = openDb(database.connectionString, 2);
-        try {
-          return await runHistoryCommand({ db: handle.db }, cmd);
-        } finally {
-          await handle.close();
-        }
-      } finally {
-        await database.close();
-      }
-    }
-    default:
-      console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
-      return 2;
+  const run = COMMANDS.get(command);
+  if (!run) {
+    console.error(`unknown command ${JSON.stringify(command)}\n${USAGE}`);
+    return 2;
   }
+  return run(config, rest);
 }
 
 main(process.argv.slice(2)).then(

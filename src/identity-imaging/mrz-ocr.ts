@@ -7,9 +7,13 @@
 // node_modules (langPath is that folder; without it tesseract.js would download it from a CDN), the
 // engine from tesseract.js-core, and the model is neither cached nor written anywhere (cacheMethod
 // 'none'). Only the zone's alphabet is allowed, which is what makes a general English model read it.
+//
+// Tesseract and its model are an optional part of the install (optional-readers.ts): loaded when
+// the first zone is read, never when this module is, so the image jail's worker that shares this
+// module measures photographs on a server installed without them.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import type { Planes } from './decode-image.js';
 import { rotate, skewAngle } from './deskew.js';
 import { downscale } from './image-quality.js';
@@ -17,7 +21,7 @@ import { candidateLines, findMrz, type MrzReading } from './mrz-text.js';
 
 const require = createRequire(import.meta.url);
 /** The integer-quantized LSTM model ("best_int"), the one tesseract.js itself loads for LSTM-only reading. */
-export const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+export const langPath = (): string => join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 /**
  * The sizes (longer side, px) and orientations the photo is read at, in turn, until a valid zone is
  * read. Measured on synthetic cards (docs/api.md, "Built-in checks"), one reading each: at 1000 px 71
@@ -34,7 +38,8 @@ let engine: Promise<Worker> | undefined;
 
 function ocrEngine(): Promise<Worker> {
   engine ??= (async () => {
-    const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: LANG_PATH, cacheMethod: 'none', gzip: true });
+    const { createWorker, OEM, PSM } = await import('tesseract.js');
+    const w = await createWorker('eng', OEM.LSTM_ONLY, { langPath: langPath(), cacheMethod: 'none', gzip: true });
     await w.setParameters({
       tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
       tessedit_pageseg_mode: PSM.AUTO,

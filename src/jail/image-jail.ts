@@ -9,6 +9,13 @@ import type { DecodeProblem } from '../identity-imaging/decode-image.js';
 import type { QualityMeasures } from '../identity-imaging/image-quality.js';
 import type { FaceReading } from '../identity-imaging/face-descriptor.js';
 import type { MrzOcrResult } from '../identity-imaging/mrz-ocr.js';
+import {
+  FACE_NOT_INSTALLED,
+  type IdentityReaders,
+  installedReaders,
+  OCR_NOT_INSTALLED,
+  ReaderNotInstalledError,
+} from '../identity-imaging/optional-readers.js';
 import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
 
 export interface ImageJailOptions {
@@ -61,7 +68,14 @@ export class ImageJail {
   private readonly ocr: WorkerPool;
   private readonly face: WorkerPool;
 
-  constructor(private readonly opts: ImageJailOptions) {
+  /** The optional readers this server has (identity-imaging/optional-readers.ts); without one, its task is refused, no worker started. */
+  readonly installed: IdentityReaders;
+
+  constructor(
+    private readonly opts: ImageJailOptions,
+    installed: IdentityReaders = installedReaders(),
+  ) {
+    this.installed = installed;
     const resourceLimits = {
       maxOldGenerationSizeMb: opts.memoryMb,
       maxYoungGenerationSizeMb: Math.min(32, Math.max(4, opts.memoryMb / 8)),
@@ -80,6 +94,9 @@ export class ImageJail {
 
   /** The machine-readable zone of a document photograph, if one can be read (identity-imaging/mrz-ocr.ts). */
   readMrz(bytes: Uint8Array): Promise<MrzOcrResult> {
+    if (!this.installed.ocr) {
+      return Promise.reject(new ReaderNotInstalledError(OCR_NOT_INSTALLED));
+    }
     return this.run(this.ocr, 'readMrz', bytes, this.opts.ocrTimeoutMs);
   }
 
@@ -88,6 +105,9 @@ export class ImageJail {
    * (identity-imaging/face-descriptor.ts). The descriptor is biometric data: compared, never stored or logged.
    */
   readFaces(bytes: Uint8Array): Promise<FaceReading> {
+    if (!this.installed.face) {
+      return Promise.reject(new ReaderNotInstalledError(FACE_NOT_INSTALLED));
+    }
     return this.run(this.face, 'faces', bytes, this.opts.faceTimeoutMs, { wasmLimitMb: this.opts.faceWasmMb });
   }
 

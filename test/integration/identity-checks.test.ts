@@ -16,6 +16,7 @@ import { WorkerCrashError } from '../../src/jail/worker-pool.js';
 import { launchChromium } from '../helpers/browser.js';
 import { FACE_THRESHOLD } from '../../src/domain/identity/face-match.js';
 import type { FoundFace } from '../../src/identity-imaging/face-descriptor.js';
+import { FACE_NOT_INSTALLED, type IdentityReaders, OCR_NOT_INSTALLED } from '../../src/identity-imaging/optional-readers.js';
 import { type CardImages, renderIdCard } from '../helpers/id-card.js';
 import { phoneSelfies, sampleFaces } from '../helpers/face-samples.js';
 import { blur, glare, noise, readPng, writeJpeg } from '../helpers/image-ops.js';
@@ -373,6 +374,35 @@ describe('the checks on a submitted review', () => {
     } finally {
       failed.mockRestore();
       logged.mockRestore();
+      await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'manual' });
+    }
+  });
+
+  it('automatic, on a server installed without the face and zone readers: those checks say so, a person decides', async () => {
+    await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'automatic' });
+    const jail = s.deps.imageJail as { installed: IdentityReaders };
+    const installed = jail.installed;
+    jail.installed = { face: false, ocr: false };
+    try {
+      const { doc, review } = await submitAndCheck(cards.valid);
+      expect(review).toMatchObject({ status: 'pending', decided_by: 'manual', automatic_checks: { status: 'failed' } });
+      const checks = review.automatic_checks!.checks;
+      expect(checks.image_quality.result).toBe('pass');
+      expect(checks.mrz).toEqual({ result: 'not_checked', problem: OCR_NOT_INSTALLED });
+      expect([checks.name, checks.expiry]).toEqual([{ result: 'not_checked' }, { result: 'not_checked' }]);
+      expect(checks.face).toEqual({
+        result: 'not_checked',
+        threshold: FACE_THRESHOLD,
+        front_faces: [],
+        selfie_faces: [],
+        problem: FACE_NOT_INSTALLED,
+      });
+      expect(OCR_NOT_INSTALLED).toMatch(/not available on this server/);
+      expect((await history(s, doc.document_ticket)).find((e) => e.action === 'identity_checked')).toMatchObject({
+        details: { status: 'failed', not_passed: ['mrz', 'name', 'expiry', 'face'] },
+      });
+    } finally {
+      jail.installed = installed;
       await updateAccount(s.deps, { webId: s.creds.webId, identityDecision: 'manual' });
     }
   });

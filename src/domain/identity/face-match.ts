@@ -19,8 +19,8 @@ export interface FaceCheck {
   problem?: string;
 }
 
-/** A reading, or why there is none (the image could not be decoded or took too long). */
-export type FaceSide = FaceReading | { problem: string };
+/** A reading, why there is none (the image could not be decoded or took too long), or that this server has no face reader. */
+export type FaceSide = FaceReading | { problem: string } | { notInstalled: string };
 
 export function judgeFaces(front: FaceSide, selfie: FaceSide): FaceCheck {
   const base = {
@@ -28,8 +28,15 @@ export function judgeFaces(front: FaceSide, selfie: FaceSide): FaceCheck {
     front_faces: 'faces' in front ? front.faces : [],
     selfie_faces: 'faces' in selfie ? selfie.faces : [],
   };
+  // Not a failure of the photographs: the comparison did not run, and a person decides.
+  if ('notInstalled' in front) {
+    return { result: 'not_checked', ...base, problem: front.notInstalled };
+  }
   if ('problem' in front) {
     return { result: 'fail', ...base, problem: `document front: ${front.problem}` };
+  }
+  if ('notInstalled' in selfie) {
+    return { result: 'not_checked', ...base, problem: selfie.notInstalled };
   }
   if ('problem' in selfie) {
     return { result: 'fail', ...base, problem: `selfie: ${selfie.problem}` };

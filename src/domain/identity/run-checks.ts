@@ -8,11 +8,14 @@
 //   face           the largest face on the document's front against the selfie's (face-match.ts)
 // The results go to identity_reviews.automatic_checks and the history. An account whose identity
 // decision is `automatic` has a review approved here when every check passed, the face included;
-// otherwise, or when a check did not pass, the review waits for a person as before.
+// otherwise, or when a check did not pass, the review waits for a person as before. On a server
+// installed without the optional readers (identity-imaging/optional-readers.ts) the zone and the
+// face say `not_checked` with why, so no review is approved by the checks there: a person decides.
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { ImageDecodeFailure, ImageJailBusyError, type ImageQuality, ImageTooComplexError } from '../../jail/image-jail.js';
 import type { MrzOcrResult } from '../../identity-imaging/mrz-ocr.js';
+import { ReaderNotInstalledError } from '../../identity-imaging/optional-readers.js';
 import { type EvidenceKind, findReviewById, identityDecisionOf, saveAutomaticChecks, sealedEvidenceOf } from '../../store/identity-repo.js';
 import { AUTOMATIC_PROVIDER } from './automatic-provider.js';
 import { type FaceCheck, type FaceSide, judgeFaces } from './face-match.js';
@@ -63,6 +66,9 @@ async function readFace(deps: Pick<Deps, 'imageJail'>, bytes: Buffer | undefined
   try {
     return await deps.imageJail.readFaces(bytes);
   } catch (err) {
+    if (err instanceof ReaderNotInstalledError) {
+      return { notInstalled: err.message };
+    }
     if (err instanceof ImageDecodeFailure || err instanceof ImageTooComplexError) {
       return { problem: err.message };
     }
@@ -78,10 +84,13 @@ async function readFace(deps: Pick<Deps, 'imageJail'>, bytes: Buffer | undefined
   }
 }
 
-async function readZone(deps: Pick<Deps, 'imageJail'>, bytes: Buffer): Promise<MrzOcrResult | { problem: string }> {
+async function readZone(deps: Pick<Deps, 'imageJail'>, bytes: Buffer): Promise<MrzOcrResult | { problem: string; notInstalled?: true }> {
   try {
     return await deps.imageJail.readMrz(bytes);
   } catch (err) {
+    if (err instanceof ReaderNotInstalledError) {
+      return { problem: err.message, notInstalled: true };
+    }
     if (err instanceof ImageDecodeFailure || err instanceof ImageTooComplexError) {
       return { problem: err.message };
     }
@@ -122,7 +131,8 @@ export async function runIdentityChecks(
     }
     const read = await readZone(deps, bytes);
     if ('problem' in read) {
-      mrz = { result: 'fail', problem: read.problem };
+      // Without the reader the zone was not read, so not failed: the review waits for a person.
+      mrz = { result: read.notInstalled ? 'not_checked' : 'fail', problem: read.problem };
       continue;
     }
     if (read.reading && (!zone?.reading || (read.reading.valid && !zone.reading.valid))) {
