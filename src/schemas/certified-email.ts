@@ -1,7 +1,7 @@
 // Certified email: the `certified_email` part of the create payload and the evidence answer of
 // GET /api/certifiedEmail/{ticket}/data (decisions.md "Certified email"; docs/api.md).
 import { type Static, Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, TicketParam, checkedByUseCase, examples } from './common.js';
+import { DateTime, Nullable, StringEnum, TicketParam, examples } from './common.js';
 
 export const CERTIFIED_SUBJECT_MAX = 200;
 export const CERTIFIED_MESSAGE_MAX = 10_000;
@@ -9,15 +9,14 @@ export const CERTIFIED_MESSAGE_MAX = 10_000;
 export const CertifiedEmailInput = Type.Object(
   {
     to: Type.String({ description: 'one email address' }),
-    subject: Type.String({ description: `1 to ${CERTIFIED_SUBJECT_MAX} characters, one line` }),
-    message: Type.String({ description: `the body text, at most ${CERTIFIED_MESSAGE_MAX} characters` }),
+    subject: Type.String({ maxLength: CERTIFIED_SUBJECT_MAX, description: `1 to ${CERTIFIED_SUBJECT_MAX} characters, one line` }),
+    message: Type.String({ maxLength: CERTIFIED_MESSAGE_MAX, description: `the body text, at most ${CERTIFIED_MESSAGE_MAX} characters` }),
   },
   {
-    ...checkedByUseCase,
     additionalProperties: true,
     description:
       'sends the document to `to` as a certified email: when the document is created, or, when it has signers, ' +
-      'with the signed original once every signer signed; not with document_set',
+      'with the signed original once every signer signed; not with document_set; unknown keys are listed in warnings',
   },
 );
 export type CertifiedEmailInput = Static<typeof CertifiedEmailInput>;
@@ -129,5 +128,5 @@ export const CertifiedLinkParams = Type.Object({ token: Type.String({ descriptio
 /** The open image: a 1×1 transparent GIF. */
 export const GifImage = {
   description: 'a 1×1 transparent GIF',
-  content: { 'image/gif': { schema: Type.String({ format: 'binary' }) } },
+  content: { 'image/gif': { schema: Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' }) } },
 };

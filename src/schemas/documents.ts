@@ -51,9 +51,11 @@ export const CreateDocumentBody = Type.Object(
         { description: 'rows for the tables of an html template; used with template' },
       ),
     ),
-    name: Type.Optional(Type.String({ description: 'file name of the document' })),
-    // Page numbers and boxes are checked against the PDF; the messages name the sticker index.
+    name: Type.Optional(Type.String({ maxLength: 200, description: 'file name of the document' })),
+    // checkedByUseCase: boxes are measured against the PDF's pages, and every refusal is 400
+    // INVALID_STICKER naming the sticker index and the rule (decisions.md), not INVALID_INPUT.
     stickers: Type.Optional(Type.Array(Sticker, { ...checkedByUseCase, description: 'the boxes to sign; rules: decisions.md' })),
+    // checkedByUseCase: measured against the PDF's pages too, with messages naming qr[i] and the rule.
     qr: Type.Optional(
       Type.Array(QrBox, {
         ...checkedByUseCase,
@@ -61,14 +63,13 @@ export const CreateDocumentBody = Type.Object(
         description: "where to draw a QR code linking to the document's public verification page, /verify/{document_ticket}",
       }),
     ),
-    document_set: Type.Optional(Type.String({ description: 'uuid of an OPEN set; not with workflow' })),
+    document_set: Type.Optional(Type.String({ minLength: 1, description: 'uuid of an OPEN set; not with workflow' })),
     workflow: Type.Optional(DocumentWorkflowSettings),
     requireIdentityVerification: Type.Optional(
       Type.Boolean({ description: 'every signer verifies their identity before signing (in a document set too)' }),
     ),
     nom151: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {
-        ...checkedByUseCase,
         description: "stamp the completed document (NOM-151); absent or null: the account's default",
       }),
     ),
@@ -306,10 +307,11 @@ examples(DownloadResponse, {
   original: 'JVBERi0xLjcK...',
 } as Static<typeof DownloadResponse>);
 
-export const DeleteOrRestoreBody = Type.Object({ ticket: Type.String(), action: StringEnum(['delete', 'restore']) });
+export const DeleteOrRestoreBody = Type.Object({ ticket: Type.String({ minLength: 1 }), action: StringEnum(['delete', 'restore']) });
+export type DeleteOrRestoreBody = Static<typeof DeleteOrRestoreBody>;
 examples(DeleteOrRestoreBody, { ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14', action: 'delete' });
 /** The body of the older public clients' POST /developers/delete/ and /developers/restore/. */
-export const TicketBody = Type.Object({ ticket: Type.String() });
+export const TicketBody = Type.Object({ ticket: Type.String({ minLength: 1 }) });
 examples(TicketBody, { ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14' });
 export const DeleteOrRestoreResult = Type.Object({ document_ticket: Type.String(), status: Type.String() });
 export type DeleteOrRestoreResult = Static<typeof DeleteOrRestoreResult>;
@@ -326,11 +328,15 @@ export type PageDataResult = Static<typeof PageDataResult>;
 examples(PageDataResult, { page: 1, pages: 2, width: 612, height: 792, rotation: 0 });
 
 /** multipart/form-data: the PDF in part `file`, `page` a form field (read by http/multipart.ts). */
+// Multipart: the handler reads the parts as a stream (http/multipart.ts) once Content-SHA256 is
+// checked; there is no parsed body for the validator to check before.
 export const PrintUpload = Type.Object(
   { file: Type.String({ format: 'binary', description: 'the PDF' }) },
   { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },
 );
 
+// Multipart: the handler reads the parts as a stream (http/multipart.ts) once Content-SHA256 is
+// checked; there is no parsed body for the validator to check before.
 export const PageDataUpload = Type.Object(
   {
     file: Type.String({ format: 'binary', description: 'the PDF' }),

@@ -36,6 +36,8 @@ const EndorseParties = {
 
 // The public JavaScript and PHP clients of the original service spell the key `endorsment`
 // (decisions.md "Paths"): either spelling, never both (400 naming `endorsement`).
+// checkedByUseCase: a union's errors name neither the spelling sent (`endorsment.type`) nor the
+// rule "not both"; the use case (parse-endorsement.ts) checks it field by field, naming each.
 export const EndorseBody = Type.Union(
   [
     Type.Object({ endorsement: EndorsementText('what the endorsement says'), ...EndorseParties }),
@@ -106,16 +108,24 @@ export const WithdrawEndorsementParams = Type.Object({
   endorsement_id: Type.String({ description: 'the endorsement_id the endorsement was created with' }),
 });
 
+export const WITHDRAWAL_REASON_MAX = 500;
+
 export const WithdrawEndorsementBody = Type.Optional(
   Type.Object(
     {
       reason: Type.Optional(
-        Type.String({ description: "why it is withdrawn, 1 to 500 characters: the account's own note, never shown to the endorser" }),
+        Nullable(
+          Type.String({
+            maxLength: WITHDRAWAL_REASON_MAX,
+            description: `why it is withdrawn, 1 to ${WITHDRAWAL_REASON_MAX} characters: the account's own note, never shown to the endorser`,
+          }),
+        ),
       ),
     },
-    { ...checkedByUseCase, description: 'optional; rules and messages: docs/api.md "Withdrawing an endorsement"' },
+    { description: 'optional; rules and messages: docs/api.md "Withdrawing an endorsement"' },
   ),
 );
+export type WithdrawEndorsementBody = Static<typeof WithdrawEndorsementBody>;
 examples(WithdrawEndorsementBody, { reason: 'Sent to the wrong endorsee' });
 
 export const EndorsementChain = Type.Object({

@@ -5,7 +5,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, examples } from './common.js';
 
 export const SatPrepareBody = Type.Object({
-  certificate: Type.String({ description: 'the e.firma certificate (.cer), DER in Base64' }),
+  certificate: Type.String({ minLength: 1, description: 'the e.firma certificate (.cer), DER in Base64' }),
   consent: Type.Literal(true),
   language: Type.Optional(StringEnum(['es', 'en'], { description: "the page's language, for the signature's legend" })),
 });
@@ -55,8 +55,9 @@ examples(SatPrepared, {
 });
 
 export const SatFinishBody = Type.Object({
-  preparation_id: Type.String({ format: 'uuid' }),
-  signature: Type.String({ description: 'Base64 of the RSASSA-PKCS1-v1_5 SHA-256 signature over signed_attributes' }),
+  // The pattern too: the uuid format also takes a `urn:uuid:` prefix, which the database does not.
+  preparation_id: Type.String({ format: 'uuid', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' }),
+  signature: Type.String({ minLength: 1, description: 'Base64 of the RSASSA-PKCS1-v1_5 SHA-256 signature over signed_attributes' }),
 });
 export type SatFinishBody = Static<typeof SatFinishBody>;
 examples(SatFinishBody, { preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14', signature: 'Jd0pW2b5...' });

@@ -20,6 +20,7 @@ export const CreateSetBody = Type.Optional(
     { additionalProperties: true },
   ),
 );
+export type CreateSetBody = Static<typeof CreateSetBody>;
 examples(CreateSetBody, { name: 'Onboarding', metadata: { crm: 42 } });
 export const CreatedSet = Type.Object({ uuid: Type.String(), status: SetStatus, name: Type.String() });
 export type CreatedSet = Static<typeof CreatedSet>;
@@ -131,7 +132,11 @@ export const RemovedSetSigner = Type.Object({ status: Type.Literal('deleted'), s
 export type RemovedSetSigner = Static<typeof RemovedSetSigner>;
 examples(RemovedSetSigner, { status: 'deleted', signer_id: '5b0f0b8e-2d4e-4f7c-9a51-0f3f7d1c2a10' });
 
-export const CloseSetBody = Type.Object({ documentSet: Type.String(), workflow: Type.Optional(SetWorkflowSettings) });
+export const CloseSetBody = Type.Object({
+  documentSet: Type.String({ minLength: 1, description: 'the uuid of an OPEN document set' }),
+  workflow: Type.Optional(SetWorkflowSettings),
+});
+export type CloseSetBody = Static<typeof CloseSetBody>;
 examples(CloseSetBody, {
   documentSet: '664a6790-db83-4db0-bc94-2e313049a434',
   workflow: { ordered: true, expiration_date: '31/12/2026', attach_files: true },

@@ -32,9 +32,11 @@ examples(
 );
 
 export const RejectBody = Type.Object({ reason: Type.String({ description: 'at most 300 characters as people count them' }) });
+export type RejectBody = Static<typeof RejectBody>;
 examples(RejectBody, { reason: 'The amount in clause 3 is wrong.' });
 // The code is trimmed before it is compared: the pattern allows what a pasted code carries.
 export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6}\\s*$', description: 'the six digits sent' }) });
+export type CodeBody = Static<typeof CodeBody>;
 examples(CodeBody, { code: '482913' });
 
 const HOW_PROVEN = ['link', 'email_code', 'sms_code', 'whatsapp_code', 'efirma', 'not_available'] as const;

@@ -66,6 +66,7 @@ export const SaveTemplateBody = Type.Object({
     Nullable(Type.Union([Type.String(), Type.Object({ url: Type.String() })]), { description: 'pdf: URL of a PDF form' }),
   ),
 });
+export type SaveTemplateBody = Static<typeof SaveTemplateBody>;
 examples(
   SaveTemplateBody,
   { template_type: 'html', template_name: 'contrato', template_data: 'PCFkb2N0eXBlIGh0bWw+...' },
@@ -82,6 +83,8 @@ examples(
 export const TemplateNameQuery = Type.Object({ name: Type.String({ description: 'template name' }) });
 
 /** multipart/form-data: the PDF in part `file` (read by http/multipart.ts). */
+// Multipart: the handler reads the parts as a stream (http/multipart.ts) once Content-SHA256 is
+// checked; there is no parsed body for the validator to check before.
 export const TemplateUpload = Type.Object(
   { file: Type.String({ format: 'binary', description: 'the PDF form' }) },
   { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },

@@ -1,6 +1,6 @@
 // Workflows: the settings of a document's or a set's flow (decisions.md "Workflow keys"), and the
 // correction of a document's signers (routes/workflows.ts, routes/sets.ts).
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, TicketParam, checkedByUseCase } from './common.js';
 import { examples } from './common.js';
 
@@ -18,28 +18,41 @@ const settings = {
   cancel: Type.Optional(Type.Boolean({ description: 'cancel the flow' })),
 };
 
-/** Each value's rules left to the use case (see checkedByUseCase). */
-function valuesCheckedByUseCase<T extends Record<string, TSchema>>(props: T): T {
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, { ...v, ...checkedByUseCase }])) as unknown as T;
-}
+/** The settings a document's workflow also takes in camelCase (decisions.md "Workflow keys"). */
+const camelCaseSettings = {
+  expirationDate: settings.expiration_date,
+  remindEvery: settings.remind_every,
+  attachFiles: settings.attach_files,
+  conclusionEmails: settings.conclusion_emails,
+};
 
-/**
- * A document's workflow: each key also in camelCase (remindEvery), which a schema cannot say
- * without listing every key twice, so the use case (domain/documents/workflow-settings.ts) checks
- * the values under either spelling, naming the key as sent, and lists unknown keys.
- */
-export const DocumentWorkflowSettings = Type.Object(valuesCheckedByUseCase(settings), {
+const documentWorkflowOptions = {
   additionalProperties: true,
   description: 'snake_case or camelCase keys; unknown keys are ignored and listed in ignored_keys (warnings on create)',
-});
+};
+
+/**
+ * A document's workflow: each key also in camelCase (remindEvery). The dates and addresses are
+ * checked by the use case (domain/documents/workflow-settings.ts): a calendar date, the house's
+ * rule for an email address.
+ */
+export const DocumentWorkflowSettings = Type.Object({ ...settings, ...camelCaseSettings }, documentWorkflowOptions);
+export type DocumentWorkflowSettings = Static<typeof DocumentWorkflowSettings>;
 examples(DocumentWorkflowSettings, { remind_every: 3, expiration_date: '31/12/2026' }, { cancel: true });
-export const DocumentWorkflowBody = Type.Optional(DocumentWorkflowSettings);
+// The same settings as the body of POST /api/{documentId}/workflow. checkedByUseCase: its errors
+// name the key as `workflow.<key>`, as on create (docs/api.md), where the route's check of a bare
+// body would name `<key>`; the use case runs DocumentWorkflowSettings with checkInput(…, 'workflow').
+export const DocumentWorkflowBody = Type.Optional(
+  Type.Object({ ...settings, ...camelCaseSettings }, { ...documentWorkflowOptions, ...checkedByUseCase }),
+);
+examples(DocumentWorkflowBody, { remind_every: 3, expiration_date: '31/12/2026' }, { cancel: true });
 
 /** A set's workflow: snake_case only; any other key (camelCase included) is ignored and listed in ignored_keys. */
 export const SetWorkflowSettings = Type.Object(settings, {
   additionalProperties: true,
   description: 'snake_case keys only; any other key (camelCase included) is ignored and listed in ignored_keys',
 });
+export type SetWorkflowSettings = Static<typeof SetWorkflowSettings>;
 examples(SetWorkflowSettings, { remind_every: 1, expiration_date: '31/12/2026' });
 
 /** The workflow settings as stored and answered: snake_case keys only, values checked. */

@@ -1,20 +1,24 @@
 // POST /developers/json: creates a document from a PDF (b64_doc or url_doc) with its signers'
 // boxes, standalone or inside an OPEN document set. Every check runs before anything is stored;
-// the PDF is made durable in the blob store before the rows commit.
+// the PDF is made durable in the blob store before the rows commit. The body's types were checked
+// by its schema (schemas/documents.ts); what is checked here needs more: one origin among three,
+// keys that exclude each other, the set's state, the PDF's pages (stickers, qr).
+import type { Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
+import type { Database } from '../../store/schema.js';
 import { appendHistory } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
-import { adoptDecryptedCopy } from './decrypted-source.js';
+import { adoptDecryptedCopy, type DecryptedDetails } from './decrypted-source.js';
 import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
-import { validateStickers } from './validate-stickers.js';
+import { type PlannedSigner, type PlannedSticker, validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
 import { QrStampError } from '../../pdf/qr-stamp.js';
-import { parseWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
+import { readWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
 import { accountTimeZone } from '../../store/workflow-repo.js';
@@ -22,136 +26,55 @@ import { accountNom151Default, setDocumentNom151 } from '../../store/stamps-repo
 import { insertCertifiedEmail } from '../../store/certified-email-repo.js';
 import { parseCertifiedEmail } from '../certified-email/parse-certified-email.js';
 import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
-import type { CreatedDocument, CreatedSticker } from '../../schemas/documents.js';
+import { CreateDocumentBody, type CreateDocumentInput, type CreatedDocument, type CreatedSticker } from '../../schemas/documents.js';
+import type { CertifiedEmailInput } from '../../schemas/certified-email.js';
 
-/** Top-level keys of the create payload this server reads. */
-const KNOWN_KEYS = new Set([
-  'b64_doc',
-  'url_doc',
-  'template',
-  'fields',
-  'tables',
-  'stickers',
-  'document_set',
-  'workflow',
-  'name',
-  'qr',
-  'nom151',
-  'certified_email',
-  'requireIdentityVerification',
-]);
+/** Top-level keys of the create payload this server reads: the schema's. */
+const KNOWN_KEYS = new Set(Object.keys(CreateDocumentBody.properties));
 /** Keys of the spec that this server does not act on yet: accepted, reported in warnings. */
 const NOT_YET_SUPPORTED = new Set(['manager']);
+const ORIGINS = ['b64_doc', 'url_doc', 'template'] as const;
 
 // The answer's shape is defined once, in src/schemas/documents.ts.
 export type { CreatedDocument, CreatedSticker };
 
+/** What the payload asks for, checked before any download. */
+interface CreateRequest {
+  origin: (typeof ORIGINS)[number];
+  setUuid: string | undefined;
+  /** In a set too: the person verifies once for all their documents of the set (close-set.ts). */
+  verifyAll: boolean;
+  certified: CertifiedEmailInput | undefined;
+  workflow: WorkflowSettings | undefined;
+  warnings: string[];
+}
+
+/** The document as planned, before its rows are written. */
+interface PlannedDocument {
+  ticket: string;
+  source: PdfSource;
+  sha256: string;
+  pageCount: number;
+  decrypted: DecryptedDetails | undefined;
+  signers: PlannedSigner[];
+  stickers: PlannedSticker[];
+  tokens: ReturnType<typeof newSigningToken>[];
+  signerIds: string[];
+  stickerIds: string[];
+}
+
 export async function createDocument(
   deps: Deps,
-  opts: { accountId: string; payload: Record<string, unknown>; ip?: string },
+  // Unknown keys pass the schema (additionalProperties): they are answered in warnings.
+  opts: { accountId: string; payload: CreateDocumentInput & Record<string, unknown>; ip?: string },
 ): Promise<CreatedDocument> {
-  const { config, db, blobs, clock } = deps;
+  const { config, clock } = deps;
   const p = opts.payload;
-  const warnings: string[] = [];
-  for (const key of Object.keys(p)) {
-    if (NOT_YET_SUPPORTED.has(key)) {
-      warnings.push(`${key}: not supported by this server yet; ignored`);
-    } else if (!KNOWN_KEYS.has(key)) {
-      warnings.push(`${key}: unknown key; ignored`);
-    }
-  }
-
   // Shape checks first: they are cheap and must not wait for a download.
-  const origins = (['b64_doc', 'url_doc', 'template'] as const).filter((k) => p[k] !== undefined && p[k] !== null);
-  if (origins.length !== 1) {
-    throw new AppError(
-      'INVALID_ORIGIN',
-      origins.length === 0
-        ? 'one PDF origin is required: b64_doc, url_doc or template'
-        : `only one PDF origin may be sent; got ${origins.join(' and ')}`,
-      { field: origins.length ? origins.join(',') : 'b64_doc' },
-    );
-  }
-  if (origins[0] === 'template' && p.name !== undefined) {
-    warnings.push('name: ignored with template; the file name is template.name');
-  }
-  if (origins[0] !== 'template') {
-    for (const key of ['fields', 'tables']) {
-      if (p[key] !== undefined) {
-        warnings.push(`${key}: used only with template; ignored`);
-      }
-    }
-  }
-  if (p.name !== undefined && (typeof p.name !== 'string' || p.name.length > 200)) {
-    throw invalid('name', 'expected a string of at most 200 characters');
-  }
-  const setUuid = p.document_set;
-  if (setUuid !== undefined && setUuid !== null && (typeof setUuid !== 'string' || setUuid === '')) {
-    throw invalid('document_set', 'expected the uuid of a document set');
-  }
-  const inSet = typeof setUuid === 'string';
-  if (p.nom151 !== undefined && p.nom151 !== null && typeof p.nom151 !== 'boolean') {
-    throw invalid('nom151', 'expected true (stamp the completed document, NOM-151) or false');
-  }
-  if (p.requireIdentityVerification !== undefined && typeof p.requireIdentityVerification !== 'boolean') {
-    throw invalid('requireIdentityVerification', 'expected true (every signer verifies their identity before signing) or false');
-  }
-  // In a set too: the person verifies once for all their documents of the set (close-set.ts).
-  const verifyAll = p.requireIdentityVerification === true;
-  let certified: ReturnType<typeof parseCertifiedEmail>['input'] | undefined;
-  if (p.certified_email !== undefined && p.certified_email !== null) {
-    const parsed = parseCertifiedEmail(p.certified_email);
-    certified = parsed.input;
-    warnings.push(...parsed.warnings);
-    if (inSet) {
-      throw invalid('certified_email', 'not available for documents of a set yet: create the document on its own');
-    }
-  }
-  if (inSet && p.workflow !== undefined && p.workflow !== null) {
-    throw invalid('workflow', "must not be sent with document_set: the set's flow is defined when the set is closed");
-  }
-  let workflow: WorkflowSettings | undefined;
-  if (p.workflow !== undefined && p.workflow !== null) {
-    const parsed = parseWorkflowSettings(p.workflow, { field: 'workflow', allowCamelCase: true });
-    workflow = parsed.settings;
-    warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
-  }
-  if (workflow) {
-    requireFutureExpiration(workflow, clock.now(), await accountTimeZone(db, opts.accountId), 'workflow');
-  }
-  if (inSet) {
-    // Checked before the download too; checked again under lock when inserting.
-    await requireOpenSet(deps, opts.accountId, setUuid);
-  }
+  const req = await readRequest(deps, opts.accountId, p);
+  await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
 
-  await requirePieceLeft(db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
-
-  let source: PdfSource;
-  if (origins[0] === 'template') {
-    const generated = await generatePdfFromTemplate(deps, {
-      accountId: opts.accountId,
-      template: p.template,
-      fields: p.fields,
-      tables: p.tables,
-    });
-    warnings.push(...generated.warnings);
-    if (generated.bytes.length > config.limits.documentBytes) {
-      throw new AppError('DOCUMENT_TOO_LARGE', 'template: the generated document is larger than the document size limit');
-    }
-    source = { origin: 'template', bytes: generated.bytes, name: fileName(generated.name) };
-  } else if (origins[0] === 'b64_doc') {
-    source = {
-      origin: 'b64_doc',
-      bytes: decodeBase64Pdf(typeof p.b64_doc === 'string' ? p.b64_doc : fail('b64_doc'), config.limits.documentBytes),
-      name: fileName(p.name as string | undefined),
-    };
-  } else {
-    source = await fetchPdf(deps, p.url_doc);
-  }
-  if (origins[0] !== 'template' && typeof p.name === 'string' && p.name.trim()) {
-    source.name = fileName(p.name);
-  }
-
+  const source = await loadSource(deps, opts.accountId, req, p);
   const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
   const decrypted = adoptDecryptedCopy(source, pdf, config.limits.documentBytes);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
@@ -163,118 +86,238 @@ export async function createDocument(
     // before the file is stored: the stamped file is the source, and every signature covers it.
     source.bytes = await stampVerificationQr(deps, source.bytes, qr, `${config.publicUrl}/verify/${ticket}`);
   }
-  const tokens = signers.map(() => newSigningToken());
-  const signerIds = signers.map(() => newPublicId());
-  const stickerIds = stickers.map(() => newPublicId());
-  const sha256 = await blobs.put(source.bytes);
+  const doc: PlannedDocument = {
+    ticket,
+    source,
+    sha256: await deps.blobs.put(source.bytes),
+    pageCount: pdf.pageCount,
+    decrypted,
+    signers,
+    stickers,
+    tokens: signers.map(() => newSigningToken()),
+    signerIds: signers.map(() => newPublicId()),
+    stickerIds: stickers.map(() => newPublicId()),
+  };
   const now = clock.now();
-
-  await db.transaction().execute(async (trx) => {
-    let setId: string | null = null;
-    if (inSet) {
-      const set = requireOpen(await findSet(trx, opts.accountId, setUuid, true), setUuid);
-      if ((await countSetDocuments(trx, set.id)) >= config.limits.documentsPerSet) {
-        throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${config.limits.documentsPerSet} documents`);
-      }
-      setId = set.id;
-    }
-    const documentId = await insertDocument(trx, {
-      ticket,
-      accountId: opts.accountId,
-      setId,
-      name: source.name,
-      status: inSet ? 'draft' : 'pending',
-      origin: source.origin,
-      sha256,
-      sizeBytes: source.bytes.length,
-      pageCount: pdf.pageCount,
-      hasFlow: inSet || workflow !== undefined,
-      workflow: workflow ?? null,
-      extra: {},
-      createdAt: now,
-      signers: signers.map((s, i) => ({
-        signerId: signerIds[i],
-        position: s.position,
-        authority: s.authority,
-        data: s.data,
-        name: s.name,
-        email: s.email,
-        tokenHash: tokens[i].hash,
-        tokenSealed: deps.secrets.seal(tokens[i].token),
-        requireIdentityVerification: verifyAll || s.requireIdentityVerification,
-      })),
-      stickers: stickers.map((s, i) => ({
-        stickerId: stickerIds[i],
-        signerPosition: s.signerPosition,
-        index: s.index,
-        page: s.page,
-        rect: s.rect,
-        extra: s.extra,
-      })),
-    });
-    // Decided at creation: a later change of the account's default does not change this document.
-    if (typeof p.nom151 === 'boolean' ? p.nom151 : await accountNom151Default(trx, opts.accountId)) {
-      await setDocumentNom151(trx, documentId, true);
-    }
-    // Billed with the document: a 402 here rolls the document back (decisions.md "Accounts and packages").
-    await consumePiece(trx, { accountId: opts.accountId, kind: 'documents', channel: source.origin, documentId, at: now });
-    await appendHistory(trx, {
-      documentId,
-      at: now,
-      action: 'created',
-      actor: 'account',
-      ip: opts.ip ?? null,
-      details: { name: source.name, signers: signers.length, origin: source.origin, ...(inSet ? { document_set: setUuid } : {}) },
-    });
-    if (decrypted) {
-      await appendHistory(trx, { documentId, at: now, action: 'decrypted', actor: 'system', details: { ...decrypted } });
-    }
-    if (certified) {
-      // Without signers the document is final as created and goes now; otherwise the signed
-      // original goes with the last signature (signing/conclude-signature.ts).
-      await insertCertifiedEmail(trx, {
-        documentId,
-        recipient: certified.to,
-        subject: certified.subject,
-        message: certified.message,
-        sendOn: signers.length > 0 ? 'completed' : 'created',
-        at: now,
-      });
-      if (signers.length === 0) {
-        await queueCertifiedEmail(trx, deps, { documentId, pdfSha256: sha256 });
-      }
-    }
-    if (workflow) {
-      // The flow starts with the document: its invitations commit with it, or not at all.
-      await startDocumentFlow(trx, deps, { documentId, workflow });
-    }
+  await deps.db.transaction().execute(async (trx) => {
+    const documentId = await insertRows(trx, deps, { accountId: opts.accountId, req, doc, now });
+    await recordCreation(trx, deps, { accountId: opts.accountId, req, doc, documentId, nom151: p.nom151, now, ip: opts.ip });
   });
+  return answer(deps, req, doc);
+}
 
+/** The origin, the set or the workflow, certified email, and the warnings; the set must be OPEN. */
+async function readRequest(deps: Deps, accountId: string, p: CreateDocumentInput): Promise<CreateRequest> {
+  const origin = originOf(p);
+  const warnings = payloadWarnings(p, origin);
+  const setUuid = p.document_set;
+  const inSet = setUuid !== undefined;
+  let certified: CertifiedEmailInput | undefined;
+  if (p.certified_email !== undefined) {
+    const parsed = parseCertifiedEmail(p.certified_email);
+    certified = parsed.input;
+    warnings.push(...parsed.warnings);
+    if (inSet) {
+      throw invalid('certified_email', 'not available for documents of a set yet: create the document on its own');
+    }
+  }
+  if (inSet && p.workflow !== undefined) {
+    throw invalid('workflow', "must not be sent with document_set: the set's flow is defined when the set is closed");
+  }
+  let workflow: WorkflowSettings | undefined;
+  if (p.workflow !== undefined) {
+    const parsed = readWorkflowSettings(p.workflow, { field: 'workflow', allowCamelCase: true });
+    workflow = parsed.settings;
+    warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
+    requireFutureExpiration(workflow, deps.clock.now(), await accountTimeZone(deps.db, accountId), 'workflow');
+  }
+  if (inSet) {
+    // Checked before the download too; checked again under lock when inserting.
+    requireOpen(await findSet(deps.db, accountId, setUuid), setUuid);
+  }
+  return { origin, setUuid, verifyAll: p.requireIdentityVerification === true, certified, workflow, warnings };
+}
+
+/** Exactly one of b64_doc, url_doc, template. */
+function originOf(p: CreateDocumentInput): CreateRequest['origin'] {
+  const origins = ORIGINS.filter((k) => p[k] !== undefined);
+  if (origins.length !== 1) {
+    throw new AppError(
+      'INVALID_ORIGIN',
+      origins.length === 0
+        ? 'one PDF origin is required: b64_doc, url_doc or template'
+        : `only one PDF origin may be sent; got ${origins.join(' and ')}`,
+      { field: origins.length ? origins.join(',') : 'b64_doc' },
+    );
+  }
+  return origins[0];
+}
+
+/** Unknown keys, and keys that the chosen origin does not use (decisions.md: listed in warnings). */
+function payloadWarnings(p: CreateDocumentInput, origin: CreateRequest['origin']): string[] {
+  const warnings: string[] = [];
+  for (const key of Object.keys(p)) {
+    if (NOT_YET_SUPPORTED.has(key)) {
+      warnings.push(`${key}: not supported by this server yet; ignored`);
+    } else if (!KNOWN_KEYS.has(key)) {
+      warnings.push(`${key}: unknown key; ignored`);
+    }
+  }
+  if (origin === 'template' && p.name !== undefined) {
+    warnings.push('name: ignored with template; the file name is template.name');
+  }
+  if (origin !== 'template') {
+    for (const key of ['fields', 'tables'] as const) {
+      if (p[key] !== undefined) {
+        warnings.push(`${key}: used only with template; ignored`);
+      }
+    }
+  }
+  return warnings;
+}
+
+/** The PDF's bytes and file name, from the origin given. */
+async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: CreateDocumentInput): Promise<PdfSource> {
+  const maxBytes = deps.config.limits.documentBytes;
+  if (req.origin === 'template') {
+    const generated = await generatePdfFromTemplate(deps, { accountId, template: p.template, fields: p.fields, tables: p.tables });
+    req.warnings.push(...generated.warnings);
+    if (generated.bytes.length > maxBytes) {
+      throw new AppError('DOCUMENT_TOO_LARGE', 'template: the generated document is larger than the document size limit');
+    }
+    return { origin: 'template', bytes: generated.bytes, name: fileName(generated.name) };
+  }
+  // Exactly one origin was sent (originOf): without url_doc, it is b64_doc.
+  const source: PdfSource =
+    p.url_doc !== undefined
+      ? await fetchPdf(deps, p.url_doc)
+      : { origin: 'b64_doc', bytes: decodeBase64Pdf(p.b64_doc ?? '', maxBytes), name: fileName(p.name) };
+  if (p.name?.trim()) {
+    source.name = fileName(p.name);
+  }
+  return source;
+}
+
+/** The document, its signers and stickers; in a set, under the set's lock and within its limit. */
+async function insertRows(
+  trx: Transaction<Database>,
+  deps: Deps,
+  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; now: Date },
+): Promise<string> {
+  const { req, doc } = o;
+  let setId: string | null = null;
+  if (req.setUuid !== undefined) {
+    const set = requireOpen(await findSet(trx, o.accountId, req.setUuid, true), req.setUuid);
+    if ((await countSetDocuments(trx, set.id)) >= deps.config.limits.documentsPerSet) {
+      throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${deps.config.limits.documentsPerSet} documents`);
+    }
+    setId = set.id;
+  }
+  const inSet = setId !== null;
+  return insertDocument(trx, {
+    ticket: doc.ticket,
+    accountId: o.accountId,
+    setId,
+    name: doc.source.name,
+    status: inSet ? 'draft' : 'pending',
+    origin: doc.source.origin,
+    sha256: doc.sha256,
+    sizeBytes: doc.source.bytes.length,
+    pageCount: doc.pageCount,
+    hasFlow: inSet || req.workflow !== undefined,
+    workflow: req.workflow ?? null,
+    extra: {},
+    createdAt: o.now,
+    signers: doc.signers.map((s, i) => ({
+      signerId: doc.signerIds[i],
+      position: s.position,
+      authority: s.authority,
+      data: s.data,
+      name: s.name,
+      email: s.email,
+      tokenHash: doc.tokens[i].hash,
+      tokenSealed: deps.secrets.seal(doc.tokens[i].token),
+      requireIdentityVerification: req.verifyAll || s.requireIdentityVerification,
+    })),
+    stickers: doc.stickers.map((s, i) => ({
+      stickerId: doc.stickerIds[i],
+      signerPosition: s.signerPosition,
+      index: s.index,
+      page: s.page,
+      rect: s.rect,
+      extra: s.extra,
+    })),
+  });
+}
+
+/** What commits with the rows: NOM-151 choice, the billed piece, history, certified email, the flow. */
+async function recordCreation(
+  trx: Transaction<Database>,
+  deps: Deps,
+  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; documentId: string; nom151?: boolean | null; now: Date; ip?: string },
+): Promise<void> {
+  const { req, doc, documentId, now } = o;
+  // Decided at creation: a later change of the account's default does not change this document.
+  if (typeof o.nom151 === 'boolean' ? o.nom151 : await accountNom151Default(trx, o.accountId)) {
+    await setDocumentNom151(trx, documentId, true);
+  }
+  // Billed with the document: a 402 here rolls the document back (decisions.md "Accounts and packages").
+  await consumePiece(trx, { accountId: o.accountId, kind: 'documents', channel: doc.source.origin, documentId, at: now });
+  await appendHistory(trx, {
+    documentId,
+    at: now,
+    action: 'created',
+    actor: 'account',
+    ip: o.ip ?? null,
+    details: {
+      name: doc.source.name,
+      signers: doc.signers.length,
+      origin: doc.source.origin,
+      ...(req.setUuid !== undefined ? { document_set: req.setUuid } : {}),
+    },
+  });
+  if (doc.decrypted) {
+    await appendHistory(trx, { documentId, at: now, action: 'decrypted', actor: 'system', details: { ...doc.decrypted } });
+  }
+  if (req.certified) {
+    // Without signers the document is final as created and goes now; otherwise the signed
+    // original goes with the last signature (signing/conclude-signature.ts).
+    const c = req.certified;
+    const sendOn = doc.signers.length > 0 ? 'completed' : 'created';
+    await insertCertifiedEmail(trx, { documentId, recipient: c.to, subject: c.subject, message: c.message, sendOn, at: now });
+    if (doc.signers.length === 0) {
+      await queueCertifiedEmail(trx, deps, { documentId, pdfSha256: doc.sha256 });
+    }
+  }
+  if (req.workflow) {
+    // The flow starts with the document: its invitations commit with it, or not at all.
+    await startDocumentFlow(trx, deps, { documentId, workflow: req.workflow });
+  }
+}
+
+function answer(deps: Deps, req: CreateRequest, doc: PlannedDocument): CreatedDocument {
+  const publicUrl = deps.config.publicUrl;
   return {
-    document_ticket: ticket,
-    document_url: `${config.publicUrl}/document/${ticket}`,
-    document_flow: inSet || workflow !== undefined,
-    sticker_count: stickers.length,
-    stickers: stickers.map((s, i) => {
-      const signer = signers[s.signerPosition];
+    document_ticket: doc.ticket,
+    document_url: `${publicUrl}/document/${doc.ticket}`,
+    document_flow: req.setUuid !== undefined || req.workflow !== undefined,
+    sticker_count: doc.stickers.length,
+    stickers: doc.stickers.map((s, i) => {
+      const signer = doc.signers[s.signerPosition];
       return {
-        sticker_id: stickerIds[i],
-        signer_id: signerIds[s.signerPosition],
+        sticker_id: doc.stickerIds[i],
+        signer_id: doc.signerIds[s.signerPosition],
         sticker_index: s.index,
         sticker_authority: signer.authority,
         sticker_data: signer.data,
         sticker_email: signer.email,
         sticker_page: s.page,
         sticker_coordinates: s.rect,
-        signer_url: `${config.publicUrl}/sign/${tokens[s.signerPosition].token}`,
+        signer_url: `${publicUrl}/sign/${doc.tokens[s.signerPosition].token}`,
       };
     }),
-    warnings,
+    warnings: req.warnings,
   };
-}
-
-async function requireOpenSet(deps: Deps, accountId: string, uuid: string) {
-  requireOpen(await findSet(deps.db, accountId, uuid), uuid);
 }
 
 /** The set, if it exists in the account and is OPEN; else the error a client should see. */
@@ -300,8 +343,4 @@ async function stampVerificationQr(deps: Deps, bytes: Buffer, qr: PlannedQr[], u
     }
     throw pdfJailError(err);
   }
-}
-
-function fail(field: string): never {
-  throw invalid(field, 'expected a Base64 string');
 }

@@ -1,6 +1,6 @@
 // POST /developers/docs {ticket, action}: soft delete, and restore to the state it had. Deleting
 // stops a running flow's reminders and expiration; restoring resumes them.
-import { AppError, invalid } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
 import { findDocument, setStatusOf, transitionDocument } from '../../store/documents-repo.js';
@@ -8,69 +8,71 @@ import { removeDeliverWebhookJob } from '../../jobs/payloads/deliver-webhook.js'
 import { discardPendingNotifications } from '../../store/notifications-repo.js';
 import type { DocumentStatus } from '../../store/schema.js';
 import { pauseDocumentFlow, resumeDocumentFlow } from '../workflows/resume-document-flow.js';
-import type { DeleteOrRestoreResult } from '../../schemas/documents.js';
+import type { DeleteOrRestoreBody, DeleteOrRestoreResult } from '../../schemas/documents.js';
 
 const LIVE: DocumentStatus[] = ['draft', 'pending', 'completed', 'rejected', 'expired', 'cancelled'];
 
+type Found = NonNullable<Awaited<ReturnType<typeof findDocument>>>;
+type Ctx = { deps: Pick<Deps, 'db' | 'clock'>; doc: Found; setStatus: string | undefined; at: Date; ip?: string };
+
 export async function deleteOrRestoreDocument(
   deps: Pick<Deps, 'db' | 'clock'>,
-  opts: { accountId: string; ticket: unknown; action: unknown; ip?: string },
+  opts: { accountId: string; ticket: string; action: DeleteOrRestoreBody['action']; ip?: string },
 ): Promise<DeleteOrRestoreResult> {
-  if (typeof opts.ticket !== 'string' || opts.ticket === '') {
-    throw invalid('ticket', 'required: the document_ticket');
-  }
-  if (opts.action !== 'delete' && opts.action !== 'restore') {
-    throw invalid('action', 'expected "delete" or "restore"');
-  }
   const doc = await findDocument(deps.db, opts.accountId, opts.ticket);
   if (!doc) {
     throw new AppError('DOCUMENT_NOT_FOUND', `no document ${opts.ticket}`);
   }
-  const at = deps.clock.now();
   const setStatus = doc.set_id ? await setStatusOf(deps.db, doc.set_id) : undefined;
-  if (opts.action === 'delete') {
-    if (doc.status === 'deleted') {
-      throw new AppError('INVALID_STATE', `document ${doc.ticket} is already deleted`, { status: doc.status });
-    }
-    // A set's flow spans all its documents (its completion, its order): one cannot leave mid-flow.
-    if (setStatus === 'CLOSED') {
-      throw new AppError(
-        'INVALID_STATE',
-        `document ${doc.ticket} belongs to a document set whose flow is running; cancel the set's flow first (POST /api/{uuid}/workflowSet with "cancel": true)`,
-        { set_status: setStatus },
-      );
-    }
-    // The state change and the discarding of its pending notifications commit together
-    // (decisions.md "Events": deleting a document discards its pending notifications). A restore
-    // does not bring them back.
-    const ok = await deps.db.transaction().execute(async (trx) => {
-      const moved = await transitionDocument(trx, doc.id, [doc.status], {
-        status: 'deleted',
-        statusBeforeDelete: doc.status,
-        deletedAt: at,
-        at,
-      });
-      if (moved) {
-        for (const delivery of await discardPendingNotifications(trx, doc.id, 'the document was deleted', at)) {
-          await removeDeliverWebhookJob(trx, delivery);
-        }
-        await appendHistory(trx, {
-          documentId: doc.id,
-          at,
-          action: 'deleted',
-          actor: 'account',
-          ip: opts.ip ?? null,
-          details: { from: doc.status },
-        });
-        await pauseDocumentFlow(trx, doc.id);
-      }
-      return moved;
-    });
-    if (!ok) {
-      throw new AppError('INVALID_STATE', `document ${doc.ticket} changed state meanwhile; retry`);
-    }
-    return { document_ticket: doc.ticket, status: 'deleted' };
+  const ctx: Ctx = { deps, doc, setStatus, at: deps.clock.now(), ip: opts.ip };
+  return opts.action === 'delete' ? deleteDocument(ctx) : restoreDocument(ctx);
+}
+
+async function deleteDocument({ deps, doc, setStatus, at, ip }: Ctx): Promise<DeleteOrRestoreResult> {
+  if (doc.status === 'deleted') {
+    throw new AppError('INVALID_STATE', `document ${doc.ticket} is already deleted`, { status: doc.status });
   }
+  // A set's flow spans all its documents (its completion, its order): one cannot leave mid-flow.
+  if (setStatus === 'CLOSED') {
+    throw new AppError(
+      'INVALID_STATE',
+      `document ${doc.ticket} belongs to a document set whose flow is running; cancel the set's flow first (POST /api/{uuid}/workflowSet with "cancel": true)`,
+      { set_status: setStatus },
+    );
+  }
+  // The state change and the discarding of its pending notifications commit together
+  // (decisions.md "Events": deleting a document discards its pending notifications). A restore
+  // does not bring them back.
+  const ok = await deps.db.transaction().execute(async (trx) => {
+    const moved = await transitionDocument(trx, doc.id, [doc.status], {
+      status: 'deleted',
+      statusBeforeDelete: doc.status,
+      deletedAt: at,
+      at,
+    });
+    if (moved) {
+      for (const delivery of await discardPendingNotifications(trx, doc.id, 'the document was deleted', at)) {
+        await removeDeliverWebhookJob(trx, delivery);
+      }
+      await appendHistory(trx, {
+        documentId: doc.id,
+        at,
+        action: 'deleted',
+        actor: 'account',
+        ip: ip ?? null,
+        details: { from: doc.status },
+      });
+      await pauseDocumentFlow(trx, doc.id);
+    }
+    return moved;
+  });
+  if (!ok) {
+    throw new AppError('INVALID_STATE', `document ${doc.ticket} changed state meanwhile; retry`);
+  }
+  return { document_ticket: doc.ticket, status: 'deleted' };
+}
+
+async function restoreDocument({ deps, doc, setStatus, at, ip }: Ctx): Promise<DeleteOrRestoreResult> {
   if (doc.status !== 'deleted') {
     throw new AppError('INVALID_STATE', `document ${doc.ticket} is not deleted (it is ${doc.status})`, { status: doc.status });
   }
@@ -92,7 +94,7 @@ export async function deleteOrRestoreDocument(
         at,
         action: 'restored',
         actor: 'account',
-        ip: opts.ip ?? null,
+        ip: ip ?? null,
         details: { to: back },
       });
       await resumeDocumentFlow(trx, deps, doc.id);

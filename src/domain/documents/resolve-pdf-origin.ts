@@ -14,16 +14,11 @@ export function decodeBase64Pdf(value: string, maxBytes: number): Buffer {
   return decodeBase64(value, { field: 'b64_doc', maxBytes, invalidCode: 'PDF_INVALID' });
 }
 
-export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: unknown): Promise<PdfSource> {
-  if (typeof urlDoc !== 'object' || urlDoc === null || Array.isArray(urlDoc)) {
-    throw invalid('url_doc', 'expected an object {url, name}');
-  }
-  const { url, name } = urlDoc as { url?: unknown; name?: unknown };
-  if (typeof url !== 'string' || url.length === 0 || url.length > 4096) {
+/** The PDF at `url_doc.url`, through the URL guard; the schema checked the shape of url_doc. */
+export async function fetchPdf(deps: Pick<Deps, 'config' | 'fetchUrl'>, urlDoc: { url: string; name?: string }): Promise<PdfSource> {
+  const { url, name } = urlDoc;
+  if (url.length === 0 || url.length > 4096) {
     throw invalid('url_doc.url', 'required: an http(s) URL of at most 4096 characters');
-  }
-  if (name !== undefined && typeof name !== 'string') {
-    throw invalid('url_doc.name', 'expected a string');
   }
   const limit = deps.config.limits.documentBytes;
   let res: Awaited<ReturnType<typeof deps.fetchUrl>>;

@@ -1,25 +1,15 @@
-// Shape of the workflow settings (decisions.md "Workflow keys"): which keys exist, their types,
-// and the spelling rules (a document's workflow takes camelCase or snake_case; a set's, snake_case
-// only). This validates and normalizes; what the settings do belongs to the workflow use cases.
+// The workflow settings (decisions.md "Workflow keys") as the use cases keep them: snake_case
+// keys (a document's workflow also takes camelCase; a set's, snake_case only), other keys listed to
+// be ignored. Their types and bounds are the schema's (src/schemas/workflows.ts), checked before
+// this runs; what is left here needs more than JSON Schema says: a real calendar date, and the
+// house's rule for an email address.
 import { invalid } from '../errors.js';
 import { isEmail } from './authorities.js';
-import type { WorkflowSettings } from '../../schemas/workflows.js';
-
-// The settings' shape is defined once, in src/schemas/workflows.ts; this checks the values.
+import { type DocumentWorkflowSettings, WorkflowSettings as Settings, type WorkflowSettings } from '../../schemas/workflows.js';
 
 export type { WorkflowSettings };
 
-const KEYS = [
-  'ordered',
-  'expiration_date',
-  'remind_every',
-  'language',
-  'subject',
-  'message',
-  'attach_files',
-  'conclusion_emails',
-  'cancel',
-] as const;
+const KEYS = Object.keys(Settings.properties) as (keyof WorkflowSettings)[];
 
 const camel = (k: string) => k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -34,14 +24,15 @@ export function isWorkflowDate(v: string): boolean {
   return /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v));
 }
 
-export function parseWorkflowSettings(
-  input: unknown,
+/**
+ * The settings under their snake_case names, and the keys that are not settings. A set's workflow
+ * (`allowCamelCase: false`) takes snake_case only: its camelCase keys are ignored like any other.
+ */
+export function readWorkflowSettings(
+  input: DocumentWorkflowSettings,
   opts: { field: string; allowCamelCase: boolean },
 ): { settings: WorkflowSettings; ignoredKeys: string[] } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalid(opts.field, 'expected an object of workflow settings');
-  }
-  const src = input as Record<string, unknown>;
+  const src: Record<string, unknown> = input;
   const out: Record<string, unknown> = {};
   const known = new Set<string>();
   for (const key of KEYS) {
@@ -57,40 +48,16 @@ export function parseWorkflowSettings(
   return { settings: out as WorkflowSettings, ignoredKeys };
 }
 
-function checkValue(field: string, key: (typeof KEYS)[number], v: unknown): unknown {
-  switch (key) {
-    case 'ordered':
-    case 'attach_files':
-    case 'cancel':
-      if (typeof v !== 'boolean') {
-        throw invalid(field, 'expected true or false');
-      }
-      return v;
-    case 'expiration_date':
-      if (typeof v !== 'string' || !isWorkflowDate(v)) {
-        throw invalid(field, 'expected a date as dd/mm/yyyy or ISO 8601');
-      }
-      return v;
-    case 'remind_every':
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 365) {
-        throw invalid(field, 'expected a whole number of days from 0 (never) to 365');
-      }
-      return v;
-    case 'language':
-      if (v !== 'es' && v !== 'en') {
-        throw invalid(field, 'expected "es" or "en"');
-      }
-      return v;
-    case 'subject':
-    case 'message':
-      if (typeof v !== 'string' || v.length > (key === 'subject' ? 200 : 5000)) {
-        throw invalid(field, `expected a string of at most ${key === 'subject' ? 200 : 5000} characters`);
-      }
-      return v;
-    case 'conclusion_emails':
-      if (!Array.isArray(v) || v.length > 50 || v.some((e) => typeof e !== 'string' || !isEmail(e))) {
-        throw invalid(field, 'expected an array of at most 50 email addresses');
-      }
-      return v.map((e: string) => e.toLowerCase());
+function checkValue(field: string, key: keyof WorkflowSettings, v: unknown): unknown {
+  if (key === 'expiration_date' && !isWorkflowDate(v as string)) {
+    throw invalid(field, 'expected a date as dd/mm/yyyy or ISO 8601');
   }
+  if (key === 'conclusion_emails') {
+    const emails = v as string[];
+    if (emails.some((e) => !isEmail(e))) {
+      throw invalid(field, 'expected an array of at most 50 email addresses');
+    }
+    return emails.map((e) => e.toLowerCase());
+  }
+  return v;
 }

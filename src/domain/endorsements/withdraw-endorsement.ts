@@ -10,35 +10,32 @@ import type { Deps } from '../deps.js';
 import { AppError, invalid } from '../errors.js';
 import { appendHistory } from '../history/append-history.js';
 import { endorsementOfDocument, lockDocumentByTicket, markEndorsementWithdrawn } from '../../store/endorsements-repo.js';
-import type { EndorsementEntry } from '../../schemas/endorsements.js';
+import { type EndorsementEntry, WITHDRAWAL_REASON_MAX, type WithdrawEndorsementBody } from '../../schemas/endorsements.js';
 import { endorsementEntry } from './list-endorsements.js';
 
-export const WITHDRAWAL_REASON_MAX = 500;
+export { WITHDRAWAL_REASON_MAX };
 
-/** The optional body `{reason}`: absent, null or without `reason` is no reason. */
-export function parseWithdrawal(body: unknown): { reason: string | null } {
-  if (body === undefined || body === null) {
-    return { reason: null };
-  }
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw invalid('body', 'expected an object {"reason": "..."} or no body');
-  }
-  const r = (body as Record<string, unknown>).reason;
+/**
+ * The reason of the optional body `{reason}`, trimmed: absent or null is no reason; a blank one is
+ * refused (the schema bounds its length, not what trimming leaves).
+ */
+export function readWithdrawalReason(body: WithdrawEndorsementBody): string | null {
+  const r = body?.reason;
   if (r === undefined || r === null) {
-    return { reason: null };
+    return null;
   }
-  const reason = typeof r === 'string' ? r.trim() : '';
-  if (reason.length === 0 || [...reason].length > WITHDRAWAL_REASON_MAX) {
+  const reason = r.trim();
+  if (reason.length === 0) {
     throw invalid('reason', `1 to ${WITHDRAWAL_REASON_MAX} characters, or leave it out`);
   }
-  return { reason };
+  return reason;
 }
 
 export async function withdrawEndorsement(
   deps: Deps,
-  o: { accountId: string; ticket: string; endorsementId: string; body: unknown },
+  o: { accountId: string; ticket: string; endorsementId: string; body: WithdrawEndorsementBody },
 ): Promise<EndorsementEntry> {
-  const { reason } = parseWithdrawal(o.body);
+  const reason = readWithdrawalReason(o.body);
   return deps.db.transaction().execute(async (trx) => {
     const doc = await lockDocumentByTicket(trx, o.accountId, o.ticket);
     if (!doc) {

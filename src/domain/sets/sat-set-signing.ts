@@ -5,17 +5,15 @@
 // signature exactly as with the other authorities (sign-set.ts).
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { finishSatSignature, parseSatFinishBody } from '../signing/sat/finish-sat-signature.js';
-import { parseSatPrepareBody, prepareSatSignature } from '../signing/sat/prepare-sat-signature.js';
-import type { SatPrepared } from '../../schemas/sat-signing.js';
+import { finishWith, readSignatureValue } from '../signing/sat/finish-sat-signature.js';
+import { prepareWith, readCertificate } from '../signing/sat/prepare-sat-signature.js';
+import type { SatPrepared, SetSatFinishBody, SetSatPrepareBody } from '../../schemas/sat-signing.js';
 import type { SetSignResult } from '../../schemas/signing.js';
-import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { openSetSession, requireSetActionable, rowToken } from './set-signing-session.js';
 
-/** The document_ticket of a set SAT request; INVALID_INPUT naming it when absent. */
-export function parseDocumentTicket(body: Record<string, unknown>): string {
-  const ticket = body.document_ticket;
-  if (typeof ticket !== 'string' || ticket.trim() === '') {
+/** The document_ticket of a set SAT request, trimmed; INVALID_INPUT naming it when blank. */
+export function readDocumentTicket(ticket: string): string {
+  if (ticket.trim() === '') {
     throw invalid('document_ticket', 'required: the ticket of the document of the set to sign');
   }
   return ticket.trim();
@@ -40,21 +38,18 @@ async function openRowToken(deps: Deps, token: string, ticket: string): Promise<
   return rowToken(deps, row);
 }
 
-export async function prepareSetSatSignature(deps: Deps, o: { token: string; body: Record<string, unknown> }): Promise<SatPrepared> {
-  const ticket = parseDocumentTicket(o.body);
-  const input = parseSatPrepareBody(o.body);
+export async function prepareSetSatSignature(deps: Deps, o: { token: string; body: SetSatPrepareBody }): Promise<SatPrepared> {
+  const ticket = readDocumentTicket(o.body.document_ticket);
+  const certificate = readCertificate(o.body.certificate);
   const rowTokenOf = await openRowToken(deps, o.token, ticket);
-  return retryTransientConflict(() => prepareSatSignature(deps, { token: rowTokenOf, ...input }));
+  return prepareWith(deps, { token: rowTokenOf, certificate, language: o.body.language });
 }
 
-export async function finishSetSatSignature(
-  deps: Deps,
-  o: { token: string; body: Record<string, unknown>; ip?: string },
-): Promise<SetSignResult> {
-  const ticket = parseDocumentTicket(o.body);
-  const input = parseSatFinishBody(o.body);
+export async function finishSetSatSignature(deps: Deps, o: { token: string; body: SetSatFinishBody; ip?: string }): Promise<SetSignResult> {
+  const ticket = readDocumentTicket(o.body.document_ticket);
+  const signature = readSignatureValue(o.body.signature);
   const rowTokenOf = await openRowToken(deps, o.token, ticket);
-  const signed = await retryTransientConflict(() => finishSatSignature(deps, { token: rowTokenOf, ...input, ip: o.ip }));
+  const signed = await finishWith(deps, { token: rowTokenOf, preparationId: o.body.preparation_id, signature, ip: o.ip });
   const after = await openSetSession(deps.db, o.token);
   return {
     status: 'signed',

@@ -8,7 +8,7 @@ import { sendOneTimeCode, verifyOneTimeCode } from '../signing/one-time-code.js'
 import { lockDocuments } from '../../store/set-flow-repo.js';
 import { copyVerification } from '../../store/set-signers-repo.js';
 import { openSetSession, requireSetActionable, rowToken } from './set-signing-session.js';
-import type { CodeSent, CodeVerified } from '../../schemas/signing.js';
+import type { CodeBody, CodeSent, CodeVerified } from '../../schemas/signing.js';
 
 export async function sendSetCode(deps: Deps, token: string, ip?: string): Promise<CodeSent> {
   const s = await openSetSession(deps.db, token);
@@ -16,7 +16,7 @@ export async function sendSetCode(deps: Deps, token: string, ip?: string): Promi
   return sendOneTimeCode(deps, rowToken(deps, open[0]), ip);
 }
 
-export async function verifySetCode(deps: Deps, token: string, body: Record<string, unknown>, ip?: string): Promise<CodeVerified> {
+export async function verifySetCode(deps: Deps, token: string, body: CodeBody, ip?: string): Promise<CodeVerified> {
   const s = await openSetSession(deps.db, token);
   const open = await requireSetActionable(deps.db, s);
   const anchor = open[0];

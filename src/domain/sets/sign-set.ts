@@ -7,20 +7,17 @@ import { AppError } from '../errors.js';
 import { requireIdentityStatusVerified } from '../identity/require-identity.js';
 import type { Deps } from '../deps.js';
 import { isProven, provenByCode, SENT_BY } from '../signing/one-time-code.js';
-import { rejectDocument } from '../signing/reject-document.js';
+import { readRejectionReason, rejectWith } from '../signing/reject-document.js';
 import { refuseEfirmaSignerOnSign } from '../signing/sat/efirma-required.js';
-import { signDocument, type SignatureInput } from '../signing/sign-document.js';
-import { retryTransientConflict } from '../../store/transient-conflict.js';
+import { readSignature, signWith } from '../signing/sign-document.js';
 import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
-import type { SetSignResult } from '../../schemas/signing.js';
-import type { SetRejectResult } from '../../schemas/signing.js';
+import type { RejectBody, SetRejectResult, SetSignResult, SignBody } from '../../schemas/signing.js';
 
 export type { SetSignResult };
 
-export async function signSet(
-  deps: Deps,
-  o: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
-): Promise<SetSignResult> {
+export async function signSet(deps: Deps, o: { token: string; body: SignBody; ip?: string }): Promise<SetSignResult> {
+  // Read once, before the set is opened, and drawn on every document.
+  const signature = readSignature(o.body.signature);
   const s = await openSetSession(deps.db, o.token);
   const open = await requireSetActionable(deps.db, s);
   // Asked to verify their identity on any document of the set, the person verifies once before
@@ -32,9 +29,10 @@ export async function signSet(
   let signedAt = deps.clock.now().toISOString();
   for (const row of open) {
     try {
-      const input = { token: rowToken(deps, row), signature: o.signature, ip: o.ip, language: o.language };
-      // Another set signer rejecting at this moment ends the set under this signature's feet.
-      signedAt = (await retryTransientConflict(() => signDocument(deps, input))).signed_at;
+      const input = { token: rowToken(deps, row), signature, ip: o.ip, language: o.body.language };
+      // Another set signer rejecting at this moment ends the set under this signature's feet: signWith
+      // runs the signature again when PostgreSQL rolled it back for that reason.
+      signedAt = (await signWith(deps, input)).signed_at;
     } catch (err) {
       // The same person signing from a second tab at the same moment: that document is signed.
       if (err instanceof AppError && err.code === 'ALREADY_SIGNED') {
@@ -52,11 +50,11 @@ export async function signSet(
   };
 }
 
-export async function rejectSet(deps: Deps, o: { token: string; reason: string; ip?: string }): Promise<SetRejectResult> {
+export async function rejectSet(deps: Deps, o: { token: string; body: RejectBody; ip?: string }): Promise<SetRejectResult> {
+  const reason = readRejectionReason(o.body.reason);
   const s = await openSetSession(deps.db, o.token);
   const open = await requireSetActionable(deps.db, s);
-  const input = { token: rowToken(deps, open[0]), reason: o.reason, ip: o.ip };
-  const r = await retryTransientConflict(() => rejectDocument(deps, input));
+  const r = await rejectWith(deps, { token: rowToken(deps, open[0]), reason, ip: o.ip });
   const after = await openSetSession(deps.db, o.token);
   return { status: 'rejected' as const, rejected_at: r.rejected_at, rejected_document: open[0].ticket, set_status: after.set.status };
 }

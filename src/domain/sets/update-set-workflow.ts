@@ -4,9 +4,10 @@
 // States rule 4), an empty body included: pending reminders are cancelled and re-scheduled from now,
 // and the invitation goes again, at once, to every set signer the flow waits for (all still to sign,
 // or the current one of an ordered flow). A new expiration_date re-schedules the expiration.
+import type { Static } from '@sinclair/typebox';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { parseWorkflowSettings, type WorkflowSettings } from '../documents/workflow-settings.js';
+import { readWorkflowSettings, type WorkflowSettings } from '../documents/workflow-settings.js';
 import { appendHistory } from '../history/append-history.js';
 import { expirationInstant, requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { scheduleExpiration } from '../workflows/start-document-flow.js';
@@ -15,20 +16,20 @@ import { listSetSigners } from '../../store/set-signers-repo.js';
 import { removeWorkflowRemindJob } from '../../jobs/payloads/workflow-remind.js';
 import { endOpenDocuments, stopSetJobs } from './end-set-flow.js';
 import { inviteDueSetSigners } from './invite-set-signer.js';
-import type { SetWorkflowResult } from '../../schemas/sets.js';
+import type { SetWorkflowBody, SetWorkflowResult } from '../../schemas/sets.js';
 
 export type { SetWorkflowResult };
 
 export async function updateSetWorkflow(
   deps: Deps,
-  o: { accountId: string; uuid: string; body: unknown; ip?: string },
+  o: { accountId: string; uuid: string; body: Static<typeof SetWorkflowBody>; ip?: string },
 ): Promise<SetWorkflowResult> {
   // A document id (or any unknown uuid) is a 404 before the body is even looked at.
   const found = await findFlowSet(deps.db, { accountId: o.accountId, uuid: o.uuid });
   if (!found) {
     throw new AppError('DOCUMENT_SET_NOT_FOUND', `no document set ${o.uuid} (this operation takes the uuid of a set, not a document id)`);
   }
-  const { settings, ignoredKeys } = parseWorkflowSettings(o.body ?? {}, { field: 'workflow', allowCamelCase: false });
+  const { settings, ignoredKeys } = readWorkflowSettings(o.body ?? {}, { field: 'workflow', allowCamelCase: false });
   return deps.db.transaction().execute(async (trx) => {
     // Pending documents first, then the set: the order that cannot cross a signature in progress.
     await lockPendingDocuments(trx, found.id);

@@ -10,15 +10,20 @@ import { recordRejection } from '../../store/signing-repo.js';
 import { stopFlowAfterRejection } from '../workflows/advance-flow.js';
 import { requireProof } from './one-time-code.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
-import type { RejectResult } from '../../schemas/signing.js';
+import type { RejectBody, RejectResult } from '../../schemas/signing.js';
+import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { declineEndorsement } from '../endorsements/decline-endorsement.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** Generous for 300 characters of any script or emoji, far below what an abuse would store. */
 export const REJECTION_REASON_MAX_BYTES = 4096;
 
-export function parseRejectionReason(body: Record<string, unknown>): string {
-  const reason = typeof body.reason === 'string' ? body.reason.trim() : '';
+/**
+ * The reason as stored: trimmed, not blank, at most 300 characters as people count them (grapheme
+ * clusters, which JSON Schema's maxLength does not count) and 4096 bytes.
+ */
+export function readRejectionReason(given: string): string {
+  const reason = given.trim();
   if (!reason) {
     throw invalid('reason', 'required: why the document is rejected');
   }
@@ -38,7 +43,20 @@ export function parseRejectionReason(body: Record<string, unknown>): string {
   return reason;
 }
 
-export async function rejectDocument(deps: Deps, opts: { token: string; reason: string; ip?: string }): Promise<RejectResult> {
+/** POST /sign/api/{token}/reject: the body's reason read, then the document rejected. */
+export async function rejectDocument(deps: Deps, opts: { token: string; body: RejectBody; ip?: string }): Promise<RejectResult> {
+  return rejectWith(deps, { token: opts.token, reason: readRejectionReason(opts.body.reason), ip: opts.ip });
+}
+
+/**
+ * Rejects with a reason already read (a set rejects through its first open document). Run again
+ * when PostgreSQL rolled the transaction back for a concurrent one (transient-conflict.ts).
+ */
+export async function rejectWith(deps: Deps, opts: { token: string; reason: string; ip?: string }): Promise<RejectResult> {
+  return retryTransientConflict(() => rejectOnce(deps, opts));
+}
+
+async function rejectOnce(deps: Deps, opts: { token: string; reason: string; ip?: string }): Promise<RejectResult> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);

@@ -11,6 +11,8 @@
 // signer can still sign, so the endpoint does not tell who the signers are. Anti-flooding: at most
 // LINK_REQUESTS_PER_HOUR requests for one signer of one document an hour, matching or not, counted
 // in the document's history.
+import type { Transaction } from 'kysely';
+import type { Database } from '../../store/schema.js';
 import type { Deps } from '../deps.js';
 import { AppError, invalid } from '../errors.js';
 import { appendHistory } from '../history/append-history.js';
@@ -89,54 +91,13 @@ export async function sendPersonalLink(
       );
     }
     const now = deps.clock.now();
-    // Requests are counted, matching or not, before the address is compared: the refusal then says
-    // nothing about what was guessed (counting only emails sent would let repeated guesses tell a
-    // right address from a wrong one), and guesses at one box are bounded.
-    const asked = await recentLinkRequests(trx, { documentId: doc.id, signerId: box.signer_id, since: new Date(now.getTime() - HOUR_MS) });
-    if (asked.length >= LINK_REQUESTS_PER_HOUR) {
-      const frees = asked[asked.length - LINK_REQUESTS_PER_HOUR].getTime() + HOUR_MS;
-      const retryAfter = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
-      throw new AppError(
-        'RATE_LIMITED',
-        `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`,
-        {
-          retry_after: retryAfter,
-        },
-      );
-    }
+    await requireRequestsLeft(trx, doc.id, box.signer_id, now);
     const phone = phoneChannelOf(box.authority);
     const matches = phone ? samePhone(o.request.data, box.data) : o.request.data.toLowerCase() === addressOf(box).trim().toLowerCase();
     const canAct = box.status !== 'signed' && box.status !== 'rejected';
     const url = matches && canAct ? signingLink(deps, box.token_sealed) : null;
-    const language = languageOf(doc.workflow, deps.config.defaultLanguage);
-    if (url && phone) {
-      // Without a messages piece left nothing is sent, recorded as a failed message: the answer
-      // stays the same, so it tells nothing about the number.
-      await queueMessage(trx, deps, {
-        accountId: doc.account_id,
-        documentId: doc.id,
-        signerId: box.signer_id,
-        channel: phone,
-        kind: 'invitation',
-        language,
-        to: box.data,
-        rendered: invitationText({ language, senderName: doc.account_name, documentName: doc.name, signUrl: url }),
-        onExhausted: 'record',
-      });
-    } else if (url) {
-      await queueEmail(trx, deps, {
-        accountId: doc.account_id,
-        documentId: doc.id,
-        kind: 'invitation',
-        to: addressOf(box),
-        mail: invitationMail({
-          language,
-          signerName: box.name,
-          documentName: doc.name,
-          signUrl: url,
-          senderName: doc.account_name,
-        }),
-      });
+    if (url) {
+      await sendLink(trx, deps, { doc, box, url });
     }
     await appendHistory(trx, {
       documentId: doc.id,
@@ -147,6 +108,70 @@ export async function sendPersonalLink(
       details: { signer_id: box.signer_id, sticker_id: box.sticker_id, sent: url !== null },
     });
     return LINK_ANSWER;
+  });
+}
+
+/**
+ * Requests are counted, matching or not, before the address is compared: the refusal then says
+ * nothing about what was guessed (counting only emails sent would let repeated guesses tell a right
+ * address from a wrong one), and guesses at one box are bounded.
+ */
+async function requireRequestsLeft(trx: Transaction<Database>, documentId: string, signerId: string, now: Date): Promise<void> {
+  const asked = await recentLinkRequests(trx, { documentId, signerId, since: new Date(now.getTime() - HOUR_MS) });
+  if (asked.length >= LINK_REQUESTS_PER_HOUR) {
+    const frees = asked[asked.length - LINK_REQUESTS_PER_HOUR].getTime() + HOUR_MS;
+    const retryAfter = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
+    throw new AppError(
+      'RATE_LIMITED',
+      `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`,
+      {
+        retry_after: retryAfter,
+      },
+    );
+  }
+}
+
+/** The personal link, by SMS or WhatsApp to a phone signer, else by email. */
+async function sendLink(
+  trx: Transaction<Database>,
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'secrets'>,
+  o: {
+    doc: Awaited<ReturnType<typeof requirePageDocument>>;
+    box: NonNullable<Awaited<ReturnType<typeof findBox>>>;
+    url: string;
+  },
+): Promise<void> {
+  const { doc, box, url } = o;
+  const language = languageOf(doc.workflow, deps.config.defaultLanguage);
+  const phone = phoneChannelOf(box.authority);
+  if (phone) {
+    // Without a messages piece left nothing is sent, recorded as a failed message: the answer
+    // stays the same, so it tells nothing about the number.
+    await queueMessage(trx, deps, {
+      accountId: doc.account_id,
+      documentId: doc.id,
+      signerId: box.signer_id,
+      channel: phone,
+      kind: 'invitation',
+      language,
+      to: box.data,
+      rendered: invitationText({ language, senderName: doc.account_name, documentName: doc.name, signUrl: url }),
+      onExhausted: 'record',
+    });
+    return;
+  }
+  await queueEmail(trx, deps, {
+    accountId: doc.account_id,
+    documentId: doc.id,
+    kind: 'invitation',
+    to: addressOf(box),
+    mail: invitationMail({
+      language,
+      signerName: box.name,
+      documentName: doc.name,
+      signUrl: url,
+      senderName: doc.account_name,
+    }),
   });
 }
 

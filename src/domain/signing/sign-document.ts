@@ -3,7 +3,7 @@
 // in every box the signer owns. The document row is locked for the whole signature, so two signers
 // signing at the same instant both end up in the file, one revision after the other.
 import { decodeBase64 } from '../base64.js';
-import { AppError, invalid } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { stickersOf } from '../../store/signing-repo.js';
@@ -14,7 +14,8 @@ import { requireProof } from './one-time-code.js';
 import { refuseEfirmaSignerOnSign } from './sat/efirma-required.js';
 import { timestampSource } from './timestamp-source.js';
 import { openSession, requireSignable, requireTurn } from './signing-session.js';
-import type { SignResult } from '../../schemas/signing.js';
+import type { SignBody, SignResult } from '../../schemas/signing.js';
+import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { requireIdentityVerified } from '../identity/require-identity.js';
 import { endorsementOfSigner } from '../../store/endorsements-repo.js';
 import { endorsementHeading, endorsementReason, endorserLine } from '../endorsements/endorsement-legend.js';
@@ -24,17 +25,14 @@ export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const MAX_IMAGE_BYTES = 1024 * 1024;
 
-/** Checks the request body: `{signature: {type, image | text}, consent: true}`. */
-export function parseSignatureBody(body: Record<string, unknown>): SignatureInput {
-  if (body.consent !== true) {
-    throw invalid('consent', 'must be true: the signer agrees to sign electronically');
-  }
-  const sig = body.signature as { type?: unknown; image?: unknown; text?: unknown } | undefined;
-  if (typeof sig !== 'object' || sig === null) {
-    throw invalid('signature', 'required: {"type": "drawn", "image": "data:image/png;base64,..."} or {"type": "typed", "text": "..."}');
-  }
+/**
+ * The signature drawn or typed, as the schema let it through (SignBody): a drawn one must decode to
+ * a PNG of at most 1 MiB, a typed one be 1 to 100 characters once trimmed; both answer
+ * SIGNATURE_INVALID, a code JSON Schema cannot give.
+ */
+export function readSignature(sig: SignBody['signature']): SignatureInput {
   if (sig.type === 'drawn') {
-    if (typeof sig.image !== 'string' || !/^data:image\/png;base64,/i.test(sig.image)) {
+    if (!/^data:image\/png;base64,/i.test(sig.image)) {
       throw new AppError('SIGNATURE_INVALID', 'signature.image: expected a PNG as a data: URL (data:image/png;base64,...)');
     }
     const image = decodeBase64(sig.image, { field: 'signature.image', maxBytes: MAX_IMAGE_BYTES, invalidCode: 'SIGNATURE_INVALID' });
@@ -43,29 +41,32 @@ export function parseSignatureBody(body: Record<string, unknown>): SignatureInpu
     }
     return { type: 'drawn', image };
   }
-  if (sig.type === 'typed') {
-    const text = typeof sig.text === 'string' ? sig.text.trim() : '';
-    if (text.length === 0 || [...text].length > 100) {
-      throw new AppError('SIGNATURE_INVALID', 'signature.text: expected 1 to 100 characters');
-    }
-    return { type: 'typed', text };
+  const text = sig.text.trim();
+  if (text.length === 0 || [...text].length > 100) {
+    throw new AppError('SIGNATURE_INVALID', 'signature.text: expected 1 to 100 characters');
   }
-  throw invalid('signature.type', 'expected "drawn" or "typed"');
+  return { type: 'typed', text };
 }
 
-/** The page's language sent with a signature (`language`: es or en), when it sent one. */
-export function parseSignLanguage(body: Record<string, unknown>): 'es' | 'en' | undefined {
-  const l = body.language;
-  if (l === undefined) {
-    return undefined;
-  }
-  if (l !== 'es' && l !== 'en') {
-    throw invalid('language', 'expected "es" or "en"');
-  }
-  return l;
+/** POST /sign/api/{token}/sign: the body's signature read, then signed. */
+export async function signDocument(deps: Deps, opts: { token: string; body: SignBody; ip?: string }): Promise<SignResult> {
+  const signature = readSignature(opts.body.signature);
+  return signWith(deps, { token: opts.token, signature, language: opts.body.language, ip: opts.ip });
 }
 
-export async function signDocument(
+/**
+ * Signs with a signature already read (a set signs each of its documents with one). Run again when
+ * PostgreSQL rolled the transaction back for a concurrent one (transient-conflict.ts): another
+ * signer or a job on the same document must cost a retry, never a 500.
+ */
+export async function signWith(
+  deps: Deps,
+  opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
+): Promise<SignResult> {
+  return retryTransientConflict(() => signOnce(deps, opts));
+}
+
+async function signOnce(
   deps: Deps,
   opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
 ): Promise<SignResult> {

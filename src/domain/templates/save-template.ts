@@ -7,30 +7,27 @@ import { fetchPdf } from '../documents/resolve-pdf-origin.js';
 import { upsertTemplate } from '../../store/templates-repo.js';
 import type { TemplateType } from '../../store/schema.js';
 import { engineCall } from './template-errors.js';
-import { TEMPLATE_TYPES } from '../../schemas/templates.js';
+import { type SaveTemplateBody, TEMPLATE_TYPES } from '../../schemas/templates.js';
 import type { SavedTemplate } from '../../schemas/templates.js';
 
 export { TEMPLATE_TYPES };
 
 export type { SavedTemplate };
 
-export function checkTemplateName(v: unknown, field = 'template_name'): string {
+/** A template's name as stored: trimmed, one line (the schema bounds its length). */
+export function checkTemplateName(v: string, field = 'template_name'): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this removes
-  if (typeof v !== 'string' || v.trim() === '' || v.length > 200 || /[\u0000-\u001f]/.test(v)) {
+  if (v.trim() === '' || v.length > 200 || /[\u0000-\u001f]/.test(v)) {
     throw invalid(field, 'required: a name of 1 to 200 characters, without control characters');
   }
   return v.trim();
 }
 
-export async function saveTemplate(deps: Deps, opts: { accountId: string; body: Record<string, unknown> }): Promise<SavedTemplate> {
+export async function saveTemplate(deps: Deps, opts: { accountId: string; body: SaveTemplateBody }): Promise<SavedTemplate> {
   const b = opts.body;
-  const type = b.template_type;
-  if (typeof type !== 'string' || !(TEMPLATE_TYPES as readonly string[]).includes(type)) {
-    throw invalid('template_type', `expected one of ${TEMPLATE_TYPES.join(', ')}`);
-  }
   const name = checkTemplateName(b.template_name);
-  const source = await readSource(deps, type as TemplateType, b);
-  return storeTemplate(deps, { accountId: opts.accountId, name, type: type as TemplateType, source });
+  const source = await readSource(deps, b);
+  return storeTemplate(deps, { accountId: opts.accountId, name, type: b.template_type, source });
 }
 
 /** Detects the template's fields, stores its source and upserts the row. */
@@ -52,11 +49,13 @@ export async function storeTemplate(
   return { template_title: t.name, fields: detected.fields, tables: detected.tables };
 }
 
-async function readSource(deps: Deps, type: TemplateType, b: Record<string, unknown>): Promise<Buffer> {
+/** The template's bytes: which form template_data (or url_doc) must take depends on the type. */
+async function readSource(deps: Deps, b: SaveTemplateBody): Promise<Buffer> {
   const maxBytes = deps.config.limits.documentBytes;
+  const type = b.template_type;
   const data = b.template_data;
   if (type === 'pdfmake') {
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    if (typeof data !== 'object') {
       throw invalid('template_data', 'for pdfmake, the document definition as a JSON object (not Base64)');
     }
     return Buffer.from(JSON.stringify(data), 'utf8');

@@ -4,9 +4,11 @@
 // expiration re-schedules the expiration (later extends, earlier shortens), a new remind_every
 // re-schedules each pending signer's next reminder from now, `ordered: false` invites everyone not
 // yet invited. `ordered` cannot change once someone signed: the order already lived is history.
+import type { Static } from '@sinclair/typebox';
 import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { parseWorkflowSettings, type WorkflowSettings } from '../documents/workflow-settings.js';
+import { checkInput } from '../check-input.js';
+import { readWorkflowSettings, type WorkflowSettings } from '../documents/workflow-settings.js';
 import { appendHistory } from '../history/append-history.js';
 import { findFlowDocument, flowSigners, saveDocumentWorkflow, type FlowDocument } from '../../store/workflow-repo.js';
 import { cancelDocumentFlow } from './cancel-document-flow.js';
@@ -14,15 +16,17 @@ import { effectiveWorkflow, expirationInstant, requireFutureExpiration } from '.
 import { inviteDue, isOpen } from './invite-due.js';
 import { scheduleReminder } from './invite-signer.js';
 import { scheduleExpiration, startDocumentFlow } from './start-document-flow.js';
-import type { WorkflowUpdateResult } from '../../schemas/workflows.js';
+import { type DocumentWorkflowBody, DocumentWorkflowSettings, type WorkflowUpdateResult } from '../../schemas/workflows.js';
 
 export type { WorkflowUpdateResult };
 
 export async function updateDocumentWorkflow(
   deps: Deps,
-  o: { accountId: string; ticket: string; body: unknown; ip?: string },
+  o: { accountId: string; ticket: string; body: Static<typeof DocumentWorkflowBody>; ip?: string },
 ): Promise<WorkflowUpdateResult> {
-  const { settings, ignoredKeys } = parseWorkflowSettings(o.body ?? {}, { field: 'workflow', allowCamelCase: true });
+  // The route leaves this body to us (schemas/workflows.ts): its errors name `workflow.<key>`.
+  const body = checkInput(DocumentWorkflowSettings, o.body ?? {}, 'workflow');
+  const { settings, ignoredKeys } = readWorkflowSettings(body, { field: 'workflow', allowCamelCase: true });
   return deps.db.transaction().execute(async (trx) => {
     const doc = await findFlowDocument(trx, { accountId: o.accountId, ticket: o.ticket }, true);
     if (!doc) {

@@ -1,6 +1,7 @@
 // The public links inside a certified email (no HMAC: the random token is the credential): the open
 // image and the document's download link. Their first use is the evidence of an open and of a
 // download (domain/certified-email/record-link-visit.ts).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { PIXEL_GIF, downloadCertifiedDocument, recordCertifiedOpen } from '../../domain/certified-email/record-link-visit.js';
@@ -13,7 +14,8 @@ function visitor(req: FastifyRequest) {
 }
 
 export function certifiedEmailLinkRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/certified-email/open/:token',
       {
@@ -27,7 +29,7 @@ export function certifiedEmailLinkRoutes(deps: Deps) {
         },
       },
       async (req, reply) => {
-        await recordCertifiedOpen(deps, (req.params as { token: string }).token, visitor(req));
+        await recordCertifiedOpen(deps, req.params.token, visitor(req));
         // no-store: every display asks again, so a cached copy never hides the first real load.
         return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL_GIF);
       },
@@ -46,7 +48,7 @@ export function certifiedEmailLinkRoutes(deps: Deps) {
         },
       },
       async (req, reply) => {
-        const file = await downloadCertifiedDocument(deps, (req.params as { token: string }).token, visitor(req));
+        const file = await downloadCertifiedDocument(deps, req.params.token, visitor(req));
         return reply
           .type('application/pdf')
           .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)

@@ -1,5 +1,6 @@
 // GET /api/certifiedEmail/{ticket}/data and /evidence: a document's certified email with its
 // evidence, as JSON or as a PDF sealed by the service.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { certifiedEmailEvidencePdf } from '../../domain/certified-email/evidence-pdf.js';
@@ -8,7 +9,8 @@ import { CertifiedEmailData, CertifiedEmailParams } from '../../schemas/certifie
 import { ErrorResponse, PdfFile } from '../../schemas/common.js';
 
 export function certifiedEmailRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/certifiedEmail/:ticket/data',
       {
@@ -25,7 +27,7 @@ export function certifiedEmailRoutes(deps: Deps) {
           response: { 200: CertifiedEmailData, '4xx': ErrorResponse },
         },
       },
-      async (req) => getCertifiedEmailData(deps, { accountId: req.account!.id, ticket: (req.params as { ticket: string }).ticket }),
+      async (req) => getCertifiedEmailData(deps, { accountId: req.account!.id, ticket: req.params.ticket }),
     );
 
     app.get(
@@ -44,10 +46,7 @@ export function certifiedEmailRoutes(deps: Deps) {
         },
       },
       async (req, reply) => {
-        const file = await certifiedEmailEvidencePdf(deps, {
-          accountId: req.account!.id,
-          ticket: (req.params as { ticket: string }).ticket,
-        });
+        const file = await certifiedEmailEvidencePdf(deps, { accountId: req.account!.id, ticket: req.params.ticket });
         return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.name}"`).send(file.pdf);
       },
     );

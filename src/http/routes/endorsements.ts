@@ -1,4 +1,5 @@
 // Endorsements of completed documents (docs/api.md "Endorsements"), HMAC-authenticated.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { createEndorsement } from '../../domain/endorsements/create-endorsement.js';
@@ -16,7 +17,8 @@ import {
 } from '../../schemas/endorsements.js';
 
 export function endorsementRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['endorsements'];
     // The spec's clients spell it both ways; one handler.
     for (const [path, operationId] of [
@@ -39,8 +41,7 @@ export function endorsementRoutes(deps: Deps) {
             response: { 200: CreatedEndorsement, '4xx': ErrorResponse },
           },
         },
-        async (req) =>
-          createEndorsement(deps, { accountId: req.account!.id, ticket: (req.params as { ticket: string }).ticket, body: req.body }),
+        async (req) => createEndorsement(deps, { accountId: req.account!.id, ticket: req.params.ticket, body: req.body }),
       );
     }
 
@@ -57,7 +58,7 @@ export function endorsementRoutes(deps: Deps) {
           response: { 200: EndorsementChain, '4xx': ErrorResponse },
         },
       },
-      async (req) => listEndorsements(deps, { accountId: req.account!.id, ticket: (req.params as { ticket: string }).ticket }),
+      async (req) => listEndorsements(deps, { accountId: req.account!.id, ticket: req.params.ticket }),
     );
 
     app.delete(
@@ -77,10 +78,13 @@ export function endorsementRoutes(deps: Deps) {
           response: { 200: EndorsementEntry, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const p = req.params as { ticket: string; endorsement_id: string };
-        return withdrawEndorsement(deps, { accountId: req.account!.id, ticket: p.ticket, endorsementId: p.endorsement_id, body: req.body });
-      },
+      async (req) =>
+        withdrawEndorsement(deps, {
+          accountId: req.account!.id,
+          ticket: req.params.ticket,
+          endorsementId: req.params.endorsement_id,
+          body: req.body,
+        }),
     );
   };
 }

@@ -2,19 +2,19 @@
 // key and its password (docs/api.md, "Signing with the SAT e.firma"). No HMAC: the personal link's
 // token is the credential, as for the rest of the signing API. On a set link, the same two steps
 // run once per document of the set (/sign/api/set/{token}/sat/...).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import { finishSatSignature, parseSatFinishBody } from '../../domain/signing/sat/finish-sat-signature.js';
-import { parseSatPrepareBody, prepareSatSignature } from '../../domain/signing/sat/prepare-sat-signature.js';
+import { finishSatSignature } from '../../domain/signing/sat/finish-sat-signature.js';
+import { prepareSatSignature } from '../../domain/signing/sat/prepare-sat-signature.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { finishSetSatSignature, prepareSetSatSignature } from '../../domain/sets/sat-set-signing.js';
 import { SatFinishBody, SatPrepareBody, SatPrepared, SetSatFinishBody, SetSatPrepareBody } from '../../schemas/sat-signing.js';
 import { SetSignResult, SetTokenParams, SignResult, TokenParams as Token } from '../../schemas/signing.js';
-import { retryTransientConflict } from '../../store/transient-conflict.js';
-import { asObject } from './documents.js';
 
 export function satSigningRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['signing'];
     app.post(
       '/sign/api/:token/sat/prepare',
@@ -29,10 +29,7 @@ export function satSigningRoutes(deps: Deps) {
           response: { 200: SatPrepared, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const input = { token: (req.params as { token: string }).token, ...parseSatPrepareBody(asObject(req.body)) };
-        return retryTransientConflict(() => prepareSatSignature(deps, input));
-      },
+      async (req) => prepareSatSignature(deps, { token: req.params.token, body: req.body }),
     );
 
     app.post(
@@ -48,10 +45,7 @@ export function satSigningRoutes(deps: Deps) {
           response: { 200: SignResult, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const input = { token: (req.params as { token: string }).token, ...parseSatFinishBody(asObject(req.body)), ip: req.ip };
-        return retryTransientConflict(() => finishSatSignature(deps, input));
-      },
+      async (req) => finishSatSignature(deps, { token: req.params.token, body: req.body, ip: req.ip }),
     );
 
     app.post(
@@ -67,7 +61,7 @@ export function satSigningRoutes(deps: Deps) {
           response: { 200: SatPrepared, '4xx': ErrorResponse },
         },
       },
-      async (req) => prepareSetSatSignature(deps, { token: (req.params as { token: string }).token, body: asObject(req.body) }),
+      async (req) => prepareSetSatSignature(deps, { token: req.params.token, body: req.body }),
     );
 
     app.post(
@@ -83,7 +77,7 @@ export function satSigningRoutes(deps: Deps) {
           response: { 200: SetSignResult, '4xx': ErrorResponse },
         },
       },
-      async (req) => finishSetSatSignature(deps, { token: (req.params as { token: string }).token, body: asObject(req.body), ip: req.ip }),
+      async (req) => finishSetSatSignature(deps, { token: req.params.token, body: req.body, ip: req.ip }),
     );
   };
 }

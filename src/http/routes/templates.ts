@@ -1,4 +1,5 @@
 // Templates: save (JSON or raw PDF bytes), list, and the fields of one.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getTemplateFields, listTemplates } from '../../domain/templates/read-templates.js';
@@ -14,10 +15,10 @@ import {
   TemplateParams,
   TemplateUpload,
 } from '../../schemas/templates.js';
-import { asObject } from './documents.js';
 
 export function templateRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post(
       '/developers/template/save',
       {
@@ -30,7 +31,7 @@ export function templateRoutes(deps: Deps) {
           response: { 200: SavedTemplate, '4xx': ErrorResponse },
         },
       },
-      async (req) => saveTemplate(deps, { accountId: req.account!.id, body: asObject(req.body) }),
+      async (req) => saveTemplate(deps, { accountId: req.account!.id, body: req.body }),
     );
 
     app.post(
@@ -49,7 +50,7 @@ export function templateRoutes(deps: Deps) {
         },
       },
       async (req) => {
-        const name = checkTemplateName((req.query as { name?: unknown }).name, 'name');
+        const name = checkTemplateName(req.query.name, 'name');
         const upload = await readSignedUpload(req);
         return storeTemplate(deps, { accountId: req.account!.id, name, type: 'pdf', source: upload.file });
       },
@@ -81,7 +82,7 @@ export function templateRoutes(deps: Deps) {
           response: { 200: TemplateFields, '4xx': ErrorResponse },
         },
       },
-      async (req) => getTemplateFields(deps, { accountId: req.account!.id, name: (req.params as { name: string }).name }),
+      async (req) => getTemplateFields(deps, { accountId: req.account!.id, name: req.params.name }),
     );
   };
 }

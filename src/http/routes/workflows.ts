@@ -1,4 +1,5 @@
 // The workflow of a standalone document and the correction of its signers (HMAC-authenticated).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { updateDocumentWorkflow } from '../../domain/workflows/update-document-workflow.js';
@@ -12,10 +13,10 @@ import {
   SignerUpdateResult,
   WorkflowUpdateResult,
 } from '../../schemas/workflows.js';
-import { asObject } from './documents.js';
 
 export function workflowRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post(
       '/api/:documentId/workflow',
       {
@@ -33,12 +34,7 @@ export function workflowRoutes(deps: Deps) {
         },
       },
       async (req) =>
-        updateDocumentWorkflow(deps, {
-          accountId: req.account!.id,
-          ticket: (req.params as { documentId: string }).documentId,
-          body: req.body === undefined || req.body === null ? {} : req.body,
-          ip: req.ip,
-        }),
+        updateDocumentWorkflow(deps, { accountId: req.account!.id, ticket: req.params.documentId, body: req.body, ip: req.ip }),
     );
 
     app.post(
@@ -54,16 +50,14 @@ export function workflowRoutes(deps: Deps) {
           response: { 200: SignerUpdateResult, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const p = req.params as { documentId: string; signerId: string };
-        return updateSigner(deps, {
+      async (req) =>
+        updateSigner(deps, {
           accountId: req.account!.id,
-          ticket: p.documentId,
-          signerId: p.signerId,
-          body: asObject(req.body),
+          ticket: req.params.documentId,
+          signerId: req.params.signerId,
+          body: req.body,
           ip: req.ip,
-        });
-      },
+        }),
     );
   };
 }

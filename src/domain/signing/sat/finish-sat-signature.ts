@@ -4,7 +4,7 @@
 // written into the prepared revision, which must still extend the document's current revision; and
 // the signature concludes as every other does (conclude-signature.ts). A preparation belongs to one
 // signer, is used once and expires.
-import { AppError, invalid } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { decodeBase64 } from '../../base64.js';
 import type { Deps } from '../../deps.js';
 import { finishExternalSignature } from '../../../pdf/external-signature.js';
@@ -12,7 +12,9 @@ import { PdfSignError } from '../../../pdf/sign-pdf.js';
 import { pemCertificates } from '../../../pki/index.js';
 import { readSatCertificate } from '../../../pki/sat-certificate.js';
 import { lockPreparation, markPreparationFinished } from '../../../store/sat-repo.js';
+import type { SatFinishBody } from '../../../schemas/sat-signing.js';
 import type { SignResult } from '../../../schemas/signing.js';
+import { retryTransientConflict } from '../../../store/transient-conflict.js';
 import { concludeSignature } from '../conclude-signature.js';
 import { signingError } from '../sign-document.js';
 import { openSession, requireSignable, requireTurn } from '../signing-session.js';
@@ -21,8 +23,6 @@ import { satChain } from './check-sat-certificate.js';
 import { requireSatSigner } from './prepare-sat-signature.js';
 import { requireIdentityVerified } from '../../identity/require-identity.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface SatFinishInput {
   token: string;
   preparationId: string;
@@ -30,18 +30,26 @@ export interface SatFinishInput {
   ip?: string;
 }
 
-/** `{preparation_id, signature}`. */
-export function parseSatFinishBody(body: Record<string, unknown>): Omit<SatFinishInput, 'token' | 'ip'> {
-  if (typeof body.preparation_id !== 'string' || !UUID.test(body.preparation_id)) {
-    throw invalid('preparation_id', 'required: the preparation_id the prepare request answered');
-  }
-  if (typeof body.signature !== 'string' || body.signature.length === 0) {
-    throw invalid('signature', 'required: the signature value in Base64');
-  }
-  return { preparationId: body.preparation_id, signature: decodeBase64(body.signature, { field: 'signature', maxBytes: 2048 }) };
+/** The signature value's bytes, from the body's Base64 (the schema checked the preparation_id). */
+export function readSignatureValue(base64: string): Buffer {
+  return decodeBase64(base64, { field: 'signature', maxBytes: 2048 });
 }
 
-export async function finishSatSignature(deps: Deps, input: SatFinishInput): Promise<SignResult> {
+/** POST /sign/api/{token}/sat/finish: the body read, then the prepared signature finished. */
+export async function finishSatSignature(deps: Deps, o: { token: string; body: SatFinishBody; ip?: string }): Promise<SignResult> {
+  const signature = readSignatureValue(o.body.signature);
+  return finishWith(deps, { token: o.token, preparationId: o.body.preparation_id, signature, ip: o.ip });
+}
+
+/**
+ * Finishes with a signature value already read (a set finishes one document at a time). Run again
+ * when PostgreSQL rolled the transaction back for a concurrent one (transient-conflict.ts).
+ */
+export async function finishWith(deps: Deps, input: SatFinishInput): Promise<SignResult> {
+  return retryTransientConflict(() => finishOnce(deps, input));
+}
+
+async function finishOnce(deps: Deps, input: SatFinishInput): Promise<SignResult> {
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, input.token, true);
     requireSatSigner(s);

@@ -5,14 +5,17 @@
 // stored (a row and a blob) before the answer, so a retry or a restart between the steps loses nothing.
 import { endorsementOfSigner } from '../../../store/endorsements-repo.js';
 import { endorsementHeading, endorsementReason, endorserLine } from '../../endorsements/endorsement-legend.js';
-import { AppError, invalid } from '../../errors.js';
+import type { Transaction } from 'kysely';
+import { AppError } from '../../errors.js';
 import { decodeBase64 } from '../../base64.js';
 import type { Deps } from '../../deps.js';
 import { prepareExternalSignature } from '../../../pdf/external-signature.js';
 import { certificatesToPem } from '../../../pki/index.js';
 import { countOpenPreparations, dropExpiredPreparations, insertPreparation } from '../../../store/sat-repo.js';
 import { stickersOf } from '../../../store/signing-repo.js';
-import type { SatPrepared } from '../../../schemas/sat-signing.js';
+import type { SatPrepareBody, SatPrepared } from '../../../schemas/sat-signing.js';
+import type { Database } from '../../../store/schema.js';
+import { retryTransientConflict } from '../../../store/transient-conflict.js';
 import { signingError } from '../sign-document.js';
 import { openSession, requireSignable, requireTurn, type SigningSession } from '../signing-session.js';
 import { legendLanguage } from '../workflow-language.js';
@@ -29,20 +32,12 @@ export interface SatPrepareInput {
   language?: 'es' | 'en';
 }
 
-/** `{certificate, consent: true, language?}`. */
-export function parseSatPrepareBody(body: Record<string, unknown>): Omit<SatPrepareInput, 'token'> {
-  if (body.consent !== true) {
-    throw invalid('consent', 'must be true: the signer agrees to sign electronically');
-  }
-  if (typeof body.certificate !== 'string' || body.certificate.length === 0) {
-    throw invalid('certificate', 'required: the e.firma certificate (.cer) in Base64');
-  }
-  const certificate = decodeBase64(body.certificate, { field: 'certificate', maxBytes: MAX_CERTIFICATE_BYTES });
-  const language = body.language;
-  if (language !== undefined && language !== 'es' && language !== 'en') {
-    throw invalid('language', 'expected "es" or "en"');
-  }
-  return { certificate, language };
+type CheckedCertificate = Awaited<ReturnType<typeof checkSatCertificate>>;
+type Trx = Transaction<Database>;
+
+/** The certificate's DER from the body's Base64 (the schema checked it is a non-empty string). */
+export function readCertificate(base64: string): Buffer {
+  return decodeBase64(base64, { field: 'certificate', maxBytes: MAX_CERTIFICATE_BYTES });
 }
 
 export function requireSatSigner(s: SigningSession): void {
@@ -51,14 +46,26 @@ export function requireSatSigner(s: SigningSession): void {
   }
 }
 
-export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): Promise<SatPrepared> {
+/** POST /sign/api/{token}/sat/prepare: the body read, then the signature prepared. */
+export async function prepareSatSignature(deps: Deps, o: { token: string; body: SatPrepareBody }): Promise<SatPrepared> {
+  return prepareWith(deps, { token: o.token, certificate: readCertificate(o.body.certificate), language: o.body.language });
+}
+
+/**
+ * Prepares with a certificate already read (a set prepares one document at a time). Run again when
+ * PostgreSQL rolled the transaction back for a concurrent one (transient-conflict.ts).
+ */
+export async function prepareWith(deps: Deps, input: SatPrepareInput): Promise<SatPrepared> {
+  return retryTransientConflict(() => prepareOnce(deps, input));
+}
+
+async function prepareOnce(deps: Deps, input: SatPrepareInput): Promise<SatPrepared> {
   // Checked before the document is locked: the SAT's OCSP responder may take seconds to answer.
   const first = await openSession(deps.db, input.token);
   requireSignable(first);
   requireIdentityVerified(first);
   requireSatSigner(first);
   const checked = await checkSatCertificate(deps, input.certificate, first.signer.data);
-  const { cert } = checked;
   return deps.db.transaction().execute(async (trx) => {
     const s = await openSession(trx, input.token, true);
     requireSignable(s);
@@ -75,33 +82,7 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
       );
     }
     const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
-    const current = await deps.blobs.get(s.document.original_sha256);
-    const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(trx, s.signer.id) : undefined;
-    let prepared: Awaited<ReturnType<typeof prepareExternalSignature>>;
-    try {
-      prepared = await prepareExternalSignature({
-        pdf: current,
-        fieldName: `Sello-${s.signer.signer_id}`,
-        boxes: boxes.map((b) => ({ page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
-        appearance: {
-          signerName: endorsement ? endorserLine(cert.name, language) : cert.name,
-          heading: endorsement ? endorsementHeading(endorsement, language) : undefined,
-          signedAt: now,
-          authorityLabel: `${language === 'en' ? 'SAT e.firma' : 'e.firma SAT'}: ${cert.rfc}`,
-          locale: language,
-        },
-        certificateDer: input.certificate,
-        chainDer: checked.chainDer,
-        now: () => now,
-        reason: endorsement
-          ? endorsementReason(endorsement, language)
-          : language === 'en'
-            ? 'Advanced electronic signature (SAT e.firma)'
-            : 'Firma electrónica avanzada (e.firma SAT)',
-      });
-    } catch (err) {
-      throw signingError(err);
-    }
+    const prepared = await prepareRevision(trx, deps, { s, boxes, checked, certificate: input.certificate, language, now });
     const expiresAt = new Date(now.getTime() + deps.config.sat.prepareMinutes * 60_000);
     const preparedSha256 = await deps.blobs.put(prepared.pdf);
     await dropExpiredPreparations(trx, s.signer.id, now);
@@ -116,8 +97,8 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
       signed_attributes: prepared.signedAttributes,
       certificate: input.certificate,
       chain_pem: certificatesToPem(checked.chainDer),
-      rfc: cert.rfc,
-      certificate_number: cert.certificateNumber,
+      rfc: checked.cert.rfc,
+      certificate_number: checked.cert.certificateNumber,
       ocsp_status: checked.status,
       ocsp_response: checked.ocspResponseDer ?? null,
       signed_at: prepared.signedAt,
@@ -125,22 +106,70 @@ export async function prepareSatSignature(deps: Deps, input: SatPrepareInput): P
       created_at: now,
       expires_at: expiresAt,
     });
-    return {
-      preparation_id: id,
-      signed_attributes: prepared.signedAttributes.toString('base64'),
-      signature_algorithm: 'RSASSA-PKCS1-v1_5' as const,
-      hash: 'SHA-256' as const,
-      expires_at: expiresAt.toISOString(),
-      certificate: {
-        name: cert.name,
-        rfc: cert.rfc,
-        curp: cert.curp,
-        serial: cert.serialHex,
-        certificate_number: cert.certificateNumber,
-        valid_from: cert.notBefore.toISOString(),
-        valid_to: cert.notAfter.toISOString(),
-        status: checked.status,
-      },
-    };
+    return preparedAnswer(id, prepared.signedAttributes, checked, expiresAt);
   });
+}
+
+/** The revision with the signature's appearance in every box and an empty /Contents. */
+async function prepareRevision(
+  trx: Trx,
+  deps: Deps,
+  o: {
+    s: SigningSession;
+    boxes: Awaited<ReturnType<typeof stickersOf>>;
+    checked: CheckedCertificate;
+    certificate: Buffer;
+    language: 'es' | 'en';
+    now: Date;
+  },
+): Promise<Awaited<ReturnType<typeof prepareExternalSignature>>> {
+  const { s, checked, language, now } = o;
+  const { cert } = checked;
+  const current = await deps.blobs.get(s.document.original_sha256);
+  const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(trx, s.signer.id) : undefined;
+  try {
+    return await prepareExternalSignature({
+      pdf: current,
+      fieldName: `Sello-${s.signer.signer_id}`,
+      boxes: o.boxes.map((b) => ({ page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
+      appearance: {
+        signerName: endorsement ? endorserLine(cert.name, language) : cert.name,
+        heading: endorsement ? endorsementHeading(endorsement, language) : undefined,
+        signedAt: now,
+        authorityLabel: `${language === 'en' ? 'SAT e.firma' : 'e.firma SAT'}: ${cert.rfc}`,
+        locale: language,
+      },
+      certificateDer: o.certificate,
+      chainDer: checked.chainDer,
+      now: () => now,
+      reason: endorsement
+        ? endorsementReason(endorsement, language)
+        : language === 'en'
+          ? 'Advanced electronic signature (SAT e.firma)'
+          : 'Firma electrónica avanzada (e.firma SAT)',
+    });
+  } catch (err) {
+    throw signingError(err);
+  }
+}
+
+function preparedAnswer(id: string, signedAttributes: Buffer, checked: CheckedCertificate, expiresAt: Date): SatPrepared {
+  const { cert } = checked;
+  return {
+    preparation_id: id,
+    signed_attributes: signedAttributes.toString('base64'),
+    signature_algorithm: 'RSASSA-PKCS1-v1_5' as const,
+    hash: 'SHA-256' as const,
+    expires_at: expiresAt.toISOString(),
+    certificate: {
+      name: cert.name,
+      rfc: cert.rfc,
+      curp: cert.curp,
+      serial: cert.serialHex,
+      certificate_number: cert.certificateNumber,
+      valid_from: cert.notBefore.toISOString(),
+      valid_to: cert.notAfter.toISOString(),
+      status: checked.status,
+    },
+  };
 }
