@@ -160,8 +160,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
 /** Everything under HMAC authentication: its own JSON parser (raw bytes kept), auth, rate limit. */
 function apiPlugin(deps: Deps) {
   const authenticate = createAuthenticator({
-    db: deps.db,
-    secrets: deps.secrets,
+    deps,
     schemes: deps.config.authSchemes,
     publicUrl: () => deps.config.publicUrl,
   });

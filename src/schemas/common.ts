@@ -80,7 +80,7 @@ export const TicketParam = (description = 'the document_ticket') => Type.String(
 /** A response that is a PDF file itself, not JSON. */
 export const PdfFile = {
   description: 'the PDF',
-  content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+  content: { 'application/pdf': { schema: Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' }) } },
 };
 
 /** A POST that carries nothing: an absent body, or a JSON object that is ignored. */

@@ -6,12 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { accountWebhook, rotateWebhookSecret } from '../../domain/accounts/account-webhook.js';
 import { setAccountWebhook } from '../../domain/accounts/set-webhook.js';
+import { checkInput } from '../../domain/check-input.js';
 import { createSubscription } from '../../domain/events/create-subscription.js';
 import { deleteSubscription } from '../../domain/events/delete-subscription.js';
 import { EVENT_KINDS } from '../../domain/events/event-types.js';
 import { listSubscriptions } from '../../domain/events/list-subscriptions.js';
 import { sendTestEvent } from '../../domain/events/send-test-event.js';
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../domain/events/webhook-delivery-log.js';
+import { SubscriptionRequest } from '../../schemas/events.js';
 import { sessionOf } from './session-of.js';
 
 const UrlBody = Type.Object({ url: Type.String({ maxLength: 2000 }) });
@@ -21,7 +23,7 @@ const DeliveryQuery = Type.Object({
   nextToken: Type.Optional(Type.String()),
 });
 const DeliveryParams = Type.Object({ id: Type.String() });
-// Checked by createSubscription, which names the field; the schema only keeps the body an object.
+// Checked against the API's SubscriptionRequest by the handler, which names the field; this keeps the body an object.
 const SubscriptionBody = Type.Object({ event: Type.Optional(Type.Unknown()), url: Type.Optional(Type.Unknown()) });
 const SubscriptionParams = Type.Object({ id: Type.String() });
 
@@ -65,8 +67,7 @@ export function panelWebhookRoutes(deps: Deps) {
     }));
 
     app.post('/panel/api/webhook/subscriptions', { schema: { hide: true, body: SubscriptionBody } }, async (req) => {
-      const b = req.body as { event?: unknown; url?: unknown };
-      return createSubscription(deps, { accountId: sessionOf(req).account_id, event: b.event, url: b.url });
+      return createSubscription(deps, { accountId: sessionOf(req).account_id, ...checkInput(SubscriptionRequest, req.body) });
     });
 
     app.delete('/panel/api/webhook/subscriptions/:id', { schema: { hide: true, params: SubscriptionParams } }, async (req) =>
