@@ -96,18 +96,7 @@ export async function sendPersonalLink(
     // Requests are counted, matching or not, before the address is compared: the refusal then says
     // nothing about what was guessed (counting only emails sent would let repeated guesses tell a
     // right address from a wrong one), and guesses at one box are bounded.
-    const asked = await recentLinkRequests(trx, { documentId: doc.id, signerId: box.signer_id, since: new Date(now.getTime() - HOUR_MS) });
-    if (asked.length >= LINK_REQUESTS_PER_HOUR) {
-      const frees = asked[asked.length - LINK_REQUESTS_PER_HOUR].getTime() + HOUR_MS;
-      const retryAfter = Math.max(1, Math.ceil((frees - now.getTime()) / 1000));
-      throw new AppError(
-        'RATE_LIMITED',
-        `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`,
-        {
-          retry_after: retryAfter,
-        },
-      );
-    }
+    await requireLinkRequestsLeft(trx, { documentId: doc.id, signerId: box.signer_id, now });
     const phone = phoneChannelOf(box.authority);
     const matches = phone ? samePhone(o.request.data, box.data) : o.request.data.toLowerCase() === addressOf(box).trim().toLowerCase();
     const canAct = box.status !== 'signed' && box.status !== 'rejected';
@@ -152,6 +141,27 @@ export async function sendPersonalLink(
     });
     return LINK_ANSWER;
   });
+}
+
+/** RATE_LIMITED, with the seconds until one frees, once a box's signer was asked for LINK_REQUESTS_PER_HOUR times. */
+async function requireLinkRequestsLeft(
+  trx: Parameters<typeof recentLinkRequests>[0],
+  o: { documentId: string; signerId: string; now: Date },
+): Promise<void> {
+  const asked = await recentLinkRequests(trx, {
+    documentId: o.documentId,
+    signerId: o.signerId,
+    since: new Date(o.now.getTime() - HOUR_MS),
+  });
+  if (asked.length >= LINK_REQUESTS_PER_HOUR) {
+    const frees = asked[asked.length - LINK_REQUESTS_PER_HOUR].getTime() + HOUR_MS;
+    const retryAfter = Math.max(1, Math.ceil((frees - o.now.getTime()) / 1000));
+    throw new AppError(
+      'RATE_LIMITED',
+      `${LINK_REQUESTS_PER_HOUR} links were asked for this box's signer in the last hour; retry in ${retryAfter} s`,
+      { retry_after: retryAfter },
+    );
+  }
 }
 
 /** Phone numbers compared by their digits: "+52 55 1234 5678" is the box's "+525512345678". */
