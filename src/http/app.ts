@@ -63,32 +63,7 @@ export interface AppOptions {
 }
 
 export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
-  const { config } = deps;
-  const pretty = prettyLogs(config, opts.logStream);
-  const stream = pretty ? prettyStream(opts.logStream) : opts.logStream;
-  const app = Fastify({
-    ...(pretty ? { logController: new OneLinePerRequest(redactUrl) } : {}),
-    logger: {
-      level: config.logLevel,
-      ...(stream ? { stream } : {}),
-      // Never keys, bodies or document bytes: only the request line and outcome are logged.
-      redact: { paths: ['req.headers.authorization', 'req.headers["content-sha256"]'], remove: true },
-      serializers: {
-        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
-      },
-    },
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    bodyLimit: config.limits.jsonBodyBytes,
-    trustProxy: false,
-    // Identifiers are short: a longer path parameter is 414 PATH_TOO_LONG (handleFrameworkError).
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Requests Node's HTTP parser refuses (a NUL in a header, headers too large) get the one error shape.
-    clientErrorHandler: answerClientError,
-    frameworkErrors: handleFrameworkError,
-  });
+  const app = createServer(deps.config, opts);
   // Every route's params, querystring and body are checked against its schema (validation.ts).
   app.setValidatorCompiler(validatorCompiler);
 
@@ -114,6 +89,44 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
     return reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${req.method} ${shown}`));
   });
 
+  await registerOpenApi(app, deps.config);
+  registerMetrics(app);
+  await registerPublicRoutes(app, deps, opts);
+  await app.register(apiPlugin(deps));
+  return app;
+}
+
+/** The Fastify server with the house's logging, request ids, limits and framework error answers. */
+function createServer(config: Deps['config'], opts: AppOptions): FastifyInstance {
+  const pretty = prettyLogs(config, opts.logStream);
+  const stream = pretty ? prettyStream(opts.logStream) : opts.logStream;
+  return Fastify({
+    ...(pretty ? { logController: new OneLinePerRequest(redactUrl) } : {}),
+    logger: {
+      level: config.logLevel,
+      ...(stream ? { stream } : {}),
+      // Never keys, bodies or document bytes: only the request line and outcome are logged.
+      redact: { paths: ['req.headers.authorization', 'req.headers["content-sha256"]'], remove: true },
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.limits.jsonBodyBytes,
+    trustProxy: false,
+    // Identifiers are short: a longer path parameter is 414 PATH_TOO_LONG (handleFrameworkError).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Requests Node's HTTP parser refuses (a NUL in a header, headers too large) get the one error shape.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: handleFrameworkError,
+  });
+}
+
+/** The OpenAPI document (at /openapi.json) built from the routes' schemas, and its reference page at /docs. */
+async function registerOpenApi(app: FastifyInstance, config: Deps['config']) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -134,9 +147,11 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  registerMetrics(app);
+}
 
-  await app.register(landingRoutes(config.publicUrl));
+/** Everything outside HMAC authentication: pages, the signer's APIs, PKI, verification, callbacks. */
+async function registerPublicRoutes(app: FastifyInstance, deps: Deps, opts: AppOptions) {
+  await app.register(landingRoutes(deps.config.publicUrl));
   await app.register(healthRoutes(deps, opts.ready));
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
@@ -157,15 +172,12 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   if (deps.config.env !== 'production') {
     await app.register(devOutboxRoutes(deps));
   }
-  await app.register(apiPlugin(deps));
-  return app;
 }
 
 /** Everything under HMAC authentication: its own JSON parser (raw bytes kept), auth, rate limit. */
 function apiPlugin(deps: Deps) {
   const authenticate = createAuthenticator({
-    db: deps.db,
-    secrets: deps.secrets,
+    deps,
     schemes: deps.config.authSchemes,
     publicUrl: () => deps.config.publicUrl,
   });

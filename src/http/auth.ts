@@ -13,9 +13,8 @@
 // with timingSafeEqual, with no early exit; and no 401 leaves before UNAUTHORIZED_FLOOR_MS.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MAX_ACTIVE_KEYS, activeKeysOf } from '../store/accounts-repo.js';
-import type { Db } from '../store/db.js';
-import type { SecretBox } from '../pki/secret-box.js';
+import { MAX_ACTIVE_KEYS, findActiveApiKeys } from '../domain/accounts/find-api-keys.js';
+import type { Deps } from '../domain/deps.js';
 
 export interface AuthenticatedAccount {
   id: string;
@@ -118,8 +117,8 @@ export function signatureMatches(signature: Buffer, keys: string[], candidates: 
 }
 
 export interface AuthOptions {
-  db: Db;
-  secrets: SecretBox;
+  /** Where the account's keys are found, and the box their sealed bytes open with. */
+  deps: Pick<Deps, 'db' | 'secrets'>;
   schemes: string[];
   /** Read per request: the public base URL of absolute-URL signatures. */
   publicUrl: () => string;
@@ -175,14 +174,15 @@ export function jsonBodyOf(req: FastifyRequest): { ok: true; value: unknown } | 
 }
 
 export function createAuthenticator(opts: AuthOptions) {
-  const sealedDummies = DUMMY_KEYS.map((k) => opts.secrets.seal(k));
+  const { secrets } = opts.deps;
+  const sealedDummies = DUMMY_KEYS.map((k) => secrets.seal(k));
   return async function authenticate(req: FastifyRequest): Promise<AuthenticatedAccount> {
     const parsed = parseAuthorization(req.headers.authorization, opts.schemes);
     // The lookup runs even without a usable header, so a missing header answers in the same time.
-    const found = await activeKeysOf(opts.db, parsed?.webId ?? NO_ACCOUNT);
+    const found = await findActiveApiKeys(opts.deps, parsed?.webId ?? NO_ACCOUNT);
     const sealed = (found?.keys ?? []).slice(0, MAX_ACTIVE_KEYS);
     // Decrypting a key is the one step an unknown web id would skip: dummies fill the slots.
-    const opened = [...sealed, ...sealedDummies.slice(sealed.length)].map((k) => opts.secrets.open(k));
+    const opened = [...sealed, ...sealedDummies.slice(sealed.length)].map((k) => secrets.open(k));
     const keys = opened.slice(0, sealed.length);
     const candidates = candidatesFor(req, opts.publicUrl());
     const signature = parsed?.signature ?? ZERO;

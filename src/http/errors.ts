@@ -5,9 +5,9 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
 import { inputError } from '../domain/check-input.js';
+import { isConcurrentChangeConflict } from '../domain/concurrent-change.js';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { Unauthorized, sendUnauthorized } from './auth.js';
-import { isTransientConflict } from '../store/transient-conflict.js';
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -198,7 +198,7 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
     req.log.error({ err }, 'database unavailable');
     return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'the database is not reachable; retry shortly', { request_id: req.id }));
   }
-  if (isTransientConflict(err)) {
+  if (isConcurrentChangeConflict(err)) {
     req.log.warn({ err }, 'transaction rolled back by a concurrent one');
     return reply
       .code(503)

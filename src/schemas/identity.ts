@@ -41,7 +41,7 @@ export const SetEvidenceParams = Type.Object({
   kind: Type.String({ description: 'front, back or selfie' }),
 });
 export const EvidenceBody = Type.Object({
-  image: Type.String({ description: 'the image, JPEG or PNG, in Base64 (a data: URI prefix is accepted)' }),
+  image: Type.String({ minLength: 1, description: 'the image, JPEG or PNG, in Base64 (a data: URI prefix is accepted)' }),
 });
 examples(EvidenceBody, { image: 'iVBORw0KGgoAAAANSUhEUgAABLAAAAL4CAIAAAA...' });
 export const SubmitBody = Type.Object({}, { description: 'empty: {}' });
@@ -309,15 +309,17 @@ examples(ReviewDecision, { decision: 'reject', reason: 'The selfie does not matc
 export const ProviderSession = Type.Object({ url: Type.String({ description: "the provider's page: send the signer there" }) });
 examples(ProviderSession, { url: 'https://verify.example-provider.com/s/8f2c1e' });
 
-export const ProviderResult = Type.Object(
-  {
-    reference: Type.String({ description: 'the reference the session was started with' }),
-    outcome: StringEnum(['approved', 'rejected']),
-    reason: Type.Optional(Type.String()),
-  },
-  // Read only after the signature over the raw body is checked.
-  checkedByUseCase,
-);
+export const ProviderResult = Type.Object({
+  reference: Type.String({ pattern: '^[0-9a-fA-F-]{36}$', description: 'the reference the session was started with' }),
+  outcome: StringEnum(['approved', 'rejected']),
+  reason: Type.Optional(Nullable(Type.String({ description: 'why, when rejected; the first 500 characters are kept' }))),
+});
 examples(ProviderResult, { reference: '5d6c0b7e-2f1a-4c3b-9d8e-7f6a5b4c3d2e', outcome: 'approved' });
+/**
+ * The callback's body as its route declares it. Skipped by the route's validator, because it is read
+ * only after the signature over the raw bytes is checked; receiveProviderResult then checks it
+ * against ProviderResult.
+ */
+export const SignedProviderResult = Type.Unsafe<Static<typeof ProviderResult>>({ ...ProviderResult, ...checkedByUseCase });
 export const ProviderResultAnswer = Type.Object({ status: Type.Literal('ok'), applied: Type.Integer() });
 examples(ProviderResultAnswer, { status: 'ok', applied: 1 });

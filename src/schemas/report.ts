@@ -200,6 +200,8 @@ examples(SignatureReport, {
   attacks: [],
 });
 
+// Multipart: the handler reads the parts as a stream (http/multipart.ts, verify-file.ts); there is
+// no parsed body for the validator to check before.
 export const ReportUpload = Type.Object(
   { file: Type.String({ format: 'binary', description: 'the PDF to verify' }) },
   { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },

@@ -1,8 +1,7 @@
 // The service's own endpoints outside the API: health, the PKI's public endpoints (certificates,
 // CRLs, OCSP, time stamps) and the public verification page (routes/health.ts, pki.ts, verify.ts).
-import { Type } from '@sinclair/typebox';
-import { BinaryBody } from './common.js';
-import { examples } from './common.js';
+import { type Static, Type } from '@sinclair/typebox';
+import { BinaryBody, DateTime, Nullable, examples } from './common.js';
 import { PublicVerification } from './verification.js';
 
 export const Health = Type.Object({ status: Type.Literal('ok') });
@@ -11,10 +10,16 @@ examples(Health, { status: 'ok' });
 /** A page for people (text/html). */
 export const HtmlPage = { description: 'an HTML page', content: { 'text/html': { schema: Type.String() } } };
 
+/** The rest of a path after a route's `*` (a page's asset, a path the panel routes itself). */
+export const AssetParams = Type.Object({ '*': Type.String() });
+/** The signer page's own addresses: the token or ticket is read by the page, not by the server. */
+export const PageTokenParams = Type.Object({ token: Type.String() });
+export const PageTicketParams = Type.Object({ ticket: Type.String() });
+
 /** A response of raw bytes of the given media type. */
 export const BinaryFile = (mediaType: string, description: string) => ({
   description,
-  content: { [mediaType]: { schema: Type.String({ format: 'binary' }) } },
+  content: { [mediaType]: { schema: Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' }) } },
 });
 export const PemFile = (description: string) => ({ description, content: { 'application/x-pem-file': { schema: Type.String() } } });
 
@@ -29,3 +34,32 @@ export const VerifyPage = {
   description: 'the verification page (HTML), or its data as JSON for /verify/{ticket}.json (docs/api.md)',
   content: { 'text/html': { schema: Type.String() }, 'application/json': { schema: PublicVerification } },
 };
+
+/** GET /dev/outbox (development only, not in the OpenAPI document): the latest messages, newest first. */
+export const DevOutbox = Type.Object({
+  texts: Type.Array(
+    Type.Object({
+      message_id: Type.String(),
+      channel: Type.String({ description: 'sms or whatsapp' }),
+      kind: Type.String(),
+      to: Type.String(),
+      status: Type.String(),
+      error_code: Nullable(Type.String()),
+      created_at: DateTime(),
+      text: Type.String(),
+    }),
+  ),
+  messages: Type.Array(
+    Type.Object({
+      message_id: Type.String(),
+      kind: Type.String(),
+      to: Type.String(),
+      subject: Type.String(),
+      status: Type.String(),
+      created_at: DateTime(),
+      text: Type.String(),
+      html: Type.String(),
+    }),
+  ),
+});
+export type DevOutbox = Static<typeof DevOutbox>;

@@ -27,8 +27,10 @@ const stampFields = {
   provider_description: Type.String({ description: 'the provider kind, in words' }),
 };
 
+// The hash's two spellings (hex or Base64, whose last character must leave no stray bits) are
+// read by parseSha256, whose refusal names the field and says what a SHA-256 looks like.
 export const StampHashBody = Type.Object(
-  { hash: Type.String({ ...checkedByUseCase, description: 'SHA-256 of the data: 64 hex digits, or 32 bytes in Base64' }) },
+  { hash: Type.String({ description: 'SHA-256 of the data: 64 hex digits, or 32 bytes in Base64' }) },
   { additionalProperties: true },
 );
 examples(StampHashBody, { hash: EXAMPLE.hash });
@@ -39,10 +41,11 @@ examples(StampAnswer, EXAMPLE);
 
 export const ValidateTimestampBody = Type.Object(
   {
-    hash: Type.Optional(Type.String({ ...checkedByUseCase, description: 'SHA-256 of the data (hex or Base64); or give file' })),
-    file: Type.Optional(Type.String({ ...checkedByUseCase, description: 'the data itself, Base64; or give hash' })),
-    timestamp: Type.String({ ...checkedByUseCase, description: 'Base64 of the TimeStampToken (a whole TimeStampResp is accepted too)' }),
+    hash: Type.Optional(Type.String({ description: 'SHA-256 of the data (hex or Base64); or give file' })),
+    file: Type.Optional(Type.String({ description: 'the data itself, Base64; or give hash' })),
+    timestamp: Type.String({ description: 'Base64 of the TimeStampToken (a whole TimeStampResp is accepted too)' }),
   },
+  // "Exactly one of hash and file" is validateTimestamp's: a oneOf here would name neither field.
   { additionalProperties: true, description: 'Exactly one of hash and file' },
 );
 examples(ValidateTimestampBody, { hash: EXAMPLE.hash, timestamp: EXAMPLE.stamp });
@@ -83,6 +86,8 @@ export const TimestampValidation = Type.Object({ ...tokenCheckFields, hash: Hex2
 export type TimestampValidation = Static<typeof TimestampValidation>;
 examples(TimestampValidation, { ...VALID_CHECK, hash: EXAMPLE.hash });
 
+// Multipart: the handler reads the parts as a stream (http/multipart.ts) once Content-SHA256 is
+// checked; there is no parsed body for the validator to check before.
 export const PdfUpload = Type.Object(
   { file: Type.String({ format: 'binary', description: 'the PDF' }) },
   { ...checkedByUseCase, description: 'multipart/form-data; the signature is over the Content-SHA256 header' },

@@ -126,92 +126,18 @@ export async function checkDocumentSignatures(deps: Deps, doc: { id: string; ori
  * issued. Signers chain to the service root; time stamps may also come from the operator's TSA.
  */
 export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers: ReportSigner[]): Promise<DocumentSignatures> {
-  let read: VerifiedPdf;
-  try {
-    const root = deps.pki.pki.root.certificateDer;
-    // Signers chain to the service root or, for e.firma signatures, to the SAT's roots; time stamps
-    // may come from the operator's TSA (SELLO_TSA_URL).
-    read = await deps.pdfJail.verifyPdf(bytes, {
-      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors],
-      timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
-    });
-  } catch (err) {
-    throw pdfJailError(err);
-  }
-  const issuing = new X509Certificate(deps.pki.pki.issuing.certificateDer);
-  const responderDn = new X509Certificate(deps.pki.pki.ocsp.certificateDer).subject.split('\n').join(', ');
-
+  const read = await readSignatures(deps, bytes);
+  const service: ServiceCertificates = {
+    issuing: new X509Certificate(deps.pki.pki.issuing.certificateDer),
+    responderDn: new X509Certificate(deps.pki.pki.ocsp.certificateDer).subject.split('\n').join(', '),
+  };
   const firmas: Firma[] = [];
   const ink: InkSignature[] = [];
   const facts: SignatureFacts[] = [];
   for (const sig of read.signatures) {
     // Only this document's signers: a field named after another document's signer reveals nothing.
     const signer = signers.find((s) => sig.fieldName === `Sello-${s.signer_id}`);
-    const ours = !!sig.signer && issuedByUs(sig.signer.der, issuing);
-    // The signer's own SAT e.firma: its status is what the SAT's responder answered when it signed.
-    const sat = !ours && signer?.signature_type === 'efirma' && signer.certificate_serial === sig.signer?.serial;
-    // In an uploaded file, a signer not ours whose chain the verifier trusted chains to the SAT's roots
-    // (the only others it is given); its status is unknown to the service.
-    const satUploaded = !ours && !signer && !!sig.signer && sig.trusted;
-    const embedded = sig.timestamp !== null;
-    const box = boxOf(sig, signer, read.pages);
-    firmas.push({
-      page: sig.page,
-      ...sig.box,
-      downstream: sig.downstream,
-      campoFirma: sig.fieldName,
-      signatureType: sig.subFilter === 'ETSI.CAdES.detached' ? (embedded ? 'PAdES-B-T' : 'PAdES-B-B') : sig.subFilter,
-      validSignature: sig.validSignature,
-      coversDocument: sig.coversDocument,
-      totalRevisions: read.totalRevisions,
-      revision: sig.revision,
-      signDate: sig.signDate?.toISOString() ?? '',
-      certType: ours ? 'SELLO' : sat || satUploaded ? 'SAT' : 'external',
-      signCertificateSerial: sig.signer?.serial ?? '',
-      box,
-      email: sig.signer?.email || signer?.email || '',
-      ipAddress: signer?.action_ip ?? '',
-      timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
-      downstreamData: signer
-        ? {
-            authority: signer.authority,
-            dataType: DATA_TYPES[signer.authority] ?? '',
-            subject: signer.data,
-            ...(signer.identity_review
-              ? {
-                  identityVerification: {
-                    method:
-                      signer.identity_review.provider === 'manual'
-                        ? ('manual_review' as const)
-                        : signer.identity_review.provider === AUTOMATIC_PROVIDER
-                          ? ('automatic_checks' as const)
-                          : ('provider' as const),
-                    provider: signer.identity_review.provider,
-                    reviewId: signer.identity_review.review_id,
-                    verifiedAt: new Date(signer.identity_review.verified_at).toISOString(),
-                  },
-                }
-              : {}),
-          }
-        : { authority: '', dataType: sig.signer?.email ? 'email' : '', subject: sig.signer?.email ?? '' },
-      ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, responderDn),
-      certificados: sig.certificates.map(({ der: _der, ...c }) => c),
-      problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
-      warnings: sig.warnings.map((w) => ({ rule: w.rule, message: w.message })),
-      modifiedAfterSigning: sig.modifiedAfterSigning,
-      changes: sig.changes.map((c) => ({
-        revision: c.revision,
-        object: c.objectNumber,
-        kind: c.kind,
-        category: c.category,
-        description: c.description,
-        allowed: c.allowed,
-      })),
-      level: sig.level,
-      timestampValid: sig.timestampValid,
-      // Revocation data is never fetched on a client's behalf: it is in the file, or the service's own.
-      validationData: sig.ltvEmbedded ? 'embedded' : ours ? 'service' : 'none',
-    });
+    firmas.push(await firmaOf(deps, read, service, sig, signer));
     facts.push({ trusted: sig.trusted, timestampTime: sig.timestamp?.verified ? (sig.timestamp.genTime?.toISOString() ?? '') : '' });
     if (signer?.signature_type === 'drawn') {
       for (const b of signer.boxes.filter((x) => read.pages[x.page])) {
@@ -221,4 +147,106 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
   }
   const attacks = read.attacks.map((a) => ({ name: a.name, campoFirma: a.field, detail: a.detail }));
   return { report: { InkSignatures: ink, firmas, documentIntegrity: read.documentIntegrity, attacks }, facts, signers };
+}
+
+/** The file's signatures as the verifier reads them, in the PDF jail. */
+async function readSignatures(deps: Deps, bytes: Uint8Array): Promise<VerifiedPdf> {
+  try {
+    const root = deps.pki.pki.root.certificateDer;
+    // Signers chain to the service root or, for e.firma signatures, to the SAT's roots; time stamps
+    // may come from the operator's TSA (SELLO_TSA_URL).
+    return await deps.pdfJail.verifyPdf(bytes, {
+      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors],
+      timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
+    });
+  } catch (err) {
+    throw pdfJailError(err);
+  }
+}
+
+/** The service's issuing CA (whose signers are ours) and its OCSP responder's name. */
+interface ServiceCertificates {
+  issuing: X509Certificate;
+  responderDn: string;
+}
+
+/** One signature as the report shows it. */
+async function firmaOf(
+  deps: Deps,
+  read: VerifiedPdf,
+  service: ServiceCertificates,
+  sig: VerifiedSignature,
+  signer: ReportSigner | undefined,
+): Promise<Firma> {
+  const ours = !!sig.signer && issuedByUs(sig.signer.der, service.issuing);
+  // The signer's own SAT e.firma: its status is what the SAT's responder answered when it signed.
+  const sat = !ours && signer?.signature_type === 'efirma' && signer.certificate_serial === sig.signer?.serial;
+  // In an uploaded file, a signer not ours whose chain the verifier trusted chains to the SAT's roots
+  // (the only others it is given); its status is unknown to the service.
+  const satUploaded = !ours && !signer && !!sig.signer && sig.trusted;
+  const embedded = sig.timestamp !== null;
+  return {
+    page: sig.page,
+    ...sig.box,
+    downstream: sig.downstream,
+    campoFirma: sig.fieldName,
+    signatureType: sig.subFilter === 'ETSI.CAdES.detached' ? (embedded ? 'PAdES-B-T' : 'PAdES-B-B') : sig.subFilter,
+    validSignature: sig.validSignature,
+    coversDocument: sig.coversDocument,
+    totalRevisions: read.totalRevisions,
+    revision: sig.revision,
+    signDate: sig.signDate?.toISOString() ?? '',
+    certType: ours ? 'SELLO' : sat || satUploaded ? 'SAT' : 'external',
+    signCertificateSerial: sig.signer?.serial ?? '',
+    box: boxOf(sig, signer, read.pages),
+    email: sig.signer?.email || signer?.email || '',
+    ipAddress: signer?.action_ip ?? '',
+    timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
+    downstreamData: downstreamDataOf(sig, signer),
+    ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, service.responderDn),
+    certificados: sig.certificates.map(({ der: _der, ...c }) => c),
+    problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
+    warnings: sig.warnings.map((w) => ({ rule: w.rule, message: w.message })),
+    modifiedAfterSigning: sig.modifiedAfterSigning,
+    changes: sig.changes.map((c) => ({
+      revision: c.revision,
+      object: c.objectNumber,
+      kind: c.kind,
+      category: c.category,
+      description: c.description,
+      allowed: c.allowed,
+    })),
+    level: sig.level,
+    timestampValid: sig.timestampValid,
+    // Revocation data is never fetched on a client's behalf: it is in the file, or the service's own.
+    validationData: sig.ltvEmbedded ? 'embedded' : ours ? 'service' : 'none',
+  };
+}
+
+/** Who the signer is to the service (authority, data, identity verification), or what the certificate says. */
+function downstreamDataOf(sig: VerifiedSignature, signer: ReportSigner | undefined): Firma['downstreamData'] {
+  if (!signer) {
+    return { authority: '', dataType: sig.signer?.email ? 'email' : '', subject: sig.signer?.email ?? '' };
+  }
+  const review = signer.identity_review;
+  return {
+    authority: signer.authority,
+    dataType: DATA_TYPES[signer.authority] ?? '',
+    subject: signer.data,
+    ...(review
+      ? {
+          identityVerification: {
+            method:
+              review.provider === 'manual'
+                ? ('manual_review' as const)
+                : review.provider === AUTOMATIC_PROVIDER
+                  ? ('automatic_checks' as const)
+                  : ('provider' as const),
+            provider: review.provider,
+            reviewId: review.review_id,
+            verifiedAt: new Date(review.verified_at).toISOString(),
+          },
+        }
+      : {}),
+  };
 }

@@ -1,6 +1,6 @@
 // POST /developers/webhook {notification_id}: exchanges a notification for the document it is
 // about, as it is now (decisions.md "Events").
-import { AppError, invalid } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Deps } from '../deps.js';
 import type { EventKind } from './event-types.js';
 import { documentSigners, findNotification } from '../../store/notifications-repo.js';
@@ -11,12 +11,9 @@ export type { NotificationDocument };
 
 export async function getNotificationDocument(
   deps: Pick<Deps, 'db' | 'blobs'>,
-  opts: { accountId: string; notificationId: unknown },
+  opts: { accountId: string; notificationId: string },
 ): Promise<NotificationDocument> {
   const id = opts.notificationId;
-  if (typeof id !== 'string' || id === '' || id.length > 200) {
-    throw invalid('notification_id', 'required: the notification_id of a delivered event');
-  }
   const n = await findNotification(deps.db, opts.accountId, id);
   if (!n) {
     // Another account's notification is not found either (decisions.md "Identifiers").

@@ -9,7 +9,9 @@
 //      the raw body>` under the shared secret. Anything unsigned or badly signed changes nothing.
 // The result decides the review as a person would (reviews.ts applyDecision), once.
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { checkInput } from '../check-input.js';
 import { AppError } from '../errors.js';
+import { ProviderResult } from '../../schemas/identity.js';
 import type { Deps } from '../deps.js';
 import { consumePiece } from '../packages/consume-piece.js';
 import { coveredRowsOf, findProviderReview, insertReview } from '../../store/identity-repo.js';
@@ -104,21 +106,17 @@ export async function receiveProviderResult(
   if (!given || !timingSafeEqual(Buffer.from(given, 'hex'), expected)) {
     throw new AppError('CALLBACK_SIGNATURE_INVALID', 'X-Sello-Signature is missing or does not match the body');
   }
-  let body: { reference?: unknown; outcome?: unknown; reason?: unknown };
+  let parsed: unknown;
   try {
-    body = JSON.parse((o.rawBody ?? Buffer.alloc(0)).toString('utf8'));
+    parsed = JSON.parse((o.rawBody ?? Buffer.alloc(0)).toString('utf8'));
   } catch {
     throw new AppError('INVALID_JSON', 'the body is not valid JSON');
   }
-  if (typeof body.reference !== 'string' || !/^[0-9a-f-]{36}$/i.test(body.reference)) {
-    throw new AppError('INVALID_INPUT', 'reference: the reference the session was started with', { field: 'reference' });
-  }
-  if (body.outcome !== 'approved' && body.outcome !== 'rejected') {
-    throw new AppError('INVALID_INPUT', 'outcome: expected "approved" or "rejected"', { field: 'outcome' });
-  }
+  // The route could not check the body before the signature was: it is checked here, by its schema.
+  const body = checkInput(ProviderResult, parsed);
   const reference = body.reference;
   const approved = body.outcome === 'approved';
-  const reason = typeof body.reason === 'string' && body.reason.trim() ? body.reason.trim().slice(0, 500) : null;
+  const reason = body.reason?.trim() ? body.reason.trim().slice(0, 500) : null;
   return deps.db.transaction().execute(async (trx) => {
     const r = await findProviderReview(trx, reference);
     if (!r) {

@@ -13,7 +13,8 @@ import type { Database } from '../../store/schema.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
 import { lockDocuments } from '../../store/set-flow-repo.js';
-import type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../../schemas/identity.js';
+import type { Static } from '@sinclair/typebox';
+import type { IdentityReview, IdentityReviewDetail, IdentityReviewList, ReviewDecision, ReviewListQuery } from '../../schemas/identity.js';
 import {
   type ReviewRow,
   coveredRowsOf,
@@ -51,8 +52,10 @@ function view(r: ReviewRow): IdentityReview {
 
 export async function listIdentityReviews(
   deps: Pick<Deps, 'db'>,
-  q: { accountId: string; status?: string; limit?: string; before?: string },
+  q: { accountId: string } & Static<typeof ReviewListQuery>,
 ): Promise<IdentityReviewList> {
+  // The query's values are strings (the schema's); read and judged here, where each is named by
+  // its own name (status, limit, before), as the API has always named them.
   if (q.status !== undefined && !STATUSES.includes(q.status)) {
     throw invalid('status', `expected one of ${STATUSES.join(', ')}`);
   }
@@ -101,17 +104,11 @@ export async function getIdentityReview(
 
 export async function decideIdentityReview(
   deps: Pick<Deps, 'db' | 'clock'>,
-  q: { accountId: string; id: string; body: Record<string, unknown> },
+  q: { accountId: string; id: string; body: Static<typeof ReviewDecision> },
 ): Promise<IdentityReview> {
-  const decision = q.body.decision;
-  if (decision !== 'approve' && decision !== 'reject') {
-    throw invalid('decision', 'expected "approve" or "reject"');
-  }
-  const raw = q.body.reason;
-  if (raw !== undefined && raw !== null && typeof raw !== 'string') {
-    throw invalid('reason', 'expected a string');
-  }
-  const reason = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
+  const { decision } = q.body;
+  // A reason of spaces is none; its length counts once trimmed, so the rule stays here.
+  const reason = q.body.reason?.trim() || null;
   if (decision === 'reject' && reason === null) {
     throw invalid('reason', 'required when rejecting: the signer and the sender are told why');
   }

@@ -98,31 +98,57 @@ async function readZone(deps: Pick<Deps, 'imageJail'>, bytes: Buffer): Promise<M
   }
 }
 
-export async function runIdentityChecks(
-  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'imageJail'>,
-  o: { reviewId: string },
-): Promise<AutomaticChecks | undefined> {
+type Checks = AutomaticChecks['checks'];
+type ChecksDeps = Pick<Deps, 'db' | 'clock' | 'secrets' | 'imageJail'>;
+type ZoneReading = NonNullable<MrzOcrResult['reading']>;
+
+export async function runIdentityChecks(deps: ChecksDeps, o: { reviewId: string }): Promise<AutomaticChecks | undefined> {
   const review = await findReviewById(deps.db, o.reviewId);
   if (!review || review.automatic_checks || review.provider !== 'manual' || review.evidence_deleted_at) {
     return undefined;
   }
-  const evidence = await sealedEvidenceOf(deps.db, review.id);
-  const images: AutomaticChecks['checks']['image_quality']['images'] = {};
+  const { images, qualityOk, bytesOf } = await checkImageQuality(deps, await sealedEvidenceOf(deps.db, review.id));
+  const { mrz, reading } = await checkZone(deps, bytesOf);
+  // Name and expiry are judged only on a zone whose check digits hold: an unverified reading may be misread.
+  const trusted = reading?.valid ? reading : undefined;
+  const name = checkName(review.signer_name, trusted);
+  const expiry = checkExpiry(trusted, deps.clock.now());
+  // The portrait is on the front of a card and of a passport page alike.
+  const face = judgeFaces(await readFace(deps, bytesOf.get('front')), await readFace(deps, bytesOf.get('selfie')));
+
+  const now = deps.clock.now();
+  const allPassed = qualityOk && [mrz, name, expiry, face].every((c) => c.result === 'pass');
+  const results: AutomaticChecks = {
+    status: allPassed ? 'passed' : 'failed',
+    ran_at: now.toISOString(),
+    checks: { image_quality: { result: qualityOk ? 'pass' : 'fail', images }, mrz, name, expiry, face },
+  };
+  return recordChecks(deps, review.id, results, now);
+}
+
+/** Each image's measures taken at capture, judged now: a threshold changed since applies to them too. */
+async function checkImageQuality(deps: ChecksDeps, evidence: Awaited<ReturnType<typeof sealedEvidenceOf>>) {
+  const images: Checks['image_quality']['images'] = {};
   let qualityOk = evidence.length === 3;
   const bytesOf = new Map<EvidenceKind, Buffer>();
   for (const e of evidence) {
     const bytes = Buffer.from(deps.secrets.open(e.sealed), 'base64');
     bytesOf.set(e.kind, bytes);
-    // The measures taken at capture, judged now: a threshold changed since applies to them too.
     const stored = e.quality as ImageQuality | null;
     const q = judgeQuality(typeof stored?.sharpness === 'number' ? stored : await deps.imageJail.measure(bytes), e.kind);
     const ok = q.sharp === true && (e.kind === 'selfie' || q.glare_free === true);
     qualityOk &&= ok;
     images[e.kind] = { ...q, result: ok ? 'pass' : 'fail' };
   }
+  return { images, qualityOk, bytesOf };
+}
 
-  // The zone is on the back of an identity card (TD1) and on the front of a passport page (TD3).
-  let mrz: AutomaticChecks['checks']['mrz'] = { result: 'fail', problem: 'no machine-readable zone was read on the document' };
+/** The zone is on the back of an identity card (TD1) and on the front of a passport page (TD3). */
+async function checkZone(
+  deps: Pick<Deps, 'imageJail'>,
+  bytesOf: Map<EvidenceKind, Buffer>,
+): Promise<{ mrz: Checks['mrz']; reading: ZoneReading | undefined }> {
+  let mrz: Checks['mrz'] = { result: 'fail', problem: 'no machine-readable zone was read on the document' };
   let zone: (MrzOcrResult & { side: 'front' | 'back' }) | undefined;
   for (const side of ['back', 'front'] as const) {
     const bytes = bytesOf.get(side);
@@ -142,9 +168,12 @@ export async function runIdentityChecks(
       break;
     }
   }
-  const reading = zone?.reading;
-  if (zone && reading) {
-    mrz = {
+  const reading = zone?.reading ?? undefined;
+  if (!zone || !reading) {
+    return { mrz, reading: undefined };
+  }
+  return {
+    mrz: {
       result: reading.valid ? 'pass' : 'fail',
       side: zone.side,
       format: reading.format,
@@ -153,60 +182,48 @@ export async function runIdentityChecks(
       corrected_characters: reading.corrected,
       document_code: reading.documentCode,
       issuing_state: reading.issuingState,
-    };
-  }
-
-  // Name and expiry are judged only on a zone whose check digits hold: an unverified reading may be misread.
-  const trusted = reading?.valid ? reading : undefined;
-  let name: AutomaticChecks['checks']['name'] = { result: 'not_checked' };
-  if (trusted) {
-    const documentName = `${trusted.surnames ?? ''} ${trusted.givenNames ?? ''}`.trim();
-    if (!review.signer_name) {
-      name = { result: 'fail', document_name: documentName, signer_name: null, missing: [] };
-    } else {
-      const c = compareNames(review.signer_name, {
-        surnames: trusted.surnames ?? '',
-        givenNames: trusted.givenNames ?? '',
-        truncated: trusted.nameTruncated,
-      });
-      name = {
-        result: c.result === 'match' ? 'pass' : 'fail',
-        document_name: documentName,
-        signer_name: review.signer_name,
-        missing: c.missing,
-      };
-    }
-  }
-  let expiry: AutomaticChecks['checks']['expiry'] = { result: 'not_checked' };
-  const expiresOn = trusted?.expirationDate ? expiryDate(trusted.expirationDate) : undefined;
-  if (trusted && expiresOn) {
-    // Valid through the whole day printed, wherever it was issued: expired once that day is over
-    // everywhere (the last to end it is UTC-12).
-    const end = new Date(`${expiresOn}T23:59:59.999Z`).getTime() + 12 * 3_600_000;
-    expiry = { result: deps.clock.now().getTime() <= end ? 'pass' : 'fail', expires_on: expiresOn };
-  } else if (trusted) {
-    expiry = { result: 'fail' };
-  }
-
-  // The portrait is on the front of a card and of a passport page alike.
-  const face = judgeFaces(await readFace(deps, bytesOf.get('front')), await readFace(deps, bytesOf.get('selfie')));
-
-  const now = deps.clock.now();
-  const allPassed = qualityOk && [mrz, name, expiry, face].every((c) => c.result === 'pass');
-  const results: AutomaticChecks = {
-    status: allPassed ? 'passed' : 'failed',
-    ran_at: now.toISOString(),
-    checks: {
-      image_quality: { result: qualityOk ? 'pass' : 'fail', images },
-      mrz,
-      name,
-      expiry,
-      face,
     },
+    reading,
   };
+}
 
+function checkName(signerName: string | null, trusted: ZoneReading | undefined): Checks['name'] {
+  if (!trusted) {
+    return { result: 'not_checked' };
+  }
+  const documentName = `${trusted.surnames ?? ''} ${trusted.givenNames ?? ''}`.trim();
+  if (!signerName) {
+    return { result: 'fail', document_name: documentName, signer_name: null, missing: [] };
+  }
+  const c = compareNames(signerName, {
+    surnames: trusted.surnames ?? '',
+    givenNames: trusted.givenNames ?? '',
+    truncated: trusted.nameTruncated,
+  });
+  return { result: c.result === 'match' ? 'pass' : 'fail', document_name: documentName, signer_name: signerName, missing: c.missing };
+}
+
+function checkExpiry(trusted: ZoneReading | undefined, now: Date): Checks['expiry'] {
+  if (!trusted) {
+    return { result: 'not_checked' };
+  }
+  const expiresOn = trusted.expirationDate ? expiryDate(trusted.expirationDate) : undefined;
+  if (!expiresOn) {
+    return { result: 'fail' };
+  }
+  // Valid through the whole day printed, wherever it was issued: expired once that day is over
+  // everywhere (the last to end it is UTC-12).
+  const end = new Date(`${expiresOn}T23:59:59.999Z`).getTime() + 12 * 3_600_000;
+  return { result: now.getTime() <= end ? 'pass' : 'fail', expires_on: expiresOn };
+}
+
+/**
+ * The results on the review and in the history, once (a review checked meanwhile is left alone);
+ * an account that decides automatically has a review whose checks all passed approved.
+ */
+async function recordChecks(deps: ChecksDeps, reviewId: string, results: AutomaticChecks, now: Date): Promise<AutomaticChecks | undefined> {
   return deps.db.transaction().execute(async (trx) => {
-    const r = await findReviewById(trx, review.id, true);
+    const r = await findReviewById(trx, reviewId, true);
     if (!r || r.automatic_checks) {
       return undefined;
     }

@@ -2,8 +2,8 @@
 // padding optional). Anything else, including another hash's length, is refused naming the field.
 import { invalid } from '../errors.js';
 
-export function parseSha256(value: unknown, field: string): Buffer {
-  if (typeof value !== 'string' || value.trim() === '') {
+export function parseSha256(value: string, field: string): Buffer {
+  if (value.trim() === '') {
     throw invalid(field, 'required: a SHA-256 as 64 hex digits or 32 bytes in Base64');
   }
   const text = value.trim();

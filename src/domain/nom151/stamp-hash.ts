@@ -3,7 +3,8 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Database } from '../../store/schema.js';
-import type { StampAnswer } from '../../schemas/stamps.js';
+import type { Static } from '@sinclair/typebox';
+import type { StampAnswer, StampHashBody } from '../../schemas/stamps.js';
 import { insertStamp } from '../../store/stamps-repo.js';
 import { parseSha256 } from './parse-hash.js';
 import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
@@ -24,7 +25,7 @@ export function stampAnswer(s: IssuedStamp): StampAnswer {
   };
 }
 
-export async function stampHash(deps: Deps, opts: { accountId: string; body: Record<string, unknown> }): Promise<StampAnswer> {
+export async function stampHash(deps: Deps, opts: { accountId: string; body: Static<typeof StampHashBody> }): Promise<StampAnswer> {
   const imprint = parseSha256(opts.body.hash, 'hash');
   await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'stamps', at: deps.clock.now() });
   const issued = await stampProvider(deps).stamp(imprint);

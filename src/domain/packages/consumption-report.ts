@@ -4,17 +4,20 @@ import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { consumptionCounts } from '../../store/packages-repo.js';
 import { PIECE_KINDS } from './piece-kinds.js';
-import type { ConsumptionReport } from '../../schemas/accounts.js';
+import type { Static } from '@sinclair/typebox';
+import type { ConsumptionQuery, ConsumptionReport } from '../../schemas/accounts.js';
 
 export type { ConsumptionReport };
 
 const MAX_SPAN_MS = 366 * 86_400_000 * 10;
 
-function epochMs(field: 'from' | 'to', v: unknown): Date | undefined {
+// The schema takes the bounds as strings; they are read as epoch ms here, where a bad one is named
+// `from` or `to` as the API has always named it (a schema pattern would say `querystring.from`).
+function epochMs(field: 'from' | 'to', v: string | undefined): Date | undefined {
   if (v === undefined || v === '') {
     return undefined;
   }
-  if (typeof v !== 'string' || !/^\d{1,15}$/.test(v)) {
+  if (!/^\d{1,15}$/.test(v)) {
     throw invalid(field, 'expected milliseconds since 1970-01-01 (epoch ms)');
   }
   return new Date(Number(v));
@@ -22,7 +25,7 @@ function epochMs(field: 'from' | 'to', v: unknown): Date | undefined {
 
 export async function consumptionReport(
   deps: Pick<Deps, 'db' | 'clock'>,
-  o: { accountId: string; from?: unknown; to?: unknown },
+  o: { accountId: string } & Static<typeof ConsumptionQuery>,
 ): Promise<ConsumptionReport> {
   const to = epochMs('to', o.to) ?? deps.clock.now();
   // Without `from`: the 30 days before `to`.

@@ -42,40 +42,16 @@ export interface PkiResponder {
   checkOcspResponder(): Promise<boolean>;
 }
 
-export function createPkiResponder(
-  deps: { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn },
-  pki: LoadedPki,
-  tsaPolicyOid: string,
-  renewal?: OcspRenewalSettings,
-): PkiResponder {
+type ResponderDeps = { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn };
+
+export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolicyOid: string, renewal?: OcspRenewalSettings): PkiResponder {
   const warn = deps.warn ?? ((message: string) => console.warn(`pki: ${message}`));
   let running: Promise<boolean> | undefined;
   let lastCheck = Number.NEGATIVE_INFINITY;
 
-  const check = async (opts: { warn: boolean }): Promise<boolean> => {
-    if (!renewal || !deps.secrets) {
-      return false;
-    }
-    const checked = await renewOcspResponderIfDue({ db: deps.db, secrets: deps.secrets, clock: deps.clock }, renewal);
-    if (checked.outcome === 'operator' && opts.warn) {
-      warn(operatorResponderWarning(checked.notAfter, deps.clock.now()));
-    }
-    const stored = checked.material;
-    if (stored.ocsp.certificateDer.equals(responder.pki.ocsp.certificateDer)) {
-      return false;
-    }
-    // Only the responder is taken up; a different issuing CA (an operator's CA replaced) needs a
-    // restart, as every other certificate in use would change with it.
-    if (!stored.issuing.certificateDer.equals(responder.pki.issuing.certificateDer)) {
-      return false;
-    }
-    checkMaterial(stored);
-    responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp) };
-    return true;
-  };
   // One check at a time per process: concurrent OCSP requests share it.
   const checkOnce = (opts: { warn: boolean }) => {
-    running ??= check(opts).finally(() => {
+    running ??= takeUpRenewedResponder(deps, responder, renewal, opts.warn ? warn : undefined).finally(() => {
       running = undefined;
     });
     return running;
@@ -100,37 +76,70 @@ export function createPkiResponder(
       createOcspResponse(await current(), requestDer, {
         now: deps.clock.now(),
         nextUpdateMinutes: OCSP_MINUTES,
-        lookup: async (serialHex): Promise<OcspCertStatus> => {
-          const s = await certificateStatus(deps.db, serialHex);
-          if (!s) {
-            // RFC 6960 §2.2: "unknown" for a serial this responder never issued.
-            return { status: 'unknown' };
-          }
-          return s.revokedAt ? { status: 'revoked', revokedAt: s.revokedAt, reason: s.reason ?? undefined } : { status: 'good' };
-        },
+        lookup: (serialHex) => ocspStatusOf(deps.db, serialHex),
       }),
-    crl: async (issuer) => {
-      if (issuer === 'root' && !responder.pki.root.privateKey) {
-        // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
-        throw new AppError(
-          'NOT_YET_AVAILABLE',
-          "this service does not hold the root's key; the root CRL is published by the CA's operator",
-        );
-      }
-      const now = deps.clock.now();
-      // The issuing CA's CRL lists revoked signer, TSA and OCSP certificates; the root's lists
-      // revoked CAs, which this service never revokes by itself.
-      const revoked = issuer === 'issuing' ? await revokedCertificates(deps.db) : [];
-      return createCrl(responder.pki, {
-        issuer,
-        revoked,
-        thisUpdate: now,
-        nextUpdate: new Date(now.getTime() + CRL_HOURS * 3600_000),
-        crlNumber: await nextCrlNumber(deps.db, issuer),
-      });
-    },
+    crl: (issuer) => issueCrl(deps, responder.pki, issuer),
     timestamp: (requestDer) =>
       createTimeStampReply(responder.pki, requestDer, { now: deps.clock.now(), serialNumber: randomSerialHex(), policyOid: tsaPolicyOid }),
   };
   return responder;
+}
+
+/**
+ * Renews the stored responder certificate when due and puts the stored one in use when it is not;
+ * `warn` is told when an operator's own certificate is due. True when the one in use changed.
+ */
+async function takeUpRenewedResponder(
+  deps: ResponderDeps,
+  responder: PkiResponder,
+  renewal: OcspRenewalSettings | undefined,
+  warn: PkiWarn | undefined,
+): Promise<boolean> {
+  if (!renewal || !deps.secrets) {
+    return false;
+  }
+  const checked = await renewOcspResponderIfDue({ db: deps.db, secrets: deps.secrets, clock: deps.clock }, renewal);
+  if (checked.outcome === 'operator' && warn) {
+    warn(operatorResponderWarning(checked.notAfter, deps.clock.now()));
+  }
+  const stored = checked.material;
+  if (stored.ocsp.certificateDer.equals(responder.pki.ocsp.certificateDer)) {
+    return false;
+  }
+  // Only the responder is taken up; a different issuing CA (an operator's CA replaced) needs a
+  // restart, as every other certificate in use would change with it.
+  if (!stored.issuing.certificateDer.equals(responder.pki.issuing.certificateDer)) {
+    return false;
+  }
+  checkMaterial(stored);
+  responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp) };
+  return true;
+}
+
+/** The status of a certificate this service issued, as its register says. */
+async function ocspStatusOf(db: Db, serialHex: string): Promise<OcspCertStatus> {
+  const s = await certificateStatus(db, serialHex);
+  if (!s) {
+    // RFC 6960 §2.2: "unknown" for a serial this responder never issued.
+    return { status: 'unknown' };
+  }
+  return s.revokedAt ? { status: 'revoked', revokedAt: s.revokedAt, reason: s.reason ?? undefined } : { status: 'good' };
+}
+
+async function issueCrl(deps: ResponderDeps, pki: LoadedPki, issuer: 'issuing' | 'root'): Promise<Buffer> {
+  if (issuer === 'root' && !pki.root.privateKey) {
+    // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
+    throw new AppError('NOT_YET_AVAILABLE', "this service does not hold the root's key; the root CRL is published by the CA's operator");
+  }
+  const now = deps.clock.now();
+  // The issuing CA's CRL lists revoked signer, TSA and OCSP certificates; the root's lists
+  // revoked CAs, which this service never revokes by itself.
+  const revoked = issuer === 'issuing' ? await revokedCertificates(deps.db) : [];
+  return createCrl(pki, {
+    issuer,
+    revoked,
+    thisUpdate: now,
+    nextUpdate: new Date(now.getTime() + CRL_HOURS * 3600_000),
+    crlNumber: await nextCrlNumber(deps.db, issuer),
+  });
 }

@@ -37,7 +37,7 @@ async function verifyingRowToken(deps: Pick<Deps, 'db' | 'secrets'>, token: stri
 
 export async function captureSetEvidence(
   deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'config' | 'imageJail'>,
-  o: { token: string; kind: string; image: unknown },
+  o: { token: string; kind: string; image: string },
 ): Promise<IdentityState> {
   return captureEvidence(deps, { ...o, token: await verifyingRowToken(deps, o.token) });
 }

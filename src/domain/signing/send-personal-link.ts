@@ -26,7 +26,8 @@ import { requirePageDocument } from './get-document-page.js';
 import { linkBy } from './link-by.js';
 import { languageOf } from './workflow-language.js';
 import { requireDocumentSignable } from './signing-session.js';
-import type { LinkAnswer } from '../../schemas/signing.js';
+import type { Static } from '@sinclair/typebox';
+import type { LinkAnswer, LinkRequestBody } from '../../schemas/signing.js';
 
 /** Invitations one signer of one document may receive in an hour, those sent by a workflow included. */
 export const LINK_REQUESTS_PER_HOUR = 3;
@@ -47,17 +48,20 @@ export const LINK_ANSWER = {
   message: 'if this address belongs to the signer of that box, a personal signing link was sent to it',
 } as const;
 
-/** The body's fields, or INVALID_INPUT naming the first one at fault. */
-export function parseLinkRequest(body: Record<string, unknown>): LinkRequest {
+/**
+ * The body's fields trimmed, or INVALID_INPUT naming the first one at fault. The schema checked
+ * they are strings; blank and too long are judged on the trimmed text, which it cannot say.
+ */
+export function parseLinkRequest(body: Static<typeof LinkRequestBody>): LinkRequest {
   const stickerId = body.sticker_id;
-  if (typeof stickerId !== 'string' || stickerId.trim() === '') {
+  if (stickerId.trim() === '') {
     throw invalid('sticker_id', 'required: the sticker_id of the box whose signer you are');
   }
   if (stickerId.length > MAX_ID_LENGTH) {
     throw invalid('sticker_id', `at most ${MAX_ID_LENGTH} characters`);
   }
   const data = body.data;
-  if (typeof data !== 'string' || data.trim() === '') {
+  if (data.trim() === '') {
     throw invalid('data', 'required: the email address (or, for SMS and WHATSAPP, the phone number) of the signer of that box');
   }
   if (data.trim().length > MAX_EMAIL_LENGTH) {

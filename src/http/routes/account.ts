@@ -1,5 +1,6 @@
 // GET /api/account, /api/account/packages, /api/account/consumption: the account's packages and
 // consumption (decisions.md "Accounts and packages"). Operators change packages with the CLI.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { accountPackages, accountSummary } from '../../domain/packages/account-summary.js';
@@ -11,7 +12,8 @@ const tags = ['account'];
 const security = [{ hmac: [] }];
 
 export function accountRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/account',
       {
@@ -50,10 +52,7 @@ export function accountRoutes(deps: Deps) {
           response: { 200: ConsumptionReport, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const q = req.query as { from?: string; to?: string };
-        return consumptionReport(deps, { accountId: req.account!.id, from: q.from, to: q.to });
-      },
+      async (req) => consumptionReport(deps, { accountId: req.account!.id, ...req.query }),
     );
   };
 }

@@ -2,6 +2,7 @@
 // the document's pages with every box, and a personal link sent to the signer who proves their
 // address. No HMAC and no PDF: the ticket is also printed in the verification QR code, so it opens
 // nothing a stranger should not see (get-document-page.ts, send-personal-link.ts).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { AppError } from '../../domain/errors.js';
@@ -10,15 +11,14 @@ import { LINK_REQUESTS_PER_HOUR, parseLinkRequest, sendPersonalLink } from '../.
 import { createRateLimiter } from '../rate-limit.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { DocumentPage, LinkAnswer, LinkRequestBody, PageTicketParams as Ticket } from '../../schemas/signing.js';
-import { asObject } from './documents.js';
 
 export function documentPageRoutes(deps: Deps) {
   // Each read parses the whole file for its page sizes, and the ticket is public (the QR code):
   // bounded per document, as the API is per account and /verify per document.
   const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['signing'];
-    const ticketOf = (params: unknown) => (params as { ticket: string }).ticket;
 
     app.get(
       '/sign/api/document/:ticket',
@@ -36,12 +36,12 @@ export function documentPageRoutes(deps: Deps) {
         },
       },
       async (req, reply) => {
-        const retryAfter = rateLimit(ticketOf(req.params));
+        const retryAfter = rateLimit(req.params.ticket);
         if (retryAfter > 0) {
           reply.header('retry-after', String(retryAfter));
           throw new AppError('RATE_LIMITED', `this document was looked up too often; retry in ${retryAfter} s`);
         }
-        const page = await getDocumentPage(deps, ticketOf(req.params));
+        const page = await getDocumentPage(deps, req.params.ticket);
         return reply.header('cache-control', 'no-store').send(page);
       },
     );
@@ -65,7 +65,7 @@ export function documentPageRoutes(deps: Deps) {
       },
       async (req, reply) => {
         try {
-          return await sendPersonalLink(deps, { ticket: ticketOf(req.params), request: parseLinkRequest(asObject(req.body)), ip: req.ip });
+          return await sendPersonalLink(deps, { ticket: req.params.ticket, request: parseLinkRequest(req.body), ip: req.ip });
         } catch (err) {
           const retryAfter = (err instanceof AppError && err.code === 'RATE_LIMITED' ? err.details : undefined) as
             | { retry_after?: number }

@@ -1,4 +1,5 @@
 // Public download links of conclusion emails (no HMAC: the link's token is the credential).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { openDownloadLink } from '../../domain/workflows/open-download-link.js';
@@ -6,7 +7,8 @@ import { ErrorResponse, PdfFile } from '../../schemas/common.js';
 import { DownloadLinkParams } from '../../schemas/workflows.js';
 
 export function downloadLinkRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/download/:token',
       {
@@ -20,7 +22,7 @@ export function downloadLinkRoutes(deps: Deps) {
         },
       },
       async (req, reply) => {
-        const file = await openDownloadLink(deps, (req.params as { token: string }).token);
+        const file = await openDownloadLink(deps, req.params.token);
         const name = /\.pdf$/i.test(file.name) ? file.name : `${file.name}.pdf`;
         return reply
           .type('application/pdf')

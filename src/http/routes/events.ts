@@ -1,4 +1,5 @@
 // Events: the document behind a notification, and per-event webhook subscriptions.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { createSubscription } from '../../domain/events/create-subscription.js';
@@ -15,10 +16,10 @@ import {
   SubscriptionParams,
   SubscriptionRequest,
 } from '../../schemas/events.js';
-import { asObject } from './documents.js';
 
 export function eventRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post(
       '/developers/webhook',
       {
@@ -31,7 +32,7 @@ export function eventRoutes(deps: Deps) {
           response: { 200: NotificationDocument, '4xx': ErrorResponse },
         },
       },
-      async (req) => getNotificationDocument(deps, { accountId: req.account!.id, notificationId: asObject(req.body).notification_id }),
+      async (req) => getNotificationDocument(deps, { accountId: req.account!.id, notificationId: req.body.notification_id }),
     );
 
     app.post(
@@ -46,10 +47,7 @@ export function eventRoutes(deps: Deps) {
           response: { 200: CreatedSubscription, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const b = asObject(req.body);
-        return createSubscription(deps, { accountId: req.account!.id, event: b.event, url: b.url });
-      },
+      async (req) => createSubscription(deps, { accountId: req.account!.id, ...req.body }),
     );
 
     app.delete(
@@ -64,7 +62,7 @@ export function eventRoutes(deps: Deps) {
           response: { 200: DeletedSubscription, '4xx': ErrorResponse },
         },
       },
-      async (req) => deleteSubscription(deps, { accountId: req.account!.id, id: (req.params as { id: string }).id }),
+      async (req) => deleteSubscription(deps, { accountId: req.account!.id, id: req.params.id }),
     );
 
     app.get(

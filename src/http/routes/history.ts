@@ -1,6 +1,6 @@
 // GET /api/v1/document/{documentId}/history/json and /history/pdf: a document's history and the
 // check of its chain, as JSON or as a PDF sealed by the service.
-import type { Static } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { getHistory } from '../../domain/history/get-history.js';
@@ -9,7 +9,8 @@ import { historyPdf } from '../../domain/history/history-pdf.js';
 import { DocumentHistory, HistoryParams, HistoryPdfQuery } from '../../schemas/report.js';
 
 export function historyRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/v1/document/:documentId/history/json',
       {
@@ -25,7 +26,7 @@ export function historyRoutes(deps: Deps) {
           response: { 200: DocumentHistory, '4xx': ErrorResponse },
         },
       },
-      async (req) => getHistory(deps, { accountId: req.account!.id, ticket: (req.params as { documentId: string }).documentId }),
+      async (req) => getHistory(deps, { accountId: req.account!.id, ticket: req.params.documentId }),
     );
 
     app.get(
@@ -47,8 +48,8 @@ export function historyRoutes(deps: Deps) {
       async (req, reply) => {
         const file = await historyPdf(deps, {
           accountId: req.account!.id,
-          ticket: (req.params as { documentId: string }).documentId,
-          language: (req.query as Static<typeof HistoryPdfQuery>).lang,
+          ticket: req.params.documentId,
+          language: req.query.lang,
         });
         return reply.type('application/pdf').header('content-disposition', `attachment; filename="${file.name}"`).send(file.pdf);
       },

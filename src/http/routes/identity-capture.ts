@@ -1,6 +1,7 @@
 // The signer's side of identity verification (docs/api.md, "Identity verification"): send each
 // image, then submit them for review. No HMAC: the personal link's token is the credential, as for
 // the rest of the signing API.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { captureEvidence, submitEvidence } from '../../domain/identity/capture-evidence.js';
@@ -8,10 +9,10 @@ import { startProviderVerification } from '../../domain/identity/external-provid
 import { ErrorResponse } from '../../schemas/common.js';
 import { EvidenceBody, EvidenceParams, IdentityState, ProviderSession, SubmitBody } from '../../schemas/identity.js';
 import { TokenParams as Token } from '../../schemas/signing.js';
-import { asObject } from './documents.js';
 
 export function identityCaptureRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['signing'];
     app.post(
       '/sign/api/:token/identity/:kind',
@@ -27,10 +28,7 @@ export function identityCaptureRoutes(deps: Deps) {
           response: { 200: IdentityState, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const p = req.params as { token: string; kind: string };
-        return captureEvidence(deps, { token: p.token, kind: p.kind, image: asObject(req.body).image });
-      },
+      async (req) => captureEvidence(deps, { ...req.params, image: req.body.image }),
     );
 
     app.post(
@@ -46,7 +44,7 @@ export function identityCaptureRoutes(deps: Deps) {
           response: { 200: ProviderSession, '4xx': ErrorResponse, '5xx': ErrorResponse },
         },
       },
-      async (req) => startProviderVerification(deps, { token: (req.params as { token: string }).token, ip: req.ip }),
+      async (req) => startProviderVerification(deps, { token: req.params.token, ip: req.ip }),
     );
 
     app.post(
@@ -62,7 +60,7 @@ export function identityCaptureRoutes(deps: Deps) {
           response: { 200: IdentityState, '4xx': ErrorResponse },
         },
       },
-      async (req) => submitEvidence(deps, { token: (req.params as { token: string }).token, ip: req.ip }),
+      async (req) => submitEvidence(deps, { token: req.params.token, ip: req.ip }),
     );
   };
 }

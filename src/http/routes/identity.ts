@@ -1,4 +1,5 @@
 // The account's identity reviews (docs/api.md, "Identity verification"), HMAC-authenticated.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { decideIdentityReview, getIdentityReview, listIdentityReviews } from '../../domain/identity/reviews.js';
@@ -11,10 +12,10 @@ import {
   ReviewListQuery,
   ReviewParams,
 } from '../../schemas/identity.js';
-import { asObject } from './documents.js';
 
 export function identityReviewRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['identity'];
     app.get(
       '/api/identity/reviews',
@@ -28,7 +29,7 @@ export function identityReviewRoutes(deps: Deps) {
           response: { 200: IdentityReviewList, '4xx': ErrorResponse },
         },
       },
-      async (req) => listIdentityReviews(deps, { accountId: req.account!.id, ...(req.query as Record<string, string>) }),
+      async (req) => listIdentityReviews(deps, { accountId: req.account!.id, ...req.query }),
     );
 
     app.get(
@@ -43,7 +44,7 @@ export function identityReviewRoutes(deps: Deps) {
           response: { 200: IdentityReviewDetail, '4xx': ErrorResponse },
         },
       },
-      async (req) => getIdentityReview(deps, { accountId: req.account!.id, id: (req.params as { id: string }).id }),
+      async (req) => getIdentityReview(deps, { accountId: req.account!.id, id: req.params.id }),
     );
 
     app.post(
@@ -59,8 +60,7 @@ export function identityReviewRoutes(deps: Deps) {
           response: { 200: IdentityReview, '4xx': ErrorResponse },
         },
       },
-      async (req) =>
-        decideIdentityReview(deps, { accountId: req.account!.id, id: (req.params as { id: string }).id, body: asObject(req.body) }),
+      async (req) => decideIdentityReview(deps, { accountId: req.account!.id, id: req.params.id, body: req.body }),
     );
   };
 }

@@ -1,6 +1,7 @@
 // GET /: a small page for whoever opens the service's address in a browser: what this is and where
 // to go next (the API reference, the OpenAPI document, health, the first requests). It loads
 // nothing and names nothing of any account.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { HtmlPage } from '../../schemas/service.js';
 
@@ -49,7 +50,8 @@ The operator can check a signature with <code>sello auth check</code>.</p>
 
 export function landingRoutes(publicUrl: string) {
   const page = landingPage(publicUrl);
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/',
       {

@@ -1,4 +1,5 @@
 // PDF utilities on uploaded files (multipart, signed through Content-SHA256).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { pageData } from '../../domain/documents/page-data.js';
@@ -8,7 +9,8 @@ import { PageDataResult, PageDataUpload, PrintUpload } from '../../schemas/docum
 import { flattenUpload } from '../../domain/documents/flatten-upload.js';
 
 export function pdfToolRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post(
       '/api/pdf/pageData',
       {

@@ -1,6 +1,7 @@
 // GET /api/report/{ticket}: the signature report, for external verification of a document; and
 // POST /api/report: the same report of any PDF the client uploads (multipart, signed through
 // Content-SHA256), nothing stored.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { signatureReport } from '../../domain/documents/signature-report.js';
@@ -11,7 +12,8 @@ import { ErrorResponse } from '../../schemas/common.js';
 import { ReportParams, ReportUpload, SignatureReport } from '../../schemas/report.js';
 
 export function reportRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/report/:ticket',
       {
@@ -28,10 +30,7 @@ export function reportRoutes(deps: Deps) {
           response: { 200: SignatureReport, '4xx': ErrorResponse },
         },
       },
-      async (req) => {
-        const { ticket } = req.params as { ticket: string };
-        return signatureReport(deps, { accountId: req.account!.id, ticket });
-      },
+      async (req) => signatureReport(deps, { accountId: req.account!.id, ticket: req.params.ticket }),
     );
     app.post(
       '/api/report',

@@ -1,19 +1,18 @@
 // Identity verification on a set link (docs/api.md, "Identity verification", "In a document set"):
 // the same three calls as on a document link, once for all the signer's documents of the set. No
 // HMAC: the set link's token is the credential.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { captureSetEvidence, startSetProviderVerification, submitSetEvidence } from '../../domain/sets/set-identity.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { EvidenceBody, IdentityState, ProviderSession, SetEvidenceParams, SubmitBody } from '../../schemas/identity.js';
 import { SetTokenParams as Token } from '../../schemas/signing.js';
-import { asObject } from './documents.js';
 
 export function setIdentityCaptureRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['signing'];
-    const tokenOf = (req: { params: unknown }) => (req.params as { token: string }).token;
-
     app.post(
       '/sign/api/set/:token/identity/:kind',
       {
@@ -28,8 +27,7 @@ export function setIdentityCaptureRoutes(deps: Deps) {
           response: { 200: IdentityState, '4xx': ErrorResponse },
         },
       },
-      async (req) =>
-        captureSetEvidence(deps, { token: tokenOf(req), kind: (req.params as { kind: string }).kind, image: asObject(req.body).image }),
+      async (req) => captureSetEvidence(deps, { ...req.params, image: req.body.image }),
     );
 
     app.post(
@@ -46,7 +44,7 @@ export function setIdentityCaptureRoutes(deps: Deps) {
           response: { 200: ProviderSession, '4xx': ErrorResponse, '5xx': ErrorResponse },
         },
       },
-      async (req) => startSetProviderVerification(deps, { token: tokenOf(req), ip: req.ip }),
+      async (req) => startSetProviderVerification(deps, { token: req.params.token, ip: req.ip }),
     );
 
     app.post(
@@ -62,7 +60,7 @@ export function setIdentityCaptureRoutes(deps: Deps) {
           response: { 200: IdentityState, '4xx': ErrorResponse },
         },
       },
-      async (req) => submitSetEvidence(deps, { token: tokenOf(req), ip: req.ip }),
+      async (req) => submitSetEvidence(deps, { token: req.params.token, ip: req.ip }),
     );
   };
 }

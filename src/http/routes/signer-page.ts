@@ -7,7 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ErrorResponse } from '../../schemas/common.js';
+import { AssetParams, HtmlPage, PageTicketParams, PageTokenParams } from '../../schemas/service.js';
 import { errorBody } from '../errors.js';
 
 /** Where `npm run build:web` writes the page. */
@@ -27,22 +30,24 @@ export const PAGE_HEADERS = {
 
 export function signerPageRoutes(opts: { distDir?: string } = {}) {
   const dist = opts.distDir ?? WEB_DIST;
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // serve:false with a root that always exists: the files are sent from web/dist by the route
     // below, so a build made after the server started is served without a restart.
     await app.register(fastifyStatic, { root: fileURLToPath(new URL('.', import.meta.url)), serve: false });
 
-    app.get('/assets/*', { schema: { hide: true } }, async (req, reply) => {
-      const file = (req.params as { '*': string })['*'];
+    app.get('/assets/*', { schema: { hide: true, params: AssetParams } }, async (req, reply) => {
+      const file = req.params['*'];
       // Names carry a content hash: a file never changes under its name.
       return reply.sendFile(file, join(dist, 'assets'), { maxAge: '365d', immutable: true, dotfiles: 'deny' });
     });
 
     // /sign/set/{token}: the same page, signing every document of a set in one visit.
-    app.get('/sign/set/:token', { schema: { hide: true } }, async (_req, reply) => sendPage(reply));
-    app.get('/sign/:token', { schema: { hide: true } }, async (_req, reply) => sendPage(reply));
+    const page = { hide: true, response: { 200: HtmlPage, 503: ErrorResponse } };
+    app.get('/sign/set/:token', { schema: { ...page, params: PageTokenParams } }, async (_req, reply) => sendPage(reply));
+    app.get('/sign/:token', { schema: { ...page, params: PageTokenParams } }, async (_req, reply) => sendPage(reply));
     // /document/{ticket} (document_url): the same page, where a signer chooses their box and asks for their link.
-    app.get('/document/:ticket', { schema: { hide: true } }, async (_req, reply) => sendPage(reply));
+    app.get('/document/:ticket', { schema: { ...page, params: PageTicketParams } }, async (_req, reply) => sendPage(reply));
 
     async function sendPage(reply: FastifyReply) {
       const index = join(dist, 'index.html');

@@ -1,6 +1,7 @@
 // NOM-151 stamps and time stamps of a client's data: stamp a hash, validate a stamp, stamp a PDF
 // (multipart, signed through Content-SHA256), validate the stamps of a PDF. A document's own stamps
 // are under /api/document (routes/documents.ts).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { stampHash } from '../../domain/nom151/stamp-hash.js';
@@ -18,13 +19,13 @@ import {
   ValidateTimestampBody,
 } from '../../schemas/stamps.js';
 import { readSignedUpload } from '../multipart.js';
-import { asObject } from './documents.js';
 
 const PROVIDER_DOWN =
   '503 `STAMP_PROVIDER_UNAVAILABLE` when the provider does not answer, `STAMP_REFUSED` when its answer fails a check; nothing is stored.';
 
 export function stampRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.post(
       '/api/timestamp',
       {
@@ -38,7 +39,7 @@ export function stampRoutes(deps: Deps) {
           response: { 200: StampAnswer, '4xx': ErrorResponse, '5xx': ErrorResponse },
         },
       },
-      async (req) => stampHash(deps, { accountId: req.account!.id, body: asObject(req.body) }),
+      async (req) => stampHash(deps, { accountId: req.account!.id, body: req.body }),
     );
 
     app.post(
@@ -53,7 +54,7 @@ export function stampRoutes(deps: Deps) {
           response: { 200: TimestampValidation, '4xx': ErrorResponse },
         },
       },
-      async (req) => validateTimestamp(deps, { body: asObject(req.body) }),
+      async (req) => validateTimestamp(deps, { body: req.body }),
     );
 
     app.post(

@@ -4,6 +4,7 @@
 // address may verify a few files a minute, since each one is a full read of the file in the PDF
 // jail; files are limited to the document size limit.
 import multipart from '@fastify/multipart';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { verifyPublicFile } from '../../domain/documents/verify-public-file.js';
@@ -41,7 +42,8 @@ export function verifyFileRoutes(deps: Deps) {
   const rateLimit = createRateLimiter(PUBLIC_VERIFICATIONS_PER_MINUTE, () => deps.clock.now().getTime());
   const maxMb = Math.round(deps.config.limits.documentBytes / 1e6);
 
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     await app.register(multipart, {
       // A few fields are read (and refused by name, fileOf) rather than none: a limit of 0 stops the
       // reader at the first field before its name is known.

@@ -1,6 +1,7 @@
 // GET /verify/{ticket}: the public verification page the QR code links to (no authentication: the
 // random ticket is the key), and GET /verify/{ticket}.json, the same data for programs. Neither
 // serves the file nor anything that leads to it.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { verifyDocument } from '../../domain/documents/verify-document.js';
@@ -38,7 +39,8 @@ export function verifyRoutes(deps: Deps) {
   // Each check reads and verifies the whole file: bounded per document, as the API is per account.
   const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
 
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/verify/:ticket',
       {
@@ -57,7 +59,7 @@ export function verifyRoutes(deps: Deps) {
         },
       },
       async (req, reply) => {
-        const raw = (req.params as { ticket: string }).ticket;
+        const raw = req.params.ticket;
         const json = raw.endsWith('.json');
         const ticket = json ? raw.slice(0, -'.json'.length) : raw;
         const locale = pickLocale(req.headers['accept-language']);

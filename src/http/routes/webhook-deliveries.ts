@@ -1,4 +1,5 @@
 // The webhook delivery log and "send again" (docs/api.md, "Webhook deliveries"), HMAC-authenticated.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { listWebhookDeliveries, retryWebhookDelivery } from '../../domain/events/webhook-delivery-log.js';
@@ -6,7 +7,8 @@ import { ErrorResponse } from '../../schemas/common.js';
 import { DeliveryList, DeliveryListQuery, DeliveryParams, RetriedDelivery, RetryBody } from '../../schemas/webhook-deliveries.js';
 
 export function webhookDeliveryRoutes(deps: Deps) {
-  return async function routes(app: FastifyInstance) {
+  return async function routes(fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/webhooks/deliveries',
       {
@@ -19,7 +21,7 @@ export function webhookDeliveryRoutes(deps: Deps) {
           response: { 200: DeliveryList, '4xx': ErrorResponse },
         },
       },
-      async (req) => listWebhookDeliveries(deps, { accountId: req.account!.id, ...(req.query as Record<string, string>) }),
+      async (req) => listWebhookDeliveries(deps, { accountId: req.account!.id, ...req.query }),
     );
 
     app.post(
@@ -35,7 +37,7 @@ export function webhookDeliveryRoutes(deps: Deps) {
           response: { 200: RetriedDelivery, '4xx': ErrorResponse },
         },
       },
-      async (req) => retryWebhookDelivery(deps, { accountId: req.account!.id, id: (req.params as { id: string }).id }),
+      async (req) => retryWebhookDelivery(deps, { accountId: req.account!.id, id: req.params.id }),
     );
   };
 }
