@@ -2,7 +2,7 @@
 // deliveries, and what POST /developers/webhook reads back.
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, EventKind } from './schema.js';
 
 type Trx = Transaction<Database>;
 
@@ -43,7 +43,8 @@ export async function insertNotification(trx: Trx, n: NewNotification): Promise<
       account_id: n.accountId,
       document_id: n.documentId,
       set_id: n.setId,
-      kind: n.kind,
+      // Callers name one of EVENT_KINDS; the column's CHECK refuses anything else.
+      kind: n.kind as EventKind,
       meta: JSON.stringify(n.meta ?? {}),
       dedupe_key: n.dedupeKey,
       created_at: n.at,

@@ -1,7 +1,7 @@
 // SQL for per-event webhook subscriptions.
 import type { Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, EventKind } from './schema.js';
 
 export interface SubscriptionRow {
   subscription_id: string;
@@ -38,7 +38,8 @@ export async function insertOrFindSubscription(
     .values({
       subscription_id: s.subscriptionId,
       account_id: s.accountId,
-      event: s.event,
+      // The route checked the event against EVENT_KINDS; the column's CHECK refuses anything else.
+      event: s.event as EventKind,
       url: s.url,
       secret_enc: s.secretEnc,
       created_at: s.at,
@@ -53,7 +54,7 @@ export async function insertOrFindSubscription(
     .selectFrom('subscriptions')
     .select([...COLUMNS, 'secret_enc'])
     .where('account_id', '=', s.accountId)
-    .where('event', '=', s.event)
+    .where('event', '=', s.event as EventKind)
     .where('url', '=', s.url)
     .where('active', '=', true)
     .executeTakeFirstOrThrow();

@@ -3,7 +3,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import { refreshNotifications } from './notifications-repo.js';
-import type { Database, DeliveryState, DocumentStatus } from './schema.js';
+import type { Database, DeliveryState, DocumentStatus, EventKind } from './schema.js';
 
 type Trx = Transaction<Database>;
 
@@ -27,7 +27,7 @@ export async function deliveryTargets(
     .selectFrom('subscriptions')
     .select(['id', 'subscription_id'])
     .where('account_id', '=', accountId)
-    .where('event', '=', kind)
+    .where('event', '=', kind as EventKind)
     .where('active', '=', true)
     .orderBy('id')
     .execute();
