@@ -43,6 +43,15 @@ export async function archivalRows(q: Q, documentIds: readonly string[]): Promis
   return new Map(r.rows.map((row) => [row.id, row]));
 }
 
+/**
+ * Locks the document's row for the rest of the transaction, so the failures of its two renditions'
+ * stamp jobs are recorded one after the other; false when there is no such document.
+ */
+export async function lockDocumentRow(trx: Transaction<Database>, documentId: string): Promise<boolean> {
+  const row = await trx.selectFrom('documents').select('id').where('id', '=', documentId).forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The last failed attempt to stamp a rendition; returns the reason recorded before, if any. */
 export async function recordStampFailure(
   trx: Transaction<Database>,

@@ -49,6 +49,11 @@ export async function markUniversalFailed(trx: Transaction<Database>, documentId
     where id = ${documentId}`.execute(trx);
 }
 
+/** A renewal failed: the rendition in place stays ready; the reason is kept for the document's state. */
+export async function recordUniversalRenewalError(trx: Transaction<Database>, documentId: string, error: string): Promise<void> {
+  await trx.updateTable('documents').set({ universal_error: error }).where('id', '=', documentId).execute();
+}
+
 export async function storeUniversal(
   trx: Transaction<Database>,
   r: {
