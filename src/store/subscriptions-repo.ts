@@ -1,19 +1,11 @@
 // SQL for per-event webhook subscriptions.
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database, EventKind } from './schema.js';
-
-export interface SubscriptionRow {
-  subscription_id: string;
-  event: string;
-  url: string;
-  active: boolean;
-  disabled_reason: string | null;
-  disabled_at: Date | null;
-  created_at: Date;
-}
+import type { Database, EventKind, SubscriptionsTable } from './schema.js';
 
 const COLUMNS = ['subscription_id', 'event', 'url', 'active', 'disabled_reason', 'disabled_at', 'created_at'] as const;
+
+export type SubscriptionRow = Pick<Selectable<SubscriptionsTable>, (typeof COLUMNS)[number]>;
 
 export async function countActiveSubscriptions(db: Db, accountId: string): Promise<number> {
   const r = await db
