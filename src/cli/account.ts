@@ -6,8 +6,9 @@ import type { Deps } from '../domain/deps.js';
 import { createAccount } from '../domain/accounts/create-account.js';
 import { rotateKey } from '../domain/accounts/rotate-key.js';
 import { setAccountWebhook } from '../domain/accounts/set-webhook.js';
-import { updateAccount } from '../domain/accounts/update-account.js';
-import { listAccounts } from '../store/accounts-repo.js';
+import { listAccounts } from '../domain/accounts/list-accounts.js';
+import { type AccountUpdate, checkAccountUpdate, updateAccount } from '../domain/accounts/update-account.js';
+import { AppError } from '../domain/errors.js';
 import { UsageError, flags, required } from './args.js';
 import { parsePackageCommand, runPackageCommand, type PackageCommand } from './account-package.js';
 
@@ -47,67 +48,8 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
       const { values } = flags(rest, { 'web-id': 'string', url: 'string', json: 'boolean' });
       return { kind: 'webhook', webId: required(values, 'web-id'), url: required(values, 'url'), json: values.json === true };
     }
-    case 'update': {
-      const { values } = flags(rest, {
-        'web-id': 'string',
-        name: 'string',
-        logo: 'string',
-        'no-logo': 'boolean',
-        nom151: 'string',
-        'identity-retries': 'string',
-        'identity-decision': 'string',
-        json: 'boolean',
-      });
-      const name = typeof values.name === 'string' ? values.name : undefined;
-      const logoPath = typeof values.logo === 'string' ? values.logo : undefined;
-      const nom151 = typeof values.nom151 === 'string' ? values.nom151 : undefined;
-      if (nom151 !== undefined && nom151 !== 'on' && nom151 !== 'off') {
-        throw new UsageError('sello account update: --nom151 takes on or off');
-      }
-      const retriesText = typeof values['identity-retries'] === 'string' ? values['identity-retries'] : undefined;
-      const identityRetries = retriesText === undefined ? undefined : Number(retriesText);
-      if (identityRetries !== undefined && (!/^\d$/.test(retriesText!) || identityRetries > 5)) {
-        throw new UsageError('sello account update: --identity-retries takes a whole number from 0 to 5');
-      }
-      const identityDecision = typeof values['identity-decision'] === 'string' ? values['identity-decision'] : undefined;
-      if (identityDecision !== undefined && identityDecision !== 'manual' && identityDecision !== 'automatic') {
-        throw new UsageError('sello account update: --identity-decision takes manual or automatic');
-      }
-      if (
-        name === undefined &&
-        logoPath === undefined &&
-        values['no-logo'] !== true &&
-        nom151 === undefined &&
-        identityRetries === undefined &&
-        identityDecision === undefined
-      ) {
-        throw new UsageError(
-          'sello account update: give --name NAME, --logo FILE.png, --no-logo, --nom151 on|off, --identity-retries N or --identity-decision manual|automatic',
-        );
-      }
-      if (logoPath !== undefined && values['no-logo'] === true) {
-        throw new UsageError('sello account update: --logo and --no-logo exclude each other');
-      }
-      let logoPng: Buffer | null | undefined = values['no-logo'] === true ? null : undefined;
-      if (logoPath !== undefined) {
-        try {
-          logoPng = readFileSync(logoPath);
-        } catch (err) {
-          throw new UsageError(`sello account update: cannot read ${logoPath}: ${(err as Error).message}`);
-        }
-      }
-      const nom151Default = nom151 === undefined ? undefined : nom151 === 'on';
-      return {
-        kind: 'update',
-        webId: required(values, 'web-id'),
-        name,
-        logoPng,
-        nom151Default,
-        identityRetries,
-        identityDecision,
-        json: values.json === true,
-      };
-    }
+    case 'update':
+      return parseUpdate(rest);
     case 'package':
       return { kind: 'package', command: parsePackageCommand(rest) };
     case 'list': {
@@ -116,6 +58,57 @@ export function parseAccountCommand(argv: string[]): AccountCommand {
     }
     default:
       throw new UsageError(USAGE);
+  }
+}
+
+/**
+ * `account update`: the flags read into the update, then checked by the use case's own rules
+ * (checkAccountUpdate) before the database is opened, its errors named by the flag.
+ */
+function parseUpdate(argv: string[]): AccountCommand {
+  const { values } = flags(argv, {
+    'web-id': 'string',
+    name: 'string',
+    logo: 'string',
+    'no-logo': 'boolean',
+    nom151: 'string',
+    'identity-retries': 'string',
+    'identity-decision': 'string',
+    json: 'boolean',
+  });
+  const text = (flag: string) => (typeof values[flag] === 'string' ? (values[flag] as string) : undefined);
+  const [nom151, retries, logoPath] = [text('nom151'), text('identity-retries'), text('logo')];
+  if (nom151 !== undefined && nom151 !== 'on' && nom151 !== 'off') {
+    throw new UsageError('sello account update: --nom151 takes on or off');
+  }
+  if (logoPath !== undefined && values['no-logo'] === true) {
+    throw new UsageError('sello account update: --logo and --no-logo exclude each other');
+  }
+  const update: Omit<AccountUpdate, 'webId'> = {
+    name: text('name'),
+    logoPng: logoPath === undefined ? (values['no-logo'] === true ? null : undefined) : readLogo(logoPath),
+    nom151Default: nom151 === undefined ? undefined : nom151 === 'on',
+    // Digits only: Number('') and Number('0x3') are numbers too. Anything else is NaN, which the check refuses.
+    identityRetries: retries === undefined ? undefined : /^\d+$/.test(retries) ? Number(retries) : Number.NaN,
+    // checkAccountUpdate refuses any other word, naming --identity-decision.
+    identityDecision: text('identity-decision') as AccountUpdate['identityDecision'],
+  };
+  try {
+    checkAccountUpdate(update);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'INVALID_INPUT') {
+      throw new UsageError(`sello account update: --${err.message}`);
+    }
+    throw err;
+  }
+  return { kind: 'update', webId: required(values, 'web-id'), ...update, json: values.json === true };
+}
+
+function readLogo(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new UsageError(`sello account update: cannot read ${path}: ${(err as Error).message}`);
   }
 }
 
@@ -172,14 +165,7 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
       return;
     }
     case 'list': {
-      const rows = await listAccounts(deps.db);
-      const out = rows.map((r) => ({
-        webId: r.web_id,
-        name: r.name,
-        activeKeys: r.active_keys,
-        webhookUrl: r.webhook_url,
-        createdAt: r.created_at.toISOString(),
-      }));
+      const out = (await listAccounts(deps)).map((a) => ({ ...a, createdAt: a.createdAt.toISOString() }));
       if (cmd.json) {
         console.log(JSON.stringify(out));
       } else {

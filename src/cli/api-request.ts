@@ -5,7 +5,8 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { SelloClient } from '../client/index.js';
 import { openStore } from '../database.js';
-import { activeKeysOf, listAccounts } from '../store/accounts-repo.js';
+import { activeApiKeys } from '../domain/accounts/active-api-keys.js';
+import { listAccounts } from '../domain/accounts/list-accounts.js';
 import { UsageError, flags } from './args.js';
 import { runningServerUrl } from './server-address.js';
 
@@ -34,21 +35,21 @@ export async function apiRequest(config: Config, argv: string[]): Promise<number
     try {
       if (!webId) {
         // The only account, else the first one (the account the first start created).
-        const all = await listAccounts(runtime.deps.db);
+        const all = await listAccounts(runtime.deps);
         if (all.length === 0) {
           throw new UsageError('there is no account yet: start the service once, or run sello account create --name NAME');
         }
-        const first = all.reduce((a, b) => (a.created_at <= b.created_at ? a : b));
-        webId = first.web_id;
+        const first = all.reduce((a, b) => (a.createdAt <= b.createdAt ? a : b));
+        webId = first.webId;
         if (all.length > 1) {
           console.error(`as ${first.name} (${webId}), the first account; --web-id ID picks another (sello account list)`);
         }
       }
-      const found = await activeKeysOf(runtime.deps.db, webId);
-      if (!found || found.keys.length === 0) {
+      const keys = await activeApiKeys(runtime.deps, { webId });
+      if (!keys || keys.length === 0) {
         throw new UsageError(`no account with an active key for web id ${webId}`);
       }
-      apiKey = runtime.deps.secrets.open(found.keys[0]);
+      apiKey = keys[0];
     } finally {
       await runtime.close();
     }

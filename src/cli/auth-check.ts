@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../domain/deps.js';
 import { hmac } from '../http/auth.js';
-import { activeKeysOf } from '../store/accounts-repo.js';
+import { activeApiKeys } from '../domain/accounts/active-api-keys.js';
 import { UsageError, flags, required } from './args.js';
 import { runningServerPublicUrl } from './server-address.js';
 
@@ -117,16 +117,15 @@ async function stringsToSign(cmd: AuthCheckCommand, publicUrl: PublicUrl): Promi
 
 /** Prints what to sign and the verdict; returns the exit code. */
 export async function runAuthCheck(deps: Pick<Deps, 'db' | 'secrets' | 'config'>, cmd: AuthCheckCommand): Promise<number> {
-  const found = await activeKeysOf(deps.db, cmd.webId);
-  if (!found) {
+  const keys = await activeApiKeys(deps, { webId: cmd.webId });
+  if (!keys) {
     console.log(`no account has the web id ${cmd.webId}: every request with it is 401`);
     return 1;
   }
-  if (found.keys.length === 0) {
+  if (keys.length === 0) {
     console.log(`the account ${cmd.webId} has no active API key: every request is 401 (sello account rotate-key issues one)`);
     return 1;
   }
-  const keys = found.keys.map((k) => deps.secrets.open(k));
   const strings = await stringsToSign(cmd, await publicUrlOf(deps.config));
   console.log(`${cmd.method} ${cmd.target}: sign one of`);
   strings.forEach((s, i) => {

@@ -1,7 +1,7 @@
 // `sello history verify TICKET`: checks a document's hash-chained history (every hash, every link,
 // no gap, the head the document records). Exit 0: intact; 1: broken, naming the first broken
 // entry; 2: no such document. Any account's document: this is an operator's command.
-import type { Db } from '../store/db.js';
+import type { Deps } from '../domain/deps.js';
 import { verifyHistory } from '../domain/history/verify-history.js';
 import { AppError } from '../domain/errors.js';
 import { UsageError, flags } from './args.js';
@@ -26,7 +26,7 @@ export function parseHistoryCommand(argv: string[]): HistoryCommand {
 }
 
 /** Prints the verdict; returns the exit code. */
-export async function runHistoryCommand(deps: { db: Db }, cmd: HistoryCommand): Promise<number> {
+export async function runHistoryCommand(deps: Pick<Deps, 'db'>, cmd: HistoryCommand): Promise<number> {
   let r: Awaited<ReturnType<typeof verifyHistory>>;
   try {
     r = await verifyHistory(deps, { ticket: cmd.ticket });

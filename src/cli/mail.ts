@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Deps } from '../domain/deps.js';
 import { recordDeliveryReport } from '../domain/certified-email/record-delivery-report.js';
 import { MAX_DSN_BYTES } from '../notify/parse-dsn.js';
-import { listMessages } from '../store/mail-repo.js';
+import { listMail } from '../domain/mail/list-mail.js';
 import { UsageError, flags, parseListCommand } from './args.js';
 
 const USAGE = 'usage: sello mail list [--json] [--limit N] | sello mail dsn [FILE] [--json]';
@@ -41,7 +41,7 @@ export async function runMailCommand(
     }
     return;
   }
-  const rows = await listMessages(deps, cmd.limit);
+  const rows = await listMail(deps, { limit: cmd.limit });
   const out = rows.map((m) => ({
     messageId: m.message_id,
     kind: m.kind,

@@ -2,7 +2,7 @@
 // keeps in its outbox (when no provider is configured), newest first, with what became of each
 // (queued, sent, delivered, outbox, failed with the provider's code), for operators.
 import type { Deps } from '../domain/deps.js';
-import { listChannelMessages } from '../store/channel-messages-repo.js';
+import { listTextMessages } from '../domain/messages/list-messages.js';
 import { parseListCommand } from './args.js';
 
 export function parseMessagesCommand(argv: string[]): { json: boolean; limit: number } {
@@ -10,7 +10,7 @@ export function parseMessagesCommand(argv: string[]): { json: boolean; limit: nu
 }
 
 export async function runMessagesCommand(deps: Pick<Deps, 'db' | 'secrets'>, cmd: { json: boolean; limit: number }): Promise<void> {
-  const rows = await listChannelMessages(deps, cmd.limit);
+  const rows = await listTextMessages(deps, { limit: cmd.limit });
   const out = rows.map((m) => ({
     messageId: m.message_id,
     channel: m.channel,

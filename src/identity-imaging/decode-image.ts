@@ -7,7 +7,7 @@
 import { inflateSync } from 'node:zlib';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { imageInfo } from '../domain/identity/image-info.js';
+import { imageInfo } from './image-info.js';
 
 export interface Planes {
   width: number;

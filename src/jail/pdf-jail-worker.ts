@@ -11,8 +11,8 @@ import { type EncryptedPolicy, inspectPdf, PdfInputError, refuseIfPasswordNeeded
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
 import { VerifyLimitError, verifyPdf } from '../pdf/verify/verify-pdf.js';
-import { detectPdfForm, fillPdfForm } from '../render/pdf-form-template.js';
-import { TemplateError, type FillValues } from '../render/types.js';
+import { detectPdfForm, fillPdfForm } from '../pdf/form/pdf-form-template.js';
+import { TemplateError, type FillValues } from '../template-types.js';
 import { serveTasks } from './serve-tasks.js';
 
 interface Common {

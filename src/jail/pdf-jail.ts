@@ -15,7 +15,7 @@ import { type EncryptedPolicy, PdfInputError, type PdfInfo, type PdfProblem } fr
 import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
-import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../render/types.js';
+import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../template-types.js';
 import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
 
 export interface PdfJailOptions {
@@ -99,12 +99,12 @@ export class PdfJail {
     return Buffer.from(await this.run<Uint8Array>('stampQr', { bytes, placements, url }));
   }
 
-  /** The fields of a pdf template (render/pdf-form-template.ts). Throws TemplateError. */
+  /** The fields of a pdf template (pdf/form/pdf-form-template.ts). Throws TemplateError. */
   detectPdfForm(bytes: Uint8Array): Promise<DetectedTemplate> {
     return this.run('detectPdfForm', { bytes });
   }
 
-  /** A pdf template filled and flattened (render/pdf-form-template.ts). Throws TemplateError. */
+  /** A pdf template filled and flattened (pdf/form/pdf-form-template.ts). Throws TemplateError. */
   async fillPdfForm(bytes: Uint8Array, values: FillValues): Promise<Buffer> {
     return Buffer.from(await this.run<Uint8Array>('fillPdfForm', { bytes, values }));
   }

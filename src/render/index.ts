@@ -2,7 +2,6 @@
 // PDF from it with values. html and docx drive external programs through bounded pools (one shared
 // Chromium with a fixed number of pages; LibreOffice conversions queued a few at a time), so a
 // burst of generations queues instead of exhausting the machine.
-import type { TemplateType } from '../store/schema.js';
 import { DocxConverter } from './docx-converter.js';
 import { detectDocxTemplate, fillDocxTemplate } from './docx-template.js';
 import { HtmlRenderer } from './html-renderer.js';
@@ -11,7 +10,7 @@ import { PdfJailBusyError, PdfTooComplexError, type PdfJail } from '../jail/pdf-
 import { PdfReadError } from '../pdf/read-signatures.js';
 import { PdfmakeRenderer } from './pdfmake-renderer.js';
 import { detectPdfmake } from './pdfmake-template.js';
-import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
+import { TemplateError, type DetectedTemplate, type FillValues, type TemplateType } from './types.js';
 
 export interface RendererOptions {
   chromiumPath: string;

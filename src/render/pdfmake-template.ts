@@ -6,6 +6,7 @@
 // as well): a template saying `image: '/srv/sello/keys/...'` or a value filling `image: '{{logo}}'`
 // would copy server files into the PDF. Only base64 PNG/JPEG data: URLs are accepted as images.
 import { createRequire } from 'node:module';
+import { bundledRobotoFont } from '../pdf/form/bundled-font.js';
 import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -29,30 +30,6 @@ type PdfPrinterClass = new (
 ) => {
   createPdfKitDocument(definition: Record<string, unknown>, options?: Record<string, unknown>): PdfKitDocument;
 };
-
-// The weights pdfmake's own Roboto setup uses: bold is Medium.
-const ROBOTO_FILES: Record<Variant, string> = {
-  normal: 'Roboto-Regular.ttf',
-  bold: 'Roboto-Medium.ttf',
-  italics: 'Roboto-Italic.ttf',
-  bolditalics: 'Roboto-MediumItalic.ttf',
-};
-const robotoCache = new Map<Variant, Buffer>();
-
-/** A Roboto font file from pdfmake's bundled virtual file system (base64 in vfs_fonts.js). */
-export function bundledRobotoFont(variant: Variant): Buffer {
-  let font = robotoCache.get(variant);
-  if (!font) {
-    const vfs = require('pdfmake/build/vfs_fonts.js') as Record<string, string>;
-    const data = vfs[ROBOTO_FILES[variant]];
-    if (!data) {
-      throw new Error(`pdfmake's bundled fonts lack ${ROBOTO_FILES[variant]}`);
-    }
-    font = Buffer.from(data, 'base64');
-    robotoCache.set(variant, font);
-  }
-  return font;
-}
 
 /**
  * The placeholders of a definition, in first-appearance order. Only string values are searched,

@@ -1,18 +1,12 @@
 // SQL for accounts and their API keys.
 import type { Db } from './db.js';
-import type { Transaction } from 'kysely';
-import type { Database } from './schema.js';
+import type { Selectable, Transaction } from 'kysely';
+import type { AccountsTable, ApiKeysTable, Database } from './schema.js';
 
 /** How many keys an account may hold active at once: the current one and the one being rotated out. */
 export const MAX_ACTIVE_KEYS = 2;
 
-export interface AccountRow {
-  id: string;
-  web_id: string;
-  name: string;
-  webhook_url: string | null;
-  created_at: Date;
-}
+export type AccountRow = Pick<Selectable<AccountsTable>, 'id' | 'web_id' | 'name' | 'webhook_url' | 'created_at'>;
 
 export async function insertAccount(db: Db, a: { webId: string; name: string; keyEnc: Buffer }): Promise<AccountRow> {
   return db.transaction().execute(async (trx) => {
@@ -142,11 +136,7 @@ export async function setAccountIdentityDecision(q: Db, webId: string, decision:
   return Number(r.numUpdatedRows) === 1;
 }
 
-export interface ApiKeyRow {
-  id: string;
-  active: boolean;
-  created_at: Date;
-}
+export type ApiKeyRow = Pick<Selectable<ApiKeysTable>, 'id' | 'active' | 'created_at'>;
 
 /** The account's keys, newest first, never their sealed bytes. */
 export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {

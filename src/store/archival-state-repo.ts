@@ -32,6 +32,7 @@ export async function archivalRows(q: Q, documentIds: readonly string[]): Promis
   if (documentIds.length === 0) {
     return new Map();
   }
+  // json_agg subqueries per document: plainer in SQL than in the builder.
   const r = await sql<ArchivalRow>`select d.id::text as id, d.status, d.status_before_delete, d.nom151,
       d.universal_status, d.universal_error,
       coalesce((select json_agg(s.subject) from stamps s
@@ -43,21 +44,50 @@ export async function archivalRows(q: Q, documentIds: readonly string[]): Promis
   return new Map(r.rows.map((row) => [row.id, row]));
 }
 
+/**
+ * Locks the document's row for the rest of the transaction, so the failures of its two renditions'
+ * stamp jobs are recorded one after the other; false when there is no such document.
+ */
+export async function lockDocumentRow(trx: Transaction<Database>, documentId: string): Promise<boolean> {
+  const row = await trx.selectFrom('documents').select('id').where('id', '=', documentId).forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The last failed attempt to stamp a rendition; returns the reason recorded before, if any. */
 export async function recordStampFailure(
   trx: Transaction<Database>,
   f: { documentId: string; subject: StampedRendition; reason: string; attempt: number; maxAttempts: number; at: Date },
 ): Promise<string | undefined> {
-  const before = await sql<{ reason: string }>`select reason from stamp_failures
-    where document_id = ${f.documentId} and subject = ${f.subject} for update`.execute(trx);
-  await sql`insert into stamp_failures (document_id, subject, reason, attempt, max_attempts, failed_at)
-    values (${f.documentId}, ${f.subject}, ${f.reason}, ${f.attempt}, ${f.maxAttempts}, ${f.at})
-    on conflict (document_id, subject) do update set reason = excluded.reason, attempt = excluded.attempt,
-      max_attempts = excluded.max_attempts, failed_at = excluded.failed_at`.execute(trx);
-  return before.rows[0]?.reason;
+  const before = await trx
+    .selectFrom('stamp_failures')
+    .select('reason')
+    .where('document_id', '=', f.documentId)
+    .where('subject', '=', f.subject)
+    .forUpdate()
+    .executeTakeFirst();
+  await trx
+    .insertInto('stamp_failures')
+    .values({
+      document_id: f.documentId,
+      subject: f.subject,
+      reason: f.reason,
+      attempt: f.attempt,
+      max_attempts: f.maxAttempts,
+      failed_at: f.at,
+    })
+    .onConflict((oc) =>
+      oc.columns(['document_id', 'subject']).doUpdateSet((eb) => ({
+        reason: eb.ref('excluded.reason'),
+        attempt: eb.ref('excluded.attempt'),
+        max_attempts: eb.ref('excluded.max_attempts'),
+        failed_at: eb.ref('excluded.failed_at'),
+      })),
+    )
+    .execute();
+  return before?.reason;
 }
 
 /** The stamp is stored: its failures are history (the history entries keep them). */
 export async function clearStampFailure(trx: Transaction<Database>, documentId: string, subject: StampedRendition): Promise<void> {
-  await sql`delete from stamp_failures where document_id = ${documentId} and subject = ${subject}`.execute(trx);
+  await trx.deleteFrom('stamp_failures').where('document_id', '=', documentId).where('subject', '=', subject).execute();
 }

@@ -1,9 +1,9 @@
 // SQL for certified emails and their evidence (migration 0024). Every "first" moment (open,
 // download, delivery, bounce) is written with a conditional UPDATE, so a second occurrence, or two
 // at once, never moves it.
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { CertifiedEmailsTable, Database, DocumentsTable, MailMessagesTable } from './schema.js';
 
 type Conn = Db | Transaction<Database>;
 
@@ -20,7 +20,46 @@ export interface StoredDeliveryReport {
   verified: boolean;
 }
 
-export interface CertifiedEmailRow {
+const EMAIL_COLUMNS = [
+  'recipient',
+  'subject',
+  'message',
+  'send_on',
+  'created_at',
+  'message_id',
+  'header_message_id',
+  'envelope_id',
+  'document_sha256',
+  'attached',
+  'queued_at',
+  'raw_sha256',
+  'raw_bytes',
+  'raw_blob',
+  'sent_at',
+  'smtp_reply',
+  'refused_at',
+  'refusal_reply',
+  'refused_by_server',
+  'delivered_at',
+  'bounced_at',
+  'delivery_reports',
+  'opened_at',
+  'open_ip',
+  'open_user_agent',
+  'downloaded_at',
+  'download_ip',
+  'download_user_agent',
+  'evidence_pdf_sha256',
+  'evidence_fingerprint',
+] as const;
+
+/**
+ * A certified email with its document, account and mail message. envelope_id: the RFC 3461 ENVID
+ * sent with the message, a secret only reports made from its envelope carry; raw_blob: the raw
+ * message sealed under the master key (0032), null before it or until built; refused_by_server
+ * false: not delivered because the SMTP server never answered (0024_certified_email.sql).
+ */
+export type CertifiedEmailRow = Omit<Pick<Selectable<CertifiedEmailsTable>, (typeof EMAIL_COLUMNS)[number]>, 'delivery_reports'> & {
   id: string;
   document_id: string;
   account_id: string;
@@ -28,67 +67,46 @@ export interface CertifiedEmailRow {
   document_name: string;
   account_name: string;
   time_zone: string;
-  document_status: string;
+  document_status: Selectable<DocumentsTable>['status'];
   document_workflow: unknown;
   document_nom151: boolean;
-  recipient: string;
-  subject: string;
-  message: string;
-  send_on: 'created' | 'completed';
-  created_at: Date;
-  message_id: string | null;
-  header_message_id: string | null;
-  /** The RFC 3461 ENVID sent with the message: a secret only reports made from its envelope carry. */
-  envelope_id: string;
-  document_sha256: string | null;
-  attached: boolean | null;
-  queued_at: Date | null;
-  raw_sha256: string | null;
-  raw_bytes: number | null;
-  /** The blob of the raw message sealed under the master key (migration 0032); null before it, or until built. */
-  raw_blob: string | null;
-  sent_at: Date | null;
-  smtp_reply: string | null;
-  refused_at: Date | null;
-  refusal_reply: string | null;
-  /** false: not delivered because the SMTP server never answered (see 0024_certified_email.sql). */
-  refused_by_server: boolean | null;
-  delivered_at: Date | null;
-  bounced_at: Date | null;
   delivery_reports: StoredDeliveryReport[];
-  opened_at: Date | null;
-  open_ip: string | null;
-  open_user_agent: string | null;
-  downloaded_at: Date | null;
-  download_ip: string | null;
-  download_user_agent: string | null;
-  evidence_pdf_sha256: string | null;
-  evidence_fingerprint: string | null;
-  mail_status: 'queued' | 'sent' | 'outbox' | 'failed' | null;
-}
+  mail_status: Selectable<MailMessagesTable>['status'] | null;
+};
 
-const SELECT = sql`select c.id::text as id, c.document_id::text as document_id, d.account_id::text as account_id, d.ticket,
-    d.name as document_name, a.name as account_name, a.time_zone, d.status as document_status, d.workflow as document_workflow, d.nom151 as document_nom151,
-    c.recipient, c.subject, c.message, c.send_on, c.created_at, c.message_id, c.header_message_id, c.envelope_id, c.document_sha256,
-    c.attached, c.queued_at, c.raw_sha256, c.raw_bytes, c.raw_blob, c.sent_at, c.smtp_reply, c.refused_at, c.refusal_reply, c.refused_by_server,
-    c.delivered_at, c.bounced_at, c.delivery_reports, c.opened_at, c.open_ip, c.open_user_agent, c.downloaded_at,
-    c.download_ip, c.download_user_agent, c.evidence_pdf_sha256, c.evidence_fingerprint, m.status as mail_status
-  from certified_emails c join documents d on d.id = c.document_id join accounts a on a.id = d.account_id left join mail_messages m on m.message_id = c.message_id`;
+/** The certified emails with what their answers show, to be narrowed by a where. */
+function certifiedEmails(q: Conn) {
+  return q
+    .selectFrom('certified_emails as c')
+    .innerJoin('documents as d', 'd.id', 'c.document_id')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .leftJoin('mail_messages as m', 'm.message_id', 'c.message_id')
+    .select(['c.id', 'c.document_id', 'd.account_id', 'd.ticket', 'd.name as document_name', 'a.name as account_name', 'a.time_zone'])
+    .select(['d.status as document_status', 'd.workflow as document_workflow', 'd.nom151 as document_nom151', 'm.status as mail_status'])
+    .select(EMAIL_COLUMNS.map((col) => `c.${col}` as const))
+    .$narrowType<{ delivery_reports: StoredDeliveryReport[] }>();
+}
 
 export async function insertCertifiedEmail(
   trx: Transaction<Database>,
   c: { documentId: string; recipient: string; subject: string; message: string; sendOn: 'created' | 'completed'; at: Date },
 ): Promise<void> {
-  await sql`insert into certified_emails (document_id, recipient, subject, message, send_on, created_at)
-            values (${c.documentId}, ${c.recipient}, ${c.subject}, ${c.message}, ${c.sendOn}, ${c.at})`.execute(trx);
+  await trx
+    .insertInto('certified_emails')
+    .values({
+      document_id: c.documentId,
+      recipient: c.recipient,
+      subject: c.subject,
+      message: c.message,
+      send_on: c.sendOn,
+      created_at: c.at,
+    })
+    .execute();
 }
 
 /** The document's certified email, locked, when it is still to be queued. */
 export async function claimUnqueued(trx: Transaction<Database>, documentId: string): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where c.document_id = ${documentId} and c.message_id is null for update of c`.execute(
-    trx,
-  );
-  return r.rows[0];
+  return certifiedEmails(trx).where('c.document_id', '=', documentId).where('c.message_id', 'is', null).forUpdate('c').executeTakeFirst();
 }
 
 export async function markQueued(
@@ -104,40 +122,43 @@ export async function markQueued(
     at: Date;
   },
 ): Promise<void> {
-  await sql`update certified_emails set message_id = ${q.messageId}, header_message_id = ${q.headerMessageId},
-              document_sha256 = ${q.documentSha256}, attached = ${q.attached}, open_token_hash = ${q.openTokenHash},
-              download_token_hash = ${q.downloadTokenHash}, queued_at = ${q.at}
-            where id = ${id}`.execute(trx);
+  await trx
+    .updateTable('certified_emails')
+    .set({
+      message_id: q.messageId,
+      header_message_id: q.headerMessageId,
+      document_sha256: q.documentSha256,
+      attached: q.attached,
+      open_token_hash: q.openTokenHash,
+      download_token_hash: q.downloadTokenHash,
+      queued_at: q.at,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function findByTicket(db: Conn, accountId: string, ticket: string): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where d.ticket = ${ticket} and d.account_id = ${accountId}`.execute(db);
-  return r.rows[0];
+  return certifiedEmails(db).where('d.ticket', '=', ticket).where('d.account_id', '=', accountId).executeTakeFirst();
 }
 
 export async function findByMessageId(db: Conn, messageId: string): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where c.message_id = ${messageId}`.execute(db);
-  return r.rows[0];
+  return certifiedEmails(db).where('c.message_id', '=', messageId).executeTakeFirst();
 }
 
 export async function findByEnvelopeId(db: Conn, envelopeId: string): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where c.envelope_id = ${envelopeId}`.execute(db);
-  return r.rows[0];
+  return certifiedEmails(db).where('c.envelope_id', '=', envelopeId).executeTakeFirst();
 }
 
 export async function findByHeaderMessageId(db: Conn, headerMessageId: string): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where c.header_message_id = ${headerMessageId}`.execute(db);
-  return r.rows[0];
+  return certifiedEmails(db).where('c.header_message_id', '=', headerMessageId).executeTakeFirst();
 }
 
 export async function findByOpenToken(db: Conn, hash: Buffer): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where c.open_token_hash = ${hash}`.execute(db);
-  return r.rows[0];
+  return certifiedEmails(db).where('c.open_token_hash', '=', hash).executeTakeFirst();
 }
 
 export async function findByDownloadToken(db: Conn, hash: Buffer): Promise<CertifiedEmailRow | undefined> {
-  const r = await sql<CertifiedEmailRow>`${SELECT} where c.download_token_hash = ${hash}`.execute(db);
-  return r.rows[0];
+  return certifiedEmails(db).where('c.download_token_hash', '=', hash).executeTakeFirst();
 }
 
 /** Where a certified email's raw message is kept: the blob and the SHA-256 of the message itself. */
@@ -153,20 +174,30 @@ export interface StoredRaw {
  * may have stored its own first: every later attempt sends that one).
  */
 export async function setRawOnce(db: Conn, id: string, raw: StoredRaw & { bytes: number }): Promise<StoredRaw> {
-  await sql`update certified_emails set raw_sha256 = ${raw.sha256}, raw_bytes = ${raw.bytes}, raw_blob = ${raw.sealedBlob}
-             where id = ${id} and raw_sha256 is null`.execute(db);
-  const r = await sql<{
-    raw_sha256: string;
-    raw_blob: string | null;
-  }>`select raw_sha256, raw_blob from certified_emails where id = ${id}`.execute(db);
-  return { sha256: r.rows[0].raw_sha256, sealedBlob: r.rows[0].raw_blob };
+  await db
+    .updateTable('certified_emails')
+    .set({ raw_sha256: raw.sha256, raw_bytes: raw.bytes, raw_blob: raw.sealedBlob })
+    .where('id', '=', id)
+    .where('raw_sha256', 'is', null)
+    .execute();
+  const r = await db.selectFrom('certified_emails').select(['raw_sha256', 'raw_blob']).where('id', '=', id).executeTakeFirstOrThrow();
+  return { sha256: r.raw_sha256!, sealedBlob: r.raw_blob };
+}
+
+/** Sets `change` when `moment` is not set yet (the conditional UPDATE of the file's header); false when it was. */
+async function firstTime(
+  trx: Transaction<Database>,
+  id: string,
+  moment: 'sent_at' | 'refused_at' | 'opened_at' | 'downloaded_at',
+  change: Updateable<CertifiedEmailsTable>,
+): Promise<boolean> {
+  const r = await trx.updateTable('certified_emails').set(change).where('id', '=', id).where(moment, 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** The SMTP server accepted the message: when, and what it answered. False when recorded already. */
 export async function recordSent(trx: Transaction<Database>, id: string, s: { at: Date; reply: string }): Promise<boolean> {
-  const r = await sql`update certified_emails set sent_at = ${s.at}, smtp_reply = ${s.reply}
-                      where id = ${id} and sent_at is null`.execute(trx);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  return firstTime(trx, id, 'sent_at', { sent_at: s.at, smtp_reply: s.reply });
 }
 
 export async function recordRefused(
@@ -174,16 +205,12 @@ export async function recordRefused(
   id: string,
   s: { at: Date; reply: string; byServer: boolean },
 ): Promise<boolean> {
-  const r = await sql`update certified_emails set refused_at = ${s.at}, refusal_reply = ${s.reply}, refused_by_server = ${s.byServer}
-                      where id = ${id} and refused_at is null`.execute(trx);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  return firstTime(trx, id, 'refused_at', { refused_at: s.at, refusal_reply: s.reply, refused_by_server: s.byServer });
 }
 
 /** First open through the tracking image; false when an earlier open was recorded. */
 export async function recordOpen(trx: Transaction<Database>, id: string, o: { at: Date; ip: string | null; userAgent: string | null }) {
-  const r = await sql`update certified_emails set opened_at = ${o.at}, open_ip = ${o.ip}, open_user_agent = ${o.userAgent}
-                      where id = ${id} and opened_at is null`.execute(trx);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  return firstTime(trx, id, 'opened_at', { opened_at: o.at, open_ip: o.ip, open_user_agent: o.userAgent });
 }
 
 /** First download through the link; false when an earlier download was recorded. */
@@ -192,9 +219,7 @@ export async function recordDownload(
   id: string,
   o: { at: Date; ip: string | null; userAgent: string | null },
 ): Promise<boolean> {
-  const r = await sql`update certified_emails set downloaded_at = ${o.at}, download_ip = ${o.ip}, download_user_agent = ${o.userAgent}
-                      where id = ${id} and downloaded_at is null`.execute(trx);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  return firstTime(trx, id, 'downloaded_at', { downloaded_at: o.at, download_ip: o.ip, download_user_agent: o.userAgent });
 }
 
 /** Most reports kept per email: a looping or hostile sender cannot grow the row without end. */
@@ -213,11 +238,15 @@ export async function recordDeliveryReport(
   verified: boolean,
 ): Promise<{ firstDelivered: boolean; firstBounced: boolean }> {
   // The row is locked first, so two reports at once cannot both be the first.
-  const before = await sql<{ delivered_at: Date | null; bounced_at: Date | null }>`
-    select delivered_at, bounced_at from certified_emails where id = ${id} for update`.execute(trx);
-  const old = before.rows[0];
+  const old = await trx
+    .selectFrom('certified_emails')
+    .select(['delivered_at', 'bounced_at'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   const firstDelivered = verified && report.action === 'delivered' && !!old && old.delivered_at === null;
   const firstBounced = verified && report.action === 'failed' && !!old && old.bounced_at === null;
+  // jsonb's || and jsonb_array_length: said in SQL, where the builder would only wrap them.
   await sql`update certified_emails set
       delivery_reports = case when jsonb_array_length(delivery_reports) < ${MAX_REPORTS}
                               then delivery_reports || ${JSON.stringify([report])}::jsonb else delivery_reports end,
@@ -241,7 +270,9 @@ export async function underEvidenceLock<T>(db: Db, id: string, work: (trx: Trans
 }
 
 export async function saveEvidencePdf(db: Conn, id: string, e: { sha256: string; fingerprint: string }): Promise<void> {
-  await sql`update certified_emails set evidence_pdf_sha256 = ${e.sha256}, evidence_fingerprint = ${e.fingerprint} where id = ${id}`.execute(
-    db,
-  );
+  await db
+    .updateTable('certified_emails')
+    .set({ evidence_pdf_sha256: e.sha256, evidence_fingerprint: e.fingerprint })
+    .where('id', '=', id)
+    .execute();
 }

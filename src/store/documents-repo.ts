@@ -1,7 +1,7 @@
 // SQL for documents, their signers and stickers, and document sets.
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database, DocumentStatus, SetStatus } from './schema.js';
+import type { Database, DocumentSetsTable, DocumentStatus, DocumentsTable, SetStatus } from './schema.js';
 
 export interface NewDocument {
   ticket: string;
@@ -110,18 +110,6 @@ export async function insertDocument(trx: Transaction<Database>, d: NewDocument)
   return doc.id;
 }
 
-export interface DocumentRow {
-  id: string;
-  ticket: string;
-  name: string;
-  status: DocumentStatus;
-  status_before_delete: DocumentStatus | null;
-  source_sha256: string;
-  original_sha256: string;
-  created_at: Date;
-  set_id: string | null;
-}
-
 const DOC_COLUMNS = [
   'id',
   'ticket',
@@ -133,6 +121,8 @@ const DOC_COLUMNS = [
   'created_at',
   'set_id',
 ] as const;
+
+export type DocumentRow = Pick<Selectable<DocumentsTable>, (typeof DOC_COLUMNS)[number]>;
 
 export async function findDocument(db: Db, accountId: string, ticket: string): Promise<DocumentRow | undefined> {
   return db.selectFrom('documents').select(DOC_COLUMNS).where('account_id', '=', accountId).where('ticket', '=', ticket).executeTakeFirst();
@@ -249,14 +239,7 @@ export async function listDocuments(
   return query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(q.limit).execute();
 }
 
-export interface SetRow {
-  id: string;
-  uuid: string;
-  name: string;
-  status: SetStatus;
-  metadata: unknown;
-  created_at: Date;
-}
+export type SetRow = Pick<Selectable<DocumentSetsTable>, 'id' | 'uuid' | 'name' | 'status' | 'metadata' | 'created_at'>;
 
 export async function insertSet(db: Db, s: { uuid: string; accountId: string; name: string; metadata: unknown; at: Date }) {
   return db

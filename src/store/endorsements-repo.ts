@@ -1,49 +1,50 @@
 // SQL of endorsements (0023_endorsements.sql): the chain of a document, the one waiting for its
 // endorser, and the endorser's signers row and box, written together.
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database, EndorsementType } from './schema.js';
+import type { Database, DocumentsTable, EndorsementsTable, EndorsementType, SignersTable } from './schema.js';
 
 type Q = Db | Transaction<Database>;
 
-export type EndorsementStatus = 'pending' | 'signed' | 'declined' | 'withdrawn';
+export type EndorsementStatus = Selectable<EndorsementsTable>['status'];
 
-export interface EndorsementRow {
-  endorsement_id: string;
-  sequence: number;
-  type: EndorsementType;
-  text: string;
-  endorser_name: string;
-  endorsee_name: string;
-  endorsee_email: string | null;
-  endorsee_rfc: string | null;
-  status: EndorsementStatus;
-  created_at: Date;
-  signed_at: Date | null;
-  declined_at: Date | null;
-  withdrawn_at: Date | null;
-  /** The account's note when it withdrew the endorsement, if it gave one. */
-  withdrawal_reason: string | null;
-  signer_id: string;
-  authority: string;
-  data: string;
+const ENDORSEMENT_COLUMNS = [
+  'endorsement_id',
+  'sequence',
+  'type',
+  'text',
+  'endorser_name',
+  'endorsee_name',
+  'endorsee_email',
+  'endorsee_rfc',
+  'status',
+  'created_at',
+  'signed_at',
+  'declined_at',
+  'withdrawn_at',
+  'withdrawal_reason',
+] as const;
+
+/** An endorsement and its endorser's signers row (withdrawal_reason: the account's note when it withdrew it, if any). */
+export type EndorsementRow = Pick<Selectable<EndorsementsTable>, (typeof ENDORSEMENT_COLUMNS)[number]> &
+  Pick<Selectable<SignersTable>, 'signer_id' | 'authority' | 'data'>;
+
+function endorsements(q: Q) {
+  return q
+    .selectFrom('endorsements as e')
+    .innerJoin('signers as s', 's.id', 'e.signer_row_id')
+    .select(ENDORSEMENT_COLUMNS.map((c) => `e.${c}` as const))
+    .select(['s.signer_id', 's.authority', 's.data']);
 }
-
-const ROW = sql`e.endorsement_id, e.sequence, e.type, e.text, e.endorser_name, e.endorsee_name, e.endorsee_email, e.endorsee_rfc,
-  e.status, e.created_at, e.signed_at, e.declined_at, e.withdrawn_at, e.withdrawal_reason, s.signer_id, s.authority, s.data`;
 
 /** Every endorsement of the document, the chain's order first (declined and withdrawn ones included). */
 export async function endorsementsOf(q: Q, documentId: string): Promise<EndorsementRow[]> {
-  const r = await sql<EndorsementRow>`select ${ROW} from endorsements e join signers s on s.id = e.signer_row_id
-    where e.document_id = ${documentId} order by e.sequence`.execute(q);
-  return r.rows;
+  return endorsements(q).where('e.document_id', '=', documentId).orderBy('e.sequence').execute();
 }
 
 /** The endorsement a signers row signs, if that row is an endorser. */
 export async function endorsementOfSigner(q: Q, signerRowId: string): Promise<EndorsementRow | undefined> {
-  const r = await sql<EndorsementRow>`select ${ROW} from endorsements e join signers s on s.id = e.signer_row_id
-    where e.signer_row_id = ${signerRowId}`.execute(q);
-  return r.rows[0];
+  return endorsements(q).where('e.signer_row_id', '=', signerRowId).executeTakeFirst();
 }
 
 export interface NewEndorsement {
@@ -67,34 +68,71 @@ export interface NewEndorsement {
  * so the sequence, position and sticker index cannot be taken twice.
  */
 export async function insertEndorsement(trx: Transaction<Database>, e: NewEndorsement): Promise<number> {
-  const signer = await sql<{ id: string }>`insert into signers
-      (signer_id, document_id, position, authority, data, name, email, token_hash, token_sealed, role, status)
-    values (${e.signerId}, ${e.documentId},
-            (select coalesce(max(position), 0) + 1 from signers where document_id = ${e.documentId}),
-            ${e.endorser.authority}, ${e.endorser.data}, ${e.endorser.name}, ${e.endorser.email},
-            ${e.tokenHash}, ${e.tokenSealed}, 'endorser', 'pending')
-    returning id::text as id`.execute(trx);
-  const signerRowId = signer.rows[0].id;
-  await sql`insert into stickers (sticker_id, document_id, signer_row_id, sticker_index, page, lx, ly, tx, ty, extra)
-    values (${e.stickerId}, ${e.documentId}, ${signerRowId},
-            (select coalesce(max(sticker_index), -1) + 1 from stickers where document_id = ${e.documentId}),
-            ${e.box.page}, ${e.box.lx}, ${e.box.ly}, ${e.box.tx}, ${e.box.ty}, '{"endorsement": true}')`.execute(trx);
-  const seq = await sql<{ sequence: number }>`insert into endorsements
-      (endorsement_id, document_id, sequence, type, text, endorser_name, endorsee_name, endorsee_email, endorsee_rfc,
-       signer_row_id, status, created_at)
-    values (${e.endorsementId}, ${e.documentId},
-            (select coalesce(max(sequence), 0) + 1 from endorsements where document_id = ${e.documentId}),
-            ${e.type}, ${e.text}, ${e.endorser.name}, ${e.endorsee.name}, ${e.endorsee.email}, ${e.endorsee.rfc},
-            ${signerRowId}, 'pending', ${e.at})
-    returning sequence`.execute(trx);
-  return seq.rows[0].sequence;
+  const signer = await trx
+    .insertInto('signers')
+    .values((eb) => ({
+      signer_id: e.signerId,
+      document_id: e.documentId,
+      position: eb
+        .selectFrom('signers')
+        .select(sql<number>`coalesce(max(position), 0) + 1`.as('next'))
+        .where('document_id', '=', e.documentId),
+      authority: e.endorser.authority,
+      data: e.endorser.data,
+      name: e.endorser.name,
+      email: e.endorser.email,
+      token_hash: e.tokenHash,
+      token_sealed: e.tokenSealed,
+      role: 'endorser',
+      status: 'pending',
+    }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('stickers')
+    .values((eb) => ({
+      sticker_id: e.stickerId,
+      document_id: e.documentId,
+      signer_row_id: signer.id,
+      sticker_index: eb
+        .selectFrom('stickers')
+        .select(sql<number>`coalesce(max(sticker_index), -1) + 1`.as('next'))
+        .where('document_id', '=', e.documentId),
+      page: e.box.page,
+      lx: e.box.lx,
+      ly: e.box.ly,
+      tx: e.box.tx,
+      ty: e.box.ty,
+      extra: '{"endorsement": true}',
+    }))
+    .execute();
+  const row = await trx
+    .insertInto('endorsements')
+    .values((eb) => ({
+      endorsement_id: e.endorsementId,
+      document_id: e.documentId,
+      sequence: eb
+        .selectFrom('endorsements')
+        .select(sql<number>`coalesce(max(sequence), 0) + 1`.as('next'))
+        .where('document_id', '=', e.documentId),
+      type: e.type,
+      text: e.text,
+      endorser_name: e.endorser.name,
+      endorsee_name: e.endorsee.name,
+      endorsee_email: e.endorsee.email,
+      endorsee_rfc: e.endorsee.rfc,
+      signer_row_id: signer.id,
+      status: 'pending',
+      created_at: e.at,
+    }))
+    .returning('sequence')
+    .executeTakeFirstOrThrow();
+  return row.sequence;
 }
 
 /** One endorsement of the document by its public id; undefined when the document has none such. */
 export async function endorsementOfDocument(q: Q, documentId: string, endorsementId: string): Promise<EndorsementRow | undefined> {
-  const r = await sql<EndorsementRow>`select ${ROW} from endorsements e join signers s on s.id = e.signer_row_id
-    where e.document_id = ${documentId} and e.endorsement_id = ${endorsementId}`.execute(q);
-  return r.rows[0];
+  return endorsements(q).where('e.document_id', '=', documentId).where('e.endorsement_id', '=', endorsementId).executeTakeFirst();
 }
 
 /**
@@ -102,9 +140,13 @@ export async function endorsementOfDocument(q: Q, documentId: string, endorsemen
  * row or state. Read on every use of an endorser's link (signing-session.ts).
  */
 export async function withdrawalOfSigner(q: Q, signerRowId: string): Promise<{ withdrawn_at: Date } | undefined> {
-  const r = await sql<{ withdrawn_at: Date }>`select withdrawn_at from endorsements
-    where signer_row_id = ${signerRowId} and status = 'withdrawn'`.execute(q);
-  return r.rows[0];
+  return q
+    .selectFrom('endorsements')
+    .select('withdrawn_at')
+    .where('signer_row_id', '=', signerRowId)
+    .where('status', '=', 'withdrawn')
+    .$narrowType<{ withdrawn_at: Date }>()
+    .executeTakeFirst();
 }
 
 /**
@@ -116,13 +158,18 @@ export async function markEndorsementWithdrawn(
   trx: Transaction<Database>,
   w: { documentId: string; endorsementId: string; at: Date; reason: string | null },
 ): Promise<boolean> {
-  const r = await sql`update endorsements set status = 'withdrawn', withdrawn_at = ${w.at}, withdrawal_reason = ${w.reason}
-    where document_id = ${w.documentId} and endorsement_id = ${w.endorsementId} and status = 'pending'`.execute(trx);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  const r = await trx
+    .updateTable('endorsements')
+    .set({ status: 'withdrawn', withdrawn_at: w.at, withdrawal_reason: w.reason })
+    .where('document_id', '=', w.documentId)
+    .where('endorsement_id', '=', w.endorsementId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export async function markEndorsementSigned(trx: Transaction<Database>, signerRowId: string, at: Date): Promise<void> {
-  await sql`update endorsements set status = 'signed', signed_at = ${at} where signer_row_id = ${signerRowId}`.execute(trx);
+  await trx.updateTable('endorsements').set({ status: 'signed', signed_at: at }).where('signer_row_id', '=', signerRowId).execute();
 }
 
 /** The endorser refused: their row is rejected (with the reason), the endorsement declined; the document is untouched. */
@@ -130,19 +177,18 @@ export async function markEndorsementDeclined(
   trx: Transaction<Database>,
   d: { signerRowId: string; at: Date; reason: string; ip: string | null },
 ): Promise<void> {
-  await sql`update signers set status = 'rejected', rejected_at = ${d.at}, rejection_reason = ${d.reason}, action_ip = ${d.ip}
-            where id = ${d.signerRowId}`.execute(trx);
-  await sql`update endorsements set status = 'declined', declined_at = ${d.at} where signer_row_id = ${d.signerRowId}`.execute(trx);
+  await trx
+    .updateTable('signers')
+    .set({ status: 'rejected', rejected_at: d.at, rejection_reason: d.reason, action_ip: d.ip })
+    .where('id', '=', d.signerRowId)
+    .execute();
+  await trx.updateTable('endorsements').set({ status: 'declined', declined_at: d.at }).where('signer_row_id', '=', d.signerRowId).execute();
 }
 
-export interface EndorsableDocument {
-  id: string;
-  ticket: string;
-  status: string;
-  page_count: number;
-  original_sha256: string;
-  workflow: unknown;
-}
+export type EndorsableDocument = Pick<
+  Selectable<DocumentsTable>,
+  'id' | 'ticket' | 'status' | 'page_count' | 'original_sha256' | 'workflow'
+>;
 
 /** The account's document by ticket, its row locked until the transaction ends (one endorsement at a time). */
 export async function lockDocumentByTicket(
@@ -150,9 +196,13 @@ export async function lockDocumentByTicket(
   accountId: string,
   ticket: string,
 ): Promise<EndorsableDocument | undefined> {
-  const r = await sql<EndorsableDocument>`select id::text as id, ticket, status, page_count, original_sha256, workflow from documents
-    where account_id = ${accountId} and ticket = ${ticket} for update`.execute(trx);
-  return r.rows[0];
+  return trx
+    .selectFrom('documents')
+    .select(['id', 'ticket', 'status', 'page_count', 'original_sha256', 'workflow'])
+    .where('account_id', '=', accountId)
+    .where('ticket', '=', ticket)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The account's document by ticket (no lock). */
@@ -161,9 +211,12 @@ export async function documentByTicket(
   accountId: string,
   ticket: string,
 ): Promise<{ id: string; original_sha256: string } | undefined> {
-  const r = await sql<{ id: string; original_sha256: string }>`select id::text as id, original_sha256 from documents
-    where account_id = ${accountId} and ticket = ${ticket}`.execute(q);
-  return r.rows[0];
+  return q
+    .selectFrom('documents')
+    .select(['id', 'original_sha256'])
+    .where('account_id', '=', accountId)
+    .where('ticket', '=', ticket)
+    .executeTakeFirst();
 }
 
 /**
@@ -175,11 +228,19 @@ export async function boxesOfDocument(
   q: Q,
   documentId: string,
 ): Promise<{ page: number; lx: number; ly: number; tx: number; ty: number }[]> {
-  const r = await sql<{ page: number; lx: number; ly: number; tx: number; ty: number }>`select st.page, st.lx, st.ly, st.tx, st.ty
-    from stickers st
-    where st.document_id = ${documentId}
-      and not exists (select 1 from endorsements e where e.signer_row_id = st.signer_row_id and e.status in ('declined', 'withdrawn'))`.execute(
-    q,
-  );
-  return r.rows;
+  return q
+    .selectFrom('stickers as st')
+    .select(['st.page', 'st.lx', 'st.ly', 'st.tx', 'st.ty'])
+    .where('st.document_id', '=', documentId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('endorsements as e')
+            .select('e.id')
+            .whereRef('e.signer_row_id', '=', 'st.signer_row_id')
+            .where('e.status', 'in', ['declined', 'withdrawn']),
+        ),
+      ),
+    )
+    .execute();
 }

@@ -1,16 +1,12 @@
 // SQL for the document history: the chain's head on the documents row, the entries, and reading
 // them back in order.
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, DocumentHistoryTable, DocumentsTable } from './schema.js';
 
 type Q = Db | Transaction<Database>;
 
-export interface HistoryHead {
-  ticket: string;
-  history_head: string;
-  history_count: number;
-}
+export type HistoryHead = Pick<Selectable<DocumentsTable>, 'ticket' | 'history_head' | 'history_count'>;
 
 /**
  * The chain's head, with the documents row locked FOR NO KEY UPDATE until the transaction ends.
@@ -19,9 +15,12 @@ export interface HistoryHead {
  * document (signers, mail, notifications) can still be inserted meanwhile.
  */
 export async function lockHistoryHead(trx: Transaction<Database>, documentId: string): Promise<HistoryHead | undefined> {
-  const r = await sql<HistoryHead>`select ticket, history_head, history_count from documents
-                                   where id = ${documentId} for no key update`.execute(trx);
-  return r.rows[0];
+  return trx
+    .selectFrom('documents')
+    .select(['ticket', 'history_head', 'history_count'])
+    .where('id', '=', documentId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 }
 
 export interface NewHistoryEntry {
@@ -38,6 +37,7 @@ export interface NewHistoryEntry {
 
 /** Inserts the entry and moves the document's head to it; the head must be locked (lockHistoryHead). */
 export async function insertHistoryEntry(trx: Transaction<Database>, e: NewHistoryEntry): Promise<void> {
+  // One statement for the entry and the head it becomes (a data-modifying WITH, which the builder says less plainly).
   await sql`with head as (
               update documents set history_head = ${e.hash}, history_count = ${e.seq} where id = ${e.documentId}
             )
@@ -46,28 +46,21 @@ export async function insertHistoryEntry(trx: Transaction<Database>, e: NewHisto
                     ${e.prevHash}, ${e.hash})`.execute(trx);
 }
 
-export interface HistoryDocument extends HistoryHead {
-  id: string;
-}
+export type HistoryDocument = HistoryHead & Pick<Selectable<DocumentsTable>, 'id'>;
 
 /** The document of a ticket, within an account when one is given (the CLI checks any document). */
 export async function findHistoryDocument(q: Q, ticket: string, accountId?: string): Promise<HistoryDocument | undefined> {
-  const r = await sql<HistoryDocument>`select id::text as id, ticket, history_head, history_count from documents
-                                       where ticket = ${ticket}
-                                       ${accountId === undefined ? sql`` : sql`and account_id = ${accountId}`}`.execute(q);
-  return r.rows[0];
+  return q
+    .selectFrom('documents')
+    .select(['id', 'ticket', 'history_head', 'history_count'])
+    .where('ticket', '=', ticket)
+    .$if(accountId !== undefined, (qb) => qb.where('account_id', '=', accountId!))
+    .executeTakeFirst();
 }
 
-export interface StoredHistoryEntry {
-  seq: number;
-  at: Date;
-  action: string;
-  actor: string;
-  ip: string | null;
-  details: unknown;
-  prev_hash: string;
-  hash: string;
-}
+const ENTRY_COLUMNS = ['seq', 'at', 'action', 'actor', 'ip', 'details', 'prev_hash', 'hash'] as const;
+
+export type StoredHistoryEntry = Pick<Selectable<DocumentHistoryTable>, (typeof ENTRY_COLUMNS)[number]>;
 
 /**
  * A document (by ticket, within an account when one is given: the CLI checks any document) with
@@ -88,15 +81,24 @@ export async function readHistory(
       if (!document) {
         return undefined;
       }
-      const r = await sql<StoredHistoryEntry>`select seq, at, action, actor, ip, details, prev_hash, hash from document_history
-                                              where document_id = ${document.id} order by seq`.execute(trx);
-      return { document, entries: r.rows };
+      const entries = await trx
+        .selectFrom('document_history')
+        .select(ENTRY_COLUMNS)
+        .where('document_id', '=', document.id)
+        .orderBy('seq')
+        .execute();
+      return { document, entries };
     });
 }
 
 /** When `actor` last did `action` on the document, if ever. */
 export async function lastHistoryAt(q: Q, documentId: string, action: string, actor: string): Promise<Date | undefined> {
-  const r = await sql<{ at: Date | null }>`select max(at) as at from document_history
-                                           where document_id = ${documentId} and action = ${action} and actor = ${actor}`.execute(q);
-  return r.rows[0]?.at ?? undefined;
+  const r = await q
+    .selectFrom('document_history')
+    .select((eb) => eb.fn.max('at').as('at'))
+    .where('document_id', '=', documentId)
+    .where('action', '=', action)
+    .where('actor', '=', actor)
+    .executeTakeFirst();
+  return r?.at ?? undefined;
 }

@@ -1,67 +1,104 @@
 // SQL of identity verification (migration 0020): a signer's captured evidence (sealed images), the
 // reviews decided on it, and the signer's identity_status.
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database } from './schema.js';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Database, DocumentsTable, IdentityEvidenceTable, SignersTable } from './schema.js';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
-export type EvidenceKind = 'front' | 'back' | 'selfie';
-export type IdentityStatus = 'verification_pending' | 'verified' | 'verification_failed';
+export type EvidenceKind = Selectable<IdentityEvidenceTable>['kind'];
+export type IdentityStatus = NonNullable<Selectable<SignersTable>['identity_status']>;
 
-export interface EvidenceFacts {
-  kind: EvidenceKind;
-  content_type: string;
-  width: number;
-  height: number;
-  size_bytes: number;
-  sha256: string;
-  created_at: Date;
-  /** What was measured of the image at capture (identity-imaging/image-quality.ts); null before migration 0027. */
+const EVIDENCE_COLUMNS = ['kind', 'content_type', 'width', 'height', 'size_bytes', 'sha256', 'created_at', 'quality'] as const;
+
+/** An image's facts; quality: what was measured of it at capture (identity-imaging/image-quality.ts), null before migration 0027. */
+export type EvidenceFacts = Omit<Pick<Selectable<IdentityEvidenceTable>, (typeof EVIDENCE_COLUMNS)[number]>, 'quality'> & {
   quality: Record<string, unknown> | null;
-}
+};
 
 /** The signer's draft image of a kind, replaced when sent again. */
 export async function upsertEvidence(trx: Q, e: EvidenceFacts & { signerRowId: string; sealed: Buffer }): Promise<void> {
-  await sql`insert into identity_evidence (signer_row_id, kind, content_type, width, height, size_bytes, sha256, sealed, created_at, quality)
-    values (${e.signerRowId}, ${e.kind}, ${e.content_type}, ${e.width}, ${e.height}, ${e.size_bytes}, ${e.sha256}, ${e.sealed}, ${e.created_at},
-      ${e.quality === null ? null : JSON.stringify(e.quality)}::jsonb)
-    on conflict (signer_row_id, kind) where review_id is null do update set content_type = excluded.content_type,
-      width = excluded.width, height = excluded.height, size_bytes = excluded.size_bytes, sha256 = excluded.sha256,
-      sealed = excluded.sealed, created_at = excluded.created_at, quality = excluded.quality`.execute(trx);
+  await trx
+    .insertInto('identity_evidence')
+    .values({
+      signer_row_id: e.signerRowId,
+      kind: e.kind,
+      content_type: e.content_type,
+      width: e.width,
+      height: e.height,
+      size_bytes: e.size_bytes,
+      sha256: e.sha256,
+      sealed: e.sealed,
+      created_at: e.created_at,
+      quality: e.quality === null ? null : JSON.stringify(e.quality),
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['signer_row_id', 'kind'])
+        .where('review_id', 'is', null)
+        .doUpdateSet((eb) => ({
+          content_type: eb.ref('excluded.content_type'),
+          width: eb.ref('excluded.width'),
+          height: eb.ref('excluded.height'),
+          size_bytes: eb.ref('excluded.size_bytes'),
+          sha256: eb.ref('excluded.sha256'),
+          sealed: eb.ref('excluded.sealed'),
+          created_at: eb.ref('excluded.created_at'),
+          quality: eb.ref('excluded.quality'),
+        })),
+    )
+    .execute();
 }
 
 /** The signer's draft images (sent, not submitted yet), without the images. */
 export async function draftEvidenceOf(q: Q, signerRowId: string): Promise<EvidenceFacts[]> {
-  const r = await sql<EvidenceFacts>`select kind, content_type, width, height, size_bytes, sha256, created_at, quality
-    from identity_evidence where signer_row_id = ${signerRowId} and review_id is null order by kind`.execute(q);
-  return r.rows;
+  return q
+    .selectFrom('identity_evidence')
+    .select(EVIDENCE_COLUMNS)
+    .where('signer_row_id', '=', signerRowId)
+    .where('review_id', 'is', null)
+    .orderBy('kind')
+    .$narrowType<{ quality: EvidenceFacts['quality'] }>()
+    .execute();
 }
 
 /** Gives the signer's drafts to the review just created. */
 export async function attachDraftEvidence(trx: Q, signerRowId: string, reviewId: string): Promise<void> {
-  await sql`update identity_evidence set review_id = ${reviewId}::uuid where signer_row_id = ${signerRowId} and review_id is null`.execute(
-    trx,
-  );
+  await trx
+    .updateTable('identity_evidence')
+    .set({ review_id: reviewId })
+    .where('signer_row_id', '=', signerRowId)
+    .where('review_id', 'is', null)
+    .execute();
 }
 
 /** The sealed images of a review. */
 export async function sealedEvidenceOf(q: Q, reviewId: string): Promise<(EvidenceFacts & { sealed: Buffer })[]> {
-  const r = await sql<EvidenceFacts & { sealed: Buffer }>`select kind, content_type, width, height, size_bytes, sha256, created_at,
-    quality, sealed from identity_evidence where review_id = ${reviewId}::uuid order by kind`.execute(q);
-  return r.rows;
+  return q
+    .selectFrom('identity_evidence')
+    .select([...EVIDENCE_COLUMNS, 'sealed'])
+    .where('review_id', '=', reviewId)
+    .orderBy('kind')
+    .$narrowType<{ quality: EvidenceFacts['quality'] }>()
+    .execute();
 }
 
 /** How many times the signer's identity was rejected. */
 export async function rejectionsOf(q: Q, signerRowId: string): Promise<number> {
-  const r = await sql<{
-    n: number;
-  }>`select count(*)::int as n from identity_reviews where signer_row_id = ${signerRowId} and status = 'rejected'`.execute(q);
-  return r.rows[0].n;
+  const r = await q
+    .selectFrom('identity_reviews')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('signer_row_id', '=', signerRowId)
+    .where('status', '=', 'rejected')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 export async function setIdentityStatus(trx: Q, signerRowIds: string | string[], status: IdentityStatus): Promise<void> {
   const ids = typeof signerRowIds === 'string' ? [signerRowIds] : signerRowIds;
-  await sql`update signers set identity_status = ${status} where id = any(${ids}::bigint[])`.execute(trx);
+  if (ids.length === 0) {
+    return; // `in ()` is not SQL
+  }
+  await trx.updateTable('signers').set({ identity_status: status }).where('id', 'in', ids).execute();
 }
 
 /**
@@ -77,6 +114,7 @@ export interface IdentitySubject {
 }
 
 export async function identitySubjectOf(q: Q, signerRowId: string): Promise<IdentitySubject> {
+  // A LATERAL join with its own ORDER BY and LIMIT: plainer in SQL than in the builder.
   const r =
     await sql<IdentitySubject>`select coalesce(a.id, s.id)::text as "rowId", coalesce(a.document_id, s.document_id)::text as "documentId",
       s.set_signer_id::text as "setSignerId"
@@ -88,28 +126,25 @@ export async function identitySubjectOf(q: Q, signerRowId: string): Promise<Iden
 }
 
 /** A document signer row a verification decides: its document and the signer as events name them. */
-export interface CoveredRow {
-  id: string;
-  document_id: string;
-  document_ticket: string;
-  signer_id: string;
-  name: string | null;
-  email: string | null;
-  authority: string;
-  data: string;
-}
+export type CoveredRow = Pick<Selectable<SignersTable>, 'id' | 'document_id' | 'signer_id' | 'name' | 'email' | 'authority' | 'data'> & {
+  document_ticket: Selectable<DocumentsTable>['ticket'];
+};
 
 /**
  * The rows a verification decides: the subject's own, or every row of the set signer asked to
  * verify (each of their documents of the set), in document order.
  */
 export async function coveredRowsOf(q: Q, subject: { rowId: string; setSignerId: string | null }): Promise<CoveredRow[]> {
-  const r = await sql<CoveredRow>`select s.id::text as id, s.document_id::text as document_id, d.ticket as document_ticket, s.signer_id,
-      s.name, s.email, s.authority, s.data
-    from signers s join documents d on d.id = s.document_id
-    where ${subject.setSignerId === null ? sql`s.id = ${subject.rowId}` : sql`s.set_signer_id = ${subject.setSignerId} and s.identity_status is not null`}
-    order by s.document_id, s.id`.execute(q);
-  return r.rows;
+  const setSignerId = subject.setSignerId;
+  return q
+    .selectFrom('signers as s')
+    .innerJoin('documents as d', 'd.id', 's.document_id')
+    .select(['s.id', 's.document_id', 'd.ticket as document_ticket', 's.signer_id', 's.name', 's.email', 's.authority', 's.data'])
+    .$if(setSignerId === null, (qb) => qb.where('s.id', '=', subject.rowId))
+    .$if(setSignerId !== null, (qb) => qb.where('s.set_signer_id', '=', setSignerId!).where('s.identity_status', 'is not', null))
+    .orderBy('s.document_id')
+    .orderBy('s.id')
+    .execute();
 }
 
 /**
@@ -117,9 +152,17 @@ export async function coveredRowsOf(q: Q, subject: { rowId: string; setSignerId:
  * signing any of them (they sign all in one act), so each of their rows waits for the verification.
  */
 export async function spreadSetIdentityRequirement(trx: Q, setSignerId: string): Promise<void> {
-  await sql`update signers set identity_status = 'verification_pending'
-    where set_signer_id = ${setSignerId} and identity_status is null
-      and exists (select 1 from signers x where x.set_signer_id = ${setSignerId} and x.identity_status is not null)`.execute(trx);
+  await trx
+    .updateTable('signers')
+    .set({ identity_status: 'verification_pending' })
+    .where('set_signer_id', '=', setSignerId)
+    .where('identity_status', 'is', null)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('signers as x').select('x.id').where('x.set_signer_id', '=', setSignerId).where('x.identity_status', 'is not', null),
+      ),
+    )
+    .execute();
 }
 
 export interface ReviewRow {
@@ -153,6 +196,7 @@ export interface ReviewRow {
   covered: { document_ticket: string; document_name: string }[];
 }
 
+// The review's select, with json_agg and json_build_object subqueries: kept in SQL, where they read plainly.
 // A set signer's review is kept on their first document's row, which may not carry the name the
 // person was given on another document of the set: the set signer's (the first one given) then.
 const REVIEW = sql`r.id::text as id, r.status, r.checks, r.reason, r.created_at, r.decided_at, r.evidence_deleted_at,
@@ -181,13 +225,23 @@ export async function insertReview(
     provider?: { name: string; session: string };
   },
 ): Promise<string> {
-  const { rows } = await sql<{ id: string }>`insert into identity_reviews (id, account_id, document_id, signer_row_id, checks, created_at,
-      provider, provider_session, set_signer_id)
-    values (coalesce(${r.id ?? null}::uuid, gen_random_uuid()), ${r.accountId}, ${r.documentId}, ${r.signerRowId},
-      ${JSON.stringify(r.checks)}::jsonb, ${r.at}, ${r.provider?.name ?? 'manual'}, ${r.provider?.session ?? null},
-      ${r.setSignerId ?? null}::bigint)
-    returning id::text as id`.execute(trx);
-  return rows[0].id;
+  const row = await trx
+    .insertInto('identity_reviews')
+    .values({
+      // Without an id given, the column's default (gen_random_uuid()) makes one.
+      ...(r.id !== undefined ? { id: r.id } : {}),
+      account_id: r.accountId,
+      document_id: r.documentId,
+      signer_row_id: r.signerRowId,
+      checks: JSON.stringify(r.checks),
+      created_at: r.at,
+      provider: r.provider?.name ?? 'manual',
+      provider_session: r.provider?.session ?? null,
+      set_signer_id: r.setSignerId ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A review an external provider decides, by the reference the service gave it (its id), locked. */
@@ -198,10 +252,13 @@ export async function findProviderReview(q: Q, id: string): Promise<ReviewRow | 
 }
 
 export async function pendingReviewOf(q: Q, signerRowId: string): Promise<string | undefined> {
-  const r = await sql<{
-    id: string;
-  }>`select id::text as id from identity_reviews where signer_row_id = ${signerRowId} and status = 'pending'`.execute(q);
-  return r.rows[0]?.id;
+  const r = await q
+    .selectFrom('identity_reviews')
+    .select('id')
+    .where('signer_row_id', '=', signerRowId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return r?.id;
 }
 
 export async function listReviews(q: Q, o: { accountId: string; status?: string; limit: number; before?: Date }): Promise<ReviewRow[]> {
@@ -224,15 +281,24 @@ export async function decideReview(
   id: string,
   d: { status: 'approved' | 'rejected'; reason: string | null; at: Date; provider: string },
 ): Promise<void> {
-  await sql`update identity_reviews set status = ${d.status}, reason = ${d.reason}, decided_at = ${d.at}, provider = ${d.provider}
-    where id = ${id}::uuid`.execute(trx);
+  await trx
+    .updateTable('identity_reviews')
+    .set({ status: d.status, reason: d.reason, decided_at: d.at, provider: d.provider })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The signer's decided review (approved), for the report: when and how the identity was proven. */
 export async function approvedReviewOf(q: Q, signerRowId: string): Promise<{ id: string; decided_at: Date } | undefined> {
-  const r = await sql<{ id: string; decided_at: Date }>`select id::text as id, decided_at from identity_reviews
-    where signer_row_id = ${signerRowId} and status = 'approved' order by decided_at desc limit 1`.execute(q);
-  return r.rows[0];
+  return q
+    .selectFrom('identity_reviews')
+    .select(['id', 'decided_at'])
+    .where('signer_row_id', '=', signerRowId)
+    .where('status', '=', 'approved')
+    .orderBy('decided_at', 'desc')
+    .limit(1)
+    .$narrowType<{ decided_at: Date }>()
+    .executeTakeFirst();
 }
 
 /**
@@ -240,6 +306,7 @@ export async function approvedReviewOf(q: Q, signerRowId: string): Promise<{ id:
  * with evidence_deleted_at. Returns how many reviews lost their images.
  */
 export async function deleteDecidedEvidence(q: Q, before: Date, at: Date): Promise<number> {
+  // Two data-modifying WITHs in one statement: the reviews marked and their images deleted together.
   const r = await sql<{ id: string }>`with due as (
       update identity_reviews set evidence_deleted_at = ${at}
       where status <> 'pending' and decided_at < ${before} and evidence_deleted_at is null
@@ -254,23 +321,27 @@ export async function deleteDecidedEvidence(q: Q, before: Date, at: Date): Promi
  * A draft is replaced when sent again, which renews its time.
  */
 export async function deleteStaleDrafts(q: Q, before: Date): Promise<number> {
-  const r = await sql`delete from identity_evidence where review_id is null and created_at < ${before}`.execute(q);
-  return Number(r.numAffectedRows ?? 0n);
+  const r = await q.deleteFrom('identity_evidence').where('review_id', 'is', null).where('created_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 /** The account's number of further attempts after a rejection (accounts.identity_retries). */
 export async function identityRetriesOf(q: Q, accountId: string): Promise<number> {
-  const r = await sql<{ n: number }>`select identity_retries as n from accounts where id = ${accountId}`.execute(q);
-  return r.rows[0]?.n ?? 0;
+  const r = await q.selectFrom('accounts').select('identity_retries').where('id', '=', accountId).executeTakeFirst();
+  return r?.identity_retries ?? 0;
 }
 
 /** The reason of the signer's last rejected review, if any. */
 export async function lastRejectionReasonOf(q: Q, signerRowId: string): Promise<string | null> {
-  const r = await sql<{
-    reason: string | null;
-  }>`select reason from identity_reviews where signer_row_id = ${signerRowId} and status = 'rejected'
-    order by decided_at desc limit 1`.execute(q);
-  return r.rows[0]?.reason ?? null;
+  const r = await q
+    .selectFrom('identity_reviews')
+    .select('reason')
+    .where('signer_row_id', '=', signerRowId)
+    .where('status', '=', 'rejected')
+    .orderBy('decided_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.reason ?? null;
 }
 
 /** A review by its id alone (for the checks job), locked with `lock` inside a transaction. */
@@ -281,11 +352,15 @@ export async function findReviewById(q: Q, id: string, lock = false): Promise<Re
 }
 
 export async function saveAutomaticChecks(q: Q, id: string, results: Record<string, unknown>): Promise<void> {
-  await sql`update identity_reviews set automatic_checks = ${JSON.stringify(results)}::jsonb where id = ${id}::uuid`.execute(q);
+  await q
+    .updateTable('identity_reviews')
+    .set({ automatic_checks: JSON.stringify(results) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Who decides the account's reviews whose checks all passed (accounts.identity_decision). */
 export async function identityDecisionOf(q: Q, accountId: string): Promise<'manual' | 'automatic'> {
-  const r = await sql<{ d: 'manual' | 'automatic' }>`select identity_decision as d from accounts where id = ${accountId}`.execute(q);
-  return r.rows[0]?.d ?? 'manual';
+  const r = await q.selectFrom('accounts').select('identity_decision').where('id', '=', accountId).executeTakeFirst();
+  return r?.identity_decision ?? 'manual';
 }

@@ -114,6 +114,7 @@ export async function reapDeadWorkers(
   selfPoolId: string,
   processGone: (hostname: string, pid: number) => boolean = () => false,
 ): Promise<ReapResult> {
+  // pg_locks, make_interval over a row's own columns and graphile_worker's view and function: in SQL.
   return db.transaction().execute(async (trx) => {
     // Runners whose session is gone but that beat less than an interval ago: the caller may know
     // that the process itself is gone (one of its own host), which needs no further wait.

@@ -2,29 +2,39 @@
 // under the master key (migration 0031): sealed here on the way in and opened on the way out, so no
 // caller writes a body in the clear or has to remember to open one. Rows from before that migration
 // hold their body in body_text/body_html (whole while waiting, secrets redacted once delivered).
-import { sql, type Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { SecretBox } from '../pki/secret-box.js';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, MailMessagesTable } from './schema.js';
 
-export type MailKind = 'invitation' | 'reminder' | 'conclusion' | 'otp' | 'certified' | 'panel_sign_in';
+type MailRow = Selectable<MailMessagesTable>;
 
-export interface OutboxMessage {
-  message_id: string;
-  account_id: string | null;
-  document_id: string | null;
-  kind: MailKind;
-  recipient: string;
-  subject: string;
+export type MailKind = MailRow['kind'];
+
+const COLUMNS = [
+  'message_id',
+  'account_id',
+  'document_id',
+  'kind',
+  'recipient',
+  'subject',
+  'body_text',
+  'body_html',
+  'body_sealed',
+  'attachments',
+  'status',
+  'attempts',
+  'reply',
+  'created_at',
+  'sent_at',
+] as const;
+
+/** A message as callers see it: its body opened, its attachments (jsonb) typed. */
+export type OutboxMessage = Omit<Pick<MailRow, (typeof COLUMNS)[number]>, 'body_sealed' | 'body_text' | 'body_html' | 'attachments'> & {
   body_text: string;
   body_html: string;
   attachments: { filename: string; sha256: string; content_type: string }[];
-  status: 'queued' | 'sent' | 'outbox' | 'failed';
-  attempts: number;
-  reply: string | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
+};
 
 /** The outbox and the key its bodies are sealed under. */
 export interface Outbox {
@@ -39,34 +49,47 @@ export async function insertMessage(
   m: Omit<OutboxMessage, 'status' | 'attempts' | 'reply' | 'sent_at'>,
 ): Promise<void> {
   const sealed = secrets.seal(JSON.stringify({ text: m.body_text, html: m.body_html }));
-  await sql`insert into mail_messages (message_id, account_id, document_id, kind, recipient, subject, body_sealed, attachments, created_at)
-            values (${m.message_id}, ${m.account_id}, ${m.document_id}, ${m.kind}, ${m.recipient}, ${m.subject}, ${sealed},
-                    ${JSON.stringify(m.attachments)}::jsonb, ${m.created_at})`.execute(trx);
+  await trx
+    .insertInto('mail_messages')
+    .values({
+      message_id: m.message_id,
+      account_id: m.account_id,
+      document_id: m.document_id,
+      kind: m.kind,
+      recipient: m.recipient,
+      subject: m.subject,
+      body_sealed: sealed,
+      attachments: JSON.stringify(m.attachments),
+      created_at: m.created_at,
+    })
+    .execute();
 }
 
-const COLUMNS = sql`message_id, account_id::text as account_id, document_id::text as document_id, kind, recipient, subject,
-  body_text, body_html, body_sealed, attachments, status, attempts, reply, created_at, sent_at`;
-
-type StoredMessage = Omit<OutboxMessage, 'body_text' | 'body_html'> & {
-  body_text: string | null;
-  body_html: string | null;
-  body_sealed: Buffer | null;
-};
-
-function opened(secrets: SecretBox, row: StoredMessage): OutboxMessage {
+function opened(secrets: SecretBox, row: Pick<MailRow, (typeof COLUMNS)[number]>): OutboxMessage {
   const { body_sealed, ...rest } = row;
   const body = body_sealed ? (JSON.parse(secrets.open(body_sealed)) as { text: string; html: string }) : undefined;
-  return { ...rest, body_text: body?.text ?? row.body_text ?? '', body_html: body?.html ?? row.body_html ?? '' };
+  return {
+    ...rest,
+    attachments: row.attachments as OutboxMessage['attachments'],
+    body_text: body?.text ?? row.body_text ?? '',
+    body_html: body?.html ?? row.body_html ?? '',
+  };
 }
 
 export async function findMessage(o: Outbox, messageId: string): Promise<OutboxMessage | undefined> {
-  const r = await sql<StoredMessage>`select ${COLUMNS} from mail_messages where message_id = ${messageId}`.execute(o.db);
-  return r.rows[0] && opened(o.secrets, r.rows[0]);
+  const row = await o.db.selectFrom('mail_messages').select(COLUMNS).where('message_id', '=', messageId).executeTakeFirst();
+  return row && opened(o.secrets, row);
 }
 
 export async function listMessages(o: Outbox, limit: number): Promise<OutboxMessage[]> {
-  const r = await sql<StoredMessage>`select ${COLUMNS} from mail_messages order by created_at desc, id desc limit ${limit}`.execute(o.db);
-  return r.rows.map((row) => opened(o.secrets, row));
+  const rows = await o.db
+    .selectFrom('mail_messages')
+    .select(COLUMNS)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => opened(o.secrets, row));
 }
 
 /** Moves a queued message to its outcome; false when it was not queued any more (already settled). */
@@ -75,12 +98,24 @@ export async function settleMessage(
   messageId: string,
   outcome: { status: 'sent' | 'outbox' | 'failed'; reply: string | null; at: Date },
 ): Promise<boolean> {
-  const r = await sql`update mail_messages set status = ${outcome.status}, reply = ${outcome.reply}, attempts = attempts + 1,
-                        sent_at = case when ${outcome.status} = 'sent' then ${outcome.at}::timestamptz else sent_at end
-                      where message_id = ${messageId} and status = 'queued'`.execute(db);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  const r = await db
+    .updateTable('mail_messages')
+    .set((eb) => ({
+      status: outcome.status,
+      reply: outcome.reply,
+      attempts: eb('attempts', '+', 1),
+      ...(outcome.status === 'sent' ? { sent_at: outcome.at } : {}),
+    }))
+    .where('message_id', '=', messageId)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export async function countAttempt(db: Db, messageId: string, reply: string): Promise<void> {
-  await sql`update mail_messages set attempts = attempts + 1, reply = ${reply} where message_id = ${messageId}`.execute(db);
+  await db
+    .updateTable('mail_messages')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), reply }))
+    .where('message_id', '=', messageId)
+    .execute();
 }

@@ -2,7 +2,7 @@
 // deliveries, and what POST /developers/webhook reads back.
 import { sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, EventKind } from './schema.js';
 
 type Trx = Transaction<Database>;
 
@@ -43,7 +43,8 @@ export async function insertNotification(trx: Trx, n: NewNotification): Promise<
       account_id: n.accountId,
       document_id: n.documentId,
       set_id: n.setId,
-      kind: n.kind,
+      // Callers name one of EVENT_KINDS; the column's CHECK refuses anything else.
+      kind: n.kind as EventKind,
       meta: JSON.stringify(n.meta ?? {}),
       dedupe_key: n.dedupeKey,
       created_at: n.at,
@@ -72,6 +73,7 @@ export async function refreshNotifications(trx: Trx, notificationRowIds: string[
   if (notificationRowIds.length === 0) {
     return;
   }
+  // An UPDATE from an aggregate (bool_or, ordered array_agg) over the deliveries: plainer in SQL.
   await sql`update notifications n set
       state = s.state, attempts = s.attempts, last_status = s.last_status, last_error = s.last_error,
       delivered_at = s.delivered_at, updated_at = ${at}
@@ -103,14 +105,18 @@ export async function discardPendingNotifications(
   reason: string,
   at: Date,
 ): Promise<{ notificationId: string; target: string }[]> {
-  const rows = await sql<{ row_id: string; notification_id: string; target: string }>`
-    update notification_deliveries d
-    set state = 'discarded', last_error = ${reason}, next_attempt_at = null, updated_at = ${at}
-    from notifications n
-    where n.id = d.notification_id and n.document_id = ${documentId} and n.state = 'pending' and d.state = 'pending'
-    returning n.id as row_id, n.notification_id, d.target`.execute(trx);
-  await refreshNotifications(trx, [...new Set(rows.rows.map((r) => r.row_id))], at);
-  return rows.rows.map((r) => ({ notificationId: r.notification_id, target: r.target }));
+  const rows = await trx
+    .updateTable('notification_deliveries as d')
+    .from('notifications as n')
+    .set({ state: 'discarded', last_error: reason, next_attempt_at: null, updated_at: at })
+    .whereRef('n.id', '=', 'd.notification_id')
+    .where('n.document_id', '=', documentId)
+    .where('n.state', '=', 'pending')
+    .where('d.state', '=', 'pending')
+    .returning(['n.id as row_id', 'n.notification_id', 'd.target'])
+    .execute();
+  await refreshNotifications(trx, [...new Set(rows.map((r) => r.row_id))], at);
+  return rows.map((r) => ({ notificationId: r.notification_id, target: r.target }));
 }
 
 /** A notification of the account, with its document's current state, for POST /developers/webhook. */

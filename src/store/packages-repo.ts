@@ -1,21 +1,11 @@
 // SQL of contracted packages and of the consumption of their pieces (migration 0015).
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database, PieceKind } from './schema.js';
-
-export interface PackageRow {
-  id: string;
-  public_id: string;
-  kind: PieceKind;
-  pieces: number;
-  used: number;
-  valid_from: Date;
-  valid_to: Date;
-  ended_at: Date | null;
-  created_at: Date;
-}
+import type { Database, PackagesTable, PieceKind } from './schema.js';
 
 const COLUMNS = ['id', 'public_id', 'kind', 'pieces', 'used', 'valid_from', 'valid_to', 'ended_at', 'created_at'] as const;
+
+export type PackageRow = Pick<Selectable<PackagesTable>, (typeof COLUMNS)[number]>;
 
 export async function insertPackage(
   db: Db,

@@ -23,22 +23,36 @@ export async function withPkiLock<T>(db: Db, work: () => Promise<T>): Promise<T>
   });
 }
 
+/** The row's jsonb read back as the material it holds. */
+function material(row: { source: string; sealed: unknown } | undefined): { source: string; sealed: SealedPkiMaterial } | undefined {
+  return row && { source: row.source, sealed: row.sealed as SealedPkiMaterial };
+}
+
 export async function loadPkiMaterial(db: Db): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
-  const r = await sql<{ source: string; sealed: SealedPkiMaterial }>`select source, sealed from pki_material where id = 1`.execute(db);
-  return r.rows[0];
+  return material(await db.selectFrom('pki_material').select(['source', 'sealed']).where('id', '=', 1).executeTakeFirst());
 }
 
 /** Stores the material unless another process stored some first; returns the stored one. */
 export async function storePkiMaterial(db: Db, source: 'generated' | 'operator', sealed: SealedPkiMaterial) {
-  await sql`insert into pki_material (id, source, sealed) values (1, ${source}, ${JSON.stringify(sealed)}::jsonb)
-            on conflict (id) do nothing`.execute(db);
+  await db
+    .insertInto('pki_material')
+    .values({ id: 1, source, sealed: JSON.stringify(sealed) })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return (await loadPkiMaterial(db))!;
 }
 
 /** Replaces the material (an operator switching to their own CA). */
 export async function replacePkiMaterial(db: Db, source: 'generated' | 'operator', sealed: SealedPkiMaterial) {
-  await sql`insert into pki_material (id, source, sealed) values (1, ${source}, ${JSON.stringify(sealed)}::jsonb)
-            on conflict (id) do update set source = excluded.source, sealed = excluded.sealed, created_at = now()`.execute(db);
+  await db
+    .insertInto('pki_material')
+    .values({ id: 1, source, sealed: JSON.stringify(sealed) })
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet((eb) => ({ source: eb.ref('excluded.source'), sealed: eb.ref('excluded.sealed'), created_at: sql`now()` })),
+    )
+    .execute();
 }
 
 /**
@@ -46,16 +60,16 @@ export async function replacePkiMaterial(db: Db, source: 'generated' | 'operator
  * certificate in it at once, one does and the others then read its result.
  */
 export async function lockPkiMaterial(trx: Transaction<Database>): Promise<{ source: string; sealed: SealedPkiMaterial } | undefined> {
-  const r = await sql<{
-    source: string;
-    sealed: SealedPkiMaterial;
-  }>`select source, sealed from pki_material where id = 1 for update`.execute(trx);
-  return r.rows[0];
+  return material(await trx.selectFrom('pki_material').select(['source', 'sealed']).where('id', '=', 1).forUpdate().executeTakeFirst());
 }
 
 /** Replaces the sealed material in place, keeping its source (a renewed certificate in it). */
 export async function updatePkiMaterial(trx: Transaction<Database>, sealed: SealedPkiMaterial): Promise<void> {
-  await sql`update pki_material set sealed = ${JSON.stringify(sealed)}::jsonb where id = 1`.execute(trx);
+  await trx
+    .updateTable('pki_material')
+    .set({ sealed: JSON.stringify(sealed) })
+    .where('id', '=', 1)
+    .execute();
 }
 
 export interface IssuedCertificate {
@@ -70,32 +84,54 @@ export interface IssuedCertificate {
 }
 
 export async function recordIssuedCertificate(db: Db, c: IssuedCertificate): Promise<void> {
-  await sql`insert into issued_certificates (serial_hex, kind, subject, document_id, signer_row_id, not_before, not_after)
-            values (${c.serialHex}, ${c.kind}, ${c.subject}, ${c.documentId ?? null}, ${c.signerRowId ?? null}, ${c.notBefore}, ${c.notAfter})
-            on conflict (serial_hex) do nothing`.execute(db);
+  await db
+    .insertInto('issued_certificates')
+    .values({
+      serial_hex: c.serialHex,
+      kind: c.kind,
+      subject: c.subject,
+      document_id: c.documentId ?? null,
+      signer_row_id: c.signerRowId ?? null,
+      not_before: c.notBefore,
+      not_after: c.notAfter,
+    })
+    .onConflict((oc) => oc.column('serial_hex').doNothing())
+    .execute();
 }
 
 export async function certificateStatus(db: Db, serialHex: string): Promise<{ revokedAt: Date | null; reason: number | null } | undefined> {
-  const r = await sql<{ revoked_at: Date | null; revocation_reason: number | null }>`
-    select revoked_at, revocation_reason from issued_certificates where serial_hex = ${serialHex}`.execute(db);
-  const row = r.rows[0];
+  const row = await db
+    .selectFrom('issued_certificates')
+    .select(['revoked_at', 'revocation_reason'])
+    .where('serial_hex', '=', serialHex)
+    .executeTakeFirst();
   return row ? { revokedAt: row.revoked_at, reason: row.revocation_reason } : undefined;
 }
 
 export async function revokedCertificates(db: Db): Promise<{ serialHex: string; revokedAt: Date; reason?: number }[]> {
-  const r = await sql<{ serial_hex: string; revoked_at: Date; revocation_reason: number | null }>`
-    select serial_hex, revoked_at, revocation_reason from issued_certificates
-    where revoked_at is not null and not_after > now() - interval '1 day' order by revoked_at`.execute(db);
-  return r.rows.map((x) => ({ serialHex: x.serial_hex, revokedAt: x.revoked_at, reason: x.revocation_reason ?? undefined }));
+  const rows = await db
+    .selectFrom('issued_certificates')
+    .select(['serial_hex', 'revoked_at', 'revocation_reason'])
+    .where('revoked_at', 'is not', null)
+    .where('not_after', '>', sql<Date>`now() - interval '1 day'`)
+    .orderBy('revoked_at')
+    .$narrowType<{ revoked_at: Date }>()
+    .execute();
+  return rows.map((x) => ({ serialHex: x.serial_hex, revokedAt: x.revoked_at, reason: x.revocation_reason ?? undefined }));
 }
 
 export async function revokeCertificate(db: Db, serialHex: string, at: Date, reason: number): Promise<boolean> {
-  const r = await sql`update issued_certificates set revoked_at = ${at}, revocation_reason = ${reason}
-                      where serial_hex = ${serialHex} and revoked_at is null`.execute(db);
-  return Number(r.numAffectedRows ?? 0) === 1;
+  const r = await db
+    .updateTable('issued_certificates')
+    .set({ revoked_at: at, revocation_reason: reason })
+    .where('serial_hex', '=', serialHex)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export async function nextCrlNumber(db: Db, issuer: 'issuing' | 'root'): Promise<bigint> {
+  // Sequences are not tables: nextval is said in SQL.
   const seq = issuer === 'root' ? sql.raw('crl_number_root') : sql.raw('crl_number_issuing');
   const r = await sql<{ n: string }>`select nextval('${seq}') as n`.execute(db);
   return BigInt(r.rows[0].n);

@@ -1,30 +1,34 @@
 // SQL for the signature report: a document's signers with how they signed, and their boxes.
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from './db.js';
+import type { SignersTable } from './schema.js';
 
-export interface ReportSigner {
-  id: string;
-  signer_id: string;
-  authority: string;
-  data: string;
-  name: string | null;
-  email: string | null;
-  status: string;
-  signature_type: 'drawn' | 'typed' | 'efirma' | null;
-  /** An e.firma's revocation status as the SAT's responder answered at signing time (good, unknown). */
-  certificate_status: string | null;
+/** certificate_status: an e.firma's revocation status as the SAT's responder answered at signing time (good, unknown). */
+export type ReportSigner = Pick<
+  Selectable<SignersTable>,
+  | 'id'
+  | 'signer_id'
+  | 'authority'
+  | 'data'
+  | 'name'
+  | 'email'
+  | 'status'
+  | 'signature_type'
+  | 'certificate_status'
+  | 'certificate_serial'
+  | 'action_ip'
+> & {
   /**
    * The approved identity review of a signer asked to verify their identity; null otherwise. A set
    * signer's one review proves them on each of their documents of the set.
    */
   identity_review: { review_id: string; verified_at: string; provider: string } | null;
-  certificate_serial: string | null;
-  action_ip: string | null;
   boxes: { sticker_index: number; page: number; lx: number; ly: number; tx: number; ty: number }[];
-}
+};
 
 /** The signers of a document in sticker order, each with its boxes in sticker order. */
 export async function reportSigners(db: Db, documentId: string): Promise<ReportSigner[]> {
+  // Each signer with a json_build_object and a json_agg subquery: plainer in SQL than in the builder.
   const r = await sql<ReportSigner>`
     select s.id::text as id, s.signer_id, s.authority, s.data, s.name, s.email, s.status, s.signature_type,
            s.certificate_serial, s.action_ip, s.certificate_status,

@@ -1,9 +1,54 @@
-// Row types of the tables, as Kysely sees them. One interface per table of store/migrations.
+// Row types of the tables, as Kysely sees them: generated from the migrated database by
+// scripts/generate-store-schema.ts (`node bin/run-ts.js scripts/generate-store-schema.ts`); do not edit.
+// test/integration/store-schema.test.ts fails when this file and the migrations disagree.
 import type { ColumnType, Generated } from 'kysely';
 
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type Json = ColumnType<unknown, string | undefined, string>;
+/** timestamptz: read as a Date, written as a Date or an ISO 8601 string. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+/** jsonb: read parsed, written as JSON text (pg would write a JavaScript array as a PostgreSQL array). */
+type Json = ColumnType<unknown, string, string>;
+type NullableJson = ColumnType<unknown, string | null, string | null>;
+/** A column with a default (or an identity): optional on insert. */
+type Defaulted<C> = C extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : Generated<C>;
 
+/** The state of a document set. */
+export type SetStatus = 'OPEN' | 'CLOSED' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+
+/** The state of a document. */
+export type DocumentStatus = 'draft' | 'pending' | 'completed' | 'rejected' | 'expired' | 'cancelled' | 'deleted';
+
+/** The engine a template renders with. */
+export type TemplateType = 'html' | 'pdf' | 'pdfmake' | 'docx';
+
+/** The state of a notification or of one of its deliveries. */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'discarded';
+
+/** The kind of an endorsement. */
+export type EndorsementType = 'propiedad' | 'procuracion' | 'garantia';
+
+/** A kind of billable piece (decisions.md "Accounts and packages"). */
+export type PieceKind = 'documents' | 'verifications' | 'messages' | 'stamps';
+
+/** What a stamp covers: a rendition of a document, or a client's hash or PDF. */
+export type StampSubject = 'original' | 'universal' | 'hash' | 'pdf';
+
+/** An event an account can subscribe to and be notified of. */
+export type EventKind =
+  | 'original_signed'
+  | 'universal_signed'
+  | 'document_completed'
+  | 'document_rejected'
+  | 'workflow_expired'
+  | 'whatsapp_error'
+  | 'sms_error'
+  | 'email_error'
+  | 'original_nom151_stamped'
+  | 'universal_nom151_stamped'
+  | 'identity_verification_failed'
+  | 'identity_verification_passed';
+
+/** A row of `accounts`. */
 export interface AccountsTable {
   id: Generated<string>;
   web_id: string;
@@ -11,39 +56,133 @@ export interface AccountsTable {
   webhook_url: string | null;
   webhook_secret_enc: Buffer | null;
   time_zone: Generated<string>;
-  created_at: Generated<Date>;
-  /** The logo signers see on the signer page (PNG), set by the operator. */
+  created_at: Defaulted<Timestamp>;
   logo_png: Buffer | null;
-  /** Whether documents created without `nom151` in their payload are stamped on completion. */
   nom151_default: Generated<boolean>;
-  /** Further attempts after a rejected identity verification (0 to 5). */
   identity_retries: Generated<number>;
-  /** Who decides an identity review whose built-in checks all passed: a person, or the checks. */
   identity_decision: Generated<'manual' | 'automatic'>;
 }
 
+/** A row of `api_keys`. */
 export interface ApiKeysTable {
   id: Generated<string>;
   account_id: string;
   key_enc: Buffer;
   active: Generated<boolean>;
-  created_at: Generated<Date>;
+  created_at: Defaulted<Timestamp>;
 }
 
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** A row of `certified_emails`. */
+export interface CertifiedEmailsTable {
+  id: Generated<string>;
+  document_id: string;
+  recipient: string;
+  subject: string;
+  message: string;
+  send_on: 'created' | 'completed';
+  created_at: Timestamp;
+  message_id: string | null;
+  header_message_id: string | null;
+  envelope_id: Generated<string>;
+  document_sha256: string | null;
+  attached: boolean | null;
+  open_token_hash: Buffer | null;
+  download_token_hash: Buffer | null;
+  queued_at: NullableTimestamp;
+  raw_sha256: string | null;
+  raw_bytes: number | null;
+  sent_at: NullableTimestamp;
+  smtp_reply: string | null;
+  refused_at: NullableTimestamp;
+  refusal_reply: string | null;
+  refused_by_server: boolean | null;
+  delivered_at: NullableTimestamp;
+  bounced_at: NullableTimestamp;
+  delivery_reports: Defaulted<Json>;
+  opened_at: NullableTimestamp;
+  open_ip: string | null;
+  open_user_agent: string | null;
+  downloaded_at: NullableTimestamp;
+  download_ip: string | null;
+  download_user_agent: string | null;
+  evidence_pdf_sha256: string | null;
+  evidence_fingerprint: string | null;
+  raw_blob: string | null;
+}
 
-export type SetStatus = 'OPEN' | 'CLOSED' | 'COMPLETED' | 'REJECTED' | 'EXPIRED' | 'CANCELLED';
+/** A row of `channel_messages`. */
+export interface ChannelMessagesTable {
+  id: Generated<string>;
+  message_id: string;
+  account_id: string | null;
+  document_id: string | null;
+  signer_id: string | null;
+  channel: 'sms' | 'whatsapp';
+  kind: 'invitation' | 'reminder' | 'otp';
+  language: 'es' | 'en';
+  recipient: string;
+  body_text: string | null;
+  template_params: Defaulted<Json>;
+  status: Generated<'queued' | 'sending' | 'sent' | 'delivered' | 'outbox' | 'failed'>;
+  provider: string | null;
+  provider_message_id: string | null;
+  attempts: Generated<number>;
+  claimed_at: NullableTimestamp;
+  error_code: string | null;
+  reply: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  failed_at: NullableTimestamp;
+  body_sealed: Buffer | null;
+}
 
+/** A row of `consumption`. */
+export interface ConsumptionTable {
+  id: Generated<string>;
+  account_id: string;
+  kind: PieceKind;
+  channel: string;
+  package_id: string | null;
+  document_id: string | null;
+  at: Timestamp;
+}
+
+/** A row of `document_history`. */
+export interface DocumentHistoryTable {
+  id: Generated<string>;
+  document_id: string;
+  seq: number;
+  at: Timestamp;
+  action: string;
+  actor: string;
+  ip: string | null;
+  details: Defaulted<Json>;
+  prev_hash: string;
+  hash: string;
+}
+
+/** A row of `document_revisions`. */
+export interface DocumentRevisionsTable {
+  id: Generated<string>;
+  document_id: string;
+  revision: number;
+  sha256: string;
+  signer_row_id: string | null;
+  created_at: Timestamp;
+}
+
+/** A row of `document_sets`. */
 export interface DocumentSetsTable {
   id: Generated<string>;
   uuid: string;
   account_id: string;
   name: Generated<string>;
-  metadata: Json | null;
-  status: ColumnType<SetStatus, SetStatus | undefined, SetStatus>;
-  workflow: Json | null;
-  created_at: Generated<Date>;
-  updated_at: Timestamp;
+  metadata: NullableJson;
+  status: Generated<SetStatus>;
+  workflow: NullableJson;
+  created_at: Defaulted<Timestamp>;
+  updated_at: Defaulted<Timestamp>;
   closed_at: NullableTimestamp;
   flow_started_at: NullableTimestamp;
   expires_at: NullableTimestamp;
@@ -51,8 +190,7 @@ export interface DocumentSetsTable {
   concluded_at: NullableTimestamp;
 }
 
-export type DocumentStatus = 'draft' | 'pending' | 'completed' | 'rejected' | 'expired' | 'cancelled' | 'deleted';
-
+/** A row of `documents`. */
 export interface DocumentsTable {
   id: Generated<string>;
   ticket: string;
@@ -67,67 +205,37 @@ export interface DocumentsTable {
   size_bytes: number;
   page_count: number;
   has_flow: boolean;
-  workflow: Json | null;
-  extra: ColumnType<unknown, string | undefined, string>;
-  created_at: Generated<Date>;
-  updated_at: Timestamp;
-  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** Hash of the last history entry (64 zeros before the first) and the number of entries. */
+  workflow: NullableJson;
+  extra: Defaulted<Json>;
+  created_at: Defaulted<Timestamp>;
+  updated_at: Defaulted<Timestamp>;
+  deleted_at: NullableTimestamp;
+  completed_at: NullableTimestamp;
   history_head: Generated<string>;
   history_count: Generated<number>;
   flow_started_at: NullableTimestamp;
   expires_at: NullableTimestamp;
   flow_generation: Generated<number>;
   concluded_at: NullableTimestamp;
-  /** The completed renditions are stamped (NOM-151). */
-  nom151: Generated<boolean>;
-  /** The universal rendition (0013_universal.sql): its blob, state, last failure and renewal. */
   universal_sha256: string | null;
-  /** pending: queued or retried (universal_error: the last attempt's reason); failed: no attempt left. */
   universal_status: 'pending' | 'ready' | 'failed' | null;
   universal_error: string | null;
   universal_at: NullableTimestamp;
   universal_tsa_not_after: NullableTimestamp;
   universal_renew_at: NullableTimestamp;
+  nom151: Generated<boolean>;
 }
 
-/** One universal revision made: the first, then each renewal (0013_universal.sql). */
-export interface UniversalRevisionsTable {
+/** A row of `download_links`. */
+export interface DownloadLinksTable {
   id: Generated<string>;
+  token_hash: Buffer;
   document_id: string;
-  seq: number;
-  kind: 'initial' | 'renewal';
-  sha256: string;
-  timestamp_time: Timestamp;
-  tsa: string;
-  tsa_not_after: Timestamp;
+  expires_at: Timestamp;
   created_at: Timestamp;
 }
 
-export interface SignersTable {
-  id: Generated<string>;
-  signer_id: string;
-  document_id: string;
-  position: number;
-  authority: string;
-  data: string;
-  name: string | null;
-  email: string | null;
-  status: Generated<string>;
-  token_hash: Buffer | null;
-  token_sealed: Buffer | null;
-  invited_at: NullableTimestamp;
-  last_reminded_at: NullableTimestamp;
-  reminders_sent: Generated<number>;
-  set_signer_id: string | null;
-  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
-  /** 'endorser': the signer of an endorsement (0023_endorsements.sql), not one of the document's signers. */
-  role: Generated<'signer' | 'endorser'>;
-  created_at: Generated<Date>;
-}
-
-export type EndorsementType = 'propiedad' | 'procuracion' | 'garantia';
-
+/** A row of `endorsements`. */
 export interface EndorsementsTable {
   id: Generated<string>;
   endorsement_id: string;
@@ -148,6 +256,207 @@ export interface EndorsementsTable {
   withdrawal_reason: string | null;
 }
 
+/** A row of `identity_evidence`. */
+export interface IdentityEvidenceTable {
+  id: Generated<string>;
+  signer_row_id: string;
+  review_id: string | null;
+  kind: 'front' | 'back' | 'selfie';
+  content_type: string;
+  width: number;
+  height: number;
+  size_bytes: number;
+  sha256: string;
+  sealed: Buffer;
+  created_at: Timestamp;
+  quality: NullableJson;
+}
+
+/** A row of `identity_reviews`. */
+export interface IdentityReviewsTable {
+  id: Generated<string>;
+  account_id: string;
+  document_id: string;
+  signer_row_id: string;
+  status: Generated<'pending' | 'approved' | 'rejected'>;
+  checks: Json;
+  reason: string | null;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
+  evidence_deleted_at: NullableTimestamp;
+  provider: Generated<string>;
+  provider_session: string | null;
+  automatic_checks: NullableJson;
+  set_signer_id: string | null;
+}
+
+/** A row of `issued_certificates`. */
+export interface IssuedCertificatesTable {
+  serial_hex: string;
+  kind: 'signer' | 'tsa' | 'ocsp' | 'seal';
+  subject: string;
+  document_id: string | null;
+  signer_row_id: string | null;
+  not_before: Timestamp;
+  not_after: Timestamp;
+  revoked_at: NullableTimestamp;
+  revocation_reason: number | null;
+  created_at: Defaulted<Timestamp>;
+}
+
+/** A row of `job_workers`. */
+export interface JobWorkersTable {
+  id: Generated<number>;
+  pool_id: string;
+  hostname: string;
+  pid: number;
+  heartbeat_ms: number;
+  dead_after_ms: number;
+  started_at: Defaulted<Timestamp>;
+  last_seen: Defaulted<Timestamp>;
+}
+
+/** A row of `mail_messages`. */
+export interface MailMessagesTable {
+  id: Generated<string>;
+  message_id: string;
+  account_id: string | null;
+  document_id: string | null;
+  kind: 'invitation' | 'reminder' | 'conclusion' | 'otp' | 'certified' | 'panel_sign_in';
+  recipient: string;
+  subject: string;
+  body_text: string | null;
+  body_html: string | null;
+  attachments: Defaulted<Json>;
+  status: Generated<'queued' | 'sent' | 'outbox' | 'failed'>;
+  attempts: Generated<number>;
+  reply: string | null;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  body_sealed: Buffer | null;
+}
+
+/** A row of `notification_deliveries`. */
+export interface NotificationDeliveriesTable {
+  id: Generated<string>;
+  notification_id: string;
+  target: string;
+  subscription_id: string | null;
+  state: Generated<DeliveryState>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  last_attempt_at: NullableTimestamp;
+  next_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+  created_at: Defaulted<Timestamp>;
+  updated_at: Defaulted<Timestamp>;
+}
+
+/** A row of `notifications`. */
+export interface NotificationsTable {
+  id: Generated<string>;
+  notification_id: string;
+  account_id: string;
+  document_id: string | null;
+  set_id: string | null;
+  kind: EventKind;
+  meta: Defaulted<Json>;
+  dedupe_key: string | null;
+  state: Generated<DeliveryState>;
+  attempts: Generated<number>;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: NullableTimestamp;
+  created_at: Defaulted<Timestamp>;
+  updated_at: Defaulted<Timestamp>;
+}
+
+/** A row of `packages`. */
+export interface PackagesTable {
+  id: Generated<string>;
+  public_id: string;
+  account_id: string;
+  kind: PieceKind;
+  pieces: number;
+  used: Generated<number>;
+  valid_from: Timestamp;
+  valid_to: Timestamp;
+  ended_at: NullableTimestamp;
+  created_at: Defaulted<Timestamp>;
+}
+
+/** A row of `panel_sessions`. */
+export interface PanelSessionsTable {
+  id: Generated<string>;
+  session_hash: Buffer;
+  user_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: NullableTimestamp;
+}
+
+/** A row of `panel_sign_in_links`. */
+export interface PanelSignInLinksTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: Buffer;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+/** A row of `panel_users`. */
+export interface PanelUsersTable {
+  id: Generated<string>;
+  account_id: string;
+  email: string;
+  created_at: Timestamp;
+}
+
+/** A row of `pki_material`. */
+export interface PkiMaterialTable {
+  id: number;
+  source: 'generated' | 'operator';
+  sealed: Json;
+  created_at: Defaulted<Timestamp>;
+}
+
+/** A row of `sat_preparations`. */
+export interface SatPreparationsTable {
+  id: Generated<string>;
+  signer_row_id: string;
+  document_id: string;
+  base_sha256: string;
+  prepared_sha256: string;
+  byte_range: number[];
+  contents_start: number;
+  contents_end: number;
+  signed_attributes: Buffer;
+  certificate: Buffer;
+  chain_pem: string;
+  rfc: string;
+  certificate_number: string;
+  ocsp_status: 'good' | 'unknown';
+  signed_at: Timestamp;
+  language: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  finished_at: NullableTimestamp;
+  ocsp_response: Buffer | null;
+}
+
+/** A row of `schema_migrations`. */
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  applied_at: Defaulted<Timestamp>;
+}
+
+/** A row of `set_signers`. */
 export interface SetSignersTable {
   id: Generated<string>;
   signer_id: string;
@@ -158,7 +467,7 @@ export interface SetSignersTable {
   name: string | null;
   email: string | null;
   preloaded: boolean;
-  status: Generated<string>;
+  status: Generated<'pending' | 'invited' | 'viewed' | 'signed' | 'rejected'>;
   token_hash: Buffer | null;
   token_sealed: Buffer | null;
   invited_at: NullableTimestamp;
@@ -167,19 +476,67 @@ export interface SetSignersTable {
   created_at: Timestamp;
 }
 
-export interface DocumentHistoryTable {
+/** A row of `signers`. */
+export interface SignersTable {
   id: Generated<string>;
+  signer_id: string;
   document_id: string;
-  seq: number;
-  at: Timestamp;
-  action: string;
-  actor: string;
-  ip: string | null;
-  details: Json;
-  prev_hash: string;
-  hash: string;
+  position: number;
+  authority: string;
+  data: string;
+  name: string | null;
+  email: string | null;
+  status: Generated<string>;
+  token_hash: Buffer | null;
+  created_at: Defaulted<Timestamp>;
+  viewed_at: NullableTimestamp;
+  signed_at: NullableTimestamp;
+  rejected_at: NullableTimestamp;
+  rejection_reason: string | null;
+  certificate_serial: string | null;
+  signature_type: 'drawn' | 'typed' | 'efirma' | null;
+  otp_hash: Buffer | null;
+  otp_expires_at: NullableTimestamp;
+  otp_sent_at: NullableTimestamp;
+  otp_attempts: Generated<number>;
+  verified_at: NullableTimestamp;
+  action_ip: string | null;
+  token_sealed: Buffer | null;
+  invited_at: NullableTimestamp;
+  last_reminded_at: NullableTimestamp;
+  reminders_sent: Generated<number>;
+  set_signer_id: string | null;
+  certificate_status: string | null;
+  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
+  role: Generated<'signer' | 'endorser'>;
 }
 
+/** A row of `stamp_failures`. */
+export interface StampFailuresTable {
+  document_id: string;
+  subject: 'original' | 'universal';
+  reason: string;
+  attempt: number;
+  max_attempts: number;
+  failed_at: Timestamp;
+}
+
+/** A row of `stamps`. */
+export interface StampsTable {
+  id: Generated<string>;
+  account_id: string;
+  document_id: string | null;
+  subject: StampSubject;
+  covered_sha256: string;
+  token: Buffer;
+  provider: 'built_in' | 'psc';
+  tsa_name: string;
+  gen_time: Timestamp;
+  serial: string;
+  created_at: Defaulted<Timestamp>;
+}
+
+/** A row of `stickers`. */
 export interface StickersTable {
   id: Generated<string>;
   sticker_id: string;
@@ -191,158 +548,83 @@ export interface StickersTable {
   ly: number;
   tx: number;
   ty: number;
-  extra: ColumnType<unknown, string | undefined, string>;
+  extra: Defaulted<Json>;
 }
 
-export type TemplateType = 'html' | 'pdf' | 'pdfmake' | 'docx';
-
-export interface TemplatesTable {
-  id: Generated<string>;
-  account_id: string;
-  name: string;
-  type: TemplateType;
-  source_sha256: string;
-  fields: ColumnType<unknown, string, string>;
-  tables: ColumnType<unknown, string, string>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'discarded';
-
+/** A row of `subscriptions`. */
 export interface SubscriptionsTable {
   id: Generated<string>;
   subscription_id: string;
   account_id: string;
-  event: string;
+  event: EventKind;
   url: string;
   secret_enc: Buffer;
   active: Generated<boolean>;
   disabled_reason: string | null;
   disabled_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
-  created_at: Timestamp;
+  created_at: Defaulted<Timestamp>;
 }
 
-export interface NotificationsTable {
+/** A row of `templates`. */
+export interface TemplatesTable {
   id: Generated<string>;
-  notification_id: string;
   account_id: string;
-  document_id: string | null;
-  set_id: string | null;
-  kind: string;
-  meta: Json;
-  dedupe_key: string | null;
-  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
-  attempts: Generated<number>;
-  last_status: number | null;
-  last_error: string | null;
-  delivered_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
+  name: string;
+  type: TemplateType;
+  source_sha256: string;
+  fields: Json;
+  tables: Json;
+  created_at: Defaulted<Timestamp>;
+  updated_at: Defaulted<Timestamp>;
 }
 
-export interface NotificationDeliveriesTable {
+/** A row of `universal_revisions`. */
+export interface UniversalRevisionsTable {
   id: Generated<string>;
-  notification_id: string;
-  target: string;
-  subscription_id: string | null;
-  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
-  attempts: Generated<number>;
-  last_status: number | null;
-  last_error: string | null;
-  last_attempt_at: NullableTimestamp;
-  next_attempt_at: NullableTimestamp;
-  delivered_at: NullableTimestamp;
+  document_id: string;
+  seq: number;
+  kind: 'initial' | 'renewal';
+  sha256: string;
+  timestamp_time: Timestamp;
+  tsa: string;
+  tsa_not_after: Timestamp;
   created_at: Timestamp;
-  updated_at: Timestamp;
 }
 
-/** A live job runner (jobs/worker-liveness.ts); its SQL is in job-workers-repo.ts. */
-export interface JobWorkersTable {
-  id: Generated<number>;
-  pool_id: string;
-  hostname: string;
-  pid: number;
-  heartbeat_ms: number;
-  dead_after_ms: number;
-  started_at: Generated<Date>;
-  last_seen: Generated<Date>;
-}
-
+/** Every table of the database, for Kysely<Database>. */
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  certified_emails: CertifiedEmailsTable;
+  channel_messages: ChannelMessagesTable;
+  consumption: ConsumptionTable;
+  document_history: DocumentHistoryTable;
+  document_revisions: DocumentRevisionsTable;
   document_sets: DocumentSetsTable;
   documents: DocumentsTable;
-  signers: SignersTable;
+  download_links: DownloadLinksTable;
   endorsements: EndorsementsTable;
-  set_signers: SetSignersTable;
-  stickers: StickersTable;
-  document_history: DocumentHistoryTable;
-  templates: TemplatesTable;
-  subscriptions: SubscriptionsTable;
-  notifications: NotificationsTable;
-  notification_deliveries: NotificationDeliveriesTable;
+  identity_evidence: IdentityEvidenceTable;
+  identity_reviews: IdentityReviewsTable;
+  issued_certificates: IssuedCertificatesTable;
   job_workers: JobWorkersTable;
+  mail_messages: MailMessagesTable;
+  notification_deliveries: NotificationDeliveriesTable;
+  notifications: NotificationsTable;
   packages: PackagesTable;
-  consumption: ConsumptionTable;
-  stamps: StampsTable;
+  panel_sessions: PanelSessionsTable;
+  panel_sign_in_links: PanelSignInLinksTable;
+  panel_users: PanelUsersTable;
+  pki_material: PkiMaterialTable;
+  sat_preparations: SatPreparationsTable;
+  schema_migrations: SchemaMigrationsTable;
+  set_signers: SetSignersTable;
+  signers: SignersTable;
   stamp_failures: StampFailuresTable;
+  stamps: StampsTable;
+  stickers: StickersTable;
+  subscriptions: SubscriptionsTable;
+  templates: TemplatesTable;
   universal_revisions: UniversalRevisionsTable;
-}
-
-/** A kind of billable piece (decisions.md "Accounts and packages"). */
-export type PieceKind = 'documents' | 'verifications' | 'messages' | 'stamps';
-
-/** A contracted package of pieces of one kind (store/packages-repo.ts). */
-export interface PackagesTable {
-  id: Generated<string>;
-  public_id: string;
-  account_id: string;
-  kind: PieceKind;
-  pieces: number;
-  used: Generated<number>;
-  valid_from: Timestamp;
-  valid_to: Timestamp;
-  ended_at: NullableTimestamp;
-  created_at: Generated<Date>;
-}
-
-/** One billable action and the package its piece came from (null: no limit of that kind). */
-export interface ConsumptionTable {
-  id: Generated<string>;
-  account_id: string;
-  kind: PieceKind;
-  channel: string;
-  package_id: string | null;
-  document_id: string | null;
-  at: Timestamp;
-}
-
-/** What a stamp covers: a rendition of a document, or a client's hash or PDF (API stamps). */
-export type StampSubject = 'original' | 'universal' | 'hash' | 'pdf';
-
-export interface StampsTable {
-  id: Generated<string>;
-  account_id: string;
-  document_id: string | null;
-  subject: StampSubject;
-  covered_sha256: string;
-  token: Buffer;
-  provider: 'built_in' | 'psc';
-  tsa_name: string;
-  gen_time: Date;
-  serial: string;
-  created_at: Generated<Date>;
-}
-
-/** The last failed attempt of a document's NOM-151 stamp job, until the stamp is made (0025_stamp_failures.sql). */
-export interface StampFailuresTable {
-  document_id: string;
-  subject: 'original' | 'universal';
-  reason: string;
-  attempt: number;
-  max_attempts: number;
-  failed_at: Date;
 }

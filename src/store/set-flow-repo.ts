@@ -2,28 +2,30 @@
 // workflow, expiration), its documents and their signer rows, and the state changes of closing,
 // restarting and ending the flow. Lock order everywhere: a set's pending documents (by id), then the
 // set; the signing path holds one document and then takes the set, so this order cannot cross it.
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
 import type { SigningSigner } from './signing-repo.js';
-import type { Database, DocumentStatus, SetStatus } from './schema.js';
+import type { AccountsTable, Database, DocumentSetsTable, DocumentsTable, SetStatus } from './schema.js';
 
 type Q = Db | Transaction<Database>;
 
-export interface FlowSet {
-  id: string;
-  uuid: string;
-  account_id: string;
-  account_name: string;
-  time_zone: string;
-  name: string;
-  status: SetStatus;
-  workflow: Record<string, unknown> | null;
-  closed_at: Date | null;
-  flow_started_at: Date | null;
-  expires_at: Date | null;
-  flow_generation: number;
-  concluded_at: Date | null;
-}
+const SET_COLUMNS = [
+  'id',
+  'uuid',
+  'account_id',
+  'name',
+  'status',
+  'workflow',
+  'closed_at',
+  'flow_started_at',
+  'expires_at',
+  'flow_generation',
+  'concluded_at',
+] as const;
+
+/** The set as its flow needs it, with its account's name and time zone; workflow is the flow's settings (jsonb). */
+export type FlowSet = Omit<Pick<Selectable<DocumentSetsTable>, (typeof SET_COLUMNS)[number]>, 'workflow'> &
+  Pick<Selectable<AccountsTable>, 'time_zone'> & { account_name: string; workflow: Record<string, unknown> | null };
 
 /** The set with its account's name and time zone; lock=true locks the set row. */
 export async function findFlowSet(
@@ -31,29 +33,31 @@ export async function findFlowSet(
   where: { id: string } | { accountId: string; uuid: string },
   lock = false,
 ): Promise<FlowSet | undefined> {
-  const cond = 'id' in where ? sql`s.id = ${where.id}` : sql`s.account_id = ${where.accountId} and s.uuid = ${where.uuid}`;
-  const r = await sql<FlowSet>`
-    select s.id::text as id, s.uuid, s.account_id::text as account_id, a.name as account_name, a.time_zone, s.name, s.status,
-           s.workflow, s.closed_at, s.flow_started_at, s.expires_at, s.flow_generation, s.concluded_at
-    from document_sets s join accounts a on a.id = s.account_id
-    where ${cond} ${lock ? sql`for update of s` : sql``}`.execute(q);
-  return r.rows[0];
+  return q
+    .selectFrom('document_sets as s')
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select(SET_COLUMNS.map((c) => `s.${c}` as const))
+    .select(['a.name as account_name', 'a.time_zone'])
+    .$if('id' in where, (qb) => qb.where('s.id', '=', (where as { id: string }).id))
+    .$if(!('id' in where), (qb) => {
+      const w = where as { accountId: string; uuid: string };
+      return qb.where('s.account_id', '=', w.accountId).where('s.uuid', '=', w.uuid);
+    })
+    .$if(lock, (qb) => qb.forUpdate('s'))
+    .$narrowType<{ workflow: FlowSet['workflow'] }>()
+    .executeTakeFirst();
 }
 
-export interface SetDocument {
-  id: string;
-  ticket: string;
-  name: string;
-  status: DocumentStatus;
-  original_sha256: string;
-  page_count: number;
-}
+export type SetDocument = Pick<Selectable<DocumentsTable>, 'id' | 'ticket' | 'name' | 'status' | 'original_sha256' | 'page_count'>;
 
 /** The set's documents in the order they were added. */
 export async function setFlowDocuments(q: Q, setId: string): Promise<SetDocument[]> {
-  const r = await sql<SetDocument>`select id::text as id, ticket, name, status, original_sha256, page_count
-    from documents where set_id = ${setId} order by id`.execute(q);
-  return r.rows;
+  return q
+    .selectFrom('documents')
+    .select(['id', 'ticket', 'name', 'status', 'original_sha256', 'page_count'])
+    .where('set_id', '=', setId)
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -61,9 +65,15 @@ export async function setFlowDocuments(q: Q, setId: string): Promise<SetDocument
  * change (restart, cancel, reminder, expiration) takes, compatible with a signature in progress.
  */
 export async function lockPendingDocuments(trx: Transaction<Database>, setId: string): Promise<string[]> {
-  const r = await sql<{ id: string }>`select id::text as id from documents where set_id = ${setId} and status = 'pending'
-    order by id for update`.execute(trx);
-  return r.rows.map((x) => x.id);
+  const rows = await trx
+    .selectFrom('documents')
+    .select('id')
+    .where('set_id', '=', setId)
+    .where('status', '=', 'pending')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((x) => x.id);
 }
 
 /** A signer row of one of the set's documents, with the set signer it belongs to once closed. */
@@ -71,12 +81,16 @@ export type SetDocumentSigner = Omit<SigningSigner, 'signed_at'> & { set_signer_
 
 /** Every signer row of the set's documents, in document order, then sticker (signer) order. */
 export async function setDocumentSigners(q: Q, setId: string): Promise<SetDocumentSigner[]> {
-  const r = await sql<SetDocumentSigner>`
-    select s.id::text as id, s.signer_id, s.document_id::text as document_id, s.position, s.authority, s.data, s.name, s.email,
-           s.status, s.set_signer_id::text as set_signer_id
-    from signers s join documents d on d.id = s.document_id
-    where d.set_id = ${setId} and s.role = 'signer' order by d.id, s.position`.execute(q);
-  return r.rows;
+  return q
+    .selectFrom('signers as s')
+    .innerJoin('documents as d', 'd.id', 's.document_id')
+    .select(['s.id', 's.signer_id', 's.document_id', 's.position', 's.authority', 's.data', 's.name', 's.email', 's.status'])
+    .select(['s.identity_status', 's.role', 's.set_signer_id'])
+    .where('d.set_id', '=', setId)
+    .where('s.role', '=', 'signer')
+    .orderBy('d.id')
+    .orderBy('s.position')
+    .execute();
 }
 
 /** Seals the set: CLOSED with its workflow and expiration; returns the new flow generation. */
@@ -84,11 +98,21 @@ export async function closeSetRow(
   trx: Transaction<Database>,
   s: { id: string; at: Date; workflow: unknown; expiresAt: Date },
 ): Promise<number> {
-  const r = await sql<{ flow_generation: number }>`
-    update document_sets set status = 'CLOSED', closed_at = ${s.at}, flow_started_at = ${s.at}, expires_at = ${s.expiresAt},
-           workflow = ${JSON.stringify(s.workflow)}::jsonb, flow_generation = flow_generation + 1, updated_at = ${s.at}
-    where id = ${s.id} returning flow_generation`.execute(trx);
-  return r.rows[0].flow_generation;
+  const r = await trx
+    .updateTable('document_sets')
+    .set((eb) => ({
+      status: 'CLOSED',
+      closed_at: s.at,
+      flow_started_at: s.at,
+      expires_at: s.expiresAt,
+      workflow: JSON.stringify(s.workflow),
+      flow_generation: eb('flow_generation', '+', 1),
+      updated_at: s.at,
+    }))
+    .where('id', '=', s.id)
+    .returning('flow_generation')
+    .executeTakeFirstOrThrow();
+  return r.flow_generation;
 }
 
 /**
@@ -99,11 +123,21 @@ export async function startSetDocuments(
   trx: Transaction<Database>,
   s: { setId: string; at: Date; workflow: unknown; expiresAt: Date },
 ): Promise<string[]> {
-  const r = await sql<{ id: string }>`
-    update documents set status = 'pending', has_flow = true, workflow = ${JSON.stringify(s.workflow)}::jsonb,
-           flow_started_at = ${s.at}, expires_at = ${s.expiresAt}, updated_at = ${s.at}
-    where set_id = ${s.setId} and status = 'draft' returning id::text as id`.execute(trx);
-  return r.rows.map((x) => x.id);
+  const rows = await trx
+    .updateTable('documents')
+    .set({
+      status: 'pending',
+      has_flow: true,
+      workflow: JSON.stringify(s.workflow),
+      flow_started_at: s.at,
+      expires_at: s.expiresAt,
+      updated_at: s.at,
+    })
+    .where('set_id', '=', s.setId)
+    .where('status', '=', 'draft')
+    .returning('id')
+    .execute();
+  return rows.map((x) => x.id);
 }
 
 /** A restarted flow: new settings and expiration on the set and its pending documents. */
@@ -111,13 +145,20 @@ export async function saveSetWorkflow(
   trx: Transaction<Database>,
   s: { id: string; workflow: unknown; expiresAt: Date; at: Date },
 ): Promise<number> {
-  const r = await sql<{ flow_generation: number }>`
-    update document_sets set workflow = ${JSON.stringify(s.workflow)}::jsonb, expires_at = ${s.expiresAt},
-           flow_generation = flow_generation + 1, updated_at = ${s.at}
-    where id = ${s.id} returning flow_generation`.execute(trx);
-  await sql`update documents set workflow = ${JSON.stringify(s.workflow)}::jsonb, expires_at = ${s.expiresAt}, updated_at = ${s.at}
-            where set_id = ${s.id} and status = 'pending'`.execute(trx);
-  return r.rows[0].flow_generation;
+  const workflow = JSON.stringify(s.workflow);
+  const r = await trx
+    .updateTable('document_sets')
+    .set((eb) => ({ workflow, expires_at: s.expiresAt, flow_generation: eb('flow_generation', '+', 1), updated_at: s.at }))
+    .where('id', '=', s.id)
+    .returning('flow_generation')
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('documents')
+    .set({ workflow, expires_at: s.expiresAt, updated_at: s.at })
+    .where('set_id', '=', s.id)
+    .where('status', '=', 'pending')
+    .execute();
+  return r.flow_generation;
 }
 
 /** Moves a running (CLOSED) set to its end state; false when it had already left CLOSED. */
@@ -127,10 +168,13 @@ export async function endSet(
   to: Exclude<SetStatus, 'OPEN' | 'CLOSED'>,
   at: Date,
 ): Promise<boolean> {
-  const r = await sql`update document_sets set status = ${to}, updated_at = ${at},
-           concluded_at = case when ${to} = 'COMPLETED' then ${at}::timestamptz else concluded_at end
-    where id = ${id} and status = 'CLOSED'`.execute(trx);
-  return Number(r.numAffectedRows) === 1;
+  const r = await trx
+    .updateTable('document_sets')
+    .set({ status: to, updated_at: at, ...(to === 'COMPLETED' ? { concluded_at: at } : {}) })
+    .where('id', '=', id)
+    .where('status', '=', 'CLOSED')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /**
@@ -141,6 +185,7 @@ export async function endPendingDocuments(
   trx: Transaction<Database>,
   s: { setId: string; to: 'cancelled' | 'expired'; at: Date; exceptId?: string; skipLocked?: boolean },
 ): Promise<{ id: string; ticket: string }[]> {
+  // An UPDATE of the rows a locking subquery picked (FOR UPDATE, perhaps SKIP LOCKED, in id order): kept in SQL.
   const r = await sql<{ id: string; ticket: string }>`
     update documents set status = ${s.to}, updated_at = ${s.at}
     where id in (select id from documents where set_id = ${s.setId} and status = 'pending'
@@ -152,13 +197,18 @@ export async function endPendingDocuments(
 
 /** Documents of the set still pending: none left means the set's flow has nothing more to wait for. */
 export async function countPendingDocuments(q: Q, setId: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from documents where set_id = ${setId} and status = 'pending'`.execute(q);
-  return r.rows[0].n;
+  const r = await q
+    .selectFrom('documents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('set_id', '=', setId)
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 export async function documentTicket(q: Q, documentId: string): Promise<string | undefined> {
-  const r = await sql<{ ticket: string }>`select ticket from documents where id = ${documentId}`.execute(q);
-  return r.rows[0]?.ticket;
+  const r = await q.selectFrom('documents').select('ticket').where('id', '=', documentId).executeTakeFirst();
+  return r?.ticket;
 }
 
 /**
@@ -170,5 +220,5 @@ export async function lockDocuments(trx: Transaction<Database>, documentIds: str
   if (documentIds.length === 0) {
     return;
   }
-  await sql`select id from documents where id = any(${documentIds}::bigint[]) order by id for update`.execute(trx);
+  await trx.selectFrom('documents').select('id').where('id', 'in', documentIds).orderBy('id').forUpdate().execute();
 }

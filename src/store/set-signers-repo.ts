@@ -1,37 +1,33 @@
 // SQL of a document set's signers: the ones preloaded while the set is OPEN, the ones found on its
 // documents when it closes, their links (token stored hashed, and sealed for re-sending), and the
 // document signer rows each of them stands for (signers.set_signer_id).
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, DocumentsTable, SetSignersTable, SignersTable } from './schema.js';
 
 type Q = Db | Transaction<Database>;
 
-export interface SetSignerRow {
-  id: string;
-  signer_id: string;
-  set_id: string;
-  position: number;
-  authority: string;
-  data: string;
-  name: string | null;
-  email: string | null;
-  preloaded: boolean;
-  status: string;
-  token_sealed: Buffer | null;
-  invited_at: Date | null;
-  last_reminded_at: Date | null;
-  reminders_sent: number;
-}
+const COLUMNS = [
+  'id',
+  'signer_id',
+  'set_id',
+  'position',
+  'authority',
+  'data',
+  'name',
+  'email',
+  'preloaded',
+  'status',
+  'token_sealed',
+  'invited_at',
+  'last_reminded_at',
+  'reminders_sent',
+] as const;
 
-const columns = (t: string) =>
-  sql.raw(`${t}.id::text as id, ${t}.signer_id, ${t}.set_id::text as set_id, ${t}.position, ${t}.authority, ${t}.data, ${t}.name,
-  ${t}.email, ${t}.preloaded, ${t}.status, ${t}.token_sealed, ${t}.invited_at, ${t}.last_reminded_at, ${t}.reminders_sent`);
-const COLUMNS = columns('set_signers');
+export type SetSignerRow = Pick<Selectable<SetSignersTable>, (typeof COLUMNS)[number]>;
 
 export async function listSetSigners(q: Q, setId: string): Promise<SetSignerRow[]> {
-  const r = await sql<SetSignerRow>`select ${COLUMNS} from set_signers where set_id = ${setId} order by position, id`.execute(q);
-  return r.rows;
+  return q.selectFrom('set_signers').select(COLUMNS).where('set_id', '=', setId).orderBy('position').orderBy('id').execute();
 }
 
 /**
@@ -51,29 +47,47 @@ export async function insertSetSigner(
     at: Date;
   },
 ): Promise<{ row: SetSignerRow; created: boolean }> {
-  const inserted = await sql<SetSignerRow>`
-    insert into set_signers (signer_id, set_id, position, authority, data, name, email, preloaded, created_at)
-    values (${s.signerId}, ${s.setId},
-            (select coalesce(max(position), -1) + 1 from set_signers where set_id = ${s.setId}),
-            ${s.authority}, ${s.data}, ${s.name}, ${s.email}, ${s.preloaded}, ${s.at})
-    on conflict (set_id, authority, data) do nothing
-    returning ${COLUMNS}`.execute(trx);
-  if (inserted.rows[0]) {
-    return { row: inserted.rows[0], created: true };
+  const inserted = await trx
+    .insertInto('set_signers')
+    .values((eb) => ({
+      signer_id: s.signerId,
+      set_id: s.setId,
+      position: eb.selectFrom('set_signers').select(sql<number>`coalesce(max(position), -1) + 1`.as('next')).where('set_id', '=', s.setId),
+      authority: s.authority,
+      data: s.data,
+      name: s.name,
+      email: s.email,
+      preloaded: s.preloaded,
+      created_at: s.at,
+    }))
+    .onConflict((oc) => oc.columns(['set_id', 'authority', 'data']).doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  if (inserted) {
+    return { row: inserted, created: true };
   }
-  const existing = await sql<SetSignerRow>`select ${COLUMNS} from set_signers
-    where set_id = ${s.setId} and authority = ${s.authority} and data = ${s.data}`.execute(trx);
-  return { row: existing.rows[0], created: false };
+  const existing = await trx
+    .selectFrom('set_signers')
+    .select(COLUMNS)
+    .where('set_id', '=', s.setId)
+    .where('authority', '=', s.authority)
+    .where('data', '=', s.data)
+    .executeTakeFirstOrThrow();
+  return { row: existing, created: false };
 }
 
 export async function deleteSetSigner(trx: Transaction<Database>, setId: string, signerId: string): Promise<boolean> {
-  const r = await sql`delete from set_signers where set_id = ${setId} and signer_id = ${signerId}`.execute(trx);
-  return Number(r.numAffectedRows) === 1;
+  const r = await trx.deleteFrom('set_signers').where('set_id', '=', setId).where('signer_id', '=', signerId).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
 }
 
 export async function countSetSigners(q: Q, setId: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from set_signers where set_id = ${setId}`.execute(q);
-  return r.rows[0].n;
+  const r = await q
+    .selectFrom('set_signers')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('set_id', '=', setId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 /** On close: the final position, the link, and the name/email a document gave when the preload had none. */
@@ -81,55 +95,89 @@ export async function sealSetSigner(
   trx: Transaction<Database>,
   s: { id: string; position: number; tokenHash: Buffer; tokenSealed: Buffer; name: string | null; email: string | null },
 ): Promise<void> {
-  await sql`update set_signers set position = ${s.position}, token_hash = ${s.tokenHash}, token_sealed = ${s.tokenSealed},
-              name = coalesce(name, ${s.name}), email = coalesce(email, ${s.email})
-            where id = ${s.id}`.execute(trx);
+  await trx
+    .updateTable('set_signers')
+    .set((eb) => ({
+      position: s.position,
+      token_hash: s.tokenHash,
+      token_sealed: s.tokenSealed,
+      name: eb.fn.coalesce('name', eb.val(s.name)),
+      email: eb.fn.coalesce('email', eb.val(s.email)),
+    }))
+    .where('id', '=', s.id)
+    .execute();
 }
 
 /** Ties document signer rows to the set signer they belong to. */
 export async function linkSignerRows(trx: Transaction<Database>, setSignerId: string, signerRowIds: string[]): Promise<void> {
   if (signerRowIds.length > 0) {
-    await sql`update signers set set_signer_id = ${setSignerId} where id = any(${signerRowIds}::bigint[])`.execute(trx);
+    await trx.updateTable('signers').set({ set_signer_id: setSignerId }).where('id', 'in', signerRowIds).execute();
   }
 }
 
 export async function markSetSignerInvited(trx: Transaction<Database>, id: string, at: Date, reminder: boolean): Promise<void> {
   if (reminder) {
-    await sql`update set_signers set last_reminded_at = ${at}, reminders_sent = reminders_sent + 1 where id = ${id}`.execute(trx);
+    await trx
+      .updateTable('set_signers')
+      .set((eb) => ({ last_reminded_at: at, reminders_sent: eb('reminders_sent', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
   } else {
-    await sql`update set_signers set invited_at = ${at}, status = case when status = 'pending' then 'invited' else status end
-              where id = ${id}`.execute(trx);
+    await trx
+      .updateTable('set_signers')
+      .set((eb) => ({
+        invited_at: at,
+        status: eb
+          .case()
+          .when('status', '=', 'pending')
+          .then('invited' as const)
+          .else(eb.ref('status'))
+          .end(),
+      }))
+      .where('id', '=', id)
+      .execute();
   }
 }
 
 export async function markSetSignerViewed(q: Q, id: string): Promise<void> {
-  await sql`update set_signers set status = 'viewed' where id = ${id} and status in ('pending', 'invited')`.execute(q);
+  await q.updateTable('set_signers').set({ status: 'viewed' }).where('id', '=', id).where('status', 'in', ['pending', 'invited']).execute();
 }
 
 export async function setSetSignerStatus(trx: Transaction<Database>, id: string, status: 'signed' | 'rejected'): Promise<void> {
-  await sql`update set_signers set status = ${status} where id = ${id}`.execute(trx);
+  await trx.updateTable('set_signers').set({ status }).where('id', '=', id).execute();
 }
 
 /** How many of the set signer's document rows are still to sign (documents still pending). */
 export async function unsignedRowsOf(q: Q, setSignerId: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from signers s join documents d on d.id = s.document_id
-    where s.set_signer_id = ${setSignerId} and s.status not in ('signed', 'rejected') and d.status = 'pending'`.execute(q);
-  return r.rows[0].n;
+  const r = await q
+    .selectFrom('signers as s')
+    .innerJoin('documents as d', 'd.id', 's.document_id')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('s.set_signer_id', '=', setSignerId)
+    .where('s.status', 'not in', ['signed', 'rejected'])
+    .where('d.status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }
 
 /** The set signer of a document signer row, if it has one. */
 export async function setSignerIdOfRow(q: Q, signerRowId: string): Promise<string | null> {
-  const r = await sql<{ id: string | null }>`select set_signer_id::text as id from signers where id = ${signerRowId}`.execute(q);
-  return r.rows[0]?.id ?? null;
+  const r = await q.selectFrom('signers').select('set_signer_id').where('id', '=', signerRowId).executeTakeFirst();
+  return r?.set_signer_id ?? null;
 }
 
 /** The set signer of the row that rejected the document, if any. */
 export async function rejectingSetSigner(q: Q, documentId: string): Promise<string | null> {
-  const r = await sql<{ id: string | null }>`select set_signer_id::text as id from signers
-    where document_id = ${documentId} and status = 'rejected' and set_signer_id is not null order by rejected_at desc nulls last limit 1`.execute(
-    q,
-  );
-  return r.rows[0]?.id ?? null;
+  const r = await q
+    .selectFrom('signers')
+    .select('set_signer_id')
+    .where('document_id', '=', documentId)
+    .where('status', '=', 'rejected')
+    .where('set_signer_id', 'is not', null)
+    .orderBy('rejected_at', (o) => o.desc().nullsLast())
+    .limit(1)
+    .executeTakeFirst();
+  return r?.set_signer_id ?? null;
 }
 
 export interface SetSignerBehindToken {
@@ -138,48 +186,55 @@ export interface SetSignerBehindToken {
 }
 
 export async function findSetSignerByToken(q: Q, tokenHash: Buffer): Promise<SetSignerBehindToken | undefined> {
-  const r = await sql<
-    SetSignerRow & { set_uuid: string; set_name: string; set_status: string; account_id: string; workflow: Record<string, unknown> | null }
-  >`
-    select ${columns('ss')}, ds.uuid as set_uuid, ds.name as set_name, ds.status as set_status,
-           ds.account_id::text as account_id, ds.workflow
-    from set_signers ss join document_sets ds on ds.id = ss.set_id
-    where ss.token_hash = ${tokenHash}`.execute(q);
-  const row = r.rows[0];
+  const row = await q
+    .selectFrom('set_signers as ss')
+    .innerJoin('document_sets as ds', 'ds.id', 'ss.set_id')
+    .select(COLUMNS.map((c) => `ss.${c}` as const))
+    .select(['ds.uuid as set_uuid', 'ds.name as set_name', 'ds.status as set_status', 'ds.account_id', 'ds.workflow'])
+    .where('ss.token_hash', '=', tokenHash)
+    .executeTakeFirst();
   if (!row) {
     return undefined;
   }
   const { set_uuid, set_name, set_status, account_id, workflow, ...signer } = row;
-  return { signer, set: { id: row.set_id, uuid: set_uuid, name: set_name, status: set_status, account_id, workflow } };
+  return {
+    signer,
+    set: {
+      id: row.set_id,
+      uuid: set_uuid,
+      name: set_name,
+      status: set_status,
+      account_id,
+      workflow: workflow as Record<string, unknown> | null,
+    },
+  };
 }
 
-export interface SignerRowOfSet {
-  id: string;
-  signer_id: string;
-  status: string;
-  signed_at: Date | null;
-  token_sealed: Buffer | null;
-  document_id: string;
-  ticket: string;
-  document_name: string;
-  document_status: string;
-  original_sha256: string;
-  /** null when no identity verification is asked of this person in the set. */
-  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
-}
+/** A document signer row of a set signer (identity_status: null when no identity verification is asked in the set). */
+export type SignerRowOfSet = Pick<
+  Selectable<SignersTable>,
+  'id' | 'signer_id' | 'status' | 'signed_at' | 'token_sealed' | 'identity_status'
+> &
+  Pick<Selectable<DocumentsTable>, 'ticket' | 'original_sha256'> & { document_id: string; document_name: string; document_status: string };
 
 /** The document signer rows a set signer stands for, in the set's document order. */
 export async function signerRowsOf(q: Q, setSignerId: string): Promise<SignerRowOfSet[]> {
-  const r = await sql<SignerRowOfSet>`
-    select s.id::text as id, s.signer_id, s.status, s.signed_at, s.token_sealed, d.id::text as document_id, d.ticket,
-           d.name as document_name, d.status as document_status, d.original_sha256, s.identity_status
-    from signers s join documents d on d.id = s.document_id
-    where s.set_signer_id = ${setSignerId} order by d.id`.execute(q);
-  return r.rows;
+  return q
+    .selectFrom('signers as s')
+    .innerJoin('documents as d', 'd.id', 's.document_id')
+    .select(['s.id', 's.signer_id', 's.status', 's.signed_at', 's.token_sealed', 'd.id as document_id', 'd.ticket'])
+    .select(['d.name as document_name', 'd.status as document_status', 'd.original_sha256', 's.identity_status'])
+    .where('s.set_signer_id', '=', setSignerId)
+    .orderBy('d.id')
+    .execute();
 }
 
 /** One verified code proves the set signer for every document: the verification is copied to each row. */
 export async function copyVerification(q: Q, setSignerId: string, fromRowId: string): Promise<void> {
-  await sql`update signers set verified_at = (select verified_at from signers where id = ${fromRowId})
-            where set_signer_id = ${setSignerId} and id <> ${fromRowId}`.execute(q);
+  await q
+    .updateTable('signers')
+    .set((eb) => ({ verified_at: eb.selectFrom('signers as v').select('v.verified_at').where('v.id', '=', fromRowId) }))
+    .where('set_signer_id', '=', setSignerId)
+    .where('id', '<>', fromRowId)
+    .execute();
 }

@@ -1,38 +1,36 @@
 // SQL for signing: the signer behind a link token, the document locked for one signature at a
 // time, and the state changes a signature or a rejection makes.
-import { sql, type Transaction } from 'kysely';
+import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
+import type { Database, DocumentsTable, SignersTable } from './schema.js';
 
 type Q = Db | Transaction<Database>;
 
-export interface SigningSigner {
-  id: string;
-  signer_id: string;
-  document_id: string;
-  position: number;
-  authority: string;
-  data: string;
-  name: string | null;
-  email: string | null;
-  status: string;
-  signed_at: Date | null;
-  /** null when no identity verification was asked for this signer. */
-  identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
-  /** 'endorser': the signer of an endorsement of a completed document (domain/endorsements). */
-  role: 'signer' | 'endorser';
-}
+const SIGNER_COLUMNS = [
+  'id',
+  'signer_id',
+  'document_id',
+  'position',
+  'authority',
+  'data',
+  'name',
+  'email',
+  'status',
+  'signed_at',
+  'identity_status',
+  'role',
+] as const;
 
-export interface SigningDocument {
-  id: string;
-  ticket: string;
-  account_id: string;
-  name: string;
-  status: string;
-  original_sha256: string;
-  page_count: number;
-  workflow: unknown;
-}
+/**
+ * A signer row as signing needs it. identity_status: null when no identity verification was asked;
+ * role 'endorser': the signer of an endorsement of a completed document (domain/endorsements).
+ */
+export type SigningSigner = Pick<Selectable<SignersTable>, (typeof SIGNER_COLUMNS)[number]>;
+
+export type SigningDocument = Pick<
+  Selectable<DocumentsTable>,
+  'id' | 'ticket' | 'account_id' | 'name' | 'status' | 'original_sha256' | 'page_count' | 'workflow'
+>;
 
 const SIGNER = sql`s.id::text as id, s.signer_id, s.document_id::text as document_id, s.position, s.authority, s.data, s.name,
   s.email, s.status, s.signed_at, s.identity_status, s.role`;
@@ -50,6 +48,7 @@ export async function findByToken(
   tokenHash: Buffer,
   lock = false,
 ): Promise<{ signer: SigningSigner; document: SigningDocument } | undefined> {
+  // One statement reads the signer and locks its document (a LATERAL subquery FOR UPDATE): kept in SQL.
   const r = await sql<{ s: SigningSigner; d: SigningDocument }>`
     select row_to_json(x) as s, row_to_json(y) as d from
       (select ${SIGNER} from signers s where s.token_hash = ${tokenHash}) x,
@@ -61,10 +60,13 @@ export async function findByToken(
   if (!lock) {
     return { signer: reviveSigner(row.s), document: row.d };
   }
-  const fresh = await sql<SigningSigner>`select ${SIGNER} from signers s where s.id = ${row.s.id} and s.token_hash = ${tokenHash}`.execute(
-    q,
-  );
-  return fresh.rows[0] ? { signer: fresh.rows[0], document: row.d } : undefined;
+  const fresh = await q
+    .selectFrom('signers')
+    .select(SIGNER_COLUMNS)
+    .where('id', '=', row.s.id)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return fresh ? { signer: fresh, document: row.d } : undefined;
 }
 
 function reviveSigner(s: SigningSigner): SigningSigner {
@@ -81,17 +83,25 @@ export async function stickersOf(q: Q, signerRowId: string) {
 }
 
 /** The document's signers in order; with `endorsers`, the endorsers of its endorsements after them. */
-export async function signersOf(q: Q, documentId: string, o: { endorsers?: boolean } = {}) {
-  const roles = o.endorsers ? sql`` : sql`and s.role = 'signer'`;
-  const r =
-    await sql<SigningSigner>`select ${SIGNER} from signers s where s.document_id = ${documentId} ${roles} order by s.position`.execute(q);
-  return r.rows;
+export async function signersOf(q: Q, documentId: string, o: { endorsers?: boolean } = {}): Promise<SigningSigner[]> {
+  return q
+    .selectFrom('signers')
+    .select(SIGNER_COLUMNS)
+    .where('document_id', '=', documentId)
+    .$if(!o.endorsers, (qb) => qb.where('role', '=', 'signer'))
+    .orderBy('position')
+    .execute();
 }
 
 export async function markViewed(q: Q, signerRowId: string, at: Date) {
-  await sql`update signers set viewed_at = coalesce(viewed_at, ${at}),
-              status = case when status in ('pending', 'invited') then 'viewed' else status end
-            where id = ${signerRowId}`.execute(q);
+  await q
+    .updateTable('signers')
+    .set((eb) => ({
+      viewed_at: eb.fn.coalesce('viewed_at', eb.val(at)),
+      status: eb.case().when('status', 'in', ['pending', 'invited']).then('viewed').else(eb.ref('status')).end(),
+    }))
+    .where('id', '=', signerRowId)
+    .execute();
 }
 
 export async function recordSignature(
@@ -108,54 +118,76 @@ export async function recordSignature(
     certificateStatus?: string | null;
   },
 ): Promise<void> {
-  await sql`update signers set status = 'signed', signed_at = ${s.at}, certificate_serial = ${s.certificateSerial},
-              signature_type = ${s.type}, action_ip = ${s.ip}, certificate_status = ${s.certificateStatus ?? null}
-            where id = ${s.signerRowId}`.execute(trx);
-  await sql`update documents set original_sha256 = ${s.sha256}, updated_at = ${s.at} where id = ${s.documentId}`.execute(trx);
-  await sql`insert into document_revisions (document_id, revision, sha256, signer_row_id, created_at)
-            values (${s.documentId},
-                    (select coalesce(max(revision), 0) + 1 from document_revisions where document_id = ${s.documentId}),
-                    ${s.sha256}, ${s.signerRowId}, ${s.at})`.execute(trx);
+  await trx
+    .updateTable('signers')
+    .set({
+      status: 'signed',
+      signed_at: s.at,
+      certificate_serial: s.certificateSerial,
+      signature_type: s.type,
+      action_ip: s.ip,
+      certificate_status: s.certificateStatus ?? null,
+    })
+    .where('id', '=', s.signerRowId)
+    .execute();
+  await trx.updateTable('documents').set({ original_sha256: s.sha256, updated_at: s.at }).where('id', '=', s.documentId).execute();
+  await trx
+    .insertInto('document_revisions')
+    .values((eb) => ({
+      document_id: s.documentId,
+      revision: eb
+        .selectFrom('document_revisions')
+        .select(sql<number>`coalesce(max(revision), 0) + 1`.as('next'))
+        .where('document_id', '=', s.documentId),
+      sha256: s.sha256,
+      signer_row_id: s.signerRowId,
+      created_at: s.at,
+    }))
+    .execute();
 }
 
 export async function recordRejection(
   trx: Transaction<Database>,
   r: { documentId: string; signerRowId: string; reason: string; at: Date; ip: string | null },
 ) {
-  await sql`update signers set status = 'rejected', rejected_at = ${r.at}, rejection_reason = ${r.reason}, action_ip = ${r.ip}
-            where id = ${r.signerRowId}`.execute(trx);
-  await sql`update documents set status = 'rejected', updated_at = ${r.at} where id = ${r.documentId}`.execute(trx);
+  await trx
+    .updateTable('signers')
+    .set({ status: 'rejected', rejected_at: r.at, rejection_reason: r.reason, action_ip: r.ip })
+    .where('id', '=', r.signerRowId)
+    .execute();
+  await trx.updateTable('documents').set({ status: 'rejected', updated_at: r.at }).where('id', '=', r.documentId).execute();
 }
 
 export async function completeDocument(trx: Transaction<Database>, documentId: string, at: Date) {
-  await sql`update documents set status = 'completed', completed_at = ${at}, updated_at = ${at} where id = ${documentId}`.execute(trx);
+  await trx.updateTable('documents').set({ status: 'completed', completed_at: at, updated_at: at }).where('id', '=', documentId).execute();
 }
 
-export interface OtpState {
-  otp_hash: Buffer | null;
-  otp_expires_at: Date | null;
-  otp_sent_at: Date | null;
-  otp_attempts: number;
-  verified_at: Date | null;
-}
+const OTP_COLUMNS = ['otp_hash', 'otp_expires_at', 'otp_sent_at', 'otp_attempts', 'verified_at'] as const;
+
+export type OtpState = Pick<Selectable<SignersTable>, (typeof OTP_COLUMNS)[number]>;
 
 export async function otpStateOf(q: Q, signerRowId: string): Promise<OtpState> {
-  const r =
-    await sql<OtpState>`select otp_hash, otp_expires_at, otp_sent_at, otp_attempts, verified_at from signers where id = ${signerRowId}`.execute(
-      q,
-    );
-  return r.rows[0];
+  const row = await q.selectFrom('signers').select(OTP_COLUMNS).where('id', '=', signerRowId).executeTakeFirst();
+  // Undefined for an unknown row, as before; the type is the one callers were written against.
+  return row as OtpState;
 }
 
 export async function storeOtp(q: Q, signerRowId: string, o: { hash: Buffer; expiresAt: Date; sentAt: Date }) {
-  await sql`update signers set otp_hash = ${o.hash}, otp_expires_at = ${o.expiresAt}, otp_sent_at = ${o.sentAt}, otp_attempts = 0
-            where id = ${signerRowId}`.execute(q);
+  await q
+    .updateTable('signers')
+    .set({ otp_hash: o.hash, otp_expires_at: o.expiresAt, otp_sent_at: o.sentAt, otp_attempts: 0 })
+    .where('id', '=', signerRowId)
+    .execute();
 }
 
 export async function countOtpAttempt(q: Q, signerRowId: string) {
-  await sql`update signers set otp_attempts = otp_attempts + 1 where id = ${signerRowId}`.execute(q);
+  await q
+    .updateTable('signers')
+    .set((eb) => ({ otp_attempts: eb('otp_attempts', '+', 1) }))
+    .where('id', '=', signerRowId)
+    .execute();
 }
 
 export async function markVerified(q: Q, signerRowId: string, at: Date) {
-  await sql`update signers set verified_at = ${at}, otp_hash = null, otp_expires_at = null where id = ${signerRowId}`.execute(q);
+  await q.updateTable('signers').set({ verified_at: at, otp_hash: null, otp_expires_at: null }).where('id', '=', signerRowId).execute();
 }

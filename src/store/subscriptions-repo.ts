@@ -1,19 +1,11 @@
 // SQL for per-event webhook subscriptions.
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { Database } from './schema.js';
-
-export interface SubscriptionRow {
-  subscription_id: string;
-  event: string;
-  url: string;
-  active: boolean;
-  disabled_reason: string | null;
-  disabled_at: Date | null;
-  created_at: Date;
-}
+import type { Database, EventKind, SubscriptionsTable } from './schema.js';
 
 const COLUMNS = ['subscription_id', 'event', 'url', 'active', 'disabled_reason', 'disabled_at', 'created_at'] as const;
+
+export type SubscriptionRow = Pick<Selectable<SubscriptionsTable>, (typeof COLUMNS)[number]>;
 
 export async function countActiveSubscriptions(db: Db, accountId: string): Promise<number> {
   const r = await db
@@ -38,7 +30,8 @@ export async function insertOrFindSubscription(
     .values({
       subscription_id: s.subscriptionId,
       account_id: s.accountId,
-      event: s.event,
+      // The route checked the event against EVENT_KINDS; the column's CHECK refuses anything else.
+      event: s.event as EventKind,
       url: s.url,
       secret_enc: s.secretEnc,
       created_at: s.at,
@@ -53,7 +46,7 @@ export async function insertOrFindSubscription(
     .selectFrom('subscriptions')
     .select([...COLUMNS, 'secret_enc'])
     .where('account_id', '=', s.accountId)
-    .where('event', '=', s.event)
+    .where('event', '=', s.event as EventKind)
     .where('url', '=', s.url)
     .where('active', '=', true)
     .executeTakeFirstOrThrow();

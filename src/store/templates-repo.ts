@@ -1,7 +1,10 @@
 // SQL for templates.
 import type { Db } from './db.js';
 import type { TemplateType } from './schema.js';
-import type { TemplateField, TemplateTable } from '../render/types.js';
+import type { TemplateType as EngineType, TemplateField, TemplateTable } from '../render/types.js';
+
+/** The database's CHECK on templates.type and the engines name the same types: changing one alone does not compile. */
+export const TEMPLATE_TYPES_AGREE: [TemplateType, EngineType] extends [EngineType, TemplateType] ? true : never = true;
 
 export interface TemplateRow {
   name: string;

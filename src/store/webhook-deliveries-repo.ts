@@ -1,9 +1,9 @@
 // SQL for the webhook deliveries of notifications, one per (notification, target): where an event
 // goes, and the claim and outcome of each delivery attempt.
-import { sql, type Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { Db } from './db.js';
 import { refreshNotifications } from './notifications-repo.js';
-import type { Database, DeliveryState, DocumentStatus } from './schema.js';
+import type { Database, DeliveryState, DocumentStatus, EventKind, NotificationDeliveriesTable, NotificationsTable } from './schema.js';
 
 type Trx = Transaction<Database>;
 
@@ -27,7 +27,7 @@ export async function deliveryTargets(
     .selectFrom('subscriptions')
     .select(['id', 'subscription_id'])
     .where('account_id', '=', accountId)
-    .where('event', '=', kind)
+    .where('event', '=', kind as EventKind)
     .where('active', '=', true)
     .orderBy('id')
     .execute();
@@ -163,44 +163,54 @@ export async function settleDelivery(
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** One row of an account's delivery log (webhook-deliveries.ts). */
-export interface LoggedDelivery {
-  id: string;
-  notification_id: string;
-  kind: string;
-  document_ticket: string | null;
-  document_name: string | null;
-  target: string;
-  subscription_id: string | null;
-  url: string | null;
-  state: DeliveryState;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_attempt_at: Date | null;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  created_at: Date;
-}
+const LOG_DELIVERY_COLUMNS = [
+  'id',
+  'target',
+  'state',
+  'attempts',
+  'last_status',
+  'last_error',
+  'last_attempt_at',
+  'next_attempt_at',
+  'delivered_at',
+  'created_at',
+] as const;
 
-const LOG_COLUMNS = sql`d.id::text as id, n.notification_id, n.kind, doc.ticket as document_ticket, doc.name as document_name, d.target,
-  s.subscription_id, case when d.target = 'account' then a.webhook_url else s.url end as url, d.state, d.attempts,
-  d.last_status, d.last_error, d.last_attempt_at, d.next_attempt_at, d.delivered_at, d.created_at`;
-const LOG_FROM = sql`notification_deliveries d join notifications n on n.id = d.notification_id
-  join accounts a on a.id = n.account_id left join documents doc on doc.id = n.document_id
-  left join subscriptions s on s.id = d.subscription_id`;
+/** One row of an account's delivery log (webhook-deliveries.ts): the delivery, its notification, document and URL. */
+export type LoggedDelivery = Pick<Selectable<NotificationDeliveriesTable>, (typeof LOG_DELIVERY_COLUMNS)[number]> &
+  Pick<Selectable<NotificationsTable>, 'notification_id' | 'kind'> & {
+    document_ticket: string | null;
+    document_name: string | null;
+    subscription_id: string | null;
+    url: string | null;
+  };
+
+/** The deliveries with what the log shows of each, to be narrowed by a where. */
+function deliveryLog(q: Db | Trx) {
+  return q
+    .selectFrom('notification_deliveries as d')
+    .innerJoin('notifications as n', 'n.id', 'd.notification_id')
+    .innerJoin('accounts as a', 'a.id', 'n.account_id')
+    .leftJoin('documents as doc', 'doc.id', 'n.document_id')
+    .leftJoin('subscriptions as s', 's.id', 'd.subscription_id')
+    .select(LOG_DELIVERY_COLUMNS.map((c) => `d.${c}` as const))
+    .select(['n.notification_id', 'n.kind', 'doc.ticket as document_ticket', 'doc.name as document_name', 's.subscription_id'])
+    .select((eb) => eb.case().when('d.target', '=', 'account').then(eb.ref('a.webhook_url')).else(eb.ref('s.url')).end().as('url'));
+}
 
 /** The account's deliveries, newest first, keyset-paged on id. */
 export async function listAccountDeliveries(
   db: Db,
   q: { accountId: string; state?: DeliveryState; limit: number; beforeId?: string },
 ): Promise<LoggedDelivery[]> {
-  const r = await sql<LoggedDelivery>`select ${LOG_COLUMNS} from ${LOG_FROM}
-    where n.account_id = ${q.accountId}
-      ${q.state ? sql`and d.state = ${q.state}` : sql``}
-      ${q.beforeId ? sql`and d.id < ${q.beforeId}::bigint` : sql``}
-    order by d.id desc limit ${q.limit}`.execute(db);
-  return r.rows;
+  const { state, beforeId } = q;
+  return deliveryLog(db)
+    .where('n.account_id', '=', q.accountId)
+    .$if(state !== undefined, (qb) => qb.where('d.state', '=', state!))
+    .$if(beforeId !== undefined, (qb) => qb.where('d.id', '<', beforeId!))
+    .orderBy('d.id', 'desc')
+    .limit(q.limit)
+    .execute();
 }
 
 /** One delivery of the account, locked for a change; undefined for another account's. */
@@ -209,9 +219,12 @@ export async function lockAccountDelivery(
   accountId: string,
   id: string,
 ): Promise<(LoggedDelivery & { notification_row_id: string }) | undefined> {
-  const r = await sql<LoggedDelivery & { notification_row_id: string }>`select ${LOG_COLUMNS}, n.id::text as notification_row_id
-    from ${LOG_FROM} where n.account_id = ${accountId} and d.id = ${id}::bigint for update of d`.execute(trx);
-  return r.rows[0];
+  return deliveryLog(trx)
+    .select('n.id as notification_row_id')
+    .where('n.account_id', '=', accountId)
+    .where('d.id', '=', id)
+    .forUpdate('d')
+    .executeTakeFirst();
 }
 
 /** Makes a delivery pending again with its next attempt now ("send again"). */

@@ -4,7 +4,7 @@
 // laid on a table: the card a little smaller than the frame, on a darker background. The portrait
 // is a drawn face, or a photograph's region (a face found in a sample photo) for the face check.
 import type { Browser } from 'playwright-core';
-import { imageInfo } from '../../src/domain/identity/image-info.js';
+import { imageInfo } from '../../src/identity-imaging/image-info.js';
 import { type MrzPerson, td1, td3 } from './mrz-lines.js';
 
 export interface CardOptions {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { detectPdfForm, fillPdfForm } from '../../src/render/pdf-form-template.js';
+import { detectPdfForm, fillPdfForm } from '../../src/pdf/form/pdf-form-template.js';
 import { TemplateError, type FillValues } from '../../src/render/types.js';
 import { COUNTRY_OPTIONS, FORM_FIELDS, RADIO_OPTIONS, SIZE_WIDGET_X, makeFormPdf, pdfToText, qpdfAcroForm } from '../helpers/pdf-forms.js';
 import { encryptWithQpdf, makePdf, qpdfCheck } from '../helpers/pdfs.js';

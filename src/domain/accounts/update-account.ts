@@ -38,30 +38,8 @@ export async function updateAccount(
   identityRetries?: number;
   identityDecision?: 'manual' | 'automatic';
 }> {
-  const change: { name?: string; logoPng?: Buffer | null } = {};
-  if (opts.name !== undefined) {
-    const name = opts.name.trim();
-    if (!name || name.length > 200) {
-      throw invalid('name', 'expected 1 to 200 characters');
-    }
-    change.name = name;
-  }
-  if (opts.logoPng !== undefined) {
-    change.logoPng = opts.logoPng === null ? null : checkLogo(opts.logoPng);
-  }
+  const change = checkAccountUpdate(opts);
   const profile = change.name !== undefined || change.logoPng !== undefined;
-  if (
-    opts.identityRetries !== undefined &&
-    (!Number.isInteger(opts.identityRetries) || opts.identityRetries < 0 || opts.identityRetries > 5)
-  ) {
-    throw invalid('identity-retries', 'expected a whole number from 0 to 5');
-  }
-  if (opts.identityDecision !== undefined && opts.identityDecision !== 'manual' && opts.identityDecision !== 'automatic') {
-    throw invalid('identity-decision', 'expected manual or automatic');
-  }
-  if (!profile && opts.nom151Default === undefined && opts.identityRetries === undefined && opts.identityDecision === undefined) {
-    throw invalid('name', 'nothing to change: give a name, a logo, the NOM-151 default, the identity retries or the identity decision');
-  }
   const found = await deps.db.transaction().execute(async (trx) => {
     if (profile && !(await updateAccountProfile(trx, opts.webId, change))) {
       return false;
@@ -85,6 +63,44 @@ export async function updateAccount(
     ...(opts.identityRetries !== undefined ? { identityRetries: opts.identityRetries } : {}),
     ...(opts.identityDecision !== undefined ? { identityDecision: opts.identityDecision } : {}),
   };
+}
+
+/**
+ * The update's own checks, before anything is read or written (the CLI runs them on its flags
+ * before it opens the database): the name trimmed and the logo checked, or INVALID_INPUT naming
+ * the field.
+ */
+export function checkAccountUpdate(opts: Omit<AccountUpdate, 'webId'>): { name?: string; logoPng?: Buffer | null } {
+  const change: { name?: string; logoPng?: Buffer | null } = {};
+  if (opts.name !== undefined) {
+    const name = opts.name.trim();
+    if (!name || name.length > 200) {
+      throw invalid('name', 'expected 1 to 200 characters');
+    }
+    change.name = name;
+  }
+  if (opts.logoPng !== undefined) {
+    change.logoPng = opts.logoPng === null ? null : checkLogo(opts.logoPng);
+  }
+  if (
+    opts.identityRetries !== undefined &&
+    (!Number.isInteger(opts.identityRetries) || opts.identityRetries < 0 || opts.identityRetries > 5)
+  ) {
+    throw invalid('identity-retries', 'expected a whole number from 0 to 5');
+  }
+  if (opts.identityDecision !== undefined && opts.identityDecision !== 'manual' && opts.identityDecision !== 'automatic') {
+    throw invalid('identity-decision', 'expected manual or automatic');
+  }
+  if (
+    change.name === undefined &&
+    change.logoPng === undefined &&
+    opts.nom151Default === undefined &&
+    opts.identityRetries === undefined &&
+    opts.identityDecision === undefined
+  ) {
+    throw invalid('name', 'nothing to change: give a name, a logo, the NOM-151 default, the identity retries or the identity decision');
+  }
+  return change;
 }
 
 /** A PNG (signature, then IHDR as the first chunk, RFC 2083 §3.2) of sane size. */

@@ -33,7 +33,7 @@ import {
 } from '../../store/identity-repo.js';
 import type { Database } from '../../store/schema.js';
 import { addIdentityChecksJob } from '../../jobs/payloads/identity-checks.js';
-import { imageInfo } from './image-info.js';
+import { imageInfo } from '../../identity-imaging/image-info.js';
 import { measureEvidence, refuseUnusable } from './image-quality-gate.js';
 
 export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['front', 'back', 'selfie'];

@@ -4,7 +4,7 @@
 // failure) and when the job's last attempt failed (`final`: the stamp waits for the operator).
 import type { Deps } from '../deps.js';
 import { appendHistory } from '../history/append-history.js';
-import { recordStampFailure } from '../../store/archival-state-repo.js';
+import { lockDocumentRow, recordStampFailure } from '../../store/archival-state-repo.js';
 import type { Rendition } from './stamp-document.js';
 
 export async function recordDocumentStampFailure(
@@ -12,8 +12,7 @@ export async function recordDocumentStampFailure(
   o: { documentId: string; rendition: Rendition; reason: string; attempt: number; maxAttempts: number },
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const exists = await trx.selectFrom('documents').select('id').where('id', '=', o.documentId).forUpdate().executeTakeFirst();
-    if (!exists) {
+    if (!(await lockDocumentRow(trx, o.documentId))) {
       return;
     }
     const at = deps.clock.now();

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.js';
 import { emitEvent } from '../events/emit-event.js';
 import { appendHistory } from '../history/append-history.js';
 import { addUniversalRenewJob } from '../../jobs/payloads/universal-renew.js';
-import { markUniversalFailed, storeUniversal, universalState } from '../../store/universal-repo.js';
+import { markUniversalFailed, recordUniversalRenewalError, storeUniversal, universalState } from '../../store/universal-repo.js';
 import { afterUniversalStored } from './after-universal-stored.js';
 import { UNIVERSAL_LEVEL, type MadeUniversal } from './make-universal.js';
 
@@ -118,7 +118,7 @@ export async function recordUniversalFailure(
     const repeated = s.universal_error === o.reason;
     const final = o.attempt >= o.maxAttempts;
     if (o.renewal) {
-      await trx.updateTable('documents').set({ universal_error: o.reason }).where('id', '=', o.documentId).execute();
+      await recordUniversalRenewalError(trx, o.documentId, o.reason);
     } else {
       await markUniversalFailed(trx, o.documentId, o.reason, final);
     }

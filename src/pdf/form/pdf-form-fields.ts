@@ -13,8 +13,8 @@ import {
   type RadioField,
   type TextField,
 } from '@libpdf/core';
-import { TemplateError, type FieldType } from './types.js';
-import { isEncryptedFile } from '../pdf/encrypted-pdf.js';
+import { TemplateError, type FieldType } from '../../template-types.js';
+import { isEncryptedFile } from '../encrypted-pdf.js';
 
 /** The field kinds a value can be given to (not signatures nor push buttons). */
 export type Fillable = TextField | CheckboxField | RadioField | DropdownField | ListBoxField;

@@ -1,8 +1,8 @@
 // The font each regenerated field appearance of a pdf template is drawn with.
 import { PdfName, type EmbeddedFont, type PDF, type PDFForm, type PdfRef } from '@libpdf/core';
 import type { Fillable } from './pdf-form-fields.js';
-import { bundledRobotoFont } from './pdfmake-template.js';
-import { TemplateError } from './types.js';
+import { bundledRobotoFont } from './bundled-font.js';
+import { TemplateError } from '../../template-types.js';
 
 /**
  * Picks the font each regenerated appearance is drawn with. The template's own font (from the

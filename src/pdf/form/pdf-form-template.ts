@@ -6,7 +6,7 @@ import { PdfArray, PdfDict, PdfNumber, PdfStream, type PDF } from '@libpdf/core'
 import { FontChooser } from './pdf-form-fonts.js';
 import { loadForm, type Entry, type Fillable } from './pdf-form-fields.js';
 import { resolveValue } from './pdf-form-values.js';
-import type { DetectedTemplate, FillValues } from './types.js';
+import type { DetectedTemplate, FillValues } from '../../template-types.js';
 
 /** One planned change, decided for every value before anything is modified. */
 interface Change {

@@ -2,7 +2,7 @@
 // allows before anything in the document changes.
 import type { TextField } from '@libpdf/core';
 import type { Entry } from './pdf-form-fields.js';
-import { TemplateError } from './types.js';
+import { TemplateError } from '../../template-types.js';
 
 const BOOLEAN_ON = new Set(['true', 'yes', 'on']);
 const BOOLEAN_OFF = new Set(['false', 'no', 'off', '']);
