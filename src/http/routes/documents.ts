@@ -2,7 +2,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
-import { AppError } from '../../domain/errors.js';
 import { createDocument } from '../../domain/documents/create-document.js';
 import { deleteOrRestoreDocument } from '../../domain/documents/delete-or-restore.js';
 import { getDocumentFile } from '../../domain/documents/get-document-file.js';
@@ -159,14 +158,4 @@ function deleteAndRestoreRoutes(app: TypedApp, deps: Deps): void {
       );
     }
   }
-}
-
-export function asObject(body: unknown): Record<string, unknown> {
-  if (body === undefined) {
-    return {};
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError('INVALID_INPUT', 'body: expected a JSON object', { field: 'body' });
-  }
-  return body as Record<string, unknown>;
 }
