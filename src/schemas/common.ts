@@ -1,11 +1,11 @@
 // The building blocks every area's shapes share. src/schemas/ holds the one definition of each
 // request and response of the API as TypeBox schemas: the routes (http/) validate and document
 // with them, and the domain, the client and the signer page take their types from them with
-// Static<typeof X>. It imports nothing but TypeBox and the registry of error codes (a plain list),
+// Static<typeof X>. It imports nothing but TypeBox and the registry of error codes (error-codes.ts, a plain list),
 // so the domain depends on plain data shapes, never on Fastify or on http/ (DESIGN.md: no HTTP in
 // domain/), and the web app can import its types without pulling in server code.
 import { type Static, type TSchema, type TUnsafe, Type } from '@sinclair/typebox';
-import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 /** `null` allowed: a value that is absent until known (a signature time, a name not given). */
 export const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => Type.Union([t, Type.Null()], options);
@@ -59,7 +59,7 @@ export const ErrorResponse = Type.Object(
   {
     error: Type.Object(
       {
-        // Every code of the registry (domain/errors.ts), not a list per operation: which codes an
+        // Every code of the registry (schemas/error-codes.ts), not a list per operation: which codes an
         // operation can answer is known only to the use cases it calls, so a shorter list would guess.
         code: StringEnum(Object.keys(ERROR_CODES) as ErrorCode[], {
           description: 'the error code; each is listed in docs/api.md "Errors"',
