@@ -71,40 +71,29 @@ function certificateRoutes(app: TypedApp, { pki }: PkiResponder) {
 
 /** What a validator asks of a certificate's status: the CRLs and the OCSP responder (POST and GET). */
 function revocationRoutes(app: TypedApp, responder: PkiResponder) {
-  app.get(
-    '/pki/crl',
-    {
-      schema: {
-        operationId: 'getIssuingCrl',
-        security: [],
-        summary: "The issuing CA's certificate revocation list (DER)",
-        tags,
-        response: { 200: BinaryFile('application/pkix-crl', 'the CRL') },
+  const crls = [
+    { url: '/pki/crl', which: 'issuing', operationId: 'getIssuingCrl', summary: "The issuing CA's certificate revocation list (DER)" },
+    { url: '/pki/root-crl', which: 'root', operationId: 'getRootCrl', summary: "The root's certificate revocation list (DER)" },
+  ] as const;
+  for (const crl of crls) {
+    app.get(
+      crl.url,
+      {
+        schema: {
+          operationId: crl.operationId,
+          security: [],
+          summary: crl.summary,
+          tags,
+          response: { 200: BinaryFile('application/pkix-crl', 'the CRL') },
+        },
       },
-    },
-    async (_req, reply) =>
-      reply
-        .type('application/pkix-crl')
-        .header('cache-control', 'max-age=300')
-        .send(await responder.crl('issuing')),
-  );
-  app.get(
-    '/pki/root-crl',
-    {
-      schema: {
-        operationId: 'getRootCrl',
-        security: [],
-        summary: "The root's certificate revocation list (DER)",
-        tags,
-        response: { 200: BinaryFile('application/pkix-crl', 'the CRL') },
-      },
-    },
-    async (_req, reply) =>
-      reply
-        .type('application/pkix-crl')
-        .header('cache-control', 'max-age=300')
-        .send(await responder.crl('root')),
-  );
+      async (_req, reply) =>
+        reply
+          .type('application/pkix-crl')
+          .header('cache-control', 'max-age=300')
+          .send(await responder.crl(crl.which)),
+    );
+  }
   app.post(
     '/pki/ocsp',
     {
