@@ -7,13 +7,14 @@ import type { Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
-import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
+import { countSetDocuments, findSet, type SetRow } from '../../store/documents-repo.js';
+import { type CreationAccount, insertCreatedDocument, readCreationAccount } from '../../store/create-document-repo.js';
 import type { Database } from '../../store/schema.js';
-import { appendHistory } from '../history/append-history.js';
+import { appendHistory, firstHistoryEntry } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
 import { adoptDecryptedCopy, type DecryptedDetails } from './decrypted-source.js';
-import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
+import { exhausted, pickPiece, requirePieceIn } from '../packages/consume-piece.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { type PlannedSigner, type PlannedSticker, validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
@@ -21,8 +22,6 @@ import { QrStampError } from '../../pdf/qr-stamp.js';
 import { readWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
-import { accountTimeZone } from '../../store/workflow-repo.js';
-import { accountNom151Default, setDocumentNom151 } from '../../store/stamps-repo.js';
 import { insertCertifiedEmail } from '../../store/certified-email-repo.js';
 import { parseCertifiedEmail } from '../certified-email/parse-certified-email.js';
 import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
@@ -71,8 +70,10 @@ export async function createDocument(
   const { config, clock } = deps;
   const p = opts.payload;
   // Shape checks first: they are cheap and must not wait for a download.
-  const req = await readRequest(deps, opts.accountId, p);
-  await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
+  // The account's say in a creation (NOM-151 default, time zone, packages), read once.
+  const account = await readCreationAccount(deps.db, opts.accountId, 'documents');
+  const req = await readRequest(deps, { id: opts.accountId, timeZone: account.timeZone }, p);
+  requirePieceIn(account.packages, 'documents', clock.now());
 
   const source = await loadSource(deps, opts.accountId, req, p);
   const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
@@ -99,15 +100,17 @@ export async function createDocument(
     stickerIds: stickers.map(() => newPublicId()),
   };
   const now = clock.now();
+  // Decided at creation: a later change of the account's default does not change this document.
+  const nom151 = typeof p.nom151 === 'boolean' ? p.nom151 : account.nom151Default;
   await deps.db.transaction().execute(async (trx) => {
-    const documentId = await insertRows(trx, deps, { accountId: opts.accountId, req, doc, now });
-    await recordCreation(trx, deps, { accountId: opts.accountId, req, doc, documentId, nom151: p.nom151, now, ip: opts.ip });
+    const documentId = await insertRows(trx, deps, { accountId: opts.accountId, account, req, doc, nom151, now, ip: opts.ip });
+    await recordCreation(trx, deps, { req, doc, documentId, now });
   });
   return answer(deps, req, doc);
 }
 
 /** The origin, the set or the workflow, certified email, and the warnings; the set must be OPEN. */
-async function readRequest(deps: Deps, accountId: string, p: CreateDocumentInput): Promise<CreateRequest> {
+async function readRequest(deps: Deps, account: { id: string; timeZone: string }, p: CreateDocumentInput): Promise<CreateRequest> {
   const origin = originOf(p);
   const warnings = payloadWarnings(p, origin);
   const setUuid = p.document_set;
@@ -129,11 +132,11 @@ async function readRequest(deps: Deps, accountId: string, p: CreateDocumentInput
     const parsed = readWorkflowSettings(p.workflow, { field: 'workflow', allowCamelCase: true });
     workflow = parsed.settings;
     warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
-    requireFutureExpiration(workflow, deps.clock.now(), await accountTimeZone(deps.db, accountId), 'workflow');
+    requireFutureExpiration(workflow, deps.clock.now(), account.timeZone, 'workflow');
   }
   if (inSet) {
     // Checked before the download too; checked again under lock when inserting.
-    requireOpen(await findSet(deps.db, accountId, setUuid), setUuid);
+    requireOpen(await findSet(deps.db, account.id, setUuid), setUuid);
   }
   return { origin, setUuid, verifyAll: p.requireIdentityVerification === true, certified, workflow, warnings };
 }
@@ -198,11 +201,15 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
   return source;
 }
 
-/** The document, its signers and stickers; in a set, under the set's lock and within its limit. */
+/**
+ * The document with its signers, stickers, first history entry and billed piece, in one statement;
+ * in a set, under the set's lock and within its limit. A 402 (no piece left) rolls it all back
+ * (decisions.md "Accounts and packages").
+ */
 async function insertRows(
   trx: Transaction<Database>,
   deps: Deps,
-  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; now: Date },
+  o: { accountId: string; account: CreationAccount; req: CreateRequest; doc: PlannedDocument; nom151: boolean; now: Date; ip?: string },
 ): Promise<string> {
   const { req, doc } = o;
   let setId: string | null = null;
@@ -213,8 +220,9 @@ async function insertRows(
     }
     setId = set.id;
   }
+  const packageId = await pickPiece(trx, { accountId: o.accountId, kind: 'documents', at: o.now }, o.account.packages);
   const inSet = setId !== null;
-  return insertDocument(trx, {
+  const created = await insertCreatedDocument(trx, {
     ticket: doc.ticket,
     accountId: o.accountId,
     setId,
@@ -226,7 +234,7 @@ async function insertRows(
     pageCount: doc.pageCount,
     hasFlow: inSet || req.workflow !== undefined,
     workflow: req.workflow ?? null,
-    extra: {},
+    nom151: o.nom151,
     createdAt: o.now,
     signers: doc.signers.map((s, i) => ({
       signerId: doc.signerIds[i],
@@ -247,35 +255,33 @@ async function insertRows(
       rect: s.rect,
       extra: s.extra,
     })),
+    firstEntry: firstHistoryEntry(doc.ticket, {
+      at: o.now,
+      action: 'created',
+      actor: 'account',
+      ip: o.ip ?? null,
+      details: {
+        name: doc.source.name,
+        signers: doc.signers.length,
+        origin: doc.source.origin,
+        ...(req.setUuid !== undefined ? { document_set: req.setUuid } : {}),
+      },
+    }),
+    piece: { kind: 'documents', channel: doc.source.origin, packageId },
   });
+  if (!created.pieceTaken) {
+    throw exhausted('documents');
+  }
+  return created.id;
 }
 
-/** What commits with the rows: NOM-151 choice, the billed piece, history, certified email, the flow. */
+/** What else commits with the rows, when asked for: the decrypted copy's entry, certified email, the flow. */
 async function recordCreation(
   trx: Transaction<Database>,
   deps: Deps,
-  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; documentId: string; nom151?: boolean | null; now: Date; ip?: string },
+  o: { req: CreateRequest; doc: PlannedDocument; documentId: string; now: Date },
 ): Promise<void> {
   const { req, doc, documentId, now } = o;
-  // Decided at creation: a later change of the account's default does not change this document.
-  if (typeof o.nom151 === 'boolean' ? o.nom151 : await accountNom151Default(trx, o.accountId)) {
-    await setDocumentNom151(trx, documentId, true);
-  }
-  // Billed with the document: a 402 here rolls the document back (decisions.md "Accounts and packages").
-  await consumePiece(trx, { accountId: o.accountId, kind: 'documents', channel: doc.source.origin, documentId, at: now });
-  await appendHistory(trx, {
-    documentId,
-    at: now,
-    action: 'created',
-    actor: 'account',
-    ip: o.ip ?? null,
-    details: {
-      name: doc.source.name,
-      signers: doc.signers.length,
-      origin: doc.source.origin,
-      ...(req.setUuid !== undefined ? { document_set: req.setUuid } : {}),
-    },
-  });
   if (doc.decrypted) {
     await appendHistory(trx, { documentId, at: now, action: 'decrypted', actor: 'system', details: { ...doc.decrypted } });
   }
