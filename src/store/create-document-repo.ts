@@ -6,7 +6,7 @@
 // (docs/performance.md, "Where a creation's time goes"). PostgreSQL runs a data-modifying WITH as
 // one statement: every part commits or none does, and the parts see each other only through
 // RETURNING, which is all they need here (the signers' ids for their stickers).
-import { type Selectable, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from './db.js';
 import type { PackageRow } from './packages-repo.js';
 import type { Database, DocumentStatus, DocumentsTable, PieceKind } from './schema.js';
@@ -101,11 +101,11 @@ export interface NewDocument {
 
 /**
  * The document, its signers, stickers, first history entry (the document's head points at it) and
- * consumption, and the piece taken from its package, in one statement; inside the caller's
- * transaction. `pieceTaken` is false only when the package had no piece left although the caller
+ * consumption, and the piece taken from its package, in one statement (a transaction of its own,
+ * or part of the caller's when it locked a set or a package first). `pieceTaken` is false only when the package had no piece left although the caller
  * locked it (a bug): the caller then throws, and the transaction writes nothing.
  */
-export async function insertCreatedDocument(trx: Transaction<Database>, d: NewDocument): Promise<{ id: string; pieceTaken: boolean }> {
+export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument): Promise<{ id: string; pieceTaken: boolean }> {
   const signers = d.signers.map((s) => ({
     signer_id: s.signerId,
     position: s.position,
@@ -158,7 +158,7 @@ export async function insertCreatedDocument(trx: Transaction<Database>, d: NewDo
       insert into consumption (account_id, kind, channel, package_id, document_id, at)
       select ${d.accountId}, ${d.piece.kind}, ${d.piece.channel}, ${d.piece.packageId}, doc.id, ${d.createdAt} from doc
     )
-    select doc.id, (${d.piece.packageId}::bigint is null or exists (select 1 from taken)) as piece_taken from doc`.execute(trx);
+    select doc.id, (${d.piece.packageId}::bigint is null or exists (select 1 from taken)) as piece_taken from doc`.execute(q);
   const row = r.rows[0];
   return { id: String(row.id), pieceTaken: row.piece_taken };
 }

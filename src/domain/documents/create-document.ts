@@ -3,7 +3,7 @@
 // the PDF is made durable in the blob store before the rows commit. The body's types were checked
 // by its schema (schemas/documents.ts); what is checked here needs more: one origin among three,
 // keys that exclude each other, the set's state, the PDF's pages (stickers, qr).
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
@@ -102,10 +102,17 @@ export async function createDocument(
   const now = clock.now();
   // Decided at creation: a later change of the account's default does not change this document.
   const nom151 = typeof p.nom151 === 'boolean' ? p.nom151 : account.nom151Default;
-  await deps.db.transaction().execute(async (trx) => {
-    const documentId = await insertRows(trx, deps, { accountId: opts.accountId, account, req, doc, nom151, now, ip: opts.ip });
-    await recordCreation(trx, deps, { req, doc, documentId, now });
-  });
+  const rows = { accountId: opts.accountId, req, doc, nom151, now, ip: opts.ip };
+  if (req.setUuid === undefined && account.packages.length === 0 && !doc.decrypted && !req.certified && !req.workflow) {
+    // The common case writes in one statement, which is a transaction of its own: BEGIN and COMMIT
+    // would be two more round trips for nothing.
+    await insertRows(deps.db, deps, { ...rows, setId: null, packageId: null });
+  } else {
+    await deps.db.transaction().execute(async (trx) => {
+      const documentId = await insertRows(trx, deps, { ...rows, ...(await lockSetAndPiece(trx, deps, { ...rows, account })) });
+      await recordCreation(trx, deps, { req, doc, documentId, now });
+    });
+  }
   return answer(deps, req, doc);
 }
 
@@ -202,27 +209,44 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
 }
 
 /**
- * The document with its signers, stickers, first history entry and billed piece, in one statement;
- * in a set, under the set's lock and within its limit. A 402 (no piece left) rolls it all back
- * (decisions.md "Accounts and packages").
+ * In a set, the set locked and its limit checked; the package the piece comes from, its rows
+ * locked. A 402 (no piece left) rolls the creation back (decisions.md "Accounts and packages").
  */
-async function insertRows(
+async function lockSetAndPiece(
   trx: Transaction<Database>,
   deps: Deps,
-  o: { accountId: string; account: CreationAccount; req: CreateRequest; doc: PlannedDocument; nom151: boolean; now: Date; ip?: string },
-): Promise<string> {
-  const { req, doc } = o;
+  o: { accountId: string; account: CreationAccount; req: CreateRequest; now: Date },
+): Promise<{ setId: string | null; packageId: string | null }> {
   let setId: string | null = null;
-  if (req.setUuid !== undefined) {
-    const set = requireOpen(await findSet(trx, o.accountId, req.setUuid, true), req.setUuid);
+  if (o.req.setUuid !== undefined) {
+    const set = requireOpen(await findSet(trx, o.accountId, o.req.setUuid, true), o.req.setUuid);
     if ((await countSetDocuments(trx, set.id)) >= deps.config.limits.documentsPerSet) {
       throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${deps.config.limits.documentsPerSet} documents`);
     }
     setId = set.id;
   }
   const packageId = await pickPiece(trx, { accountId: o.accountId, kind: 'documents', at: o.now }, o.account.packages);
+  return { setId, packageId };
+}
+
+/** The document with its signers, stickers, first history entry and billed piece, in one statement. */
+async function insertRows(
+  q: Kysely<Database>,
+  deps: Deps,
+  o: {
+    accountId: string;
+    req: CreateRequest;
+    doc: PlannedDocument;
+    nom151: boolean;
+    now: Date;
+    ip?: string;
+    setId: string | null;
+    packageId: string | null;
+  },
+): Promise<string> {
+  const { req, doc, setId, packageId } = o;
   const inSet = setId !== null;
-  const created = await insertCreatedDocument(trx, {
+  const created = await insertCreatedDocument(q, {
     ticket: doc.ticket,
     accountId: o.accountId,
     setId,
