@@ -9,6 +9,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from './db.js';
 import type { PackageRow } from './packages-repo.js';
+import { executePrepared } from './prepared.js';
 import type { Database, DocumentStatus, DocumentsTable, PieceKind } from './schema.js';
 
 /** What the account decides for a creation, read before its transaction. */
@@ -21,7 +22,7 @@ export interface CreationAccount {
 
 /** The account's NOM-151 default, time zone and packages of one kind, in one read. */
 export async function readCreationAccount(db: Db, accountId: string, kind: PieceKind): Promise<CreationAccount> {
-  const r = await db
+  const query = db
     .selectFrom('accounts as a')
     .select(['a.nom151_default', 'a.time_zone'])
     .select(
@@ -30,7 +31,8 @@ export async function readCreationAccount(db: Db, accountId: string, kind: Piece
           from packages where account_id = a.id and kind = ${kind}) p)`.as('packages'),
     )
     .where('a.id', '=', accountId)
-    .executeTakeFirst();
+    .compile();
+  const r = (await executePrepared(db, 'creation_account', query)).rows[0];
   return {
     nom151Default: r?.nom151_default ?? false,
     timeZone: r?.time_zone ?? 'UTC',
@@ -126,7 +128,7 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
     extra: s.extra,
   }));
   const e = d.firstEntry;
-  const r = await sql<{ id: string; piece_taken: boolean }>`
+  const query = sql<{ id: string; piece_taken: boolean }>`
     with doc as (
       insert into documents (ticket, account_id, set_id, name, status, origin, source_sha256, original_sha256,
                              size_bytes, page_count, has_flow, workflow, nom151, created_at, updated_at,
@@ -158,7 +160,7 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
       insert into consumption (account_id, kind, channel, package_id, document_id, at)
       select ${d.accountId}, ${d.piece.kind}, ${d.piece.channel}, ${d.piece.packageId}, doc.id, ${d.createdAt} from doc
     )
-    select doc.id, (${d.piece.packageId}::bigint is null or exists (select 1 from taken)) as piece_taken from doc`.execute(q);
-  const row = r.rows[0];
+    select doc.id, (${d.piece.packageId}::bigint is null or exists (select 1 from taken)) as piece_taken from doc`;
+  const row = (await executePrepared(q, 'create_document', query.compile(q))).rows[0];
   return { id: String(row.id), pieceTaken: row.piece_taken };
 }

@@ -14,18 +14,23 @@ const sent: string[] = [];
 const query = pg.Client.prototype.query;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  pdf = (await makePdf([A4])).toString('base64');
-  // Every statement of this process's pools goes through Client#query (Kysely's driver included).
+  // Every statement of this process's pools goes through Client#query (Kysely's driver included);
+  // a prepared one (store/prepared.ts) arrives as {name, text, values}.
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+    const a = args[0] as string | { name?: string; text?: string };
+    const text = typeof a === 'string' ? a : (a?.text ?? '');
+    const named = typeof a === 'object' && a?.name ? 'prepared: ' : '';
     sent.push(
-      String(text ?? '')
-        .replace(/\s+/g, ' ')
-        .trim(),
+      named +
+        text
+          .replace(/^\/\* prepared \w+ \*\/ /, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
     );
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
+  s = await startTestServer();
+  pdf = (await makePdf([A4])).toString('base64');
 });
 afterAll(async () => {
   pg.Client.prototype.query = query;
@@ -50,14 +55,14 @@ const twoSigners = () =>
     ],
   });
 
-/** The statements by their first words: `select "a"."id"…` is the key lookup, `with doc as…` the insert. */
+/** The statements by their first words (`select "a"."id"…` is the key lookup, `with doc as…` the insert), each prepared. */
 const shapes = (statements: string[]) =>
   statements.map((t) =>
-    t.startsWith('select "a"."id" as "accountId"')
+    t.startsWith('prepared: select "a"."id" as "accountId"')
       ? 'key'
-      : t.startsWith('select "a"."nom151_default"')
+      : t.startsWith('prepared: select "a"."nom151_default"')
         ? 'account'
-        : t.startsWith('with doc as')
+        : t.startsWith('prepared: with doc as')
           ? 'insert'
           : t.split(' ').slice(0, 3).join(' '),
   );
