@@ -14,7 +14,10 @@ if (!stale) {
   let tsx;
   try {
     tsx = await import('tsx/esm/api');
-  } catch {
+  } catch (err) {
+    if (err.code !== 'ERR_MODULE_NOT_FOUND') {
+      throw err;
+    }
     console.error(`sello: ${stale}, and tsx (a development dependency) is not installed to run the sources: npm run build`);
     process.exit(1);
   }
