@@ -4,7 +4,8 @@
 // the order swapped every round, medians and the ratio NEW/OLD; the load average before and after,
 // since absolute figures on a shared machine say little. Measures, per checkout:
 //   cli     `node bin/sello.js --help`, spawn to exit
-//   npx     `npx sello --help`, spawn to exit
+//   npx     `npx sello --help`, spawn to exit; and npx's own floor, a one-line command it finds in
+//           node_modules/.bin, as it finds sello there since the build
 //   worker  a PDF jail worker thread, `new Worker` to its ready message (as jail/worker-pool.ts starts
 //           it: worker-boot.mjs on the build's module when there is a build, else on the source), and
 //           what it adds to the process's RSS
@@ -12,7 +13,7 @@
 //           first start per checkout is not counted), and the server's RSS once it answers
 // Plain JavaScript, so it measures the checkouts and not a loader of its own.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,6 +50,12 @@ async function compare() {
   const rounds = Number(roundsArg ?? 7);
   const loadBefore = loadavg();
   const results = dirs.map(() => ({ cli: [], npx: [], worker: [], workerRss: [], start: [], serverRss: [] }));
+  // npx's own floor: a one-line command found in node_modules/.bin, as npx finds `sello` there.
+  const floorDir = mkdtempSync(join(tmpdir(), 'sello-npx-floor-'));
+  mkdirSync(join(floorDir, 'node_modules/.bin'), { recursive: true });
+  writeFileSync(join(floorDir, 'package.json'), '{"name":"npx-floor","private":true}\n');
+  writeFileSync(join(floorDir, 'node_modules/.bin/sello'), "#!/usr/bin/env node\nconsole.log('usage: sello');\n", { mode: 0o755 });
+  const floor = [];
   const dataDirs = dirs.map(() => mkdtempSync(join(tmpdir(), 'sello-start-up-')));
   try {
     // First starts: initialise each checkout's database (and build its page), and npx's first run
@@ -59,6 +66,7 @@ async function compare() {
     }
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      floor.push(timed('npx', ['sello', '--help'], floorDir));
       for (const i of order) {
         const r = results[i];
         const dir = dirs[i];
@@ -73,7 +81,7 @@ async function compare() {
       }
     }
   } finally {
-    for (const d of dataDirs) {
+    for (const d of [...dataDirs, floorDir]) {
       rmSync(d, { recursive: true, force: true });
     }
   }
@@ -92,6 +100,7 @@ async function compare() {
     const [o, n] = results.map((r) => median(r[key]));
     console.log(`| ${label} | ${o.toFixed(0)} | ${n.toFixed(0)} | ${(n / o).toFixed(2)} |`);
   }
+  console.log(`npx's own floor (a one-line command in node_modules/.bin): ${median(floor).toFixed(0)} ms`);
   console.log(`load average before: ${loadBefore}; after: ${loadavg()}`);
 }
 
@@ -186,9 +195,11 @@ async function startToHealthy(dir, dataDir) {
     }
     await new Promise((ok) => setTimeout(ok, 10));
   }
+  // The node process running bin/sello.js (npm starts it through a shell whose command line names it too).
   const server = tree(child.pid).find((p) => {
     try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('bin/sello.js');
+      const [cmd, script] = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      return cmd.endsWith('node') && script === 'bin/sello.js';
     } catch {
       return false;
     }
