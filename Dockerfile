@@ -3,8 +3,9 @@
 #
 # Two stages: the first builds the server (src/ compiled to JavaScript in build/) and the signer
 # page and panel (Vite, React, pdf.js: development dependencies); the image that runs carries the
-# production dependencies, the built server and the built page: no TypeScript sources, and no
-# TypeScript compiler or loader (typescript and tsx are development dependencies).
+# production dependencies, the built server and the built page: no TypeScript sources, and nothing
+# that compiles TypeScript at run time (tsx is a development dependency; npm still installs the
+# typescript package, an optional peer of graphile-worker's cosmiconfig, which nothing loads).
 #
 #   docker build -t sello .                                 # with the face and zone readers
 #   docker build --build-arg IDENTITY_READERS=none -t sello .  # without them: about 390 MB lighter
