@@ -16,7 +16,7 @@ import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
 import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../template-types.js';
-import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
+import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError, workerModule } from './worker-pool.js';
 
 export interface PdfJailOptions {
   /** PDFs read at once, one worker thread each. */
@@ -59,7 +59,7 @@ export class PdfJail {
 
   constructor(private readonly opts: PdfJailOptions) {
     this.pool = new WorkerPool({
-      entry: new URL('./pdf-jail-worker.ts', import.meta.url),
+      entry: workerModule('pdf-jail-worker', import.meta.url),
       size: opts.workers,
       maxQueue: opts.queue,
       timeoutMs: opts.timeoutMs,
