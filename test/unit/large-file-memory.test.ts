@@ -1,13 +1,16 @@
 // The ways a large file is kept from being copied: read or decoded into shared memory for the PDF
 // jail, handed to the jail without a copy, and a download written as a stream of Base64 slices.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { base64JsonStream } from '../../src/http/base64-json-stream.js';
 import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { sharedBytes } from '../../src/jail/shared-bytes.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
+import { imagePagesPdf } from '../helpers/compressible-pdfs.js';
 import { makePdf } from '../helpers/pdfs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sello-large-file-'));
@@ -61,6 +64,26 @@ describe('the PDF jail', () => {
       expect(Buffer.from(shared).equals(pdf)).toBe(true);
       expect(pdf.byteLength).toBeGreaterThan(0); // not transferred away
     } finally {
+      await jail.close();
+    }
+  });
+
+  it('ends the worker that read a file over 8 MiB, and keeps the one that read a small file', async () => {
+    const jail = new PdfJail({ workers: 1, queue: 4, timeoutMs: 60_000, memoryMb: 256, inflate: { maxTotalBytes: 64 * 1024 * 1024 } });
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    try {
+      const small = await makePdf();
+      // A page with a 9 MiB image the reader never inflates: a large file, cheap to read.
+      const large = imagePagesPdf(1, { width: 3000, height: 3000, data: randomBytes(9 * 1024 * 1024) });
+      expect(large.length).toBeGreaterThan(8 * 1024 * 1024);
+      await jail.inspect(small, 10);
+      expect(terminate).not.toHaveBeenCalled();
+      expect((await jail.inspect(large, 10)).pageCount).toBe(1);
+      expect(terminate).toHaveBeenCalledTimes(1);
+      expect((await jail.inspect(small, 10)).pageCount).toBe(1); // on a fresh worker
+      expect(terminate).toHaveBeenCalledTimes(1);
+    } finally {
+      terminate.mockRestore();
       await jail.close();
     }
   });
