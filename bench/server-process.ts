@@ -14,9 +14,12 @@ export interface Server {
   panelEmail: string;
 }
 
-/** Forks bench/server.ts on `dataDir`; `cpuProfileDir` makes it write a V8 CPU profile there when it stops. */
-export async function startServer(dataDir: string, cpuProfileDir?: string): Promise<Server> {
-  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir], {
+/**
+ * Forks bench/server.ts on `dataDir`; `cpuProfileDir` makes it write a V8 CPU profile there when it
+ * stops; `env` adds settings to the server's configuration (a scenario's limits).
+ */
+export async function startServer(dataDir: string, cpuProfileDir?: string, env: Record<string, string> = {}): Promise<Server> {
+  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir, JSON.stringify(env)], {
     execArgv: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] : [],
     stdio: 'inherit',
   });
