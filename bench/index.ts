@@ -17,6 +17,8 @@
 //      a 1-page and a 300-page ~10 MB PDF, p50/p99 and peak RSS: bench/verifying.ts. No server.
 //   U  the universal rendition (PAdES B-LTA: validation data, DSS, document time stamp, DSS) of a
 //      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
+//   L  a 1,000-page ~50 MB document created, signed by two signers, downloaded and verified on its
+//      own server: time and peak RSS of each step (bench/big-document.ts). Not in the default set.
 //   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
 //      (bench/sat-signing.ts), in this process, after the server has stopped.
 //
@@ -49,6 +51,7 @@ import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
 import { floorRequest } from './floor.js';
 import { scenarioUniversal } from './universal.js';
+import { scenarioBigDocument } from './big-document.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 import { startServer, stopServer, type Server } from './server-process.js';
 
@@ -105,6 +108,9 @@ async function main() {
     }
     if (SCENARIOS.includes('V')) {
       await scenarioVerifying();
+    }
+    if (SCENARIOS.includes('L')) {
+      await scenarioBigDocument();
     }
   } finally {
     if (!interrupted) {

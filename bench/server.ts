@@ -3,6 +3,8 @@
 // thread). Same wiring as `sello serve`: embedded PostgreSQL in the data directory given as argv[2],
 // migrations, the Fastify app on 127.0.0.1 with a free port, and one account.
 //
+// argv[3], optional: JSON of further settings for the configuration.
+//
 // Protocol over the IPC channel: sends {type:'ready', baseUrl, webId, apiKey, pgPid, panelEmail}; answers
 // {type:'cpu'} with this process's CPU time; on {type:'stop'} (or when the parent goes away) closes
 // the app, the pool and the database, then exits.
@@ -36,6 +38,8 @@ const config = loadConfig({
   // No per-request log lines (the default, info, writes two JSON lines per request to stdout):
   // the benchmark measures the service, not the terminal it would print to.
   SELLO_LOG_LEVEL: 'warn',
+  // A scenario's own settings (bench/server-process.ts), e.g. the limits of a very large document.
+  ...(JSON.parse(process.argv[3] ?? '{}') as Record<string, string>),
 });
 
 let runtime: Runtime | undefined;

@@ -16,6 +16,7 @@ import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
 import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../template-types.js';
+import { sharedBytes } from './shared-bytes.js';
 import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError, workerModule } from './worker-pool.js';
 
 export interface PdfJailOptions {
@@ -131,7 +132,8 @@ export class PdfJail {
 
   private async run<T>(task: string, input: Record<string, unknown>): Promise<T> {
     try {
-      return await this.pool.run<T>(task, { ...input, decodeBudget: this.opts.inflate.maxTotalBytes });
+      const bytes = input.bytes instanceof Uint8Array ? sharedBytes(input.bytes) : input.bytes;
+      return await this.pool.run<T>(task, { ...input, bytes, decodeBudget: this.opts.inflate.maxTotalBytes });
     } catch (err) {
       throw this.rebuild(err);
     }

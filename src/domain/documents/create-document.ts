@@ -202,6 +202,8 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
     p.url_doc !== undefined
       ? await fetchPdf(deps, p.url_doc)
       : { origin: 'b64_doc', bytes: decodeBase64Pdf(p.b64_doc ?? '', maxBytes), name: fileName(p.name) };
+  // Decoded, the Base64 text (a third larger than the file) is let go for the rest of the request.
+  p.b64_doc = undefined;
   if (p.name?.trim()) {
     source.name = fileName(p.name);
   }
