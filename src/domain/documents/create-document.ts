@@ -8,13 +8,14 @@ import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, type SetRow } from '../../store/documents-repo.js';
-import { type CreationAccount, insertCreatedDocument, readCreationAccount } from '../../store/create-document-repo.js';
+import { insertCreatedDocument } from '../../store/create-document-repo.js';
 import type { Database } from '../../store/schema.js';
 import { appendHistory, firstHistoryEntry } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
 import { adoptDecryptedCopy, type DecryptedDetails } from './decrypted-source.js';
-import { exhausted, pickPiece, requirePieceIn } from '../packages/consume-piece.js';
+import { exhausted, requirePieceLeft } from '../packages/consume-piece.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { type PlannedSigner, type PlannedSticker, validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
@@ -70,10 +71,12 @@ export async function createDocument(
   const { config, clock } = deps;
   const p = opts.payload;
   // Shape checks first: they are cheap and must not wait for a download.
-  // The account's say in a creation (NOM-151 default, time zone, packages), read once.
-  const account = await readCreationAccount(deps.db, opts.accountId, 'documents');
-  const req = await readRequest(deps, { id: opts.accountId, timeZone: account.timeZone }, p);
-  requirePieceIn(account.packages, 'documents', clock.now());
+  const req = await readRequest(deps, opts.accountId, p);
+  if (req.origin !== 'b64_doc') {
+    // Only a shortcut before a download or a render: the insert decides (insertCreatedDocument).
+    // With b64_doc the bytes are here, and a read per creation would cost more than it saves.
+    await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
+  }
 
   const source = await loadSource(deps, opts.accountId, req, p);
   const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
@@ -100,16 +103,18 @@ export async function createDocument(
     stickerIds: stickers.map(() => newPublicId()),
   };
   const now = clock.now();
-  // Decided at creation: a later change of the account's default does not change this document.
-  const nom151 = typeof p.nom151 === 'boolean' ? p.nom151 : account.nom151Default;
+  // Decided at creation (null: the account's default, read by the insert): a later change of the
+  // account's default does not change this document.
+  const nom151 = typeof p.nom151 === 'boolean' ? p.nom151 : null;
   const rows = { accountId: opts.accountId, req, doc, nom151, now, ip: opts.ip };
-  if (req.setUuid === undefined && account.packages.length === 0 && !doc.decrypted && !req.certified && !req.workflow) {
+  if (req.setUuid === undefined && !doc.decrypted && !req.certified && !req.workflow) {
     // The common case writes in one statement, which is a transaction of its own: BEGIN and COMMIT
     // would be two more round trips for nothing.
-    await insertRows(deps.db, deps, { ...rows, setId: null, packageId: null });
+    await insertRows(deps.db, deps, { ...rows, setId: null });
   } else {
     await deps.db.transaction().execute(async (trx) => {
-      const documentId = await insertRows(trx, deps, { ...rows, ...(await lockSetAndPiece(trx, deps, { ...rows, account })) });
+      const setId = req.setUuid === undefined ? null : await lockOpenSet(trx, deps, opts.accountId, req.setUuid);
+      const documentId = await insertRows(trx, deps, { ...rows, setId });
       await recordCreation(trx, deps, { req, doc, documentId, now });
     });
   }
@@ -117,7 +122,7 @@ export async function createDocument(
 }
 
 /** The origin, the set or the workflow, certified email, and the warnings; the set must be OPEN. */
-async function readRequest(deps: Deps, account: { id: string; timeZone: string }, p: CreateDocumentInput): Promise<CreateRequest> {
+async function readRequest(deps: Deps, accountId: string, p: CreateDocumentInput): Promise<CreateRequest> {
   const origin = originOf(p);
   const warnings = payloadWarnings(p, origin);
   const setUuid = p.document_set;
@@ -139,11 +144,11 @@ async function readRequest(deps: Deps, account: { id: string; timeZone: string }
     const parsed = readWorkflowSettings(p.workflow, { field: 'workflow', allowCamelCase: true });
     workflow = parsed.settings;
     warnings.push(...parsed.ignoredKeys.map((k) => `workflow.${k}: unknown key; ignored`));
-    requireFutureExpiration(workflow, deps.clock.now(), account.timeZone, 'workflow');
+    requireFutureExpiration(workflow, deps.clock.now(), await accountTimeZone(deps.db, accountId), 'workflow');
   }
   if (inSet) {
     // Checked before the download too; checked again under lock when inserting.
-    requireOpen(await findSet(deps.db, account.id, setUuid), setUuid);
+    requireOpen(await findSet(deps.db, accountId, setUuid), setUuid);
   }
   return { origin, setUuid, verifyAll: p.requireIdentityVerification === true, certified, workflow, warnings };
 }
@@ -210,43 +215,25 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
   return source;
 }
 
-/**
- * In a set, the set locked and its limit checked; the package the piece comes from, its rows
- * locked. A 402 (no piece left) rolls the creation back (decisions.md "Accounts and packages").
- */
-async function lockSetAndPiece(
-  trx: Transaction<Database>,
-  deps: Deps,
-  o: { accountId: string; account: CreationAccount; req: CreateRequest; now: Date },
-): Promise<{ setId: string | null; packageId: string | null }> {
-  let setId: string | null = null;
-  if (o.req.setUuid !== undefined) {
-    const set = requireOpen(await findSet(trx, o.accountId, o.req.setUuid, true), o.req.setUuid);
-    if ((await countSetDocuments(trx, set.id)) >= deps.config.limits.documentsPerSet) {
-      throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${deps.config.limits.documentsPerSet} documents`);
-    }
-    setId = set.id;
+/** The set, locked until the creation commits, if it is OPEN and below its limit of documents. */
+async function lockOpenSet(trx: Transaction<Database>, deps: Deps, accountId: string, uuid: string): Promise<string> {
+  const set = requireOpen(await findSet(trx, accountId, uuid, true), uuid);
+  if ((await countSetDocuments(trx, set.id)) >= deps.config.limits.documentsPerSet) {
+    throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${deps.config.limits.documentsPerSet} documents`);
   }
-  const packageId = await pickPiece(trx, { accountId: o.accountId, kind: 'documents', at: o.now }, o.account.packages);
-  return { setId, packageId };
+  return set.id;
 }
 
-/** The document with its signers, stickers, first history entry and billed piece, in one statement. */
+/**
+ * The document with its signers, stickers, first history entry and billed piece, in one statement.
+ * A 402 (no piece left) writes nothing (decisions.md "Accounts and packages").
+ */
 async function insertRows(
   q: Kysely<Database>,
   deps: Deps,
-  o: {
-    accountId: string;
-    req: CreateRequest;
-    doc: PlannedDocument;
-    nom151: boolean;
-    now: Date;
-    ip?: string;
-    setId: string | null;
-    packageId: string | null;
-  },
+  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; nom151: boolean | null; now: Date; ip?: string; setId: string | null },
 ): Promise<string> {
-  const { req, doc, setId, packageId } = o;
+  const { req, doc, setId } = o;
   const inSet = setId !== null;
   const created = await insertCreatedDocument(q, {
     ticket: doc.ticket,
@@ -293,12 +280,12 @@ async function insertRows(
         ...(req.setUuid !== undefined ? { document_set: req.setUuid } : {}),
       },
     }),
-    piece: { kind: 'documents', channel: doc.source.origin, packageId },
+    channel: doc.source.origin,
   });
-  if (!created.pieceTaken) {
+  if (created === undefined) {
     throw exhausted('documents');
   }
-  return created.id;
+  return created;
 }
 
 /** What else commits with the rows, when asked for: the decrypted copy's entry, certified email, the flow. */

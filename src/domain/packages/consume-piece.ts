@@ -5,9 +5,9 @@
 import type { Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import type { Db } from '../../store/db.js';
-import { listPackages, lockPackagesOfKind, type PackageRow, recordConsumption, takePiece } from '../../store/packages-repo.js';
+import { listPackages, recordConsumption, takePieceOfKind } from '../../store/packages-repo.js';
 import type { Database } from '../../store/schema.js';
-import { isValidAt, remainingAt, type PieceKind } from './piece-kinds.js';
+import { remainingAt, type PieceKind } from './piece-kinds.js';
 
 export interface Consumption {
   accountId: string;
@@ -20,62 +20,19 @@ export interface Consumption {
 
 /** Takes a piece for the action, or throws PACKAGE_EXHAUSTED (402) naming the kind. */
 export async function consumePiece(trx: Transaction<Database>, c: Consumption): Promise<void> {
-  const packages = await lockPackagesOfKind(trx, c.accountId, c.kind);
-  const packageId = sourcePackage(packages, c);
-  // The rows are locked: what was read is what is there, so takePiece cannot miss.
-  if (packageId !== null && !(await takePiece(trx, packageId))) {
+  const piece = await takePieceOfKind(trx, c);
+  // An account that never had a package of this kind has no limit of it (a self-hosted default).
+  if (piece.hadPackages && piece.packageId === null) {
     throw exhausted(c.kind);
   }
   await recordConsumption(trx, {
     accountId: c.accountId,
     kind: c.kind,
     channel: c.channel,
-    packageId,
+    packageId: piece.packageId,
     documentId: c.documentId ?? null,
     at: c.at,
   });
-}
-
-/**
- * The package a piece is taken from, for an action that takes it and records its consumption in a
- * statement of its own (a creation: store/create-document-repo.ts). `known` are the account's
- * packages of the kind as read before the transaction. Without any, there is no limit and nothing to
- * lock: a package added while this action runs is not drawn on, as if the action had come first.
- * With some, they are locked and read again, and the choice made on what is there.
- */
-export async function pickPiece(
-  trx: Transaction<Database>,
-  c: Pick<Consumption, 'accountId' | 'kind' | 'at'>,
-  known: PackageRow[],
-): Promise<string | null> {
-  if (known.length === 0) {
-    return null;
-  }
-  return sourcePackage(await lockPackagesOfKind(trx, c.accountId, c.kind), c);
-}
-
-/**
- * The valid package of the kind that expires first and has a piece left; null when the account has
- * no package of the kind (a self-hosted default: no limit); PACKAGE_EXHAUSTED when none can give one.
- */
-function sourcePackage(packages: PackageRow[], c: Pick<Consumption, 'kind' | 'at'>): string | null {
-  if (packages.length === 0) {
-    return null;
-  }
-  const source = packages
-    .filter((p) => isValidAt(p, c.at) && p.used < p.pieces)
-    .sort((a, b) => a.valid_to.getTime() - b.valid_to.getTime() || Number(a.id) - Number(b.id))[0];
-  if (!source) {
-    throw exhausted(c.kind);
-  }
-  return source.id;
-}
-
-/** Fails early when `packages` (the kind's, read before the action) have no piece left at `at`. */
-export function requirePieceIn(packages: PackageRow[], kind: PieceKind, at: Date): void {
-  if (packages.length > 0 && remainingAt(packages, at) === 0) {
-    throw exhausted(kind);
-  }
 }
 
 export function exhausted(kind: PieceKind): AppError {
@@ -89,9 +46,8 @@ export function exhausted(kind: PieceKind): AppError {
  * Only a shortcut: consumePiece, under lock in the action's transaction, decides.
  */
 export async function requirePieceLeft(db: Db, o: { accountId: string; kind: PieceKind; at: Date }): Promise<void> {
-  requirePieceIn(
-    (await listPackages(db, o.accountId)).filter((p) => p.kind === o.kind),
-    o.kind,
-    o.at,
-  );
+  const ofKind = (await listPackages(db, o.accountId)).filter((p) => p.kind === o.kind);
+  if (ofKind.length > 0 && remainingAt(ofKind, o.at) === 0) {
+    throw exhausted(o.kind);
+  }
 }
