@@ -10,11 +10,19 @@
 // the app, the pool and the database, then exits.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { createAccount } from '../src/domain/accounts/create-account.js';
-import { invitePanelUser } from '../src/domain/panel/invite-panel-user.js';
-import { buildApp } from '../src/http/app.js';
-import { startRuntime, type Runtime } from '../src/runtime.js';
+import type { Runtime } from '../src/runtime.js';
+
+// The service as `sello serve` runs it: the compiled build/ (server-process.ts builds it first when a
+// source is newer), not the sources through this file's TypeScript loader.
+const { loadConfig } = (await import('../build/config.js' as string)) as typeof import('../src/config.js');
+const { createAccount } = (await import(
+  '../build/domain/accounts/create-account.js' as string
+)) as typeof import('../src/domain/accounts/create-account.js');
+const { invitePanelUser } = (await import(
+  '../build/domain/panel/invite-panel-user.js' as string
+)) as typeof import('../src/domain/panel/invite-panel-user.js');
+const { buildApp } = (await import('../build/http/app.js' as string)) as typeof import('../src/http/app.js');
+const { startRuntime } = (await import('../build/runtime.js' as string)) as typeof import('../src/runtime.js');
 
 const dataDir = process.argv[2];
 if (!dataDir || !process.send) {

@@ -31,6 +31,24 @@ export function createFsBlobStore(root: string): BlobStore {
     }
     return join(root, key.slice(0, 2), key.slice(2, 4), key);
   };
+  // Directories known to exist: each file-system call is a trip to libuv's threads, and a put
+  // already makes nine; one that vanished (removed by hand) is made again on ENOENT.
+  const made = new Set<string>();
+  const openInDirectory = async (dir: string, file: string) => {
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    try {
+      return await open(file, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw err;
+      }
+      await mkdir(dir, { recursive: true });
+      return open(file, 'wx', 0o600);
+    }
+  };
   return {
     async put(bytes) {
       const key = sha256Hex(bytes);
@@ -39,9 +57,8 @@ export function createFsBlobStore(root: string): BlobStore {
         return key;
       }
       const dir = join(root, key.slice(0, 2), key.slice(2, 4));
-      await mkdir(dir, { recursive: true });
       const tmp = join(dir, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
-      const fh = await open(tmp, 'wx', 0o600);
+      const fh = await openInDirectory(dir, tmp);
       try {
         await fh.writeFile(bytes);
         await fh.sync();
