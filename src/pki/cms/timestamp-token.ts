@@ -96,10 +96,13 @@ function readSignedData(content: asn1js.Sequence): { signedData: pkijs.SignedDat
   return { signedData, certificatesDer: blocks.map((b) => Buffer.from(b.valueBeforeDecodeView)) };
 }
 
-/** The token's SignedData and the certificates it carries; BER read through its DER. */
-function readToken(tokenDer: Uint8Array): { signedData: pkijs.SignedData; certificatesDer: Buffer[] } {
-  const parse = (bytes: Uint8Array) => {
-    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(bytes));
+/**
+ * The token's SignedData and the certificates it carries; BER read through its DER. `block` is the
+ * token already parsed from these bytes (by the reply's reader), not parsed again.
+ */
+function readToken(tokenDer: Uint8Array, block?: asn1js.Sequence): { signedData: pkijs.SignedData; certificatesDer: Buffer[] } {
+  const parse = (bytes: Uint8Array, parsed?: asn1js.Sequence) => {
+    const contentInfo = parsed ? new pkijs.ContentInfo({ schema: parsed }) : pkijs.ContentInfo.fromBER(toArrayBuffer(bytes));
     if (contentInfo.contentType !== OID.signedData) {
       fail('the token is not CMS SignedData');
     }
@@ -107,7 +110,7 @@ function readToken(tokenDer: Uint8Array): { signedData: pkijs.SignedData; certif
   };
   try {
     try {
-      return parse(tokenDer);
+      return parse(tokenDer, block);
     } catch (error) {
       if (error instanceof PkiError) {
         throw error;
@@ -189,9 +192,16 @@ function checkTstInfo(eContent: Uint8Array, options: VerifyTimeStampOptions): pk
   return tstInfo;
 }
 
-/** Verifies a TimeStampToken (DER ContentInfo). Throws PkiError('timestamp_invalid') with the failed check. */
-export async function verifyTimeStampToken(tokenDer: Uint8Array, options: VerifyTimeStampOptions): Promise<VerifiedTimeStamp> {
-  const { signedData, certificatesDer: tokenCerts } = readToken(tokenDer);
+/**
+ * Verifies a TimeStampToken (DER ContentInfo). Throws PkiError('timestamp_invalid') with the failed
+ * check. `parsed`: the same bytes already parsed by asn1js (tsa-verify.ts reads a reply once).
+ */
+export async function verifyTimeStampToken(
+  tokenDer: Uint8Array,
+  options: VerifyTimeStampOptions,
+  parsed?: asn1js.Sequence,
+): Promise<VerifiedTimeStamp> {
+  const { signedData, certificatesDer: tokenCerts } = readToken(tokenDer, parsed);
   const { signerInfo, eContent } = tokenContent(signedData);
   const untrusted = [...tokenCerts, ...(options.untrustedDer ?? [])];
   const signer = findSigner(
