@@ -50,8 +50,18 @@ function linked(subject: CachedCertificate, issuer: CachedCertificate): boolean 
   return answer;
 }
 
+/** pathLenConstraint by cache entry (exact bytes, so it never changes): read once, not at every path. */
+const pathLens = new WeakMap<CachedCertificate, number | undefined>();
+
 /** pathLenConstraint of a CA certificate, or undefined when unlimited. */
 function pathLen(cert: CachedCertificate): number | undefined {
+  if (!pathLens.has(cert)) {
+    pathLens.set(cert, readPathLen(cert));
+  }
+  return pathLens.get(cert);
+}
+
+function readPathLen(cert: CachedCertificate): number | undefined {
   const extension = cert.pkijs.extensions?.find((e) => e.extnID === OID.basicConstraints);
   const parsed = extension ? asn1js.fromBER(extension.extnValue.valueBlock.valueHexView) : undefined;
   const integer =
