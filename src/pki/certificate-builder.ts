@@ -5,7 +5,17 @@ import { KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cachedCertificate } from './certificate-cache.js';
-import { certificateDer, engine, hashForKey, keyIdentifier, serialToInteger, nodeSigner, toArrayBuffer, toTime } from './primitives.js';
+import {
+  certificateDer,
+  derElement,
+  engine,
+  hashForKey,
+  keyIdentifier,
+  nodeSigner,
+  serialToInteger,
+  toArrayBuffer,
+  toTime,
+} from './primitives.js';
 import { OID } from './cms/oids.js';
 
 /** Subject or issuer name parts, most general first in the encoding (C, O, CN). */
@@ -160,8 +170,7 @@ export async function buildCertificate(template: CertificateTemplate): Promise<B
     extensions.push(extension(OID.authorityKeyIdentifier, false, new asn1js.Sequence({ value: [keyId] })));
   }
   certificate.extensions = [...extensions, ...template.extensions];
-  await signTbs(certificate, template.signer.privateKey);
-  const der = certificateDer(certificate);
+  const der = await signTbs(certificate, template.signer.privateKey);
   // A certificate that does not parse back is a bug here, not at the verifier. Parsed through the
   // cache: a signer certificate is read again by the CMS that follows (its issuer, serial and key).
   cachedCertificate(der);
@@ -182,16 +191,20 @@ async function importPublicKey(info: pkijs.PublicKeyInfo, publicKey: CryptoKey):
 
 /**
  * Signs the TBSCertificate as Certificate.sign() does (the same AlgorithmIdentifier in both places,
- * RFC 5280 §4.1.1.2), with node:crypto at once where the key allows it (nodeSigner).
+ * RFC 5280 §4.1.1.2), with node:crypto at once where the key allows it (nodeSigner), and gives the
+ * certificate's DER: SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }, joined from
+ * the bytes just signed rather than parsed back and encoded again by pkijs.
  */
-async function signTbs(certificate: pkijs.Certificate, key: CryptoKey): Promise<void> {
+async function signTbs(certificate: pkijs.Certificate, key: CryptoKey): Promise<Buffer> {
   const signer = nodeSigner(key);
   if (!signer) {
     await certificate.sign(key, hashForKey(key), engine);
-    return;
+    return certificateDer(certificate);
   }
   certificate.signature = signer.algorithm;
   certificate.signatureAlgorithm = signer.algorithm;
   certificate.tbsView = new Uint8Array(certificate.encodeTBS().toBER(false));
   certificate.signatureValue = new asn1js.BitString({ valueHex: toArrayBuffer(signer.sign(certificate.tbsView)) });
+  const der = (block: asn1js.BaseBlock) => new Uint8Array(block.toBER(false));
+  return derElement(0x30, [certificate.tbsView, der(signer.algorithm.toSchema()), der(certificate.signatureValue)]);
 }
