@@ -7,6 +7,7 @@ import * as pkijs from 'pkijs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCertificate, buildName, keyUsageExtension } from '../../src/pki/certificate-builder.js';
 import { validateChain } from '../../src/pki/chain.js';
+import { createCadesSignature } from '../../src/pki/cms/index.js';
 import { derChildren } from '../../src/pki/der-elements.js';
 import { generateServicePki, importPki } from '../../src/pki/material.js';
 import type { LoadedPki, PkiMaterial } from '../../src/pki/material-types.js';
@@ -83,6 +84,37 @@ describe('a certificate joined from its signed TBSCertificate', () => {
     const again = pkijs.Certificate.fromBER(toArrayBuffer(der));
     await again.sign(pki.issuing.privateKey, hashForKey(pki.issuing.privateKey), engine);
     expect(certificateDer(again).equals(der)).toBe(true);
+  });
+});
+
+describe('the CMS checked from its own DER, by node:crypto', () => {
+  const leafFor = async (publicKey: CryptoKey) =>
+    buildCertificate({
+      serialHex: '4c33',
+      subject: buildName({ commonName: 'Beto Path' }),
+      publicKey,
+      notBefore: new Date(NOW.getTime() - 60_000),
+      notAfter: new Date(NOW.getTime() + 86_400_000),
+      signer: { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+      extensions: [keyUsageExtension([0, 1])],
+    });
+  const sign = (certificateDer: Buffer, privateKey: CryptoKey) =>
+    createCadesSignature({
+      signer: { certificateDer, privateKey, chainDer: [certificateDer, ...pki.chainDer] },
+      contentDigest: createHash('sha256').update(DATA).digest(),
+      trustedRootsDer: [material.root.certificateDer],
+      at: NOW,
+    });
+
+  it("signs with the certificate's key, and refuses a key that is not the certificate's", async () => {
+    for (const kind of ['rsa-2048', 'ecdsa-p256'] as const) {
+      const mine = await generateKeyPair(kind, false);
+      const certificateDer = await leafFor(mine.publicKey);
+      const { signatureValue } = await sign(certificateDer, mine.privateKey);
+      expect(signatureValue.length).toBeGreaterThan(0);
+      const other = await generateKeyPair(kind, false);
+      await expect(sign(certificateDer, other.privateKey)).rejects.toThrow(/is the key the certificate's/);
+    }
   });
 });
 
