@@ -17,6 +17,8 @@
 //      a 1-page and a 300-page ~10 MB PDF, p50/p99 and peak RSS: bench/verifying.ts. No server.
 //   U  the universal rendition (PAdES B-LTA: validation data, DSS, document time stamp, DSS) of a
 //      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
+//   W  sustained signing through the server at an offered rate, with webhook delivery times, for
+//      RSA-2048 and ECDSA P-256 signer keys: bench/sustained.ts. Its own servers; not in the default.
 //   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
 //      (bench/sat-signing.ts), in this process, after the server has stopped.
 //
@@ -44,6 +46,7 @@ import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.
 import { authTimingPairs, signInLinkTiming } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
+import { scenarioSustained } from './sustained.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
@@ -104,6 +107,9 @@ async function main() {
     }
     if (SCENARIOS.includes('V')) {
       await scenarioVerifying();
+    }
+    if (SCENARIOS.includes('W')) {
+      await scenarioSustained({ cpuProfileDir: process.env.BENCH_CPU_PROF });
     }
   } finally {
     if (!interrupted) {

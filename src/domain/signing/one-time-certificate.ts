@@ -1,10 +1,12 @@
 // The certificate of one signature: issued by the service's CA for a key made for it (from the pool),
-// recorded so the OCSP responder answers for it, with the key type and lifetime the operator chose.
-// Signer signatures and the service's own seals (the history as PDF) take theirs here.
+// recorded so the OCSP responder answers for it, with the key type the document's account chose
+// (else the operator's) and the lifetime the operator chose. Signer signatures and the service's own
+// seals (the history as PDF) take theirs here: a seal goes to the same consumers as the signatures.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { issueSignerCertificate, pkiUrls, randomSerialHex, type SignerCertificate } from '../../pki/index.js';
 import type { Db } from '../../store/db.js';
+import { signerKeyOfDocument } from '../../store/accounts-repo.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import type { Database } from '../../store/schema.js';
 
@@ -28,6 +30,8 @@ export async function issueOneTimeCertificate(
   r: OneTimeCertificateRequest,
 ): Promise<SignerCertificate> {
   const urls = pkiUrls(deps.config.publicUrl);
+  // Read at each signature: a change of the account's choice applies to its next signature.
+  const keyAlgorithm = (await signerKeyOfDocument(q, r.documentId)) ?? deps.config.pki.signerKey;
   const cert = await issueSignerCertificate(deps.pki.pki, {
     name: r.name,
     email: r.email,
@@ -39,7 +43,7 @@ export async function issueOneTimeCertificate(
     crlUrl: urls.crl,
     caIssuersUrl: urls.issuingCer,
     keys: deps.signerKeys,
-    keyAlgorithm: deps.config.pki.signerKey,
+    keyAlgorithm,
     validityDays: deps.config.pki.signerCertDays,
   });
   await recordIssuedCertificate(q, {
