@@ -21,7 +21,9 @@
 // that stops after the first rate not sustained.
 //
 // BENCH_W_ROOT=DIR runs the server of another checkout of the code (with its node_modules), to
-// measure before and after in one session; the W server script is copied into it.
+// measure before and after in one session; the W server script is copied into it. BENCH_W_SPLIT=1
+// runs the job runner in a process of its own, as `sello api` and `sello worker` do (the server's
+// CPU per signature is then both processes').
 import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -114,7 +116,9 @@ export async function scenarioSustained(o: { cpuProfileDir?: string } = {}): Pro
           }
           best = rate;
         }
-        console.log(`  highest rate sustained in the ramp: ${best === undefined ? `none (below ${RAMP[0]}/s)` : `${best}/s`}`);
+        if (RAMP.length > 0) {
+          console.log(`  highest rate sustained in the ramp: ${best === undefined ? `none (below ${RAMP[0]}/s)` : `${best}/s`}`);
+        }
         console.log(
           `  load average after ${loadavg()
             .map((x) => x.toFixed(2))
