@@ -287,17 +287,46 @@ async function runAt(
   };
 }
 
+/** The columns of a run's row: heading and width. */
+const COLUMNS: [string, number][] = [
+  ['run', 22],
+  ['ok/sent', 9],
+  ['achieved/s', 10],
+  ['sig p50', 7],
+  ['sig p99', 7],
+  ['drain', 7],
+  ['sustained', 9],
+  ['hook signed p50/p99', 19],
+  ['hook completed p50/p99', 22],
+  ['server CPU/sig', 14],
+  ['pg CPU/sig', 10],
+  ['machine busy', 12],
+];
+const row = (cells: string[]) => `  ${cells.map((c, i) => c.padEnd(COLUMNS[i][1])).join(' | ')}`;
+
 function printHeader(keyVia: string | undefined) {
   console.log(`  (key type set ${keyVia === 'account' ? 'on the account' : 'by SELLO_SIGNER_KEY'})`);
-  console.log(
-    '  run                    | ok/sent   | achieved/s | sig p50 | sig p99 | drain   | sustained | hook signed p50/p99 | hook completed p50/p99 | server CPU/sig | pg CPU/sig | machine busy',
-  );
+  console.log(row(COLUMNS.map(([heading]) => heading)));
 }
 
 function printRow(label: string, r: RunFigures) {
   const ms = (v: number) => (Number.isNaN(v) ? '-' : v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(0)} ms`);
+  const p = (sorted: number[]) => `${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 99))}`;
   console.log(
-    `  ${label.padEnd(22)} | ${`${r.ok}/${r.sent}`.padEnd(9)} | ${r.achieved.toFixed(1).padStart(10)} | ${ms(percentile(r.latency, 50)).padStart(7)} | ${ms(percentile(r.latency, 99)).padStart(7)} | ${ms(r.drainMs).padStart(7)} | ${(r.sustained ? 'yes' : 'no').padEnd(9)} | ${`${ms(percentile(r.webhookSigned, 50))} / ${ms(percentile(r.webhookSigned, 99))}`.padEnd(19)} | ${`${ms(percentile(r.webhookCompleted, 50))} / ${ms(percentile(r.webhookCompleted, 99))}`.padEnd(22)} | ${`${r.serverCpuMsPerSig.toFixed(0)} ms`.padStart(14)} | ${r.postgresCpuMsPerSig === undefined ? '-' : `${r.postgresCpuMsPerSig.toFixed(0)} ms`} | ${(r.machineBusy * 100).toFixed(0)}%`,
+    row([
+      label,
+      `${r.ok}/${r.sent}`,
+      r.achieved.toFixed(1),
+      ms(percentile(r.latency, 50)),
+      ms(percentile(r.latency, 99)),
+      ms(r.drainMs),
+      r.sustained ? 'yes' : 'no',
+      p(r.webhookSigned),
+      p(r.webhookCompleted),
+      `${r.serverCpuMsPerSig.toFixed(0)} ms`,
+      r.postgresCpuMsPerSig === undefined ? '-' : `${r.postgresCpuMsPerSig.toFixed(0)} ms`,
+      `${(r.machineBusy * 100).toFixed(0)}%`,
+    ]),
   );
   if (r.errors.size > 0) {
     console.log(`    errors: ${[...r.errors].map(([s, c]) => `${s}×${c}`).join(', ')}; first: ${r.firstError}`);

@@ -19,13 +19,14 @@
 // and the number of refill threads are the operator's (SELLO_SIGNER_KEY_POOL, _THREADS).
 //
 // Pure, as pki/ must be: the generator is a parameter (generateSignerKeyPair by default), and the
-// owner (the runtime) starts and stops the pool. WebCrypto generates on the libuv thread pool, so the
-// event loop stays free while a refill runs; it is CPU all the same, and by default one generation
-// at a time: one core is what a refill may take from the signatures being served. It can also wait a moment
-// after a take (refillDelayMs), so as not to run beside the very signature that took the key: on a
-// two-core machine that made the signature itself about 9 ms slower. The timer is unref'd and cleared
-// at stop(); a generation already running then finishes on its thread (one key, well under a
-// second) and its result is dropped, so a stopped pool holds no key and keeps nothing alive.
+// owner (the runtime) starts and stops the pool. WebCrypto generates on the libuv thread pool, so
+// the event loop stays free while a refill runs; it is CPU all the same, and by default one
+// generation at a time: one core is what a refill may take from the signatures being served (more,
+// `parallel`, on a machine with cores to spare). It can also wait a moment after a take
+// (refillDelayMs), so as not to run beside the very signature that took the key: on a two-core
+// machine that made the signature itself about 9 ms slower. The timer is unref'd and cleared at
+// stop(); a generation already running then finishes on its thread (one key, well under a second)
+// and its result is dropped, so a stopped pool holds no key and keeps nothing alive.
 import { generateKeyPair } from './primitives.js';
 import {
   DEFAULT_SIGNER_KEY,

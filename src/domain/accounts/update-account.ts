@@ -1,7 +1,7 @@
 // `sello account update`: what signers see of an account, its display name ("… asks you to sign")
 // and its logo on the signer page, and how its documents are signed (NOM-151 by default, identity
-// checks, the key type of its signer certificates). The logo travels to every signer page as a data: URL (the
-// page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
+// checks, the key type of its signer certificates). The logo travels to every signer page as a
+// data: URL (the page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import {
