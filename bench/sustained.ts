@@ -21,7 +21,7 @@
 // that stops after the first rate not sustained.
 //
 // BENCH_W_ROOT=DIR runs the server of another checkout of the code (with its node_modules), to
-// measure before and after in one session; the W server script is copied into it. BENCH_W_SPLIT=1
+// measure before and after side by side; the W server script is copied into it. BENCH_W_SPLIT=1
 // runs the job runner in a process of its own, as `sello api` and `sello worker` do (the server's
 // CPU per signature is then both processes').
 import type { ChildProcess } from 'node:child_process';
