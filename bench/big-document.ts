@@ -53,7 +53,10 @@ export async function scenarioBigDocument(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'sello-bench-l-'));
   let server: Server | undefined;
   try {
-    server = await startServer(dataDir, process.env.BENCH_CPU_PROF, BIG_DOCUMENT_ENV);
+    server = await startServer(dataDir, process.env.BENCH_CPU_PROF, {
+      script: 'bench/server.ts',
+      args: [JSON.stringify(BIG_DOCUMENT_ENV)],
+    });
     const pid = server.child.pid!;
     const steps = await lifeOf(server, pdf, pid);
     const peak = Math.max(...steps.map((s) => s.peak));

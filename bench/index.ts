@@ -19,6 +19,8 @@
 //      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
 //   L  a 1,000-page ~50 MB document created, signed by two signers, downloaded and verified on its
 //      own server: time and peak RSS of each step (bench/big-document.ts). Not in the default set.
+//   W  sustained signing through the server at an offered rate, with webhook delivery times, for
+//      RSA-2048 and ECDSA P-256 signer keys: bench/sustained.ts. Its own servers; not in the default.
 //   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
 //      (bench/sat-signing.ts), in this process, after the server has stopped.
 //
@@ -46,6 +48,7 @@ import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.
 import { authTimingPairs, signInLinkTiming } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
+import { scenarioSustained } from './sustained.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
@@ -111,6 +114,9 @@ async function main() {
     }
     if (SCENARIOS.includes('L')) {
       await scenarioBigDocument();
+    }
+    if (SCENARIOS.includes('W')) {
+      await scenarioSustained({ cpuProfileDir: process.env.BENCH_CPU_PROF });
     }
   } finally {
     if (!interrupted) {

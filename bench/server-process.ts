@@ -12,16 +12,36 @@ export interface Server {
   pgPid: number;
   /** A panel user's address (invited at start). */
   panelEmail: string;
+  /** What the server says of how it was set up, when it says anything. */
+  note?: string;
+}
+
+/** Which server to fork, for scenarios that need another than bench/server.ts. */
+export interface ServerScript {
+  /** Relative to `root` (default bench/server.ts). */
+  script: string;
+  /** More arguments after the data directory. */
+  args?: string[];
+  /** The checkout whose code runs (default the current directory). */
+  root?: string;
+  env?: Record<string, string>;
 }
 
 /**
- * Forks bench/server.ts on `dataDir`; `cpuProfileDir` makes it write a V8 CPU profile there when it
- * stops; `env` adds settings to the server's configuration (a scenario's limits).
+ * Forks bench/server.ts (or `which` script) on `dataDir`; `cpuProfileDir` makes it write a V8 CPU
+ * profile there when it stops. bench/server.ts takes, after the data directory, JSON of further
+ * settings for its configuration (a scenario's limits).
  */
-export async function startServer(dataDir: string, cpuProfileDir?: string, env: Record<string, string> = {}): Promise<Server> {
-  // The server runs build/ (bench/server.ts): made current first, as `npm start` does.
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
-  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir, JSON.stringify(env)], {
+export async function startServer(dataDir: string, cpuProfileDir?: string, which?: ServerScript): Promise<Server> {
+  const root = resolve(which?.root ?? '.');
+  const script = which?.script ?? 'bench/server.ts';
+  if (script === 'bench/server.ts') {
+    // bench/server.ts runs build/: made current first, as `npm start` does.
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+  }
+  const child = fork(resolve(root, 'bin/run-ts.js'), [script, dataDir, ...(which?.args ?? [])], {
+    cwd: root,
+    env: { ...process.env, ...which?.env },
     execArgv: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] : [],
     stdio: 'inherit',
   });
@@ -29,7 +49,15 @@ export async function startServer(dataDir: string, cpuProfileDir?: string, env: 
     child.once('exit', (code) => reject(new Error(`the server exited during start (code ${code})`)));
     child.on('message', (m: { type: string } & Omit<Server, 'child'>) => {
       if (m.type === 'ready') {
-        resolveReady({ child, baseUrl: m.baseUrl, webId: m.webId, apiKey: m.apiKey, pgPid: m.pgPid, panelEmail: m.panelEmail });
+        resolveReady({
+          child,
+          baseUrl: m.baseUrl,
+          webId: m.webId,
+          apiKey: m.apiKey,
+          pgPid: m.pgPid,
+          panelEmail: m.panelEmail,
+          note: m.note,
+        });
       }
     });
   }).catch(async (err) => {

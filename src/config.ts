@@ -4,7 +4,16 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pemCertificates } from './pki/pem.js';
-import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './pki/signer-defaults.js';
+import {
+  DEFAULT_SIGNER_KEY,
+  SIGNER_CERT_DAYS,
+  SIGNER_KEY_ALGORITHMS,
+  SIGNER_KEY_POOL_MAX,
+  SIGNER_KEY_POOL_SIZE,
+  SIGNER_KEY_THREADS,
+  SIGNER_KEY_THREADS_MAX,
+  type SignerKeyAlgorithm,
+} from './pki/signer-defaults.js';
 import { type IdentitySettings, identitySettings } from './config-identity.js';
 
 export interface Limits {
@@ -152,8 +161,15 @@ export interface PkiConfig {
   pkcs12?: { path: string; password: string; rootCertPath?: string };
   /** Policy OID of the built-in time-stamp authority's tokens (RFC 3161 TSTInfo.policy). */
   tsaPolicyOid: string;
-  /** Key of each signature's one-time certificate (pki/signer-certificate.ts). */
-  signerKey: 'rsa-2048' | 'ecdsa-p256';
+  /**
+   * Key of each signature's one-time certificate (pki/signer-certificate.ts) for accounts that did
+   * not choose one (`sello account update --signer-key`).
+   */
+  signerKey: SignerKeyAlgorithm;
+  /** One-time signer key pairs kept ready per key type (key-pool.ts). */
+  signerKeyPool: number;
+  /** Key generations a refill of the pool runs at once, on libuv's thread pool. */
+  signerKeyThreads: number;
   /** Life of each signature's certificate in days (cut at the issuing CA's end). */
   signerCertDays: number;
 }
@@ -415,6 +431,8 @@ function pkiSettings({ str, int }: EnvReader, files: ReturnType<typeof pkiFileSe
     tsaPolicyOid: files.tsaPolicyOid,
     signerKey: str('SELLO_SIGNER_KEY', DEFAULT_SIGNER_KEY) as PkiConfig['signerKey'],
     signerCertDays: int('SELLO_SIGNER_CERT_DAYS', SIGNER_CERT_DAYS, 1, 3650),
+    signerKeyPool: int('SELLO_SIGNER_KEY_POOL', SIGNER_KEY_POOL_SIZE, 1, SIGNER_KEY_POOL_MAX),
+    signerKeyThreads: int('SELLO_SIGNER_KEY_THREADS', SIGNER_KEY_THREADS, 1, SIGNER_KEY_THREADS_MAX),
   };
 }
 
@@ -488,7 +506,7 @@ function renderSettings({ str, int }: EnvReader): RenderSettings {
 
 /** Settings that name one of a few choices, checked once read; and removed settings still set. */
 function checkChoices(config: Config, env: Env, problems: string[]): void {
-  if (!['rsa-2048', 'ecdsa-p256'].includes(config.pki.signerKey)) {
+  if (!(SIGNER_KEY_ALGORITHMS as readonly string[]).includes(config.pki.signerKey)) {
     problems.push(`SELLO_SIGNER_KEY=${JSON.stringify(config.pki.signerKey)}: expected ecdsa-p256 or rsa-2048`);
   }
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {

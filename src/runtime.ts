@@ -7,7 +7,7 @@ import { systemClock, type Deps } from './domain/deps.js';
 import { loadPki } from './domain/pki/load-pki.js';
 import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
-import { KeyPairPool, SIGNER_KEY_POOL_SIZE, SIGNER_KEY_REFILL_DELAY_MS, generateKeyPair, pemCertificates } from './pki/index.js';
+import { SIGNER_KEY_REFILL_DELAY_MS, SignerKeyPools, pemCertificates } from './pki/index.js';
 import { createSecretBox } from './pki/secret-box.js';
 import { ImageJail } from './jail/image-jail.js';
 import { PdfJail } from './jail/pdf-jail.js';
@@ -54,12 +54,15 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     const pki = await loadPki({ db: dbHandle.db, secrets, clock: systemClock, progress }, config.pki, config.publicUrl);
     // A fresh RSA-2048 pair per signature costs 150–200 ms at the median (over 500 ms at p99) on a
     // small server, more than the rest of the signature: generated ahead of time on the thread pool,
-    // it is off the signer's wait (pki/key-pool.ts; docs/performance.md, scenario F).
-    const signerKeys = new KeyPairPool({
-      size: SIGNER_KEY_POOL_SIZE,
-      generate: () => generateKeyPair(config.pki.signerKey, false),
+    // it is off the signer's wait (pki/key-pool.ts; docs/performance.md, scenario F). One pool per
+    // key type: accounts choose theirs, the operator's is the default.
+    const signerKeys = new SignerKeyPools({
+      defaultAlgorithm: config.pki.signerKey,
+      size: config.pki.signerKeyPool,
+      parallel: config.pki.signerKeyThreads,
       refillDelayMs: SIGNER_KEY_REFILL_DELAY_MS,
-      onError: (err) => console.warn(`pki: generating a signer key ahead of time failed: ${(err as Error).message}`),
+      onError: (err, algorithm) =>
+        console.warn(`pki: generating a ${algorithm} signer key ahead of time failed: ${(err as Error).message}`),
     });
     const pdfJail = new PdfJail(config.pdfJail);
     const imageJail = new ImageJail(config.identity.checks);

@@ -14,7 +14,7 @@ import { parsePackageCommand, runPackageCommand, type PackageCommand } from './a
 
 const USAGE =
   'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
-  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] [--identity-decision manual|automatic] | list | package add|list|end ...  [--json]';
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] [--identity-decision manual|automatic] [--signer-key rsa-2048|ecdsa-p256|default] | list | package add|list|end ...  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
@@ -28,6 +28,7 @@ export type AccountCommand =
       nom151Default?: boolean;
       identityRetries?: number;
       identityDecision?: 'manual' | 'automatic';
+      signerKey?: AccountUpdate['signerKey'];
       json: boolean;
     }
   | { kind: 'list'; json: boolean }
@@ -74,6 +75,7 @@ function parseUpdate(argv: string[]): AccountCommand {
     nom151: 'string',
     'identity-retries': 'string',
     'identity-decision': 'string',
+    'signer-key': 'string',
     json: 'boolean',
   });
   const text = (flag: string) => (typeof values[flag] === 'string' ? (values[flag] as string) : undefined);
@@ -92,6 +94,8 @@ function parseUpdate(argv: string[]): AccountCommand {
     identityRetries: retries === undefined ? undefined : /^\d+$/.test(retries) ? Number(retries) : Number.NaN,
     // checkAccountUpdate refuses any other word, naming --identity-decision.
     identityDecision: text('identity-decision') as AccountUpdate['identityDecision'],
+    // Likewise, naming --signer-key.
+    signerKey: text('signer-key') as AccountUpdate['signerKey'],
   };
   try {
     checkAccountUpdate(update);
@@ -143,6 +147,7 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
         nom151Default: cmd.nom151Default,
         identityRetries: cmd.identityRetries,
         identityDecision: cmd.identityDecision,
+        signerKey: cmd.signerKey,
       });
       print(
         cmd.json,
@@ -158,6 +163,11 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
           ...(r.identityDecision !== undefined
             ? [
                 `identity decision: ${r.identityDecision} (${r.identityDecision === 'automatic' ? 'approved when every built-in check passes, else a person decides' : 'a person decides every review'})`,
+              ]
+            : []),
+          ...(r.signerKey !== undefined
+            ? [
+                `signer key: ${r.signerKey}${r.signerKey === 'default' ? " (the operator's SELLO_SIGNER_KEY)" : ''} (from the next signature)`,
               ]
             : []),
         ].join('\n'),

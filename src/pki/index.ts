@@ -29,10 +29,12 @@ export {
 export { openPkiMaterial, sealPkiMaterial, type SealedPkiMaterial } from './sealed-material.js';
 export {
   KeyPairPool,
+  SignerKeyPools,
   SIGNER_KEY_POOL_SIZE,
   SIGNER_KEY_REFILL_DELAY_MS,
   generateSignerKeyPair,
   type KeyPairPoolOptions,
+  type SignerKeyPoolsOptions,
   type SignerKeySource,
 } from './key-pool.js';
 export { issueSignerCertificate, type IssueSignerCertificateOptions, type SignerCertificate } from './signer-certificate.js';

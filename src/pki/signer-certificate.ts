@@ -12,8 +12,8 @@
 // were not measured, so it is not the default. RSA-PSS is not offered.
 // 2048 bits is plenty for a key used once within minutes and then dropped; generation costs tens to
 // a few hundred milliseconds, which is why the service takes it from a pool generated ahead of time
-// (key-pool.ts; still one key per signature). 'ecdsa-p256' is available where every consumer is
-// known to accept it.
+// (key-pool.ts; still one key per signature). 'ecdsa-p256' costs a thousandth of that and is an
+// account's choice, for accounts whose every consumer is known to accept it.
 //
 // Identity: CN = the signer's name; the contact goes in subjectAltName, as RFC 5280 §4.1.2.6
 // requires for new certificates (emailAddress in the DN is deprecated). A phone number is a
@@ -39,7 +39,7 @@ import type { SignerKeySource } from './key-pool.js';
 import type { LoadedPki } from './material-types.js';
 import { generateKeyPair, normalizeSerialHex } from './primitives.js';
 import { OID } from './cms/oids.js';
-import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS } from './signer-defaults.js';
+import { DEFAULT_SIGNER_KEY, SIGNER_CERT_DAYS, type SignerKeyAlgorithm } from './signer-defaults.js';
 
 export { SIGNER_CERT_DAYS } from './signer-defaults.js';
 
@@ -61,7 +61,7 @@ export interface IssueSignerCertificateOptions {
   crlUrl: string;
   caIssuersUrl?: string;
   /** Default DEFAULT_SIGNER_KEY (see the file comment). */
-  keyAlgorithm?: 'rsa-2048' | 'ecdsa-p256';
+  keyAlgorithm?: SignerKeyAlgorithm;
   /**
    * Where the one-time key pair comes from (a KeyPairPool); by default it is generated here. The
    * pair must be of `keyAlgorithm` with a non-extractable private key; it is taken only once the
@@ -119,7 +119,7 @@ function mailbox(email: string): string {
  * A pair from a key source must be what generateKeyPair would have made here: the algorithm and
  * size the certificate announces, and a private key that can sign and cannot be exported.
  */
-function checkedKeyPair(pair: CryptoKeyPair, keyAlgorithm: 'rsa-2048' | 'ecdsa-p256'): CryptoKeyPair {
+function checkedKeyPair(pair: CryptoKeyPair, keyAlgorithm: SignerKeyAlgorithm): CryptoKeyPair {
   const alg = pair.privateKey.algorithm as Partial<RsaHashedKeyAlgorithm & EcKeyAlgorithm> & KeyAlgorithm;
   const hash = (alg.hash as KeyAlgorithm | undefined)?.name;
   const expected =
@@ -162,7 +162,9 @@ export async function issueSignerCertificate(pki: LoadedPki, options: IssueSigne
   const uris = [...(options.phone ? [telUri(options.phone)] : []), ...(options.uri ? [options.uri] : [])];
   const keyAlgorithm = options.keyAlgorithm ?? DEFAULT_SIGNER_KEY;
   // extractable = false: the private key can sign and nothing else, and is dropped with the object.
-  const keys = options.keys ? checkedKeyPair(await options.keys.take(), keyAlgorithm) : await generateKeyPair(keyAlgorithm, false);
+  const keys = options.keys
+    ? checkedKeyPair(await options.keys.take(keyAlgorithm), keyAlgorithm)
+    : await generateKeyPair(keyAlgorithm, false);
   const notBefore = new Date(options.now.getTime() - CLOCK_SKEW_MINUTES * MINUTE);
   // RFC 5280 lets a certificate outlive its issuer, but path validation then fails at the
   // issuer's end anyway and some validators refuse such a child outright: stop where the CA stops.

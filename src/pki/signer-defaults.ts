@@ -9,5 +9,22 @@
  */
 export const SIGNER_CERT_DAYS = 1826;
 
-/** The signer key type (see signer-certificate.ts for the choice). */
-export const DEFAULT_SIGNER_KEY: 'rsa-2048' | 'ecdsa-p256' = 'rsa-2048';
+/** The key types of signer certificates (see signer-certificate.ts for the choice). */
+export const SIGNER_KEY_ALGORITHMS = ['rsa-2048', 'ecdsa-p256'] as const;
+export type SignerKeyAlgorithm = (typeof SIGNER_KEY_ALGORITHMS)[number];
+
+/** The signer key type when neither the account nor the operator chose one. */
+export const DEFAULT_SIGNER_KEY: SignerKeyAlgorithm = 'rsa-2048';
+
+/**
+ * Pairs kept ready per key type. Eight covers a set of documents signed in one visit; refilling
+ * them takes one core for about 1.5 s on a small server (RSA-2048). SELLO_SIGNER_KEY_POOL changes it.
+ */
+export const SIGNER_KEY_POOL_SIZE = 8;
+
+/** Deepest pool an operator may ask for: RSA-2048 pairs are a few kilobytes each in memory. */
+export const SIGNER_KEY_POOL_MAX = 1024;
+
+/** Generations run at once by a refill (SELLO_SIGNER_KEY_THREADS); libuv's pool has 4 threads. */
+export const SIGNER_KEY_THREADS = 1;
+export const SIGNER_KEY_THREADS_MAX = 4;

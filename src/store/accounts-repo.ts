@@ -141,6 +141,23 @@ export async function setAccountIdentityDecision(q: Db, webId: string, decision:
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** accounts.signer_key of the account (null: the operator's default); false when there is no such account. */
+export async function setAccountSignerKey(q: Db, webId: string, key: 'rsa-2048' | 'ecdsa-p256' | null): Promise<boolean> {
+  const r = await q.updateTable('accounts').set({ signer_key: key }).where('web_id', '=', webId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The signer key type chosen by the account that owns a document; null when it chose none. */
+export async function signerKeyOfDocument(q: Db, documentId: string): Promise<'rsa-2048' | 'ecdsa-p256' | null> {
+  const r = await q
+    .selectFrom('documents')
+    .innerJoin('accounts', 'accounts.id', 'documents.account_id')
+    .select('accounts.signer_key')
+    .where('documents.id', '=', documentId)
+    .executeTakeFirst();
+  return r?.signer_key ?? null;
+}
+
 export type ApiKeyRow = Pick<Selectable<ApiKeysTable>, 'id' | 'active' | 'created_at'>;
 
 /** The account's keys, newest first, never their sealed bytes. */

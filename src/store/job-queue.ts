@@ -15,12 +15,14 @@ export interface JobOptions {
   jobKey?: string;
   /** graphile-worker's default (25) when absent. */
   maxAttempts?: number;
+  /** Runners take due jobs by priority, lowest first, then by run_at; graphile-worker's default 0 when absent. */
+  priority?: number;
 }
 
 export async function addJob(trx: Transaction<Database>, task: string, payload: unknown, o: JobOptions = {}): Promise<void> {
   await sql`select graphile_worker.add_job(${task}, ${JSON.stringify(payload)}::json,
               run_at := ${o.runAt ?? null}::timestamptz, max_attempts := ${o.maxAttempts ?? null}::int,
-              job_key := ${o.jobKey ?? null}::text, job_key_mode := 'replace')`.execute(trx);
+              job_key := ${o.jobKey ?? null}::text, priority := ${o.priority ?? null}::int, job_key_mode := 'replace')`.execute(trx);
 }
 
 /** Removes a waiting job by key; one already running finishes and finds nothing to do. */

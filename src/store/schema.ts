@@ -61,6 +61,7 @@ export interface AccountsTable {
   nom151_default: Generated<boolean>;
   identity_retries: Generated<number>;
   identity_decision: Generated<'manual' | 'automatic'>;
+  signer_key: 'rsa-2048' | 'ecdsa-p256' | null;
 }
 
 /** A row of `api_keys`. */

@@ -15,8 +15,7 @@ import { systemClock, type Clock, type Deps, type UrlFetcher } from '../../src/d
 import { buildApp } from '../../src/http/app.js';
 import type { AnswerFloor } from '../../src/http/answer-floor.js';
 import { guardedFetch } from '../../src/net/url-guard.js';
-import { KeyPairPool } from '../../src/pki/key-pool.js';
-import { generateKeyPair } from '../../src/pki/primitives.js';
+import { SignerKeyPools } from '../../src/pki/key-pool.js';
 import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
 import { ImageJail } from '../../src/jail/image-jail.js';
 import { PdfJail } from '../../src/jail/pdf-jail.js';
@@ -96,7 +95,7 @@ async function boot(
   const clock = opts.clock ?? systemClock;
   // As in the runtime, signatures take their keys from a pool filled in the background; two
   // pairs, so that a test that signs more empties it and also exercises the on-demand path.
-  const signerKeys = new KeyPairPool({ size: 2, generate: () => generateKeyPair(config.pki.signerKey, false) });
+  const signerKeys = new SignerKeyPools({ defaultAlgorithm: config.pki.signerKey, size: 2 });
   const pdfJail = new PdfJail(config.pdfJail);
   const imageJail = new ImageJail(config.identity.checks);
   const deps: Deps = {

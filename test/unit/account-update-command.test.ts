@@ -28,6 +28,10 @@ describe('sello account update', () => {
     });
   });
 
+  it.each(['rsa-2048', 'ecdsa-p256', 'default'])('reads --signer-key %s', (key) => {
+    expect(update('--signer-key', key)).toEqual({ kind: 'update', webId: 'w', signerKey: key, json: false });
+  });
+
   it.each([
     [['--identity-retries', '6'], '--identity-retries: expected a whole number from 0 to 5'],
     [['--identity-retries', ''], '--identity-retries: expected a whole number from 0 to 5'],
@@ -36,6 +40,8 @@ describe('sello account update', () => {
     [['--name', '   '], '--name: expected 1 to 200 characters'],
     [[], '--name: nothing to change'],
     [['--nom151', 'yes'], '--nom151 takes on or off'],
+    [['--signer-key', 'rsa-4096'], '--signer-key: expected rsa-2048, ecdsa-p256, default'],
+    [['--signer-key', 'ECDSA-P256'], '--signer-key: expected rsa-2048, ecdsa-p256, default'],
   ])('%j is refused before the database is opened: %s', (flags, message) => {
     expect(() => update(...flags)).toThrow(UsageError);
     expect(() => update(...flags)).toThrow(`sello account update: ${message}`);

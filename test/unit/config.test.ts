@@ -77,6 +77,8 @@ describe('loadConfig', () => {
       SELLO_DOCX_CONCURRENCY: '0',
       SELLO_RENDER_TIMEOUT_MS: '1',
       SELLO_SIGNER_KEY: 'dsa',
+      SELLO_SIGNER_KEY_POOL: '0',
+      SELLO_SIGNER_KEY_THREADS: '5',
       SELLO_LOG_LEVEL: 'loud',
       SELLO_LOG_FORMAT: 'xml',
       SELLO_PDF_INFLATE_RATIO: '100',
@@ -129,6 +131,8 @@ describe('loadConfig', () => {
         'SELLO_PDF_MEMORY_MB="1": expected a whole number from 64 to 16384',
         'SELLO_PDF_INFLATE_MB="0": expected a whole number from 1 to 16384',
         'SELLO_SIGNER_CERT_DAYS="0": expected a whole number from 1 to 3650',
+        'SELLO_SIGNER_KEY_POOL="0": expected a whole number from 1 to 1024',
+        'SELLO_SIGNER_KEY_THREADS="5": expected a whole number from 1 to 4',
         'SELLO_RENDER_PAGES="0": expected a whole number from 1 to 64',
         'SELLO_DOCX_CONCURRENCY="0": expected a whole number from 1 to 32',
         'SELLO_RENDER_TIMEOUT_MS="1": expected a whole number from 100 to 600000',
@@ -148,6 +152,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SELLO_SIGNER_KEY: 'dsa' })).toThrow(/SELLO_SIGNER_KEY="dsa": expected ecdsa-p256 or rsa-2048/);
     expect(() => loadConfig({ SELLO_SIGNER_CERT_DAYS: '0' })).toThrow(/SELLO_SIGNER_CERT_DAYS/);
     expect(() => loadConfig({ SELLO_SIGNER_CERT_DAYS: '4000' })).toThrow(/SELLO_SIGNER_CERT_DAYS/);
+  });
+  it('signer key pool: 8 pairs per key type and one refill thread by default; the operator sets both, within bounds', () => {
+    expect(loadConfig({}).pki).toMatchObject({ signerKeyPool: 8, signerKeyThreads: 1 });
+    expect(loadConfig({ SELLO_SIGNER_KEY_POOL: '256', SELLO_SIGNER_KEY_THREADS: '2' }).pki).toMatchObject({
+      signerKeyPool: 256,
+      signerKeyThreads: 2,
+    });
+    expect(() => loadConfig({ SELLO_SIGNER_KEY_POOL: '1025' })).toThrow(
+      /SELLO_SIGNER_KEY_POOL="1025": expected a whole number from 1 to 1024/,
+    );
+    expect(() => loadConfig({ SELLO_SIGNER_KEY_POOL: 'deep' })).toThrow(/SELLO_SIGNER_KEY_POOL="deep"/);
+    expect(() => loadConfig({ SELLO_SIGNER_KEY_THREADS: '0' })).toThrow(
+      /SELLO_SIGNER_KEY_THREADS="0": expected a whole number from 1 to 4/,
+    );
   });
   it('SAT e.firma: off without SELLO_SAT_TRUST_PEM; a missing or empty file and a bad OCSP URL are listed', () => {
     expect(loadConfig({}).sat).toEqual({ trustedDer: [], ocspUrl: undefined, prepareMinutes: 5 });

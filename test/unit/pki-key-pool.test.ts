@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { X509Certificate, verify } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { KeyPairPool } from '../../src/pki/key-pool.js';
+import { KeyPairPool, SignerKeyPools } from '../../src/pki/key-pool.js';
 import { generateServicePki, importPki } from '../../src/pki/material.js';
 import type { LoadedPki } from '../../src/pki/material-types.js';
 import { pkiUrls } from '../../src/pki/pki-urls.js';
@@ -147,10 +147,36 @@ describe('KeyPairPool', () => {
     }
   });
 
-  it('refuses a size outside 1..64', () => {
+  it('refuses a size outside 1..1024 and parallel generations outside 1..4', () => {
     expect(() => new KeyPairPool({ size: 0 })).toThrow(RangeError);
-    expect(() => new KeyPairPool({ size: 65 })).toThrow(RangeError);
+    expect(() => new KeyPairPool({ size: 1025 })).toThrow(RangeError);
     expect(() => new KeyPairPool({ size: 1.5 })).toThrow(RangeError);
+    expect(new KeyPairPool({ size: 1024 }).size).toBe(1024);
+    expect(() => new KeyPairPool({ size: 8, parallel: 0 })).toThrow(RangeError);
+    expect(() => new KeyPairPool({ size: 8, parallel: 5 })).toThrow(RangeError);
+  });
+
+  it('runs up to `parallel` generations at once, never more than the pairs missing', async () => {
+    const gen = controlledGenerator();
+    const pool = new KeyPairPool({ size: 3, parallel: 2, generate: gen.generate });
+    pool.start();
+    expect(gen.waiting()).toBe(2);
+    const full = pool.whenFull();
+    await gen.settle();
+    // One pair ready, one being made: one more is missing, so one more generation, still two at once.
+    expect(pool.available).toBe(1);
+    expect(gen.waiting()).toBe(2);
+    await gen.settle();
+    expect(gen.waiting()).toBe(1); // three ready or under way: the lane that finished stops
+    await gen.settle();
+    await full;
+    expect(pool.available).toBe(3);
+    expect(gen.waiting()).toBe(0);
+    // A deep pool emptied by a burst: the refill runs two at a time again.
+    await pool.take();
+    await pool.take();
+    expect(gen.waiting()).toBe(2);
+    pool.stop();
   });
 
   it('keeps no process alive once stopped', () => {
@@ -176,6 +202,63 @@ describe('KeyPairPool', () => {
     });
     expect(child.stderr).toBe('');
     expect(child.status).toBe(0); // null if the timeout had to kill it
+  });
+});
+
+describe('SignerKeyPools', () => {
+  it("keeps one pool per key type: the operator's fills at start, the other's at its first take", async () => {
+    const asked: string[] = [];
+    const pools = new SignerKeyPools({
+      defaultAlgorithm: 'ecdsa-p256',
+      size: 2,
+      generate: async (algorithm) => {
+        asked.push(algorithm);
+        return { algorithm } as unknown as CryptoKeyPair;
+      },
+    });
+    expect(pools.pool('rsa-2048').size).toBe(2);
+    pools.start();
+    await pools.pool('ecdsa-p256').whenFull();
+    expect(asked).toEqual(['ecdsa-p256', 'ecdsa-p256']);
+    expect(pools.pool('rsa-2048').available).toBe(0); // no account asked for RSA yet: nothing made
+    const rsa = await pools.take('rsa-2048');
+    expect((rsa as unknown as { algorithm: string }).algorithm).toBe('rsa-2048');
+    await pools.pool('rsa-2048').whenFull();
+    expect(pools.pool('rsa-2048').available).toBe(2); // started by the take
+    const ec = await pools.take('ecdsa-p256');
+    expect((ec as unknown as { algorithm: string }).algorithm).toBe('ecdsa-p256');
+    pools.stop();
+    expect(pools.pool('rsa-2048').available).toBe(0);
+    expect(pools.pool('ecdsa-p256').available).toBe(0);
+    await expect(pools.take('dsa' as 'rsa-2048')).rejects.toThrow(RangeError);
+  });
+
+  it('issues certificates of the key type asked for, from real pools', async () => {
+    const pki = await importPki(
+      await generateServicePki({ organization: 'Sello Pools Test', baseUrl: 'https://sign.example.test', now: new Date() }),
+    );
+    const urls = pkiUrls('https://sign.example.test');
+    const pools = new SignerKeyPools({ size: 1 });
+    pools.start();
+    const issue = (keyAlgorithm: 'rsa-2048' | 'ecdsa-p256') =>
+      issueSignerCertificate(pki, {
+        name: 'Ana Pools',
+        email: 'ana@example.test',
+        serialNumber: randomSerialHex(),
+        now: new Date(),
+        ocspUrl: urls.ocsp,
+        crlUrl: urls.crl,
+        keys: pools,
+        keyAlgorithm,
+      });
+    const ec = await issue('ecdsa-p256');
+    const rsa = await issue('rsa-2048');
+    pools.stop();
+    expect(new X509Certificate(ec.certificateDer).publicKey.asymmetricKeyType).toBe('ec');
+    expect(new X509Certificate(ec.certificateDer).publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect(ec.keyType).toBe('EC');
+    expect(new X509Certificate(rsa.certificateDer).publicKey.asymmetricKeyType).toBe('rsa');
+    expect(rsa.keyType).toBe('RSA');
   });
 });
 

@@ -1,15 +1,29 @@
 // `sello account update`: what signers see of an account, its display name ("… asks you to sign")
-// and its logo on the signer page. The logo travels to every signer page as a data: URL (the
-// page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
+// and its logo on the signer page, and how its documents are signed (NOM-151 by default, identity
+// checks, the key type of its signer certificates). The logo travels to every signer page as a
+// data: URL (the page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { setAccountIdentityDecision, setAccountIdentityRetries, updateAccountProfile } from '../../store/accounts-repo.js';
+import {
+  setAccountIdentityDecision,
+  setAccountIdentityRetries,
+  setAccountSignerKey,
+  updateAccountProfile,
+} from '../../store/accounts-repo.js';
 import { setAccountNom151Default } from '../../store/stamps-repo.js';
 
 /** Largest logo accepted: a small PNG, sent with every signer page's data. */
 export const MAX_LOGO_BYTES = 100 * 1024;
 const MAX_LOGO_SIDE = 2000;
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * What `--signer-key` takes: a key type, or `default` (the operator's SELLO_SIGNER_KEY). RSA-2048 is
+ * accepted by every validator; ECDSA P-256 costs a thousandth of the CPU to make but iText 5 refuses
+ * it (docs/performance.md, "Signer keys: the decision").
+ */
+export const SIGNER_KEY_CHOICES = ['rsa-2048', 'ecdsa-p256', 'default'] as const;
+export type SignerKeyChoice = (typeof SIGNER_KEY_CHOICES)[number];
 
 export interface AccountUpdate {
   webId: string;
@@ -25,6 +39,8 @@ export interface AccountUpdate {
    * default) or `automatic` (approved by the checks; any other review still waits for a person).
    */
   identityDecision?: 'manual' | 'automatic';
+  /** The key type of the account's signer certificates, or `default`: the operator's, whatever it becomes. */
+  signerKey?: SignerKeyChoice;
 }
 
 export async function updateAccount(
@@ -37,6 +53,7 @@ export async function updateAccount(
   nom151?: 'on' | 'off';
   identityRetries?: number;
   identityDecision?: 'manual' | 'automatic';
+  signerKey?: SignerKeyChoice;
 }> {
   const change = checkAccountUpdate(opts);
   const profile = change.name !== undefined || change.logoPng !== undefined;
@@ -48,6 +65,12 @@ export async function updateAccount(
       return false;
     }
     if (opts.identityDecision !== undefined && !(await setAccountIdentityDecision(trx, opts.webId, opts.identityDecision))) {
+      return false;
+    }
+    if (
+      opts.signerKey !== undefined &&
+      !(await setAccountSignerKey(trx, opts.webId, opts.signerKey === 'default' ? null : opts.signerKey))
+    ) {
       return false;
     }
     return opts.nom151Default === undefined || setAccountNom151Default(trx, opts.webId, opts.nom151Default);
@@ -62,6 +85,7 @@ export async function updateAccount(
     ...(opts.nom151Default !== undefined ? { nom151: opts.nom151Default ? ('on' as const) : ('off' as const) } : {}),
     ...(opts.identityRetries !== undefined ? { identityRetries: opts.identityRetries } : {}),
     ...(opts.identityDecision !== undefined ? { identityDecision: opts.identityDecision } : {}),
+    ...(opts.signerKey !== undefined ? { signerKey: opts.signerKey } : {}),
   };
 }
 
@@ -91,14 +115,21 @@ export function checkAccountUpdate(opts: Omit<AccountUpdate, 'webId'>): { name?:
   if (opts.identityDecision !== undefined && opts.identityDecision !== 'manual' && opts.identityDecision !== 'automatic') {
     throw invalid('identity-decision', 'expected manual or automatic');
   }
+  if (opts.signerKey !== undefined && !(SIGNER_KEY_CHOICES as readonly string[]).includes(opts.signerKey)) {
+    throw invalid('signer-key', `expected ${SIGNER_KEY_CHOICES.join(', ')}`);
+  }
   if (
     change.name === undefined &&
     change.logoPng === undefined &&
     opts.nom151Default === undefined &&
     opts.identityRetries === undefined &&
-    opts.identityDecision === undefined
+    opts.identityDecision === undefined &&
+    opts.signerKey === undefined
   ) {
-    throw invalid('name', 'nothing to change: give a name, a logo, the NOM-151 default, the identity retries or the identity decision');
+    throw invalid(
+      'name',
+      'nothing to change: give a name, a logo, the NOM-151 default, the identity retries, the identity decision or the signer key',
+    );
   }
   return change;
 }

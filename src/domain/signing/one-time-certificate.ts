@@ -1,10 +1,13 @@
 // The certificate of one signature: issued by the service's CA for a key made for it (from the pool),
-// recorded so the OCSP responder answers for it, with the key type and lifetime the operator chose.
-// Signer signatures and the service's own seals (the history as PDF) take theirs here.
+// recorded so the OCSP responder answers for it, with the key type the document's account chose
+// (else the operator's) and the lifetime the operator chose. Signer signatures and the service's own
+// seals (the history as PDF) take theirs here: a seal goes to the same consumers as the signatures.
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { issueSignerCertificate, pkiUrls, randomSerialHex, type SignerCertificate } from '../../pki/index.js';
+import type { SignerKeyAlgorithm } from '../../pki/signer-defaults.js';
 import type { Db } from '../../store/db.js';
+import { signerKeyOfDocument } from '../../store/accounts-repo.js';
 import { recordIssuedCertificate } from '../../store/pki-repo.js';
 import type { Database } from '../../store/schema.js';
 
@@ -20,6 +23,34 @@ export interface OneTimeCertificateRequest {
   documentId: string;
   signerRowId?: string;
   now: Date;
+  /** A pair taken beforehand for this one certificate (takeSignerKey); else one is taken here. */
+  key?: TakenSignerKey;
+}
+
+/** A one-time pair taken ahead of its certificate, of the type the document's account chose. */
+export interface TakenSignerKey {
+  algorithm: SignerKeyAlgorithm;
+  pair: CryptoKeyPair;
+}
+
+/** The key type of a document's signatures: its account's choice, else the operator's. */
+async function keyAlgorithmOf(deps: Pick<Deps, 'config'>, q: Db | Transaction<Database>, documentId: string) {
+  // Read at each signature: a change of the account's choice applies to its next signature.
+  return (await signerKeyOfDocument(q, documentId)) ?? deps.config.pki.signerKey;
+}
+
+/**
+ * Takes the pair of a coming signature of the document, to be given to issueOneTimeCertificate
+ * once. For callers that must not wait for a key while holding a lock: with the pool empty, an
+ * RSA-2048 pair takes 150 ms or more to make.
+ */
+export async function takeSignerKey(
+  deps: Pick<Deps, 'config' | 'signerKeys'>,
+  q: Db | Transaction<Database>,
+  documentId: string,
+): Promise<TakenSignerKey> {
+  const algorithm = await keyAlgorithmOf(deps, q, documentId);
+  return { algorithm, pair: await deps.signerKeys.take(algorithm) };
 }
 
 export async function issueOneTimeCertificate(
@@ -28,6 +59,10 @@ export async function issueOneTimeCertificate(
   r: OneTimeCertificateRequest,
 ): Promise<SignerCertificate> {
   const urls = pkiUrls(deps.config.publicUrl);
+  const keyAlgorithm = r.key?.algorithm ?? (await keyAlgorithmOf(deps, q, r.documentId));
+  // A pair taken beforehand is handed over once, as a pool hands out its pairs.
+  const given = r.key?.pair;
+  const keys = given ? { take: async () => given } : deps.signerKeys;
   const cert = await issueSignerCertificate(deps.pki.pki, {
     name: r.name,
     email: r.email,
@@ -38,8 +73,8 @@ export async function issueOneTimeCertificate(
     ocspUrl: urls.ocsp,
     crlUrl: urls.crl,
     caIssuersUrl: urls.issuingCer,
-    keys: deps.signerKeys,
-    keyAlgorithm: deps.config.pki.signerKey,
+    keys,
+    keyAlgorithm,
     validityDays: deps.config.pki.signerCertDays,
   });
   await recordIssuedCertificate(q, {

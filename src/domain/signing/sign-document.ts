@@ -9,7 +9,7 @@ import { PdfSignError, signPdf } from '../../pdf/sign-pdf.js';
 import { stickersOf } from '../../store/signing-repo.js';
 import { concludeSignature } from './conclude-signature.js';
 import { legendLanguage } from './workflow-language.js';
-import { issueOneTimeCertificate } from './one-time-certificate.js';
+import { issueOneTimeCertificate, takeSignerKey } from './one-time-certificate.js';
 import { requireProof } from './one-time-code.js';
 import { refuseEfirmaSignerOnSign } from './sat/efirma-required.js';
 import { timestampSource } from './timestamp-source.js';
@@ -71,6 +71,15 @@ async function signOnce(
   opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
 ): Promise<SignResult> {
   const { db } = deps;
+  // The signer's key is taken before the document is locked: with the pool empty (signatures
+  // arriving faster than it refills), an RSA-2048 pair takes 150 ms or more to make, and the lock and
+  // a database connection were held all that time, holding up the document's other signers and,
+  // with many signatures waiting, every request and job needing a connection. A link that cannot
+  // sign is refused first, so as not to spend a key on it; everything is checked again under the
+  // lock, and a pair taken for a signature that is then refused is dropped, never used.
+  const early = await openSession(db, opts.token);
+  requireSignable(early);
+  const key = await takeSignerKey(deps, db, early.document.id);
   return db.transaction().execute(async (trx) => {
     const s = await openSession(trx, opts.token, true);
     requireSignable(s);
@@ -92,6 +101,7 @@ async function signOnce(
       documentId: s.document.id,
       signerRowId: s.signer.id,
       now,
+      key,
     });
     const language = legendLanguage(s.document.workflow, opts.language, deps.config.defaultLanguage);
     // An endorser's box states the endorsement above the usual legend (endorsement-legend.ts).

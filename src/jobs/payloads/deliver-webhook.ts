@@ -28,9 +28,21 @@ export function deliveryJobKey(notificationId: string, target: DeliveryTarget): 
   return `${DELIVER_WEBHOOK.task}:${notificationId}:${target}`;
 }
 
+/**
+ * Deliveries are taken before the service's background work (priority 0): a receiver is waiting for
+ * them, and the signature that completes a document queues its universal rendition (tens of
+ * milliseconds of CPU, more on a busy server) in the same transaction, ahead of the webhook. Under
+ * sustained signing the renditions queue up; at the same priority every webhook waited behind them.
+ */
+export const DELIVERY_PRIORITY = -10;
+
 /** Queues a delivery attempt in the caller's transaction: it commits or vanishes with it. */
 export async function addDeliverWebhookJob(trx: Transaction<Database>, payload: DeliverWebhookPayload, runAt?: Date): Promise<void> {
-  await queueJob(trx, DELIVER_WEBHOOK, payload, { runAt, jobKey: deliveryJobKey(payload.notificationId, payload.target) });
+  await queueJob(trx, DELIVER_WEBHOOK, payload, {
+    runAt,
+    jobKey: deliveryJobKey(payload.notificationId, payload.target),
+    priority: DELIVERY_PRIORITY,
+  });
 }
 
 /** Drops the waiting attempt of a delivery; one already running finds its delivery settled. */
