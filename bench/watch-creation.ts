@@ -41,6 +41,9 @@ export interface CreationPairs {
   /** Medians over the pairs, ms of CPU per request. */
   createMs: number[];
   floorMs: number[];
+  /** Seconds to start the server, PostgreSQL and the floor; and of the warm-up. */
+  startSeconds: number;
+  warmupSeconds: number;
 }
 
 /**
@@ -50,12 +53,14 @@ export interface CreationPairs {
  */
 export async function creationPairs(dataDir: string, res: Resources, o: { pairs: number; requests: number }): Promise<CreationPairs> {
   const pdf = await onePagePdf();
+  const t0 = performance.now();
   const server = await startServer(dataDir);
   res.add('the server and its PostgreSQL', () => stopServer(server));
   const floorKey = randomBytes(32).toString('hex');
   const floorChild = fork(resolve('bin/run-ts.js'), ['bench/watch-floor.ts', dataDir, floorKey], { stdio: 'inherit' });
   res.add('the floor server', () => stopChild(floorChild));
   const floorUrl = await ready(floorChild);
+  const startSeconds = (performance.now() - t0) / 1000;
 
   const create: Side = {
     baseUrl: server.baseUrl,
@@ -64,9 +69,11 @@ export async function creationPairs(dataDir: string, res: Resources, o: { pairs:
   };
   const floor: Side = { baseUrl: floorUrl, child: floorChild, build: (i) => signedPost('/', 'watch', floorKey, body(pdf, i)) };
 
+  const t1 = performance.now();
   for (const side of [create, floor]) {
     await measure(side, server.pgPid, WARMUP);
   }
+  const warmupSeconds = (performance.now() - t1) / 1000;
   const ratios: number[] = [];
   const createMs: number[] = [];
   const floorMs: number[] = [];
@@ -80,7 +87,7 @@ export async function creationPairs(dataDir: string, res: Resources, o: { pairs:
     floorMs.push(ms.get(floor)!);
     ratios.push(ms.get(create)! / ms.get(floor)!);
   }
-  return { ratios, createMs, floorMs };
+  return { ratios, createMs, floorMs, startSeconds, warmupSeconds };
 }
 
 /** CPU per request (ms) of the side's process and PostgreSQL over `requests` requests. */
