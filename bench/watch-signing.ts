@@ -55,7 +55,9 @@ export async function signingPairs(res: Resources, o: { pairs: number }): Promis
         got = m;
       }
     });
-    child.once('exit', (code) => (got ? resolveResult(got) : reject(new Error(`the signing process exited with code ${code}`))));
+    child.once('exit', (code, signal) =>
+      got ? resolveResult(got) : reject(new Error(`the signing process exited (${signal ?? `code ${code}`}) before its result`)),
+    );
     child.send(job);
   });
   const signatureMs = result.cpuPairs.map((p) => p.signature);
