@@ -21,7 +21,7 @@ import type { Resources } from './watch-resources.js';
 /** Requests in flight: enough to keep both cores busy, few enough to queue little on a loaded machine. */
 const CONCURRENCY = 8;
 /** Requests of each side before the pairs: JIT, the PDF jail's threads, pool connections, caches. */
-const WARMUP = 300;
+const WARMUP = 200;
 /**
  * Each floor batch is this many times the creation batch: a floor request costs about a quarter of
  * a document, and PostgreSQL's CPU is read from /proc in 10 ms ticks, a few ticks per small batch.

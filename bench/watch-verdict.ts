@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 /**
  * A check fails when its ratio exceeds main's by more than this factor. A change that halves
  * creation throughput doubles the CPU a document costs, and so the ratio (×2): the limit must sit
- * well below ×2 to catch it whatever the machine's load, and above the spread of the ratio between
- * runs on a loaded machine (up to ×1.27 seen): ×1.5 is between the two.
+ * below ×2 to catch it even where the ratio runs lower than main's (down to ×0.83 seen), and above
+ * the spread of unchanged code on a loaded machine (up to ×1.49 seen, with the machine's other work
+ * and two busy loops): ×1.6 is between the two.
  */
-export const MARGIN = 1.5;
+export const MARGIN = 1.6;
 
 export type CheckName = 'creation' | 'signing';
 
