@@ -1,23 +1,30 @@
 # Sello: the API, the signer page and the job runner in one process (`sello serve`).
 # Debian 12 (bookworm) with Node.js 20, and the programs html and docx templates need.
 #
-# Two stages: the signer page and panel are built (Vite, React, pdf.js: development dependencies)
-# in the first; the image that runs carries the production dependencies, the server's sources and
-# the built page, not the tooling that built it.
+# Two stages: the first builds the server (src/ compiled to JavaScript in build/) and the signer
+# page and panel (Vite, React, pdf.js: development dependencies); the image that runs carries the
+# production dependencies, the built server and the built page: no TypeScript sources, and nothing
+# that compiles TypeScript at run time (tsx is a development dependency; npm still installs the
+# typescript package, an optional peer of graphile-worker's cosmiconfig, which nothing loads).
 #
 #   docker build -t sello .                                 # with the face and zone readers
 #   docker build --build-arg IDENTITY_READERS=none -t sello .  # without them: about 390 MB lighter
 
-FROM node:20-bookworm-slim AS web
+FROM node:20-bookworm-slim AS build
 WORKDIR /opt/sello
+# npm ci links the command from bin/ (a package of its own: package.json says why) and runs the
+# server's build script (prepare), which has nothing to compile before src/ is copied.
 COPY package.json package-lock.json ./
-# The face and zone readers (peer dependencies) are not needed to build the page.
+COPY bin ./bin
+COPY scripts/build-server.mjs ./scripts/
+# The face and zone readers (peer dependencies) are not needed to build.
 RUN npm ci --omit=peer --no-audit --no-fund
-# web/ imports types from src/schemas; the build script reads package.json and the lock file.
+# web/ imports types from src/schemas; the build scripts read package.json and the lock file.
 COPY web ./web
 COPY src ./src
+COPY tsconfig.json ./
 COPY scripts/build-web.mjs ./scripts/
-RUN node scripts/build-web.mjs --force
+RUN node scripts/build-web.mjs --force && node scripts/build-server.mjs --force
 
 FROM node:20-bookworm-slim
 
@@ -36,9 +43,11 @@ WORKDIR /opt/sello
 # those checks say not_checked and every identity review waits for a person.
 ARG IDENTITY_READERS=all
 
-# Dependencies first, so a change of the sources alone reuses this layer. The sources run through
-# tsx (a dependency), so there is no compile step and no development dependency at run time.
+# Dependencies first, so a change of the sources alone reuses this layer. The build script comes
+# along because npm ci runs it (prepare); without src/ it has nothing to do.
 COPY package.json package-lock.json ./
+COPY bin ./bin
+COPY scripts/build-server.mjs ./scripts/
 RUN case "$IDENTITY_READERS" in \
       all) omit="--omit=dev" ;; \
       none) omit="--omit=dev --omit=peer" ;; \
@@ -46,11 +55,9 @@ RUN case "$IDENTITY_READERS" in \
     esac \
  && npm ci $omit --no-audit --no-fund && npm cache clean --force
 
-# What runs: the command, the server's sources (migrations included) and the built page.
-COPY bin ./bin
-COPY src ./src
-COPY tsconfig.json ./
-COPY --from=web /opt/sello/web/dist ./web/dist
+# What runs: the command (bin/, above), the built server (migrations included) and the built page.
+COPY --from=build /opt/sello/build ./build
+COPY --from=build /opt/sello/web/dist ./web/dist
 
 # A dedicated user; the data directory (blobs, master.key, or the embedded PostgreSQL when
 # DATABASE_URL is unset) is a volume it owns.

@@ -17,6 +17,8 @@
 //      a 1-page and a 300-page ~10 MB PDF, p50/p99 and peak RSS: bench/verifying.ts. No server.
 //   U  the universal rendition (PAdES B-LTA: validation data, DSS, document time stamp, DSS) of a
 //      2-signature 1-page and 300-page PDF, p50/p99 and peak RSS: bench/universal.ts. No server.
+//   L  a 1,000-page ~50 MB document created, signed by two signers, downloaded and verified on its
+//      own server: time and peak RSS of each step (bench/big-document.ts). Not in the default set.
 //   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
 //      (bench/sat-signing.ts), in this process, after the server has stopped.
 //
@@ -47,7 +49,9 @@ import { scenarioVerifying } from './verifying.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
+import { floorRequest } from './floor.js';
 import { scenarioUniversal } from './universal.js';
+import { scenarioBigDocument } from './big-document.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 import { startServer, stopServer, type Server } from './server-process.js';
 
@@ -105,6 +109,9 @@ async function main() {
     if (SCENARIOS.includes('V')) {
       await scenarioVerifying();
     }
+    if (SCENARIOS.includes('L')) {
+      await scenarioBigDocument();
+    }
   } finally {
     if (!interrupted) {
       await cleanup();
@@ -122,10 +129,21 @@ async function serverScenarios(dataDir: string, started: (s: Server) => void) {
   console.log(`server: ${server.baseUrl} (pid ${server.child.pid}), embedded PostgreSQL pid ${server.pgPid}, data ${dataDir}\n`);
   await sanityCheck(server, small);
   if (SCENARIOS.includes('A')) {
-    await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', {
+    const created = await scenarioCreate(server, small, 'A  POST /developers/json, 1-page PDF, 2 stickers, c=16', {
       warmupMs: A_WARMUP_MS,
       durationMs: A_MS,
     });
+    const floor = await scenarioLoad(
+      server,
+      (i) => floorRequest(i, (body) => authorization(server, body)),
+      'A0 the floor: POST /developers/template/save, one row and one blob, c=16',
+      { warmupMs: A_WARMUP_MS, durationMs: A_MS, unit: 'requests' },
+    );
+    const perRequest = (r: { cpu: CpuDelta; requests: number }) => (r.cpu.serverMs + (r.cpu.postgresMs ?? 0)) / Math.max(1, r.requests);
+    console.log(
+      `   a creation costs ${fmt(perRequest(created) / perRequest(floor), 2)} floors of CPU ` +
+        `(server and PostgreSQL: ${fmt(perRequest(created), 2)} ms against ${fmt(perRequest(floor), 2)} ms)\n`,
+    );
   }
   if (SCENARIOS.includes('B')) {
     const title = `B  POST /developers/json, ${(large.bytes.length / MB).toFixed(1)} MiB PDF, 2 stickers, c=16`;
@@ -169,7 +187,7 @@ async function scenarioCreate(
   title: string,
   o: { warmupMs?: number; warmupRequests?: number; durationMs?: number; maxRequests?: number; reportBytes?: boolean },
 ) {
-  await scenarioLoad(s, (i) => createRequest(s, pdf, i), title, { ...o, docBytes: o.reportBytes ? pdf.bytes.length : undefined });
+  return scenarioLoad(s, (i) => createRequest(s, pdf, i), title, { ...o, docBytes: o.reportBytes ? pdf.bytes.length : undefined });
 }
 
 /** A closed loop at concurrency 16 after a warm-up, with the CPU of every process measured over the run. */
@@ -190,7 +208,9 @@ async function scenarioLoad(
     build,
   });
   const after = await snapshot(serverCpu, s.pgPid);
-  report(title, result, delta(before, after), o.docBytes, o.unit);
+  const cpu = delta(before, after);
+  report(title, result, cpu, o.docBytes, o.unit);
+  return { cpu, requests: result.requests };
 }
 
 /**

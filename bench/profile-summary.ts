@@ -18,7 +18,7 @@ interface Profile {
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: profile-summary.ts FILE.cpuprofile [top]');
+  console.error('usage: [PROFILE_LAST_SECONDS=N] [PROFILE_SKIP_LAST_SECONDS=M] profile-summary.ts FILE.cpuprofile [top]');
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
@@ -57,8 +57,20 @@ const selfByFrame = new Map<string, number>();
 const inclusive = new Map<string, number>();
 let total = 0;
 let idle = 0;
+// PROFILE_LAST_SECONDS=N keeps only the last N seconds of samples: the measured run, without the
+// start-up (module loading, migrations) that a server's profile also holds.
+// PROFILE_SKIP_LAST_SECONDS=M leaves out the M seconds before the end (a scenario run after it).
+const last = Number(process.env.PROFILE_LAST_SECONDS ?? 0) * 1e6;
+const skipLast = Number(process.env.PROFILE_SKIP_LAST_SECONDS ?? 0) * 1e6;
+const end = profile.timeDeltas.reduce((a, b) => a + b, 0) - skipLast;
+const keepFrom = last > 0 ? end - last : 0;
+let clock = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
+  clock += dt;
+  if (clock < keepFrom || clock > end) {
+    return;
+  }
   const node = byId.get(id)!;
   total += dt;
   if (node.callFrame.functionName === '(idle)') {

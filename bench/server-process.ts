@@ -1,7 +1,7 @@
 // The server under test (bench/server.ts) as a child process: started with a data directory,
 // ready once it has sent its address and account, stopped with everything it runs. Shared by
 // `npm run bench` and the corpus verification (bench/verify-corpus.ts).
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export interface Server {
@@ -14,9 +14,14 @@ export interface Server {
   panelEmail: string;
 }
 
-/** Forks bench/server.ts on `dataDir`; `cpuProfileDir` makes it write a V8 CPU profile there when it stops. */
-export async function startServer(dataDir: string, cpuProfileDir?: string): Promise<Server> {
-  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir], {
+/**
+ * Forks bench/server.ts on `dataDir`; `cpuProfileDir` makes it write a V8 CPU profile there when it
+ * stops; `env` adds settings to the server's configuration (a scenario's limits).
+ */
+export async function startServer(dataDir: string, cpuProfileDir?: string, env: Record<string, string> = {}): Promise<Server> {
+  // The server runs build/ (bench/server.ts): made current first, as `npm start` does.
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
+  const child = fork(resolve('bin/run-ts.js'), ['bench/server.ts', dataDir, JSON.stringify(env)], {
     execArgv: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(cpuProfileDir)}`] : [],
     stdio: 'inherit',
   });

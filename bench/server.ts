@@ -3,16 +3,26 @@
 // thread). Same wiring as `sello serve`: embedded PostgreSQL in the data directory given as argv[2],
 // migrations, the Fastify app on 127.0.0.1 with a free port, and one account.
 //
+// argv[3], optional: JSON of further settings for the configuration.
+//
 // Protocol over the IPC channel: sends {type:'ready', baseUrl, webId, apiKey, pgPid, panelEmail}; answers
 // {type:'cpu'} with this process's CPU time; on {type:'stop'} (or when the parent goes away) closes
 // the app, the pool and the database, then exits.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { createAccount } from '../src/domain/accounts/create-account.js';
-import { invitePanelUser } from '../src/domain/panel/invite-panel-user.js';
-import { buildApp } from '../src/http/app.js';
-import { startRuntime, type Runtime } from '../src/runtime.js';
+import type { Runtime } from '../src/runtime.js';
+
+// The service as `sello serve` runs it: the compiled build/ (server-process.ts builds it first when a
+// source is newer), not the sources through this file's TypeScript loader.
+const { loadConfig } = (await import('../build/config.js' as string)) as typeof import('../src/config.js');
+const { createAccount } = (await import(
+  '../build/domain/accounts/create-account.js' as string
+)) as typeof import('../src/domain/accounts/create-account.js');
+const { invitePanelUser } = (await import(
+  '../build/domain/panel/invite-panel-user.js' as string
+)) as typeof import('../src/domain/panel/invite-panel-user.js');
+const { buildApp } = (await import('../build/http/app.js' as string)) as typeof import('../src/http/app.js');
+const { startRuntime } = (await import('../build/runtime.js' as string)) as typeof import('../src/runtime.js');
 
 const dataDir = process.argv[2];
 if (!dataDir || !process.send) {
@@ -28,6 +38,8 @@ const config = loadConfig({
   // No per-request log lines (the default, info, writes two JSON lines per request to stdout):
   // the benchmark measures the service, not the terminal it would print to.
   SELLO_LOG_LEVEL: 'warn',
+  // A scenario's own settings (bench/server-process.ts), e.g. the limits of a very large document.
+  ...(JSON.parse(process.argv[3] ?? '{}') as Record<string, string>),
 });
 
 let runtime: Runtime | undefined;

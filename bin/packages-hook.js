@@ -1,6 +1,7 @@
-// Module loader hook, registered after tsx's by bin/sello.js and bin/run-ts.js: installed
+// Module loader hook, registered after tsx's wherever the sources run through tsx (bin/run-ts.js;
+// bin/sello.js and the jail's worker threads when they run a source rather than the build): installed
 // packages that are already ES modules load as plain Node loads them, and only this repository's
-// TypeScript goes through tsx.
+// TypeScript goes through tsx. The build (build/) runs without either.
 //
 // Why: tsx's loader also rewrites every ES module in node_modules that contains `import(` and
 // attaches a fine-grained source map to it, and Node, whose source-map support tsx turns on, then

@@ -10,7 +10,7 @@ import { type IdentitySettings, identitySettings } from './config-identity.js';
 export interface Limits {
   /** Largest decoded PDF accepted, in bytes (25 MB). */
   documentBytes: number;
-  /** Largest JSON request body, in bytes (36 MB: a 25 MB PDF in Base64 plus the payload). */
+  /** Largest JSON request body, in bytes (by default 4/3 of documentBytes plus 2 MB: 36 MB for 25 MB). */
   jsonBodyBytes: number;
   /** Most pages a document may have. */
   pages: number;
@@ -354,9 +354,12 @@ const mb = 1024 * 1024;
 
 /** SELLO_MAX_* and the rate limit: the bounds of one request. */
 function limitSettings({ int }: EnvReader): Limits {
+  const documentMb = int('SELLO_MAX_DOCUMENT_MB', 25, 1, 1024);
   return {
-    documentBytes: int('SELLO_MAX_DOCUMENT_MB', 25, 1, 1024) * mb,
-    jsonBodyBytes: int('SELLO_MAX_JSON_MB', 36, 1, 2048) * mb,
+    documentBytes: documentMb * mb,
+    // A document travels in Base64 (4 characters for 3 bytes) inside the JSON body: unless set, the
+    // body limit follows the document limit, so raising that one alone is enough.
+    jsonBodyBytes: int('SELLO_MAX_JSON_MB', Math.min(2048, Math.ceil((documentMb * 4) / 3) + 2), 1, 2048) * mb,
     pages: int('SELLO_MAX_PAGES', 2000, 1, 100000),
     signersPerDocument: int('SELLO_MAX_SIGNERS', 50, 1, 1000),
     stickersPerDocument: int('SELLO_MAX_STICKERS', 500, 1, 10000),

@@ -21,6 +21,11 @@ export interface DecodeOptions {
   maxBytes: number;
   /** Code for text that is not Base64 (b64_doc answers 422 PDF_INVALID; other fields 400). */
   invalidCode?: ErrorCode;
+  /**
+   * Decode into shared memory: a file the PDF jail's workers will read, which then reach it
+   * without a copy (jail/shared-bytes.ts).
+   */
+  shared?: boolean;
 }
 
 export function decodeBase64(value: string, opts: DecodeOptions): Buffer {
@@ -35,7 +40,8 @@ export function decodeBase64(value: string, opts: DecodeOptions): Buffer {
   if (!standard && NOT_BASE64URL.test(text)) {
     throw new AppError(opts.invalidCode ?? 'INVALID_INPUT', `${opts.field}: not valid Base64`, { field: opts.field });
   }
-  const bytes = Buffer.from(text, standard ? 'base64' : 'base64url');
+  const encoding = standard ? 'base64' : 'base64url';
+  const bytes = opts.shared ? sharedDecode(text, encoding) : Buffer.from(text, encoding);
   if (bytes.length > opts.maxBytes) {
     throw new AppError('DOCUMENT_TOO_LARGE', `${opts.field}: larger than the limit of ${Math.round(opts.maxBytes / 1048576)} MB`, {
       field: opts.field,
@@ -44,5 +50,11 @@ export function decodeBase64(value: string, opts: DecodeOptions): Buffer {
   if (bytes.length === 0) {
     throw new AppError(opts.invalidCode ?? 'INVALID_INPUT', `${opts.field}: empty`, { field: opts.field });
   }
+  return bytes;
+}
+
+function sharedDecode(text: string, encoding: 'base64' | 'base64url'): Buffer {
+  const bytes = Buffer.from(new SharedArrayBuffer(Buffer.byteLength(text, encoding)));
+  bytes.write(text, encoding);
   return bytes;
 }

@@ -219,6 +219,9 @@ function apiPlugin(deps: Deps) {
           throw new AppError('INVALID_JSON', 'the body is not valid JSON');
         }
         req.body = body.value;
+        // The bytes served the signature check and are parsed now: a large body is not kept twice
+        // for the rest of the request (a 50 MB document arrives as a 67 MB body).
+        req.rawBody = undefined;
       }
     });
 

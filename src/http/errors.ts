@@ -176,7 +176,17 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
     const e = inputError(where === 'body' ? '' : where, fe.validation as ErrorObject[]);
     return reply.code(400).send(errorBody(e.code, e.message, e.details));
   }
-  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.code === 'FST_REQ_FILE_TOO_LARGE') {
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    // The limit is named: a client whose document is refused can tell how far over it is.
+    const limit = req.routeOptions.bodyLimit;
+    return reply.code(413).send(
+      errorBody('BODY_TOO_LARGE', `the request body is larger than the limit of ${+(limit / 1048576).toFixed(1)} MB`, {
+        field: 'body',
+        limit_bytes: limit,
+      }),
+    );
+  }
+  if (fe.code === 'FST_REQ_FILE_TOO_LARGE') {
     return reply.code(413).send(errorBody('BODY_TOO_LARGE', 'the request body is larger than the limit'));
   }
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {

@@ -16,7 +16,7 @@ import {
   OCR_NOT_INSTALLED,
   ReaderNotInstalledError,
 } from '../identity-imaging/optional-readers.js';
-import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
+import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError, workerModule } from './worker-pool.js';
 
 export interface ImageJailOptions {
   /** Longest the decoding and measuring of one capture may take. */
@@ -60,8 +60,8 @@ export class ImageJailBusyError extends Error {
   override name = 'ImageJailBusyError';
 }
 
-const entry = new URL('./image-jail-worker.ts', import.meta.url);
-const faceEntry = new URL('./face-jail-worker.ts', import.meta.url);
+const entry = workerModule('image-jail-worker', import.meta.url);
+const faceEntry = workerModule('face-jail-worker', import.meta.url);
 
 export class ImageJail {
   private readonly quality: WorkerPool;

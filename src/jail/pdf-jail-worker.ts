@@ -13,7 +13,7 @@ import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
 import { VerifyLimitError, verifyPdf } from '../pdf/verify/verify-pdf.js';
 import { detectPdfForm, fillPdfForm } from '../pdf/form/pdf-form-template.js';
 import { TemplateError, type FillValues } from '../template-types.js';
-import { serveTasks } from './serve-tasks.js';
+import { retireAfterTask, serveTasks } from './serve-tasks.js';
 
 interface Common {
   bytes: Uint8Array;
@@ -21,7 +21,18 @@ interface Common {
   decodeBudget: number;
 }
 
+/**
+ * A worker that read a file this large ends after the task. Its heap grew to hold the file's
+ * object model (a 1,000-page, 50 MB file: about 150 MB) and would keep that memory until the
+ * worker next collects garbage, which an idle worker never does; a fresh worker costs far less
+ * than such a read.
+ */
+const RETIRE_AFTER_BYTES = 8 * 1024 * 1024;
+
 function admitted<T>(m: Common, work: () => Promise<T>): Promise<T> {
+  if (m.bytes.byteLength > RETIRE_AFTER_BYTES) {
+    retireAfterTask();
+  }
   return withDecodeBudget(m.decodeBudget, work);
 }
 

@@ -16,7 +16,8 @@ import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
 import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../template-types.js';
-import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from './worker-pool.js';
+import { sharedBytes } from './shared-bytes.js';
+import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError, workerModule } from './worker-pool.js';
 
 export interface PdfJailOptions {
   /** PDFs read at once, one worker thread each. */
@@ -59,7 +60,7 @@ export class PdfJail {
 
   constructor(private readonly opts: PdfJailOptions) {
     this.pool = new WorkerPool({
-      entry: new URL('./pdf-jail-worker.ts', import.meta.url),
+      entry: workerModule('pdf-jail-worker', import.meta.url),
       size: opts.workers,
       maxQueue: opts.queue,
       timeoutMs: opts.timeoutMs,
@@ -131,7 +132,8 @@ export class PdfJail {
 
   private async run<T>(task: string, input: Record<string, unknown>): Promise<T> {
     try {
-      return await this.pool.run<T>(task, { ...input, decodeBudget: this.opts.inflate.maxTotalBytes });
+      const bytes = input.bytes instanceof Uint8Array ? sharedBytes(input.bytes) : input.bytes;
+      return await this.pool.run<T>(task, { ...input, bytes, decodeBudget: this.opts.inflate.maxTotalBytes });
     } catch (err) {
       throw this.rebuild(err);
     }

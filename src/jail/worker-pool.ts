@@ -7,11 +7,12 @@
 // Tasks are named; the worker module answers them through serveTasks (serve-tasks.ts). Work beyond
 // the pool's size waits in a bounded queue, in arrival order: a burst is refused at once rather
 // than piling up work the pool could not finish in time anyway.
+import { extname } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { TaskFailure } from './serve-tasks.js';
 
 export interface WorkerPoolOptions {
-  /** The worker's TypeScript module (started through worker-boot.mjs). */
+  /** The worker's module (started through worker-boot.mjs), named by workerModule(). */
   entry: URL;
   /** Tasks at once, one worker each. */
   size: number;
@@ -63,6 +64,15 @@ interface Job {
 }
 
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
+
+/**
+ * The worker module `name` beside the module at `base` (its import.meta.url), named with that
+ * module's own extension: .js when the service runs its build, .ts when the sources run (tsx,
+ * vitest), so a worker runs the same code as the thread that starts it.
+ */
+export function workerModule(name: string, base: string): URL {
+  return new URL(`./${name}${extname(new URL(base).pathname)}`, base);
+}
 
 export class WorkerPool {
   private readonly idle: Worker[] = [];

@@ -8,8 +8,7 @@
  * first-page trailer of a linearized file (Annex F.3.4), which ends no revision of its own. The
  * startxref keyword is required too so that a stray "%%EOF" inside a stream is not counted.
  */
-export function revisionEnds(bytes: Uint8Array): number[] {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+export function revisionEnds(bytes: Uint8Array, text = latin1Of(bytes)): number[] {
   const ends: number[] = [];
   const marker = /startxref[\s]+(\d+)[\s]*%%EOF(\r\n|\r|\n)?/g;
   for (let m = marker.exec(text); m; m = marker.exec(text)) {
@@ -21,6 +20,15 @@ export function revisionEnds(bytes: Uint8Array): number[] {
     ends.push(bytes.length); // no usable trailer: the file is one revision however it ends
   }
   return ends;
+}
+
+/**
+ * The file as text, one character per byte, for the scans that search it with expressions. Each is
+ * as large as the file (50 MB for a 50 MB file) and lives until the next garbage collection: a
+ * reader that scans a file several times makes it once and hands it on.
+ */
+export function latin1Of(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 /** 1-based revision that closes at or after `end`; the last revision when `end` is beyond them all. */

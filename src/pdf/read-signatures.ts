@@ -183,13 +183,14 @@ export async function readSignatures(bytes: Uint8Array, opts: ReadSignaturesOpti
  * readSignatures over a file the caller has already loaded: `pdf` is `bytes` parsed, or a prefix of
  * them (an earlier revision; byte ranges are still offsets into the whole file). `only` picks the
  * signature dictionaries worth reading (by object number; null for a direct one), before their CMS
- * is checked.
+ * is checked. `ends` are the file's revision ends when the caller has them already.
  */
 export async function readSignaturesOf(
   pdf: PDF,
   bytes: Uint8Array,
   opts: ReadSignaturesOptions,
   only?: (dictionaryNumber: number | null) => boolean,
+  ends = revisionEnds(bytes),
 ): Promise<PdfSignatures> {
   let pages: PDFPage[];
   try {
@@ -198,7 +199,6 @@ export async function readSignaturesOf(
     throw new PdfReadError(`the PDF cannot be read: ${(err as Error).message}`);
   }
   const resolve = resolverOf(pdf);
-  const ends = revisionEnds(bytes);
   const totalRevisions = ends.length;
   const pageSizes = pages.map((p) => {
     const { crop, userUnit: u } = pageGeometry(pdf, p);

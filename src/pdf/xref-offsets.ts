@@ -11,6 +11,7 @@
 // revision the library appends to it is byte for byte a revision appended to the file. The file's
 // own bytes, which the signatures cover, are never changed: hashes are taken over them, not the copy.
 // Pure: bytes in, bytes out.
+import { latin1Of } from './pdf-revisions.js';
 
 /** How far from the stated offset a section is looked for (qpdf: whitespace only; PDFBox: anywhere). */
 const NEAR = 32;
@@ -149,8 +150,7 @@ function pointersOf(scan: Scan, at: number, kind: 'table' | 'stream'): Pointer[]
  * it. A pointer whose right value has more digits than the wrong one is left as it is: nothing can
  * be shifted to make room, and the library then reads the file as it did.
  */
-export function readableBytes(bytes: Uint8Array): Uint8Array {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+export function readableBytes(bytes: Uint8Array, text = latin1Of(bytes)): Uint8Array {
   const scan: Scan = {
     text,
     trailer: new Keyword(text, 'trailer'),

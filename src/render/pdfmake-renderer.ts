@@ -2,7 +2,7 @@
 // huge definition would stall every request of the process, and nothing could stop it. In a
 // worker (jail/worker-pool.ts) it blocks only that worker, which is terminated when the render
 // exceeds its time, and replaced on the next render.
-import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError } from '../jail/worker-pool.js';
+import { PoolBusyError, WorkerLimitError, WorkerPool, WorkerTaskError, workerModule } from '../jail/worker-pool.js';
 import { TemplateError, type FillValues } from './types.js';
 
 export interface PdfmakeRendererOptions {
@@ -18,7 +18,7 @@ export class PdfmakeRenderer {
   constructor(opts: PdfmakeRendererOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.pool = new WorkerPool({
-      entry: new URL('./pdfmake-worker.ts', import.meta.url),
+      entry: workerModule('pdfmake-worker', import.meta.url),
       size: opts.workers ?? 1,
       timeoutMs: this.timeoutMs,
     });

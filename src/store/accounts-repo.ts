@@ -1,5 +1,6 @@
 // SQL for accounts and their API keys.
 import type { Db } from './db.js';
+import { executePrepared } from './prepared.js';
 import type { Selectable, Transaction } from 'kysely';
 import type { AccountsTable, ApiKeysTable, Database } from './schema.js';
 
@@ -34,13 +35,17 @@ export async function findAccountById(db: Db, id: string): Promise<AccountRow | 
 
 /** The account id and its active keys (sealed), newest first, in one round trip: the hot path of every request. */
 export async function activeKeysOf(db: Db, webId: string): Promise<{ accountId: string; keys: Buffer[] } | undefined> {
-  const rows = await db
-    .selectFrom('accounts as a')
-    .leftJoin('api_keys as k', (j) => j.onRef('k.account_id', '=', 'a.id').on('k.active', '=', true))
-    .select(['a.id as accountId', 'k.key_enc as keyEnc'])
-    .where('a.web_id', '=', webId)
-    .orderBy('k.id', 'desc')
-    .execute();
+  const { rows } = await executePrepared(
+    db,
+    'active_keys',
+    db
+      .selectFrom('accounts as a')
+      .leftJoin('api_keys as k', (j) => j.onRef('k.account_id', '=', 'a.id').on('k.active', '=', true))
+      .select(['a.id as accountId', 'k.key_enc as keyEnc'])
+      .where('a.web_id', '=', webId)
+      .orderBy('k.id', 'desc')
+      .compile(),
+  );
   if (rows.length === 0) {
     return undefined;
   }

@@ -9,8 +9,12 @@ import { join } from 'node:path';
 export interface BlobStore {
   /** Stores the bytes durably and returns their SHA-256 hex key. */
   put(bytes: Uint8Array): Promise<string>;
-  /** The bytes under a key; throws BlobNotFoundError when absent. */
-  get(key: string): Promise<Buffer>;
+  /**
+   * The bytes under a key; throws BlobNotFoundError when absent. `shared`: read into shared memory,
+   * for a file only the PDF jail's workers read, which then reach it without a copy
+   * (jail/shared-bytes.ts; WebCrypto refuses shared memory, so not for bytes signed or hashed here).
+   */
+  get(key: string, opts?: { shared?: boolean }): Promise<Buffer>;
   has(key: string): Promise<boolean>;
 }
 
@@ -27,6 +31,24 @@ export function createFsBlobStore(root: string): BlobStore {
     }
     return join(root, key.slice(0, 2), key.slice(2, 4), key);
   };
+  // Directories known to exist: each file-system call is a trip to libuv's threads, and a put
+  // already makes nine; one that vanished (removed by hand) is made again on ENOENT.
+  const made = new Set<string>();
+  const openInDirectory = async (dir: string, file: string) => {
+    if (!made.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      made.add(dir);
+    }
+    try {
+      return await open(file, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw err;
+      }
+      await mkdir(dir, { recursive: true });
+      return open(file, 'wx', 0o600);
+    }
+  };
   return {
     async put(bytes) {
       const key = sha256Hex(bytes);
@@ -35,9 +57,8 @@ export function createFsBlobStore(root: string): BlobStore {
         return key;
       }
       const dir = join(root, key.slice(0, 2), key.slice(2, 4));
-      await mkdir(dir, { recursive: true });
       const tmp = join(dir, `.${key}.${randomBytes(6).toString('hex')}.tmp`);
-      const fh = await open(tmp, 'wx', 0o600);
+      const fh = await openInDirectory(dir, tmp);
       try {
         await fh.writeFile(bytes);
         await fh.sync();
@@ -59,9 +80,9 @@ export function createFsBlobStore(root: string): BlobStore {
       }
       return key;
     },
-    async get(key) {
+    async get(key, opts) {
       try {
-        return await readFile(pathOf(key));
+        return opts?.shared ? await readShared(pathOf(key)) : await readFile(pathOf(key));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
           throw new BlobNotFoundError(`blob ${key} not found`);
@@ -71,6 +92,25 @@ export function createFsBlobStore(root: string): BlobStore {
     },
     has: (key) => exists(pathOf(key)),
   };
+}
+
+/** The whole file in a SharedArrayBuffer, read in place. */
+async function readShared(path: string): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const bytes = Buffer.from(new SharedArrayBuffer(size));
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await fh.read(bytes, at, size - at, at);
+      if (bytesRead === 0) {
+        throw new Error(`blob ${path}: ended after ${at} of ${size} bytes`);
+      }
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await fh.close();
+  }
 }
 
 async function exists(path: string) {

@@ -54,32 +54,41 @@ export async function endPackage(db: Db, o: { accountId: string; publicId: strin
 }
 
 /**
- * Every package of one kind of the account, locked until the transaction ends. Locking all of
- * them, not only the one a piece will come from, is what makes consumption exact: two actions
- * at once cannot both take the last piece of one package, nor skip a package the other is
- * emptying. It serialises the billable actions of one account and kind, which commit in
- * milliseconds.
+ * The piece's source, as common table expressions of the statement that takes it: `kind_packages`,
+ * every package of one kind of the account, locked until the transaction ends; `piece_source`, the
+ * one a piece comes from: valid at `at` (not ended, from valid_from inclusive to valid_to
+ * exclusive) with a piece left, the one that expires first (decisions.md "Accounts and packages").
+ * Locking all of them, not only the source, is what makes consumption exact: two actions at once
+ * cannot both take the last piece of one package, nor skip a package the other is emptying (a row
+ * locked FOR UPDATE is read again in its newest version once its holder commits). It serialises
+ * the billable actions of one account and kind, which commit in milliseconds.
  */
-export async function lockPackagesOfKind(trx: Transaction<Database>, accountId: string, kind: PieceKind): Promise<PackageRow[]> {
-  return trx
-    .selectFrom('packages')
-    .select(COLUMNS)
-    .where('account_id', '=', accountId)
-    .where('kind', '=', kind)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+export function pieceSourceCtes(o: { accountId: string; kind: PieceKind; at: Date }) {
+  return sql`kind_packages as (
+      select id, valid_from, valid_to, ended_at, pieces, used from packages
+       where account_id = ${o.accountId} and kind = ${o.kind} order by id for update
+    ), piece_source as (
+      select id from kind_packages
+       where ended_at is null and valid_from <= ${o.at} and ${o.at} < valid_to and used < pieces
+       order by valid_to, id limit 1
+    )`;
 }
 
-/** One more piece used; false when the package had none left (the check constraint's case). */
-export async function takePiece(trx: Transaction<Database>, packageId: string): Promise<boolean> {
-  const r = await trx
-    .updateTable('packages')
-    .set({ used: sql`used + 1` })
-    .where('id', '=', packageId)
-    .where(sql<boolean>`used < pieces`)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+/**
+ * Takes one piece of the kind, in one statement: `packageId` is its package, null when the account
+ * has no package of the kind (no limit) or none with a piece left (`hadPackages` tells which).
+ */
+export async function takePieceOfKind(
+  trx: Transaction<Database>,
+  o: { accountId: string; kind: PieceKind; at: Date },
+): Promise<{ hadPackages: boolean; packageId: string | null }> {
+  const r = await sql<{ had_packages: boolean; package_id: string | null }>`
+    with ${pieceSourceCtes(o)}, taken as (
+      update packages set used = used + 1 where id = (select id from piece_source) returning id
+    )
+    select exists (select 1 from kind_packages) as had_packages, (select id from taken) as package_id`.execute(trx);
+  const row = r.rows[0];
+  return { hadPackages: row.had_packages, packageId: row.package_id === null ? null : String(row.package_id) };
 }
 
 export async function recordConsumption(

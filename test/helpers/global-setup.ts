@@ -8,6 +8,7 @@ import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
 import { migrate } from '../../src/store/migrate.js';
+import { databaseUrl } from './database-url.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,8 +20,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'sello-test-pg-'));
   const embedded = await startEmbeddedPostgres(dir);
-  const adminUrl = embedded.connectionString.replace(/\/sello$/, '/postgres');
-  const templateUrl = embedded.connectionString.replace(/\/sello$/, '/sello_template');
+  const adminUrl = databaseUrl(embedded.connectionString, 'postgres');
+  const templateUrl = databaseUrl(embedded.connectionString, 'sello_template');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query('create database sello_template');

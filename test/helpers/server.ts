@@ -22,6 +22,7 @@ import { ImageJail } from '../../src/jail/image-jail.js';
 import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
+import { databaseUrl } from './database-url.js';
 import { createMessageChannels } from '../../src/notify/channels.js';
 import { createFsBlobStore } from '../../src/store/blobs.js';
 import { openDb } from '../../src/store/db.js';
@@ -63,7 +64,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
   await admin.query(`create database ${name} template ${inject('templateDb')}`);
   await admin.end();
   return {
-    url: adminUrl.replace(/\/postgres$/, `/${name}`),
+    url: databaseUrl(adminUrl, name),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();

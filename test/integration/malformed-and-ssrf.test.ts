@@ -105,6 +105,16 @@ describe('malformed PDFs: 422 with a readable message, nothing stored, the serve
     expect(e.status).toBe(413);
     expect(e.code).toBe('DOCUMENT_TOO_LARGE');
   });
+
+  it('refuses a body past the JSON limit, which follows the document limit (4 MB for 1 MB): 413 naming it, nothing stored', async () => {
+    const before = await stored();
+    const e = await apiError(s.client.createDocument({ b64_doc: Buffer.alloc(3 * 1024 * 1024 + 10, 1).toString('base64') }));
+    expect(e.status).toBe(413);
+    expect(e.code).toBe('BODY_TOO_LARGE');
+    expect(e.message).toBe('the request body is larger than the limit of 4 MB');
+    expect(e.details).toEqual({ field: 'body', limit_bytes: 4 * 1024 * 1024 });
+    expect(await stored()).toEqual(before);
+  });
 });
 
 describe('url_doc through the address guard', () => {

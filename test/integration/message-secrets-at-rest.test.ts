@@ -18,6 +18,7 @@ import { listMessages } from '../../src/store/mail-repo.js';
 import { migrate } from '../../src/store/migrate.js';
 import { sealMessageBodies } from '../../src/store/seal-message-bodies.js';
 import type { Db } from '../../src/store/db.js';
+import { databaseUrl } from '../helpers/database-url.js';
 import { startChannelSimulator, type ChannelSimulator } from '../helpers/channel-simulator.js';
 import { jobRunner, type JobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -188,7 +189,7 @@ describe('rows written before bodies were sealed', () => {
     await admin.connect();
     await admin.query(`create database ${name}`);
     await admin.end();
-    url = adminUrl.replace(/\/postgres$/, `/${name}`);
+    url = databaseUrl(adminUrl, name);
     drop = async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** What is built, installed or generated, never written by hand. */
-const NOT_MAPPED = new Set(['node_modules', 'dist', '.git']);
+const NOT_MAPPED = new Set(['node_modules', 'dist', 'build', '.git']);
 
 /** The folders of the "## Layout" block, as paths, from their indentation (two spaces a level). */
 function mappedFolders(markdown: string): string[] {

@@ -18,6 +18,14 @@ describe('decodeBase64', () => {
     }
     expect(() => decodeBase64('%%%%', opts)).toThrow(/^f: not valid Base64/);
   });
+  it('decodes into shared memory when asked (a file for the PDF jail), the same bytes and the same checks', () => {
+    const shared = decodeBase64('data:application/pdf;base64,aGVs\nbG8h', { ...opts, shared: true });
+    expect(shared.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(shared.toString()).toBe('hello!');
+    expect(decodeBase64('-_8', { ...opts, shared: true })).toEqual(Buffer.from([0xfb, 0xff]));
+    expect(() => decodeBase64('aG=sbG8=', { ...opts, shared: true })).toThrow(AppError);
+    expect(decodeBase64('aGVsbG8h', opts).buffer).not.toBeInstanceOf(SharedArrayBuffer);
+  });
   it('refuses more than the limit before decoding', () => {
     expect(() => decodeBase64('A'.repeat(2000), opts)).toThrow(/larger than the limit/);
   });

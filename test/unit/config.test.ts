@@ -170,6 +170,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('the JSON body limit follows the document limit unless it is set: a document in Base64 fits', () => {
+    expect(loadConfig({}).limits.jsonBodyBytes).toBe(36 * 1024 * 1024);
+    expect(loadConfig({ SELLO_MAX_DOCUMENT_MB: '64' }).limits.jsonBodyBytes).toBe(88 * 1024 * 1024);
+    expect(loadConfig({ SELLO_MAX_DOCUMENT_MB: '1024' }).limits.jsonBodyBytes).toBe(1368 * 1024 * 1024);
+    expect(loadConfig({ SELLO_MAX_DOCUMENT_MB: '64', SELLO_MAX_JSON_MB: '40' }).limits.jsonBodyBytes).toBe(40 * 1024 * 1024);
+  });
   it('refuses private URLs in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SELLO_ALLOW_PRIVATE_URLS: 'true' })).toThrow(/production/);
   });

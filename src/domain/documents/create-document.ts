@@ -3,17 +3,19 @@
 // the PDF is made durable in the blob store before the rows commit. The body's types were checked
 // by its schema (schemas/documents.ts); what is checked here needs more: one origin among three,
 // keys that exclude each other, the set's state, the PDF's pages (stickers, qr).
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
-import { countSetDocuments, findSet, insertDocument, type SetRow } from '../../store/documents-repo.js';
+import { countSetDocuments, findSet, type SetRow } from '../../store/documents-repo.js';
+import { insertCreatedDocument } from '../../store/create-document-repo.js';
 import type { Database } from '../../store/schema.js';
-import { appendHistory } from '../history/append-history.js';
+import { appendHistory, firstHistoryEntry } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
 import { adoptDecryptedCopy, type DecryptedDetails } from './decrypted-source.js';
-import { consumePiece, requirePieceLeft } from '../packages/consume-piece.js';
+import { exhausted, requirePieceLeft } from '../packages/consume-piece.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { type PlannedSigner, type PlannedSticker, validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
@@ -21,8 +23,6 @@ import { QrStampError } from '../../pdf/qr-stamp.js';
 import { readWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
 import { startDocumentFlow } from '../workflows/start-document-flow.js';
-import { accountTimeZone } from '../../store/workflow-repo.js';
-import { accountNom151Default, setDocumentNom151 } from '../../store/stamps-repo.js';
 import { insertCertifiedEmail } from '../../store/certified-email-repo.js';
 import { parseCertifiedEmail } from '../certified-email/parse-certified-email.js';
 import { queueCertifiedEmail } from '../certified-email/queue-certified-email.js';
@@ -72,7 +72,11 @@ export async function createDocument(
   const p = opts.payload;
   // Shape checks first: they are cheap and must not wait for a download.
   const req = await readRequest(deps, opts.accountId, p);
-  await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
+  if (req.origin !== 'b64_doc') {
+    // Only a shortcut before a download or a render: the insert decides (insertCreatedDocument).
+    // With b64_doc the bytes are here, and a read per creation would cost more than it saves.
+    await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
+  }
 
   const source = await loadSource(deps, opts.accountId, req, p);
   const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
@@ -99,10 +103,21 @@ export async function createDocument(
     stickerIds: stickers.map(() => newPublicId()),
   };
   const now = clock.now();
-  await deps.db.transaction().execute(async (trx) => {
-    const documentId = await insertRows(trx, deps, { accountId: opts.accountId, req, doc, now });
-    await recordCreation(trx, deps, { accountId: opts.accountId, req, doc, documentId, nom151: p.nom151, now, ip: opts.ip });
-  });
+  // Decided at creation (null: the account's default, read by the insert): a later change of the
+  // account's default does not change this document.
+  const nom151 = typeof p.nom151 === 'boolean' ? p.nom151 : null;
+  const rows = { accountId: opts.accountId, req, doc, nom151, now, ip: opts.ip };
+  if (req.setUuid === undefined && !doc.decrypted && !req.certified && !req.workflow) {
+    // The common case writes in one statement, which is a transaction of its own: BEGIN and COMMIT
+    // would be two more round trips for nothing.
+    await insertRows(deps.db, deps, { ...rows, setId: null });
+  } else {
+    await deps.db.transaction().execute(async (trx) => {
+      const setId = req.setUuid === undefined ? null : await lockOpenSet(trx, deps, opts.accountId, req.setUuid);
+      const documentId = await insertRows(trx, deps, { ...rows, setId });
+      await recordCreation(trx, deps, { req, doc, documentId, now });
+    });
+  }
   return answer(deps, req, doc);
 }
 
@@ -192,29 +207,35 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
     p.url_doc !== undefined
       ? await fetchPdf(deps, p.url_doc)
       : { origin: 'b64_doc', bytes: decodeBase64Pdf(p.b64_doc ?? '', maxBytes), name: fileName(p.name) };
+  // Decoded, the Base64 text (a third larger than the file) is let go for the rest of the request.
+  p.b64_doc = undefined;
   if (p.name?.trim()) {
     source.name = fileName(p.name);
   }
   return source;
 }
 
-/** The document, its signers and stickers; in a set, under the set's lock and within its limit. */
-async function insertRows(
-  trx: Transaction<Database>,
-  deps: Deps,
-  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; now: Date },
-): Promise<string> {
-  const { req, doc } = o;
-  let setId: string | null = null;
-  if (req.setUuid !== undefined) {
-    const set = requireOpen(await findSet(trx, o.accountId, req.setUuid, true), req.setUuid);
-    if ((await countSetDocuments(trx, set.id)) >= deps.config.limits.documentsPerSet) {
-      throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${deps.config.limits.documentsPerSet} documents`);
-    }
-    setId = set.id;
+/** The set, locked until the creation commits, if it is OPEN and below its limit of documents. */
+async function lockOpenSet(trx: Transaction<Database>, deps: Deps, accountId: string, uuid: string): Promise<string> {
+  const set = requireOpen(await findSet(trx, accountId, uuid, true), uuid);
+  if ((await countSetDocuments(trx, set.id)) >= deps.config.limits.documentsPerSet) {
+    throw new AppError('DOCUMENT_SET_FULL', `document_set: a set holds at most ${deps.config.limits.documentsPerSet} documents`);
   }
+  return set.id;
+}
+
+/**
+ * The document with its signers, stickers, first history entry and billed piece, in one statement.
+ * A 402 (no piece left) writes nothing (decisions.md "Accounts and packages").
+ */
+async function insertRows(
+  q: Kysely<Database>,
+  deps: Deps,
+  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; nom151: boolean | null; now: Date; ip?: string; setId: string | null },
+): Promise<string> {
+  const { req, doc, setId } = o;
   const inSet = setId !== null;
-  return insertDocument(trx, {
+  const created = await insertCreatedDocument(q, {
     ticket: doc.ticket,
     accountId: o.accountId,
     setId,
@@ -226,7 +247,7 @@ async function insertRows(
     pageCount: doc.pageCount,
     hasFlow: inSet || req.workflow !== undefined,
     workflow: req.workflow ?? null,
-    extra: {},
+    nom151: o.nom151,
     createdAt: o.now,
     signers: doc.signers.map((s, i) => ({
       signerId: doc.signerIds[i],
@@ -247,35 +268,33 @@ async function insertRows(
       rect: s.rect,
       extra: s.extra,
     })),
+    firstEntry: firstHistoryEntry(doc.ticket, {
+      at: o.now,
+      action: 'created',
+      actor: 'account',
+      ip: o.ip ?? null,
+      details: {
+        name: doc.source.name,
+        signers: doc.signers.length,
+        origin: doc.source.origin,
+        ...(req.setUuid !== undefined ? { document_set: req.setUuid } : {}),
+      },
+    }),
+    channel: doc.source.origin,
   });
+  if (created === undefined) {
+    throw exhausted('documents');
+  }
+  return created;
 }
 
-/** What commits with the rows: NOM-151 choice, the billed piece, history, certified email, the flow. */
+/** What else commits with the rows, when asked for: the decrypted copy's entry, certified email, the flow. */
 async function recordCreation(
   trx: Transaction<Database>,
   deps: Deps,
-  o: { accountId: string; req: CreateRequest; doc: PlannedDocument; documentId: string; nom151?: boolean | null; now: Date; ip?: string },
+  o: { req: CreateRequest; doc: PlannedDocument; documentId: string; now: Date },
 ): Promise<void> {
   const { req, doc, documentId, now } = o;
-  // Decided at creation: a later change of the account's default does not change this document.
-  if (typeof o.nom151 === 'boolean' ? o.nom151 : await accountNom151Default(trx, o.accountId)) {
-    await setDocumentNom151(trx, documentId, true);
-  }
-  // Billed with the document: a 402 here rolls the document back (decisions.md "Accounts and packages").
-  await consumePiece(trx, { accountId: o.accountId, kind: 'documents', channel: doc.source.origin, documentId, at: now });
-  await appendHistory(trx, {
-    documentId,
-    at: now,
-    action: 'created',
-    actor: 'account',
-    ip: o.ip ?? null,
-    details: {
-      name: doc.source.name,
-      signers: doc.signers.length,
-      origin: doc.source.origin,
-      ...(req.setUuid !== undefined ? { document_set: req.setUuid } : {}),
-    },
-  });
   if (doc.decrypted) {
     await appendHistory(trx, { documentId, at: now, action: 'decrypted', actor: 'system', details: { ...doc.decrypted } });
   }

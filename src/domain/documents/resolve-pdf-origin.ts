@@ -11,7 +11,7 @@ export interface PdfSource {
 }
 
 export function decodeBase64Pdf(value: string, maxBytes: number): Buffer {
-  return decodeBase64(value, { field: 'b64_doc', maxBytes, invalidCode: 'PDF_INVALID' });
+  return decodeBase64(value, { field: 'b64_doc', maxBytes, invalidCode: 'PDF_INVALID', shared: true });
 }
 
 /** The PDF at `url_doc.url`, through the URL guard; the schema checked the shape of url_doc. */

@@ -116,7 +116,8 @@ export interface DocumentSignatures {
  * document the caller has found and may show: every signature of its current original.
  */
 export async function checkDocumentSignatures(deps: Deps, doc: { id: string; original_sha256: string }): Promise<DocumentSignatures> {
-  const [bytes, signers] = await Promise.all([deps.blobs.get(doc.original_sha256), reportSigners(deps.db, doc.id)]);
+  // Only the jail reads the file: in shared memory, its worker reaches it without a copy.
+  const [bytes, signers] = await Promise.all([deps.blobs.get(doc.original_sha256, { shared: true }), reportSigners(deps.db, doc.id)]);
   return checkFileSignatures(deps, bytes, signers);
 }
 

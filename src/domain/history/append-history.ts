@@ -17,8 +17,8 @@
 // the two locks in the opposite order and can deadlock against a signature of that signer.
 import type { Transaction } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { insertHistoryEntry, lockHistoryHead } from '../../store/history-repo.js';
-import { entryHash } from './history-hash.js';
+import { insertHistoryEntry, lockHistoryHead, type NewHistoryEntry } from '../../store/history-repo.js';
+import { entryHash, GENESIS_HASH } from './history-hash.js';
 import { type HistoryAction, isHistoryAction } from './history-labels.js';
 
 export interface HistoryEntryInput {
@@ -34,40 +34,52 @@ export interface HistoryEntryInput {
 const ACTOR = /^(account|system|public|signer:[A-Za-z0-9_-]{1,64})$/;
 
 export async function appendHistory(trx: Transaction<Database>, entry: HistoryEntryInput): Promise<void> {
-  // Programming errors, not client input: they fail the transaction loudly.
+  checkEntry(entry);
+  const head = await lockHistoryHead(trx, entry.documentId);
+  if (!head) {
+    throw new Error(`appendHistory: no document with id ${entry.documentId}`);
+  }
+  await insertHistoryEntry(trx, {
+    documentId: entry.documentId,
+    ...chained(entry, { ticket: head.ticket, seq: head.history_count + 1, prevHash: head.history_head }),
+  });
+}
+
+/**
+ * The first entry of a new document's chain, for the statement that inserts the document with it
+ * (store/create-document-repo.ts): a document not yet written has no head to lock or read.
+ */
+export function firstHistoryEntry(ticket: string, entry: Omit<HistoryEntryInput, 'documentId'>): ChainedEntry {
+  checkEntry(entry);
+  return chained(entry, { ticket, seq: 1, prevHash: GENESIS_HASH });
+}
+
+export type ChainedEntry = Omit<NewHistoryEntry, 'documentId'>;
+
+/** Programming errors, not client input: they fail the transaction loudly. */
+function checkEntry(entry: Pick<HistoryEntryInput, 'action' | 'actor'>): void {
   if (!isHistoryAction(entry.action)) {
     throw new Error(`appendHistory: action ${JSON.stringify(entry.action)} has no words in history-labels.ts`);
   }
   if (!ACTOR.test(entry.actor)) {
     throw new Error(`appendHistory: actor ${JSON.stringify(entry.actor)} is not account, system, public or signer:<signer_id>`);
   }
-  const head = await lockHistoryHead(trx, entry.documentId);
-  if (!head) {
-    throw new Error(`appendHistory: no document with id ${entry.documentId}`);
-  }
+}
+
+/** The entry as stored: its place in the chain and its hash. */
+function chained(entry: Omit<HistoryEntryInput, 'documentId'>, at: { ticket: string; seq: number; prevHash: string }): ChainedEntry {
   // Hash what jsonb will give back: undefined members dropped, dates as ISO strings.
   const details = JSON.parse(JSON.stringify(entry.details ?? {})) as unknown;
-  const seq = head.history_count + 1;
   const ip = entry.ip ?? null;
   const hash = entryHash({
-    document: head.ticket,
-    seq,
+    document: at.ticket,
+    seq: at.seq,
     at: entry.at,
     action: entry.action,
     actor: entry.actor,
     ip,
     details,
-    prev_hash: head.history_head,
+    prev_hash: at.prevHash,
   });
-  await insertHistoryEntry(trx, {
-    documentId: entry.documentId,
-    seq,
-    at: entry.at,
-    action: entry.action,
-    actor: entry.actor,
-    ip,
-    details,
-    prevHash: head.history_head,
-    hash,
-  });
+  return { seq: at.seq, at: entry.at, action: entry.action, actor: entry.actor, ip, details, prevHash: at.prevHash, hash };
 }

@@ -5,9 +5,9 @@
 import type { Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import type { Db } from '../../store/db.js';
-import { listPackages, lockPackagesOfKind, recordConsumption, takePiece } from '../../store/packages-repo.js';
+import { listPackages, recordConsumption, takePieceOfKind } from '../../store/packages-repo.js';
 import type { Database } from '../../store/schema.js';
-import { isValidAt, remainingAt, type PieceKind } from './piece-kinds.js';
+import { remainingAt, type PieceKind } from './piece-kinds.js';
 
 export interface Consumption {
   accountId: string;
@@ -20,24 +20,16 @@ export interface Consumption {
 
 /** Takes a piece for the action, or throws PACKAGE_EXHAUSTED (402) naming the kind. */
 export async function consumePiece(trx: Transaction<Database>, c: Consumption): Promise<void> {
-  const packages = await lockPackagesOfKind(trx, c.accountId, c.kind);
-  let packageId: string | null = null;
+  const piece = await takePieceOfKind(trx, c);
   // An account that never had a package of this kind has no limit of it (a self-hosted default).
-  if (packages.length > 0) {
-    const source = packages
-      .filter((p) => isValidAt(p, c.at) && p.used < p.pieces)
-      .sort((a, b) => a.valid_to.getTime() - b.valid_to.getTime() || Number(a.id) - Number(b.id))[0];
-    // The rows are locked: what was read is what is there, so takePiece cannot miss.
-    if (!source || !(await takePiece(trx, source.id))) {
-      throw exhausted(c.kind);
-    }
-    packageId = source.id;
+  if (piece.hadPackages && piece.packageId === null) {
+    throw exhausted(c.kind);
   }
   await recordConsumption(trx, {
     accountId: c.accountId,
     kind: c.kind,
     channel: c.channel,
-    packageId,
+    packageId: piece.packageId,
     documentId: c.documentId ?? null,
     at: c.at,
   });

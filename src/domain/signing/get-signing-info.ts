@@ -26,7 +26,8 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
     senderInfo(deps, s.document.account_id),
-    deps.blobs.get(s.document.original_sha256).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
+    // Only the jail reads the file: in shared memory, its worker reaches it without a copy.
+    deps.blobs.get(s.document.original_sha256, { shared: true }).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
   ]);
   return {
     document: { ticket: s.document.ticket, name: s.document.name, status: s.document.status },

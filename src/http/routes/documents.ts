@@ -22,6 +22,7 @@ import {
   DownloadResponse,
 } from '../../schemas/documents.js';
 import type { TypedApp } from '../typed-app.js';
+import { base64JsonStream } from '../base64-json-stream.js';
 
 export function documentRoutes(deps: Deps) {
   return async function routes(fastify: FastifyInstance) {
@@ -81,9 +82,16 @@ function fileRoutes(app: TypedApp, deps: Deps): void {
         response: { 200: DownloadResponse, '4xx': ErrorResponse },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const f = await getDocumentFile(deps, { accountId: req.account!.id, ticket: req.params.ticket, type: req.params.type });
-      return { [f.type]: f.bytes.toString('base64'), hash: f.hash, name: f.name };
+      // Streamed in the serializer's order (hash, name, then the file): the Base64 of a large file
+      // is never held whole (base64-json-stream.ts). The schema still describes the JSON written;
+      // the type provider types send() by that schema and knows no stream, hence the cast.
+      const { stream, length } = base64JsonStream({ hash: f.hash, name: f.name }, f.type, f.bytes);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-length', length)
+        .send(stream as never);
     },
   );
 

@@ -6,14 +6,12 @@
 // each is found by scanning the bytes for /ByteRange and /Type /Sig, taken as the file as it ends
 // defines that object, and checked like any other; what it cannot pass makes it invalid.
 import { type PDF, PdfDict, PdfName, PdfRef, PdfString, type PDFPage } from '@libpdf/core';
-import { revisionEnds } from '../pdf-revisions.js';
+import { latin1Of, revisionEnds } from '../pdf-revisions.js';
 import { type PdfSignature, type ReadSignaturesOptions, readSignatureDictionary } from '../read-signatures.js';
 import { VerifyLimitError, objectAt } from './revision-diff.js';
 
 /** Signature dictionaries read from one file beyond its form; more is refused (a 422), never cut short. */
 export const MAX_UNLISTED = 100;
-
-const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 
 /** Where each "N G obj" header starts (with its object number) and where each "endobj" does, in file order. */
 interface ObjectMarks {
@@ -116,15 +114,17 @@ function fieldOf(pdf: PDF, text: string, marks: ObjectMarks, n: number): { name:
 
 /**
  * The signature dictionaries of `pdf` (the file as it ends) not among `known` (those the form and
- * the earlier revisions already gave), each checked as readSignatureDictionary checks one.
+ * the earlier revisions already gave), each checked as readSignatureDictionary checks one. `file`
+ * is the file as text and its revision ends when the caller has them already.
  */
 export async function unlistedSignatures(
   pdf: PDF,
   bytes: Uint8Array,
   known: ReadonlySet<number | null>,
   opts: ReadSignaturesOptions,
+  file: { text: string; ends: number[] } = { text: latin1Of(bytes), ends: revisionEnds(bytes) },
 ): Promise<PdfSignature[]> {
-  const text = latin1(bytes);
+  const { text } = file;
   const hits = /\/ByteRange\b|\/Type\s*\/(?:Sig|DocTimeStamp)(?![A-Za-z0-9#._-])/g;
   if (!hits.test(text)) {
     return [];
@@ -146,7 +146,7 @@ export async function unlistedSignatures(
   } catch {
     // no page tree to place them on: they are still judged
   }
-  const context = { pdf, bytes, pages, ends: revisionEnds(bytes), opts };
+  const context = { pdf, bytes, pages, ends: file.ends, opts };
   const out: PdfSignature[] = [];
   for (const n of candidates) {
     const dict = objectAt(pdf, n);

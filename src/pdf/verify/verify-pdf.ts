@@ -8,7 +8,7 @@
 // as pdf/ must be: trusted roots are parameters, times come from the file and its time stamps.
 import { type PDF, PdfArray, PdfDict, PdfNumber, type PdfObject, PdfRef, PdfString } from '@libpdf/core';
 import { loadAsReaders } from '../encrypted-pdf.js';
-import { revisionEnds } from '../pdf-revisions.js';
+import { latin1Of, revisionEnds } from '../pdf-revisions.js';
 import { readableBytes } from '../xref-offsets.js';
 import { PdfReadError, type PdfSignature, type PdfSignatures, type ReadSignaturesOptions, readSignaturesOf } from '../read-signatures.js';
 import { type AttackFinding, modificationAttack, structuralAttack } from './attack-patterns.js';
@@ -143,8 +143,11 @@ function sneakyFields(finalFacts: DocumentFacts, signatures: PdfSignature[]): Ma
 }
 
 export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions): Promise<VerifiedPdf> {
-  const { ends, views, finalPdf } = await readRevisions(bytes);
-  const read = await readSignaturesOf(finalPdf, bytes, opts);
+  // The file as text, made once for every scan of it (pdf-revisions.ts, latin1Of): a 50 MB file
+  // scanned four times no longer leaves four 50 MB strings behind.
+  const text = latin1Of(bytes);
+  const { ends, views, finalPdf } = await readRevisions(bytes, text);
+  const read = await readSignaturesOf(finalPdf, bytes, opts, undefined, ends);
   if (views.length === 0) {
     throw new PdfReadError('the PDF cannot be read: no revision of it loads');
   }
@@ -172,7 +175,7 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
     docTimestamps: read.signatures.filter((s) => s.subFilter === 'ETSI.RFC3161' && s.validSignature && s.trusted),
     attacks: [],
   };
-  const all = await signaturesToJudge(facts, finalPdf, read.signatures, bytes, opts);
+  const all = await signaturesToJudge(facts, finalPdf, read.signatures, bytes, opts, { text, ends });
   const signatures = all.map((entry) => judgeSignature(judge, entry));
   const documentIntegrity = signatures.some((s) => !s.validSignature)
     ? 'invalid'
@@ -183,10 +186,10 @@ export async function verifyPdf(bytes: Uint8Array, opts: ReadSignaturesOptions):
 }
 
 /** Every revision that loads, and the document as it ends. */
-async function readRevisions(bytes: Uint8Array) {
-  const ends = revisionEnds(bytes);
+async function readRevisions(bytes: Uint8Array, text: string) {
+  const ends = revisionEnds(bytes, text);
   // Parsed from a copy whose cross-reference pointers hit their sections; every hash is over `bytes`.
-  const readable = readableBytes(bytes);
+  const readable = readableBytes(bytes, text);
   const views = await loadRevisions(readable, ends);
   const last = views[views.length - 1];
   let finalPdf: PDF;
@@ -213,12 +216,13 @@ async function signaturesToJudge(
   listed: PdfSignature[],
   bytes: Uint8Array,
   opts: ReadSignaturesOptions,
+  file: { text: string; ends: number[] },
 ): Promise<ToJudge[]> {
   const vanished = await vanishedSignatures(facts, finalPdf, listed, bytes, opts);
   // A signature dictionary no field of the form leads to is judged all the same: it never leaves
   // a file "intact" by being out of the form's reach.
   const known = new Set([...listed, ...vanished.map((v) => v.signature)].map((s) => s.dictionaryNumber));
-  const unlisted = await unlistedSignatures(finalPdf, bytes, known, opts);
+  const unlisted = await unlistedSignatures(finalPdf, bytes, known, opts, file);
   return [...[...listed, ...unlisted].map((signature) => ({ signature, pdf: finalPdf, goneAt: null as number | null })), ...vanished].sort(
     (x, y) => x.signature.revision - y.signature.revision || (x.signature.byteRange[2] ?? 0) - (y.signature.byteRange[2] ?? 0),
   );
