@@ -191,6 +191,17 @@ function report(results: Measured[]) {
     console.log(`   ${input.name.padEnd(22)} ${parts.join(', ')}; signed file ${(r.signedBytes / MB).toFixed(2)} MB`);
     console.log(`   ${''.padEnd(22)} all but the signer certificate: p50 ${ms(p(rest, 50))} ms, p99 ${ms(p(rest, 99))} ms`);
   }
+  // CPU time stretches far less than wall time when other work shares the cores: the ratio of the
+  // two p50s is the one to compare between runs on a busy machine.
+  console.log('   CPU of one signature and of its floor (user + system, every thread), p50:');
+  for (const { input, result: r } of results) {
+    const cpu = p(
+      r.samples.map((s) => s.cpu),
+      50,
+    );
+    const floorCpu = p(r.floorCpu, 50);
+    console.log(`   ${input.name.padEnd(22)} ${ms(cpu)} ms, floor ${ms(floorCpu)} ms: ×${(cpu / floorCpu).toFixed(1)}`);
+  }
   console.log('   CPU of the signing process per signature and its floor (all threads), and the machine meanwhile:');
   for (const { input, result: r, machineBusy } of results) {
     console.log(

@@ -60,8 +60,8 @@ export async function signingPairs(res: Resources, o: { pairs: number }): Promis
     );
     child.send(job);
   });
-  const signatureMs = result.cpuPairs.map((p) => p.signature);
-  const floorMs = result.cpuPairs.map((p) => p.floor);
+  const signatureMs = result.samples.map((s) => s.cpu);
+  const floorMs = result.floorCpu;
   const wall = result.samples.map((s, i) => s.total / result.floor[i]);
   return { ratios: signatureMs.map((ms, i) => ms / floorMs[i]), signatureMs, floorMs, wallRatios: wall };
 }

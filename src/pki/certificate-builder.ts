@@ -1,14 +1,17 @@
 // X.509 v3 certificate assembly (RFC 5280) with pkijs and asn1js. Extension values are encoded by
 // hand with asn1js so that each one is exactly the DER the RFC clause asks for (pkijs helpers
 // encode some defaults and multi-valued RDNs differently than other tools expect).
+import { KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { cachedCertificate } from './certificate-cache.js';
 import {
   certificateDer,
+  derElement,
   engine,
   hashForKey,
   keyIdentifier,
-  parseCertificate,
+  nodeSigner,
   serialToInteger,
   toArrayBuffer,
   toTime,
@@ -157,7 +160,7 @@ export async function buildCertificate(template: CertificateTemplate): Promise<B
   certificate.issuer = 'selfSigned' in template.signer ? template.subject : template.signer.certificate.subject;
   certificate.notBefore = toTime(template.notBefore);
   certificate.notAfter = toTime(template.notAfter);
-  await certificate.subjectPublicKeyInfo.importKey(template.publicKey, engine);
+  await importPublicKey(certificate.subjectPublicKeyInfo, template.publicKey);
   const ski = keyIdentifier(certificate.subjectPublicKeyInfo);
   const extensions = [extension(OID.subjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: toArrayBuffer(ski) }))];
   if (!('selfSigned' in template.signer)) {
@@ -167,9 +170,41 @@ export async function buildCertificate(template: CertificateTemplate): Promise<B
     extensions.push(extension(OID.authorityKeyIdentifier, false, new asn1js.Sequence({ value: [keyId] })));
   }
   certificate.extensions = [...extensions, ...template.extensions];
-  const key = template.signer.privateKey;
-  await certificate.sign(key, hashForKey(key), engine);
-  const der = certificateDer(certificate);
-  parseCertificate(der); // a certificate that does not parse back is a bug here, not at the verifier
+  const der = await signTbs(certificate, template.signer.privateKey);
+  // A certificate that does not parse back is a bug here, not at the verifier. Parsed through the
+  // cache: a signer certificate is read again by the CMS that follows (its issuer, serial and key).
+  cachedCertificate(der);
   return der;
+}
+
+/** The subjectPublicKeyInfo of a key: node's SPKI export at once where it is one of node's keys. */
+async function importPublicKey(info: pkijs.PublicKeyInfo, publicKey: CryptoKey): Promise<void> {
+  let spki: Buffer;
+  try {
+    spki = KeyObject.from(publicKey).export({ type: 'spki', format: 'der' });
+  } catch {
+    await info.importKey(publicKey, engine); // a key of another provider: through WebCrypto
+    return;
+  }
+  info.fromSchema(asn1js.fromBER(toArrayBuffer(spki)).result);
+}
+
+/**
+ * Signs the TBSCertificate as Certificate.sign() does (the same AlgorithmIdentifier in both places,
+ * RFC 5280 §4.1.1.2), with node:crypto at once where the key allows it (nodeSigner), and gives the
+ * certificate's DER: SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }, joined from
+ * the bytes just signed rather than parsed back and encoded again by pkijs.
+ */
+async function signTbs(certificate: pkijs.Certificate, key: CryptoKey): Promise<Buffer> {
+  const signer = nodeSigner(key);
+  if (!signer) {
+    await certificate.sign(key, hashForKey(key), engine);
+    return certificateDer(certificate);
+  }
+  certificate.signature = signer.algorithm;
+  certificate.signatureAlgorithm = signer.algorithm;
+  certificate.tbsView = new Uint8Array(certificate.encodeTBS().toBER(false));
+  certificate.signatureValue = new asn1js.BitString({ valueHex: toArrayBuffer(signer.sign(certificate.tbsView)) });
+  const der = (block: asn1js.BaseBlock) => new Uint8Array(block.toBER(false));
+  return derElement(0x30, [certificate.tbsView, der(signer.algorithm.toSchema()), der(certificate.signatureValue)]);
 }

@@ -27,8 +27,41 @@ export type ChainResult = { ok: true; path: Buffer[] } | { ok: false; problem: C
 
 const MAX_DEPTH = 8;
 
+/**
+ * Links already checked: whether `issuer` signed `subject` (names and signature, isIssuedBy), by
+ * cache entry. An entry stands for exact bytes (cachedCertificate keys it by their SHA-256), so the
+ * answer for a pair never changes and need not be computed twice: the service's own links (issuing
+ * CA by the root, the TSA by the issuing CA) recur in every signature, twice in each (the signer's
+ * path and the time stamp's). Validity dates, cA and pathLen are still checked on every path.
+ */
+const issuedBy = new WeakMap<CachedCertificate, WeakMap<CachedCertificate, boolean>>();
+
+function linked(subject: CachedCertificate, issuer: CachedCertificate): boolean {
+  let known = issuedBy.get(subject);
+  if (!known) {
+    known = new WeakMap();
+    issuedBy.set(subject, known);
+  }
+  let answer = known.get(issuer);
+  if (answer === undefined) {
+    answer = isIssuedBy(subject.x509, issuer.x509);
+    known.set(issuer, answer);
+  }
+  return answer;
+}
+
+/** pathLenConstraint by cache entry (exact bytes, so it never changes): read once, not at every path. */
+const pathLens = new WeakMap<CachedCertificate, number | undefined>();
+
 /** pathLenConstraint of a CA certificate, or undefined when unlimited. */
 function pathLen(cert: CachedCertificate): number | undefined {
+  if (!pathLens.has(cert)) {
+    pathLens.set(cert, readPathLen(cert));
+  }
+  return pathLens.get(cert);
+}
+
+function readPathLen(cert: CachedCertificate): number | undefined {
   const extension = cert.pkijs.extensions?.find((e) => e.extnID === OID.basicConstraints);
   const parsed = extension ? asn1js.fromBER(extension.extnValue.valueBlock.valueHexView) : undefined;
   const integer =
@@ -82,7 +115,7 @@ export function validateChain(leafDer: Uint8Array, options: ChainOptions): Chain
       return undefined;
     }
     for (const candidate of [...trusted, ...pool]) {
-      if (path.some((p) => p.der.equals(candidate.der)) || !isIssuedBy(current.x509, candidate.x509)) {
+      if (path.some((p) => p.der.equals(candidate.der)) || !linked(current, candidate)) {
         continue;
       }
       if (!candidate.x509.ca) {

@@ -2,10 +2,10 @@
 // are cms/oids.ts's).
 // One explicit pkijs engine over node's WebCrypto, passed to every pkijs call, so pki/ does not
 // depend on whatever global engine another library (or a test) installs with pkijs.setEngine.
-import { createHash, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { KeyObject, createHash, createPrivateKey, sign as nodeSign, randomBytes, webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { type HashName, nodeHashName } from './cms/oids.js';
+import { type HashName, OID, nodeHashName } from './cms/oids.js';
 import { PkiError } from './errors.js';
 
 export const subtle = webcrypto.subtle as SubtleCrypto;
@@ -147,11 +147,65 @@ export function certificateDer(certificate: pkijs.Certificate): Buffer {
   return Buffer.from(certificate.toSchema().toBER(false));
 }
 
+const SIGNATURE_OIDS: Record<'RSASSA-PKCS1-v1_5' | 'ECDSA', Record<HashName, string>> = {
+  'RSASSA-PKCS1-v1_5': {
+    'SHA-1': OID.sha1WithRsa,
+    'SHA-256': OID.sha256WithRsa,
+    'SHA-384': OID.sha384WithRsa,
+    'SHA-512': OID.sha512WithRsa,
+  },
+  ECDSA: { 'SHA-1': OID.ecdsaWithSha1, 'SHA-256': OID.ecdsaWithSha256, 'SHA-384': OID.ecdsaWithSha384, 'SHA-512': OID.ecdsaWithSha512 },
+};
+
+/** A signature and the AlgorithmIdentifier that names it. */
+export interface DataSignature {
+  algorithm: pkijs.AlgorithmIdentifier;
+  signature: Buffer;
+}
+
+/** Signs at once with node:crypto, under the AlgorithmIdentifier it names. */
+export interface NodeSigner {
+  algorithm: pkijs.AlgorithmIdentifier;
+  sign: (data: Uint8Array) => Buffer;
+}
+
+/**
+ * Signatures made at once by node:crypto with the key behind a WebCrypto key of node's own, for
+ * the two kinds the service signs with (RSASSA-PKCS1-v1_5, ECDSA); undefined for anything else
+ * (RSA-PSS, a key of another provider), which then goes through WebCrypto. WebCrypto's sign is a
+ * job on the libuv thread pool: on a busy machine the waits for that thread and for the loop to
+ * take the answer back cost more than the RSA operation itself. The bytes are the same: PKCS#1
+ * v1.5 is deterministic, and ECDSA comes out as the DER SEQUENCE pkijs converts WebCrypto's r || s
+ * into; the AlgorithmIdentifier is pkijs's (no parameters).
+ */
+export function nodeSigner(key: CryptoKey): NodeSigner | undefined {
+  const name = key.algorithm.name;
+  if ((name !== 'RSASSA-PKCS1-v1_5' && name !== 'ECDSA') || !key.usages.includes('sign')) {
+    return undefined;
+  }
+  let keyObject: KeyObject;
+  try {
+    keyObject = KeyObject.from(key);
+  } catch {
+    return undefined; // not one of node's CryptoKeys
+  }
+  const hash = hashForKey(key);
+  const options = name === 'ECDSA' ? { key: keyObject, dsaEncoding: 'der' as const } : keyObject;
+  return {
+    algorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SIGNATURE_OIDS[name][hash] }),
+    sign: (data) => nodeSign(nodeHashName(hash), data, options),
+  };
+}
+
 /**
  * Signs `data` with a key from importPrivateKey/generateKeyPair: sha256WithRSAEncryption or
  * ecdsa-with-SHA*, ECDSA signatures converted to the DER SEQUENCE X.509 and CMS carry.
  */
-export async function signData(key: CryptoKey, data: Uint8Array): Promise<{ algorithm: pkijs.AlgorithmIdentifier; signature: Buffer }> {
+export async function signData(key: CryptoKey, data: Uint8Array): Promise<DataSignature> {
+  const signer = nodeSigner(key);
+  if (signer) {
+    return { algorithm: signer.algorithm, signature: signer.sign(data) };
+  }
   const { signatureAlgorithm, parameters } = await engine.getSignatureParameters(key, hashForKey(key));
   const signature = await engine.signWithPrivateKey(toArrayBuffer(data), key, { algorithm: parameters.algorithm as Algorithm });
   return { algorithm: signatureAlgorithm, signature: Buffer.from(signature) };

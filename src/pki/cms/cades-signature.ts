@@ -2,13 +2,15 @@
 // §6.3, over CAdES per EN 319 122-1), built with pkijs rather than @libpdf/core because the
 // library's CAdES builder is not exported and the only way to reach it, sign(), always adds the CMS
 // signing-time attribute, which PAdES baseline signatures shall not carry (signed-attributes.ts).
-import type * as asn1js from 'asn1js';
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { cachedCertificate, encodedCertificate } from '../certificate-cache.js';
+import { type CachedCertificate, cachedCertificate } from '../certificate-cache.js';
 import { validateChain } from '../chain.js';
+import { nodeSigner, toArrayBuffer } from '../primitives.js';
 import { encodeCms, signerInfoOf } from './cms-encoding.js';
 import { OID } from './oids.js';
 import { cadesSignedAttributes, messageDigestIs } from './signed-attributes.js';
+import { type SignatureOutcome, signedAttributes, verifySignerSignature } from './signer-info.js';
 import { CmsSignError, signingFailed } from './sign-error.js';
 
 export interface CmsSigner {
@@ -47,12 +49,11 @@ function checkKey(key: CryptoKey): void {
 }
 
 /** The signer's certificate, and the others of its chain, parsed. */
-function signerCertificates(signer: CmsSigner): { leaf: pkijs.Certificate; others: pkijs.Certificate[] } {
+function signerCertificates(signer: CmsSigner): { leafEntry: CachedCertificate; leaf: pkijs.Certificate; others: pkijs.Certificate[] } {
   try {
-    const leaf = cachedCertificate(signer.certificateDer).pkijs;
-    const leafDer = encodedCertificate(leaf);
-    const chain = signer.chainDer.map((der) => cachedCertificate(der).pkijs);
-    return { leaf, others: chain.filter((c) => !encodedCertificate(c).equals(leafDer)) };
+    const leafEntry = cachedCertificate(signer.certificateDer);
+    const chain = signer.chainDer.map((der) => cachedCertificate(der));
+    return { leafEntry, leaf: leafEntry.pkijs, others: chain.filter((c) => !c.der.equals(leafEntry.der)).map((c) => c.pkijs) };
   } catch (err) {
     return signingFailed(`a signer certificate cannot be parsed: ${(err as Error).message}`);
   }
@@ -82,33 +83,49 @@ function checkSignerPath(signer: CmsSigner, trustedRootsDer: Uint8Array[], at: D
  * carries must be the content's, and the signature over the encoded signed attributes must verify
  * with the certificate's key (a key that is not the certificate's would give a signature no one can
  * verify). This is what SignedData.verify() does, except that it hashes the content again (10 MB
- * for a large file, after two copies of it) where the digest is already known.
+ * for a large file, after two copies of it) where the digest is already known. The signature is
+ * checked by node:crypto at once (signer-info.ts, the verifier's own check), not through a
+ * WebCrypto job on the thread pool.
  */
-async function checkOwnSignature(signedData: pkijs.SignedData, leaf: pkijs.Certificate, contentDigest: Uint8Array): Promise<void> {
-  let verified = false;
+function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate, contentDigest: Uint8Array): void {
+  let outcome: SignatureOutcome;
   try {
     const reparsed = signerInfoOf(encodeCms(signedData));
-    if (!messageDigestIs(reparsed.signedAttrs?.attributes ?? [], contentDigest)) {
-      signingFailed("the new signature does not carry the content's digest");
+    const signed = signedAttributes(reparsed);
+    if (!signed || !messageDigestIs(signed.attributes, contentDigest)) {
+      throw new CmsSignError('SIGNING_FAILED', "the new signature does not carry the content's digest");
     }
-    verified = await pkijs
-      .getCrypto(true)
-      .verifyWithPublicKey(
-        reparsed.signedAttrs!.encodedValue,
-        reparsed.signature,
-        leaf.subjectPublicKeyInfo,
-        reparsed.signatureAlgorithm,
-        'SHA-256',
-      );
+    outcome = verifySignerSignature(reparsed, 'SHA-256', signed.der, leaf.x509.publicKey);
   } catch (err) {
     if (err instanceof CmsSignError) {
       throw err;
     }
-    signingFailed(`the new signature does not verify: ${(err as Error).message}`);
+    throw new CmsSignError('SIGNING_FAILED', `the new signature does not verify: ${(err as Error).message}`);
   }
-  if (!verified) {
+  if (!outcome.ok) {
     signingFailed("the new signature does not verify with the certificate: is the key the certificate's?");
   }
+}
+
+/**
+ * Signs the SignerInfo's signed attributes as SignedData.sign() does (RFC 5652 §5.4: the DER SET
+ * OF, tag 0x31; digest and signature algorithms as pkijs writes them), with node:crypto at once
+ * where the key allows it (nodeSigner), else through pkijs's WebCrypto engine.
+ */
+async function signAttributes(signedData: pkijs.SignedData, key: CryptoKey): Promise<void> {
+  const signerInfo = signedData.signerInfos[0];
+  const toBeSigned = new Uint8Array(signerInfo.signedAttrs!.toSchema().toBER(false));
+  toBeSigned[0] = 0x31;
+  const signer = nodeSigner(key);
+  if (!signer) {
+    await signedData.sign(key, 0, 'SHA-256');
+    return;
+  }
+  const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });
+  signedData.digestAlgorithms = [sha256()];
+  signerInfo.digestAlgorithm = sha256();
+  signerInfo.signatureAlgorithm = signer.algorithm;
+  signerInfo.signature = new asn1js.OctetString({ valueHex: toArrayBuffer(signer.sign(toBeSigned)) });
 }
 
 /**
@@ -123,7 +140,7 @@ export async function createCadesSignature(opts: {
   trustedRootsDer: Uint8Array[];
   at: Date;
 }): Promise<{ signedData: pkijs.SignedData; signatureValue: Uint8Array }> {
-  const { leaf, others } = signerCertificates(opts.signer);
+  const { leafEntry, leaf, others } = signerCertificates(opts.signer);
   checkKey(opts.signer.privateKey);
   checkKeyUsage(leaf);
   checkSignerPath(opts.signer, opts.trustedRootsDer, opts.at);
@@ -139,11 +156,10 @@ export async function createCadesSignature(opts: {
     signerInfos: [signerInfo],
   });
   try {
-    // Signs the DER SET OF the signed attributes (RFC 5652 §5.4); converts ECDSA to DER.
-    await signedData.sign(opts.signer.privateKey, 0, 'SHA-256');
+    await signAttributes(signedData, opts.signer.privateKey);
   } catch (err) {
     signingFailed(`the signing key refused to sign: ${(err as Error).message}`);
   }
-  await checkOwnSignature(signedData, leaf, opts.contentDigest);
+  checkOwnSignature(signedData, leafEntry, opts.contentDigest);
   return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView) };
 }

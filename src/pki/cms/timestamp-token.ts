@@ -10,7 +10,8 @@ import { type CachedCertificate, cachedCertificateOrUndefined } from '../certifi
 import { validateChain } from '../chain.js';
 import { PkiError } from '../errors.js';
 import { isTimeStampingCertificate } from '../material-checks.js';
-import { digest, integerToSerialHex, toArrayBuffer } from '../primitives.js';
+import { derChildren } from '../der-elements.js';
+import { derElement, digest, integerToSerialHex, toArrayBuffer } from '../primitives.js';
 import { type HashName, OID, hashByOid } from './oids.js';
 import { essCertIdProblem, singleAttributeValue } from './signed-attributes.js';
 import { identifiesCertificate, signedAttributes, verifySignerSignature } from './signer-info.js';
@@ -96,8 +97,47 @@ function readSignedData(content: asn1js.Sequence): { signedData: pkijs.SignedDat
   return { signedData, certificatesDer: blocks.map((b) => Buffer.from(b.valueBeforeDecodeView)) };
 }
 
+const SIGNED_DATA_OID = Buffer.from(new asn1js.ObjectIdentifier({ value: OID.signedData }).toBER(false));
+
+/**
+ * A DER token read by its headers (der-elements.ts): ContentInfo { id-signedData, [0] SignedData },
+ * the certificates taken as the bytes they are and only the rest of the SignedData parsed, so the
+ * hundreds of elements of its certificates are never turned into asn1js objects. Undefined for
+ * anything else (BER, attribute certificates, another content type), which readToken reads whole.
+ */
+function readDerToken(tokenDer: Uint8Array): { signedData: pkijs.SignedData; certificatesDer: Buffer[] } | undefined {
+  const info = derChildren(tokenDer);
+  if (!info || tokenDer[0] !== 0x30 || info.length !== 2 || info[1].tag !== 0xa0) {
+    return undefined;
+  }
+  const wrapped = derChildren(tokenDer, info[1]);
+  if (!SIGNED_DATA_OID.equals(tokenDer.subarray(info[0].start, info[0].end)) || wrapped?.length !== 1 || wrapped[0].tag !== 0x30) {
+    return undefined;
+  }
+  const fields = derChildren(tokenDer, wrapped[0]) ?? [];
+  const sets = fields.filter((f) => f.tag === 0xa0); // certificates [0] IMPLICIT SET OF
+  const certificates = sets.length === 1 ? derChildren(tokenDer, sets[0]) : [];
+  if (fields.length === 0 || sets.length > 1 || !certificates?.every((c) => c.tag === 0x30)) {
+    return undefined;
+  }
+  const rest = fields.filter((f) => f.tag !== 0xa0).map((f) => tokenDer.subarray(f.start, f.end));
+  const parsed = asn1js.fromBER(toArrayBuffer(derElement(0x30, rest)));
+  try {
+    return {
+      signedData: new pkijs.SignedData({ schema: parsed.result }),
+      certificatesDer: certificates.map((c) => Buffer.from(tokenDer.subarray(c.start, c.end))),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The token's SignedData and the certificates it carries; BER read through its DER. */
 function readToken(tokenDer: Uint8Array): { signedData: pkijs.SignedData; certificatesDer: Buffer[] } {
+  const fast = readDerToken(tokenDer);
+  if (fast) {
+    return fast;
+  }
   const parse = (bytes: Uint8Array) => {
     const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(bytes));
     if (contentInfo.contentType !== OID.signedData) {
