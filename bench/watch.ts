@@ -41,8 +41,9 @@ import {
 
 const BASELINE = 'bench/watch-baseline.json';
 /**
- * Four minutes by default: 41 s to a minute and a half on a 2-core machine at load average 9, just
- * under two with two busy loops added on top (docs/performance.md); past that, something is stuck.
+ * Four minutes by default: half a minute to a minute and a half on a 2-core machine at load
+ * average 5 to 10, under two with two busy loops added on top (docs/performance.md); past that,
+ * something is stuck.
  */
 const TIME_LIMIT_MS = Number(process.env.BENCH_WATCH_TIME_LIMIT ?? 240) * 1000;
 const CREATION_PAIRS = 7;
