@@ -52,7 +52,7 @@ import { scenarioSustained } from './sustained.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
-import { floorRequest } from './floor.js';
+import { startFloor } from './floor.js';
 import { scenarioUniversal } from './universal.js';
 import { scenarioBigDocument } from './big-document.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
@@ -139,12 +139,19 @@ async function serverScenarios(dataDir: string, started: (s: Server) => void) {
       warmupMs: A_WARMUP_MS,
       durationMs: A_MS,
     });
-    const floor = await scenarioLoad(
-      server,
-      (i) => floorRequest(i, (body) => authorization(server, body)),
-      'A0 the floor: POST /developers/template/save, one row and one blob, c=16',
-      { warmupMs: A_WARMUP_MS, durationMs: A_MS, unit: 'requests' },
-    );
+    // The floor beside it, on the same PostgreSQL (bench/floor.ts), with the same request bodies.
+    const floorServer = await startFloor(dataDir);
+    let floor: Awaited<ReturnType<typeof scenarioLoad>>;
+    try {
+      floor = await scenarioLoad(
+        { ...server, baseUrl: floorServer.baseUrl, child: floorServer.child },
+        (i) => floorServer.request(createRequest(server, small, i).body!),
+        'A0 the floor: an authenticated request that commits one row and one blob (bench/watch-floor.ts), c=16',
+        { warmupMs: A_WARMUP_MS, durationMs: A_MS, unit: 'requests' },
+      );
+    } finally {
+      await floorServer.stop();
+    }
     const perRequest = (r: { cpu: CpuDelta; requests: number }) => (r.cpu.serverMs + (r.cpu.postgresMs ?? 0)) / Math.max(1, r.requests);
     console.log(
       `   a creation costs ${fmt(perRequest(created) / perRequest(floor), 2)} floors of CPU ` +

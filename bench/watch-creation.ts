@@ -8,14 +8,13 @@
 // where throughput halves as soon as another process takes a core. Counted: the serving process
 // (asked over IPC, every thread) and PostgreSQL (the postmaster and its backends); not the kernel
 // threads or the rest of the machine, which other work on the machine shares.
-import { type ChildProcess, fork } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { CreateDocumentInput } from '../src/client/index.js';
 import { type CpuSnapshot, delta, snapshot } from './cpu.js';
 import { type BenchRequest, runLoad } from './load.js';
 import { onePagePdf, type PdfTemplate, uniqueCopy } from './pdfs.js';
 import { startServer, stopServer } from './server-process.js';
+import { signedPost, startFloor } from './floor.js';
 import type { Resources } from './watch-resources.js';
 
 /** Requests in flight: enough to keep both cores busy, few enough to queue little on a loaded machine. */
@@ -61,10 +60,8 @@ export async function creationPairs(dataDir: string, res: Resources, o: { pairs:
   const t0 = performance.now();
   const server = await startServer(dataDir);
   res.add('the server and its PostgreSQL', () => stopServer(server));
-  const floorKey = randomBytes(32).toString('hex');
-  const floorChild = fork(resolve('bin/run-ts.js'), ['bench/watch-floor.ts', dataDir, floorKey], { stdio: 'inherit' });
-  res.add('the floor server', () => stopChild(floorChild));
-  const floorUrl = await ready(floorChild);
+  const floorServer = await startFloor(dataDir);
+  res.add('the floor server', () => floorServer.stop());
   const startSeconds = (performance.now() - t0) / 1000;
 
   const create: Side = {
@@ -72,7 +69,7 @@ export async function creationPairs(dataDir: string, res: Resources, o: { pairs:
     child: server.child,
     build: (i) => signedPost('/developers/json', server.webId, server.apiKey, body(pdf, i)),
   };
-  const floor: Side = { baseUrl: floorUrl, child: floorChild, build: (i) => signedPost('/', 'watch', floorKey, body(pdf, i)) };
+  const floor: Side = { baseUrl: floorServer.baseUrl, child: floorServer.child, build: (i) => floorServer.request(body(pdf, i)) };
 
   const t1 = performance.now();
   for (const side of [create, floor]) {
@@ -116,22 +113,6 @@ function body(pdf: PdfTemplate, i: number): Buffer {
   return Buffer.from(JSON.stringify({ name: `watch-${i}.pdf`, b64_doc: uniqueCopy(pdf).toString('base64'), stickers: STICKERS }));
 }
 
-function signedPost(path: string, id: string, key: string, b: Buffer): BenchRequest {
-  const sig = createHmac('sha256', Buffer.from(key, 'utf8')).update(b).digest('base64');
-  return { method: 'POST', path, headers: { 'content-type': 'application/json', authorization: `svc ${id}:${sig}` }, body: b };
-}
-
-function ready(child: ChildProcess): Promise<string> {
-  return new Promise((resolveReady, reject) => {
-    child.once('exit', (code) => reject(new Error(`the floor server exited during start (code ${code})`)));
-    child.on('message', (m: { type: string; baseUrl: string }) => {
-      if (m.type === 'ready') {
-        resolveReady(m.baseUrl);
-      }
-    });
-  });
-}
-
 /** A child's CPU time (every thread), asked over IPC as bench/server.ts and watch-floor.ts answer. */
 function cpuOf(child: ChildProcess): Promise<NodeJS.CpuUsage> {
   return new Promise((resolveCpu) => {
@@ -144,20 +125,4 @@ function cpuOf(child: ChildProcess): Promise<NodeJS.CpuUsage> {
     child.on('message', onMessage);
     child.send({ type: 'cpu' });
   });
-}
-
-/** Asks the child to stop; kills it if it has not exited within 10 s. */
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return;
-  }
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  if (child.connected) {
-    child.send({ type: 'stop' });
-  } else {
-    child.kill('SIGTERM');
-  }
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -102,6 +102,8 @@ it("a server stopping while migrate's connections close is no crash and prints n
       "console.log('migrated', r.applied.length);\n",
   );
   const url = new URL(database.url);
+  // Through the proxy on TCP, not the database's own Unix socket (store/embedded-postgres.ts).
+  url.searchParams.delete('host');
   url.port = String(proxy.port);
   const child = spawn(process.execPath, [join(ROOT, 'bin/run-ts.js'), script, url.href], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
