@@ -7,7 +7,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../domain/errors.js';
-import { Unauthorized, createAuthenticator, jsonBodyOf, sendUnauthorized } from './auth.js';
+import { Unauthorized, createAuthenticator, sendUnauthorized } from './auth.js';
+import { parsedBody } from './json-base64-field.js';
 import { type AnswerFloor, holdUntilFloor } from './answer-floor.js';
 import { answerClientError, errorBody, handleError, handleFrameworkError, logUnauthorized } from './errors.js';
 import { denyFraming } from './frame-guard.js';
@@ -70,6 +71,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.decorate('answerFloor', opts.answerFloor ?? holdUntilFloor());
   app.decorateRequest('account', null);
   app.decorateRequest('rawBody', undefined);
+  app.decorateRequest('base64Field', undefined);
   app.decorateRequest('jsonBody', undefined);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -214,7 +216,7 @@ function apiPlugin(deps: Deps) {
         throw new AppError('RATE_LIMITED', `more than ${deps.config.limits.requestsPerMinute} requests a minute; retry in ${retryAfter} s`);
       }
       if (req.rawBody !== undefined) {
-        const body = jsonBodyOf(req);
+        const body = parsedBody(req);
         if (!body.ok) {
           throw new AppError('INVALID_JSON', 'the body is not valid JSON');
         }

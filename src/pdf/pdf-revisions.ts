@@ -38,8 +38,12 @@ export function revisionOf(ends: number[], end: number): number {
 }
 
 export interface ByteRangeCheck {
-  /** The signed bytes, concatenated; null when the ranges are not usable (out of bounds, odd count). */
-  signed: Buffer | null;
+  /**
+   * The signed bytes, as the parts of the file the ranges name, in order: views into `bytes`, not a
+   * copy (a 50 MB file would be held twice per signature; digests are taken part by part). Null
+   * when the ranges are not usable (out of bounds, odd count).
+   */
+  signed: Uint8Array[] | null;
   /** Offset just past the last signed byte. */
   end: number;
   /**
@@ -60,10 +64,10 @@ export function checkByteRange(bytes: Uint8Array, range: number[]): ByteRangeChe
   if (!ok) {
     return { signed: null, end: 0, coversDocument: false };
   }
-  const parts: Buffer[] = [];
+  const parts: Uint8Array[] = [];
   let end = 0;
   for (let i = 0; i < range.length; i += 2) {
-    parts.push(Buffer.from(bytes.buffer, bytes.byteOffset + range[i], range[i + 1]));
+    parts.push(bytes.subarray(range[i], range[i] + range[i + 1]));
     end = Math.max(end, range[i] + range[i + 1]);
   }
   let covers = false;
@@ -72,7 +76,7 @@ export function checkByteRange(bytes: Uint8Array, range: number[]): ByteRangeChe
     const gap = bytes.subarray(range[1], range[2]);
     covers = gap[0] === 0x3c && gap[gap.length - 1] === 0x3e && gap.subarray(1, -1).every(isHex);
   }
-  return { signed: Buffer.concat(parts), end, coversDocument: covers };
+  return { signed: parts, end, coversDocument: covers };
 }
 
 /** §7.9.4 date "D:YYYYMMDDHHmmSSOHH'mm'", every part after the year optional; null when unreadable. */

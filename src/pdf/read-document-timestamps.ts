@@ -72,7 +72,7 @@ export async function readDocumentTimestamps(bytes: Uint8Array): Promise<PdfDocu
       byteRange,
       coversRevision: range.signed !== null && checkByteRange(bytes.subarray(0, ends[revision - 1]), byteRange).coversDocument,
       revision,
-      imprint: range.signed ? new Uint8Array(createHash('sha256').update(range.signed).digest()) : null,
+      imprint: range.signed ? new Uint8Array(range.signed.reduce((h, part) => h.update(part), createHash('sha256')).digest()) : null,
       coveredEnd: range.end,
       token: contents instanceof PdfString ? Uint8Array.from(firstElement(contents.bytes)) : new Uint8Array(),
     });

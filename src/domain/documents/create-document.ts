@@ -66,7 +66,13 @@ interface PlannedDocument {
 export async function createDocument(
   deps: Deps,
   // Unknown keys pass the schema (additionalProperties): they are answered in warnings.
-  opts: { accountId: string; payload: CreateDocumentInput & Record<string, unknown>; ip?: string },
+  opts: {
+    accountId: string;
+    payload: CreateDocumentInput & Record<string, unknown>;
+    /** b64_doc as the bytes of its text, when the body's parser left it there (its payload value is then ""). */
+    b64DocBytes?: Buffer;
+    ip?: string;
+  },
 ): Promise<CreatedDocument> {
   const { config, clock } = deps;
   const p = opts.payload;
@@ -78,7 +84,7 @@ export async function createDocument(
     await requirePieceLeft(deps.db, { accountId: opts.accountId, kind: 'documents', at: clock.now() });
   }
 
-  const source = await loadSource(deps, opts.accountId, req, p);
+  const source = await loadSource(deps, opts.accountId, req, p, opts);
   const pdf = await readPdf(deps.pdfJail, source.bytes, config.limits.pages, 'decrypt');
   const decrypted = adoptDecryptedCopy(source, pdf, config.limits.documentBytes);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
@@ -192,7 +198,13 @@ function payloadWarnings(p: CreateDocumentInput, origin: CreateRequest['origin']
 }
 
 /** The PDF's bytes and file name, from the origin given. */
-async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: CreateDocumentInput): Promise<PdfSource> {
+async function loadSource(
+  deps: Deps,
+  accountId: string,
+  req: CreateRequest,
+  p: CreateDocumentInput,
+  held: { b64DocBytes?: Buffer },
+): Promise<PdfSource> {
   const maxBytes = deps.config.limits.documentBytes;
   if (req.origin === 'template') {
     const generated = await generatePdfFromTemplate(deps, { accountId, template: p.template, fields: p.fields, tables: p.tables });
@@ -206,9 +218,10 @@ async function loadSource(deps: Deps, accountId: string, req: CreateRequest, p: 
   const source: PdfSource =
     p.url_doc !== undefined
       ? await fetchPdf(deps, p.url_doc)
-      : { origin: 'b64_doc', bytes: decodeBase64Pdf(p.b64_doc ?? '', maxBytes), name: fileName(p.name) };
+      : { origin: 'b64_doc', bytes: decodeBase64Pdf(held.b64DocBytes ?? p.b64_doc ?? '', maxBytes), name: fileName(p.name) };
   // Decoded, the Base64 text (a third larger than the file) is let go for the rest of the request.
   p.b64_doc = undefined;
+  held.b64DocBytes = undefined;
   if (p.name?.trim()) {
     source.name = fileName(p.name);
   }

@@ -1,5 +1,5 @@
 // Turns the PDF origin of a create payload (b64_doc or url_doc) into bytes and a file name.
-import { decodeBase64 } from '../base64.js';
+import { decodeBase64, decodeBase64Ascii } from '../base64.js';
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { UrlGuardError } from '../../net/url-guard.js';
@@ -10,8 +10,10 @@ export interface PdfSource {
   name: string;
 }
 
-export function decodeBase64Pdf(value: string, maxBytes: number): Buffer {
-  return decodeBase64(value, { field: 'b64_doc', maxBytes, invalidCode: 'PDF_INVALID', shared: true });
+/** b64_doc decoded: from its text, or from the bytes of its text left in the request body (same result, same errors). */
+export function decodeBase64Pdf(value: string | Buffer, maxBytes: number): Buffer {
+  const opts = { field: 'b64_doc', maxBytes, invalidCode: 'PDF_INVALID' as const, shared: true };
+  return typeof value === 'string' ? decodeBase64(value, opts) : decodeBase64Ascii(value, opts);
 }
 
 /** The PDF at `url_doc.url`, through the URL guard; the schema checked the shape of url_doc. */

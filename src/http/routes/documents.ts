@@ -23,6 +23,7 @@ import {
 } from '../../schemas/documents.js';
 import type { TypedApp } from '../typed-app.js';
 import { base64JsonStream } from '../base64-json-stream.js';
+import { takeBase64Field } from '../json-base64-field.js';
 
 export function documentRoutes(deps: Deps) {
   return async function routes(fastify: FastifyInstance) {
@@ -45,8 +46,10 @@ function createAndListRoutes(app: TypedApp, deps: Deps): void {
         body: CreateDocumentBody,
         response: { 200: CreatedDocument, '4xx': ErrorResponse },
       },
+      // A 50 MB document is a 68 MB body: its b64_doc is decoded from the body's bytes, never made a string.
+      config: { base64Field: 'b64_doc' },
     },
-    async (req) => createDocument(deps, { accountId: req.account!.id, payload: req.body, ip: req.ip }),
+    async (req) => createDocument(deps, { accountId: req.account!.id, payload: req.body, b64DocBytes: takeBase64Field(req), ip: req.ip }),
   );
 
   app.get(

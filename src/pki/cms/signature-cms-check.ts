@@ -17,7 +17,6 @@ import { messageDigestIs, signingCertificateProblem } from './signed-attributes.
 import {
   DIGEST_ALGORITHMS,
   type DigestAlgorithm,
-  digestWith,
   identifiesCertificate,
   signatureValue,
   signedAttributes,
@@ -79,15 +78,30 @@ function timestampToken(info: pkijs.SignerInfo): Uint8Array | null {
   return attr?.values[0] ? new Uint8Array((attr.values[0] as asn1js.BaseBlock).valueBeforeDecodeView) : null;
 }
 
+/**
+ * The bytes a signature covers, as the parts of the file its /ByteRange names, in order (views, not
+ * a copy: a 50 MB file would otherwise be held once more per signature).
+ */
+export type SignedParts = readonly Uint8Array[];
+
+/** The digest of the parts, taken as if they were one run of bytes. */
+function digestOfParts(node: string, parts: SignedParts, outputLength?: number): Buffer {
+  const hash = createHash(node, outputLength ? { outputLength } : undefined);
+  for (const part of parts) {
+    hash.update(part);
+  }
+  return hash.digest();
+}
+
 /** Verifies a token whose imprint must be the digest of `stamped`. */
 async function checkTimestamp(
   tokenDer: Uint8Array,
-  stamped: Uint8Array,
+  stamped: SignedParts,
   certs: Buffer[],
   trustedRootsDer: Uint8Array[],
 ): Promise<CmsReport['timestamp']> {
   const algorithm = imprintAlgorithm(tokenDer) ?? 'SHA-256';
-  const imprint = createHash(nodeHashName(algorithm)).update(stamped).digest();
+  const imprint = digestOfParts(nodeHashName(algorithm), stamped);
   try {
     const v = await verifyTimeStampToken(tokenDer, {
       expectedImprint: imprint,
@@ -108,7 +122,7 @@ async function checkTimestamp(
  */
 export async function analyzeCms(opts: {
   contents: Uint8Array;
-  signedBytes: Buffer | null;
+  signedBytes: SignedParts | null;
   subFilter: string;
   claimedTime: Date | null;
   /** Roots the signer must chain to. */
@@ -142,7 +156,7 @@ export async function analyzeCms(opts: {
   // EN 319 122-1 §5.3: a signature time-stamp is over the SignerInfo's signature value; a document
   // time-stamp (ETSI.RFC3161, EN 319 142-1 §5.4) is itself the token, over the signed bytes.
   const token = opts.subFilter === 'ETSI.RFC3161' ? cms : timestampToken(info);
-  const stamped = opts.subFilter === 'ETSI.RFC3161' ? opts.signedBytes : signatureValue(info);
+  const stamped = opts.subFilter === 'ETSI.RFC3161' ? opts.signedBytes : [signatureValue(info)];
   report.timestamp =
     token && stamped ? await checkTimestamp(token, stamped, certDers, opts.timestampRootsDer ?? opts.trustedRootsDer) : null;
   const at = report.timestamp?.genTime ?? opts.claimedTime;
@@ -175,14 +189,11 @@ function subFilterProblem(subFilter: string, eContent: Uint8Array | null): Failu
 }
 
 /** A document time-stamp's TSTInfo must attest the digest of the signed bytes. */
-function documentTimestampProblem(eContent: Uint8Array | null, bytes: Buffer): Failure | null {
+function documentTimestampProblem(eContent: Uint8Array | null, bytes: SignedParts): Failure | null {
   try {
     const tst = pkijs.TSTInfo.fromBER(toArrayBuffer(eContent ?? new Uint8Array()));
     const alg = hashByOid(tst.messageImprint.hashAlgorithm.algorithmId);
-    if (
-      !alg ||
-      !createHash(nodeHashName(alg)).update(bytes).digest().equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView))
-    ) {
+    if (!alg || !digestOfParts(nodeHashName(alg), bytes).equals(Buffer.from(tst.messageImprint.hashedMessage.valueBlock.valueHexView))) {
       return no('message-digest-mismatch', 'the time-stamp imprint is not the digest of the signed bytes');
     }
     return null;
@@ -206,7 +217,7 @@ function signatureProblem(info: pkijs.SignerInfo, hash: string, data: Uint8Array
 function signerSignatureProblem(
   info: pkijs.SignerInfo,
   digest: DigestAlgorithm,
-  content: Uint8Array,
+  content: SignedParts,
   cert: pkijs.Certificate,
   cades: boolean,
 ): Failure | null {
@@ -219,10 +230,11 @@ function signerSignatureProblem(
   try {
     const attrs = signedAttributes(info);
     if (!attrs) {
-      // RFC 5652 §5.4: without signed attributes the signature is over the content itself.
-      return signatureProblem(info, digest.name, content, key);
+      // RFC 5652 §5.4: without signed attributes the signature is over the content itself, which
+      // is then needed in one piece (such signatures are not PAdES, and rare).
+      return signatureProblem(info, digest.name, content.length === 1 ? content[0] : Buffer.concat(content), key);
     }
-    if (!messageDigestIs(attrs.attributes, digestWith(digest, content))) {
+    if (!messageDigestIs(attrs.attributes, digestOfParts(digest.node, content, digest.outputLength))) {
       return no(
         'message-digest-mismatch',
         'the messageDigest attribute does not match the signed bytes: the document was changed after signing',
@@ -241,7 +253,7 @@ function checkSignature(
   signed: pkijs.SignedData,
   info: pkijs.SignerInfo,
   cert: pkijs.Certificate,
-  bytes: Buffer | null,
+  bytes: SignedParts | null,
   subFilter: string,
 ): Failure | null {
   if (!bytes) {
@@ -254,5 +266,5 @@ function checkSignature(
   const eContent = signed.encapContentInfo.eContent ? new Uint8Array(signed.encapContentInfo.eContent.getValue()) : null;
   const refused =
     subFilterProblem(subFilter, eContent) ?? (subFilter === 'ETSI.RFC3161' ? documentTimestampProblem(eContent, bytes) : null);
-  return refused ?? signerSignatureProblem(info, digest, eContent ?? bytes, cert, subFilter === 'ETSI.CAdES.detached');
+  return refused ?? signerSignatureProblem(info, digest, eContent ? [eContent] : bytes, cert, subFilter === 'ETSI.CAdES.detached');
 }
