@@ -7,7 +7,7 @@ import * as pkijs from 'pkijs';
 import { type CachedCertificate, cachedCertificate } from '../certificate-cache.js';
 import { validateChain } from '../chain.js';
 import { nodeSigner, toArrayBuffer } from '../primitives.js';
-import { encodeCms, signerInfoOf } from './cms-encoding.js';
+import { encodeSignedData, signerInfoOf } from './cms-encoding.js';
 import { OID } from './oids.js';
 import { cadesSignedAttributes, messageDigestIs } from './signed-attributes.js';
 import { type SignatureOutcome, signedAttributes, verifySignerSignature } from './signer-info.js';
@@ -85,12 +85,15 @@ function checkSignerPath(signer: CmsSigner, trustedRootsDer: Uint8Array[], at: D
  * verify). This is what SignedData.verify() does, except that it hashes the content again (10 MB
  * for a large file, after two copies of it) where the digest is already known. The signature is
  * checked by node:crypto at once (signer-info.ts, the verifier's own check), not through a
- * WebCrypto job on the thread pool.
+ * WebCrypto job on the thread pool. Gives the bytes checked, which go into the PDF as they are
+ * (encodeCms adds the time-stamp token to them).
  */
-function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate, contentDigest: Uint8Array): void {
+function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate, contentDigest: Uint8Array): Uint8Array<ArrayBuffer> {
   let outcome: SignatureOutcome;
+  let cms: Uint8Array<ArrayBuffer>;
   try {
-    const reparsed = signerInfoOf(encodeCms(signedData));
+    cms = encodeSignedData(signedData);
+    const reparsed = signerInfoOf(cms);
     const signed = signedAttributes(reparsed);
     if (!signed || !messageDigestIs(signed.attributes, contentDigest)) {
       throw new CmsSignError('SIGNING_FAILED', "the new signature does not carry the content's digest");
@@ -105,6 +108,7 @@ function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate
   if (!outcome.ok) {
     signingFailed("the new signature does not verify with the certificate: is the key the certificate's?");
   }
+  return cms;
 }
 
 /**
@@ -131,15 +135,15 @@ async function signAttributes(signedData: pkijs.SignedData, key: CryptoKey): Pro
 /**
  * Signs `contentDigest` (SHA-256 of the /ByteRange bytes) as a detached CAdES signature with
  * content-type, message-digest and signing-certificate-v2 signed attributes, after checking that
- * the signer chains to a trusted root at `at`; then verifies the result from its own DER.
- * Throws CmsSignError.
+ * the signer chains to a trusted root at `at`; then verifies the result from its own DER, which
+ * is `cms` (ContentInfo, without a time stamp: encodeCms(signedData, cms) adds it). Throws CmsSignError.
  */
 export async function createCadesSignature(opts: {
   signer: CmsSigner;
   contentDigest: Uint8Array;
   trustedRootsDer: Uint8Array[];
   at: Date;
-}): Promise<{ signedData: pkijs.SignedData; signatureValue: Uint8Array }> {
+}): Promise<{ signedData: pkijs.SignedData; signatureValue: Uint8Array; cms: Uint8Array<ArrayBuffer> }> {
   const { leafEntry, leaf, others } = signerCertificates(opts.signer);
   checkKey(opts.signer.privateKey);
   checkKeyUsage(leaf);
@@ -160,6 +164,6 @@ export async function createCadesSignature(opts: {
   } catch (err) {
     signingFailed(`the signing key refused to sign: ${(err as Error).message}`);
   }
-  checkOwnSignature(signedData, leafEntry, opts.contentDigest);
-  return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView) };
+  const cms = checkOwnSignature(signedData, leafEntry, opts.contentDigest);
+  return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView), cms };
 }
