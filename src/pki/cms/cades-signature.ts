@@ -4,10 +4,10 @@
 // signing-time attribute, which PAdES baseline signatures shall not carry (signed-attributes.ts).
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { type CachedCertificate, cachedCertificate } from '../certificate-cache.js';
+import { type CachedCertificate, cachedCertificate, encodedCertificate } from '../certificate-cache.js';
 import { validateChain } from '../chain.js';
 import { nodeSigner, toArrayBuffer } from '../primitives.js';
-import { encodeSignedData, signerInfoOf } from './cms-encoding.js';
+import { detachedSignedData, encodeSignedData, signerInfoOf } from './cms-encoding.js';
 import { OID } from './oids.js';
 import { cadesSignedAttributes, messageDigestIs } from './signed-attributes.js';
 import { type SignatureOutcome, signedAttributes, verifySignerSignature } from './signer-info.js';
@@ -85,14 +85,12 @@ function checkSignerPath(signer: CmsSigner, trustedRootsDer: Uint8Array[], at: D
  * verify). This is what SignedData.verify() does, except that it hashes the content again (10 MB
  * for a large file, after two copies of it) where the digest is already known. The signature is
  * checked by node:crypto at once (signer-info.ts, the verifier's own check), not through a
- * WebCrypto job on the thread pool. Gives the bytes checked, which go into the PDF as they are
- * (encodeCms adds the time-stamp token to them).
+ * WebCrypto job on the thread pool. `cms` is what goes into the PDF (encodeCms adds the time-stamp
+ * token to these very bytes).
  */
-function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate, contentDigest: Uint8Array): Uint8Array<ArrayBuffer> {
+function checkOwnSignature(cms: Uint8Array<ArrayBuffer>, leaf: CachedCertificate, contentDigest: Uint8Array): void {
   let outcome: SignatureOutcome;
-  let cms: Uint8Array<ArrayBuffer>;
   try {
-    cms = encodeSignedData(signedData);
     const reparsed = signerInfoOf(cms);
     const signed = signedAttributes(reparsed);
     if (!signed || !messageDigestIs(signed.attributes, contentDigest)) {
@@ -108,28 +106,37 @@ function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate
   if (!outcome.ok) {
     signingFailed("the new signature does not verify with the certificate: is the key the certificate's?");
   }
-  return cms;
+}
+
+/** What node:crypto signed: the DER SET OF signed attributes, and the signature algorithm and value. */
+interface AttributesSignature {
+  signedAttributes: Uint8Array;
+  signatureAlgorithm: Uint8Array;
+  signature: Uint8Array;
 }
 
 /**
  * Signs the SignerInfo's signed attributes as SignedData.sign() does (RFC 5652 §5.4: the DER SET
  * OF, tag 0x31; digest and signature algorithms as pkijs writes them), with node:crypto at once
- * where the key allows it (nodeSigner), else through pkijs's WebCrypto engine.
+ * where the key allows it (nodeSigner: what it signed is returned), else through pkijs's WebCrypto
+ * engine (undefined).
  */
-async function signAttributes(signedData: pkijs.SignedData, key: CryptoKey): Promise<void> {
+async function signAttributes(signedData: pkijs.SignedData, key: CryptoKey): Promise<AttributesSignature | undefined> {
   const signerInfo = signedData.signerInfos[0];
   const toBeSigned = new Uint8Array(signerInfo.signedAttrs!.toSchema().toBER(false));
   toBeSigned[0] = 0x31;
   const signer = nodeSigner(key);
   if (!signer) {
     await signedData.sign(key, 0, 'SHA-256');
-    return;
+    return undefined;
   }
   const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });
+  const signature = signer.sign(toBeSigned);
   signedData.digestAlgorithms = [sha256()];
   signerInfo.digestAlgorithm = sha256();
   signerInfo.signatureAlgorithm = signer.algorithm;
-  signerInfo.signature = new asn1js.OctetString({ valueHex: toArrayBuffer(signer.sign(toBeSigned)) });
+  signerInfo.signature = new asn1js.OctetString({ valueHex: toArrayBuffer(signature) });
+  return { signedAttributes: toBeSigned, signatureAlgorithm: new Uint8Array(signer.algorithm.toSchema().toBER(false)), signature };
 }
 
 /**
@@ -159,11 +166,21 @@ export async function createCadesSignature(opts: {
     certificates: [leaf, ...others],
     signerInfos: [signerInfo],
   });
+  let signed: AttributesSignature | undefined;
   try {
-    await signAttributes(signedData, opts.signer.privateKey);
+    signed = await signAttributes(signedData, opts.signer.privateKey);
   } catch (err) {
     signingFailed(`the signing key refused to sign: ${(err as Error).message}`);
   }
-  const cms = checkOwnSignature(signedData, leafEntry, opts.contentDigest);
+  let cms: Uint8Array<ArrayBuffer>;
+  try {
+    // The same SignedData as pkijs would encode, written from the bytes just signed (cms-encoding.ts).
+    cms = signed
+      ? detachedSignedData({ certificatesDer: [leafEntry.der, ...others.map(encodedCertificate)], ...signed })
+      : encodeSignedData(signedData);
+  } catch (err) {
+    return signingFailed(`the new signature cannot be encoded: ${(err as Error).message}`);
+  }
+  checkOwnSignature(cms, leafEntry, opts.contentDigest);
   return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView), cms };
 }
