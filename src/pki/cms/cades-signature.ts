@@ -1,7 +1,8 @@
 // The CMS SignedData of a PAdES baseline signature made with the service's key (ETSI EN 319 142-1
-// §6.3, over CAdES per EN 319 122-1), built with pkijs rather than @libpdf/core because the
-// library's CAdES builder is not exported and the only way to reach it, sign(), always adds the CMS
-// signing-time attribute, which PAdES baseline signatures shall not carry (signed-attributes.ts).
+// §6.3, over CAdES per EN 319 122-1; its DER joined from the bytes signed, cms-encoding.ts), built
+// with pkijs rather than @libpdf/core because the library's CAdES builder is not exported and the
+// only way to reach it, sign(), always adds the CMS signing-time attribute, which PAdES baseline
+// signatures shall not carry (signed-attributes.ts).
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { type CachedCertificate, cachedCertificate, encodedCertificate } from '../certificate-cache.js';
