@@ -117,9 +117,9 @@ export function encodeSignedData(signedData: pkijs.SignedData): Uint8Array<Array
  * written as the bytes already known for it, each parsed and encoded again at every call
  * otherwise (about half a millisecond a certificate, more for a token): the certificates, as
  * encodedCertificate gives them, and the signature time-stamp token, as the TSA encoded it.
- * `encoded`, when given, is encodeSignedData's result for this SignedData, made before (the bytes
- * its signer checked, createCadesSignature's `cms`): the token is then added to those very bytes
- * instead of a second encoding of the same objects (about 0.7 ms of pkijs work a signature).
+ * `encoded`, when given, is this SignedData's DER without the token, made before (createCadesSignature's
+ * `cms`, the bytes its signer checked): the token is then added to those very bytes instead of a
+ * second encoding of the same objects (about 0.7 ms of pkijs work a signature).
  */
 export function encodeCms(signedData: pkijs.SignedData, encoded?: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   const cms = encoded ?? encodeSignedData(signedData);
