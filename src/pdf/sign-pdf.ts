@@ -77,11 +77,11 @@ export interface SignPdfResult {
 
 async function signOnce(opts: SignPdfOptions, signedAt: Date, contentsSize: number): Promise<Buffer> {
   const rev = await writeRevision(opts, signedAt, contentsSize);
-  const { signedData, signatureValue } = await cmsStep(() =>
+  const { signedData, signatureValue, cms } = await cmsStep(() =>
     createCadesSignature({ signer: opts.signer, contentDigest: rev.contentDigest, trustedRootsDer: opts.trustedRootsDer, at: signedAt }),
   );
   await stampSignature(signedData, signatureValue, { ...opts, untrustedDer: opts.signer.chainDer });
-  return embedCms(opts.pdf, rev, signedData);
+  return embedCms(opts.pdf, rev, signedData, cms); // the bytes checked, with the token added
 }
 
 /**

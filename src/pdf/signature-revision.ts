@@ -250,11 +250,16 @@ export async function stampSignature(
 
 /**
  * Writes the CMS into the revision's /Contents placeholder (in place) and checks that the input is
- * still an exact prefix. Throws PlaceholderTooSmall when the CMS does not fit.
+ * still an exact prefix. `encoded`: the SignedData's DER its signer checked, when there is one (encodeCms). Throws PlaceholderTooSmall when the CMS does not fit.
  */
-export function embedCms(input: Uint8Array, rev: PreparedRevision, signedData: pkijs.SignedData): Buffer {
+export function embedCms(
+  input: Uint8Array,
+  rev: PreparedRevision,
+  signedData: pkijs.SignedData,
+  encoded?: Uint8Array<ArrayBuffer>,
+): Buffer {
   const out = rev.bytes;
-  const cms = encodeCms(signedData);
+  const cms = encodeCms(signedData, encoded);
   const hex = Buffer.from(cms).toString('hex');
   const room = rev.contentsEnd - rev.contentsStart - 1;
   if (hex.length > room) {

@@ -3,11 +3,13 @@
 // the DER pkijs would write, links remembered by the path validator never vouch for a look-alike,
 // and a time-stamp reply read by its DER headers is judged as one read whole (BER included).
 import { KeyObject, constants, createHash, verify } from 'node:crypto';
+import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCertificate, buildName, keyUsageExtension } from '../../src/pki/certificate-builder.js';
 import { validateChain } from '../../src/pki/chain.js';
-import { createCadesSignature } from '../../src/pki/cms/index.js';
+import { addSignatureTimestamp, createCadesSignature, encodeCms } from '../../src/pki/cms/index.js';
+import { OID } from '../../src/pki/cms/oids.js';
 import { derChildren } from '../../src/pki/der-elements.js';
 import { generateServicePki, importPki } from '../../src/pki/material.js';
 import type { LoadedPki, PkiMaterial } from '../../src/pki/material-types.js';
@@ -114,6 +116,50 @@ describe('the CMS checked from its own DER, by node:crypto', () => {
       expect(signatureValue.length).toBeGreaterThan(0);
       const other = await generateKeyPair(kind, false);
       await expect(sign(certificateDer, other.privateKey)).rejects.toThrow(/is the key the certificate's/);
+    }
+  });
+});
+
+describe('the CMS written from the bytes its signer checked', () => {
+  it('is, written from the bytes just signed and with its time-stamp token spliced in, byte for byte what pkijs encodes for the same SignedData', async () => {
+    for (const kind of ['rsa-2048', 'ecdsa-p256'] as const) {
+      const mine = await generateKeyPair(kind, false);
+      const certificateDer = await buildCertificate({
+        serialHex: kind === 'rsa-2048' ? '4c34' : '00ff34', // a serial whose INTEGER needs a leading zero octet
+        subject: buildName({ commonName: 'Beto Splice', organization: 'Sello Path Test', country: 'MX' }),
+        publicKey: mine.publicKey,
+        notBefore: new Date(NOW.getTime() - 60_000),
+        notAfter: new Date(NOW.getTime() + 86_400_000),
+        signer: { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+        extensions: [keyUsageExtension([0, 1])],
+      });
+      const { signedData, signatureValue, cms } = await createCadesSignature({
+        signer: { certificateDer, privateKey: mine.privateKey, chainDer: [certificateDer, ...pki.chainDer] },
+        contentDigest: createHash('sha256').update(DATA).digest(),
+        trustedRootsDer: [material.root.certificateDer],
+        at: NOW,
+      });
+      const pkijsCms = () =>
+        Buffer.from(new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) }).toSchema().toBER(false));
+      expect(Buffer.from(cms)).toEqual(pkijsCms()); // the bytes the signer checked
+      expect(Buffer.from(encodeCms(signedData))).toEqual(pkijsCms());
+
+      const imprint = createHash('sha256').update(signatureValue).digest();
+      const reply = await createTimeStampReply(pki, createTimeStampRequest(imprint, randomNonce()), {
+        now: NOW,
+        serialNumber: '02',
+        policyOid: '1.3.6.1.4.1.99999.1',
+      });
+      const token = timeStampTokenFromReply(reply);
+      addSignatureTimestamp(signedData, token);
+      const written = Buffer.from(encodeCms(signedData, cms));
+      expect(Buffer.from(encodeCms(signedData))).toEqual(written);
+      signedData.signerInfos[0].unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
+        type: 1,
+        attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [asn1js.fromBER(toArrayBuffer(token)).result] })],
+      });
+      expect(written).toEqual(pkijsCms());
+      expect(written.includes(Buffer.from(token))).toBe(true); // the TSA's bytes, not an encoding of them
     }
   });
 });

@@ -1,13 +1,14 @@
 // The CMS SignedData of a PAdES baseline signature made with the service's key (ETSI EN 319 142-1
-// §6.3, over CAdES per EN 319 122-1), built with pkijs rather than @libpdf/core because the
-// library's CAdES builder is not exported and the only way to reach it, sign(), always adds the CMS
-// signing-time attribute, which PAdES baseline signatures shall not carry (signed-attributes.ts).
+// §6.3, over CAdES per EN 319 122-1; its DER joined from the bytes signed, cms-encoding.ts), built
+// with pkijs rather than @libpdf/core because the library's CAdES builder is not exported and the
+// only way to reach it, sign(), always adds the CMS signing-time attribute, which PAdES baseline
+// signatures shall not carry (signed-attributes.ts).
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { type CachedCertificate, cachedCertificate } from '../certificate-cache.js';
+import { type CachedCertificate, cachedCertificate, encodedCertificate } from '../certificate-cache.js';
 import { validateChain } from '../chain.js';
 import { nodeSigner, toArrayBuffer } from '../primitives.js';
-import { encodeCms, signerInfoOf } from './cms-encoding.js';
+import { detachedSignedData, encodeSignedData, signerInfoOf } from './cms-encoding.js';
 import { OID } from './oids.js';
 import { cadesSignedAttributes, messageDigestIs } from './signed-attributes.js';
 import { type SignatureOutcome, signedAttributes, verifySignerSignature } from './signer-info.js';
@@ -85,12 +86,13 @@ function checkSignerPath(signer: CmsSigner, trustedRootsDer: Uint8Array[], at: D
  * verify). This is what SignedData.verify() does, except that it hashes the content again (10 MB
  * for a large file, after two copies of it) where the digest is already known. The signature is
  * checked by node:crypto at once (signer-info.ts, the verifier's own check), not through a
- * WebCrypto job on the thread pool.
+ * WebCrypto job on the thread pool. `cms` is what goes into the PDF (encodeCms adds the time-stamp
+ * token to these very bytes).
  */
-function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate, contentDigest: Uint8Array): void {
+function checkOwnSignature(cms: Uint8Array<ArrayBuffer>, leaf: CachedCertificate, contentDigest: Uint8Array): void {
   let outcome: SignatureOutcome;
   try {
-    const reparsed = signerInfoOf(encodeCms(signedData));
+    const reparsed = signerInfoOf(cms);
     const signed = signedAttributes(reparsed);
     if (!signed || !messageDigestIs(signed.attributes, contentDigest)) {
       throw new CmsSignError('SIGNING_FAILED', "the new signature does not carry the content's digest");
@@ -107,39 +109,49 @@ function checkOwnSignature(signedData: pkijs.SignedData, leaf: CachedCertificate
   }
 }
 
+/** What node:crypto signed: the DER SET OF signed attributes, and the signature algorithm and value. */
+interface AttributesSignature {
+  signedAttributes: Uint8Array;
+  signatureAlgorithm: Uint8Array;
+  signature: Uint8Array;
+}
+
 /**
  * Signs the SignerInfo's signed attributes as SignedData.sign() does (RFC 5652 §5.4: the DER SET
  * OF, tag 0x31; digest and signature algorithms as pkijs writes them), with node:crypto at once
- * where the key allows it (nodeSigner), else through pkijs's WebCrypto engine.
+ * where the key allows it (nodeSigner: what it signed is returned), else through pkijs's WebCrypto
+ * engine (undefined).
  */
-async function signAttributes(signedData: pkijs.SignedData, key: CryptoKey): Promise<void> {
+async function signAttributes(signedData: pkijs.SignedData, key: CryptoKey): Promise<AttributesSignature | undefined> {
   const signerInfo = signedData.signerInfos[0];
   const toBeSigned = new Uint8Array(signerInfo.signedAttrs!.toSchema().toBER(false));
   toBeSigned[0] = 0x31;
   const signer = nodeSigner(key);
   if (!signer) {
     await signedData.sign(key, 0, 'SHA-256');
-    return;
+    return undefined;
   }
   const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });
+  const signature = signer.sign(toBeSigned);
   signedData.digestAlgorithms = [sha256()];
   signerInfo.digestAlgorithm = sha256();
   signerInfo.signatureAlgorithm = signer.algorithm;
-  signerInfo.signature = new asn1js.OctetString({ valueHex: toArrayBuffer(signer.sign(toBeSigned)) });
+  signerInfo.signature = new asn1js.OctetString({ valueHex: toArrayBuffer(signature) });
+  return { signedAttributes: toBeSigned, signatureAlgorithm: new Uint8Array(signer.algorithm.toSchema().toBER(false)), signature };
 }
 
 /**
  * Signs `contentDigest` (SHA-256 of the /ByteRange bytes) as a detached CAdES signature with
  * content-type, message-digest and signing-certificate-v2 signed attributes, after checking that
- * the signer chains to a trusted root at `at`; then verifies the result from its own DER.
- * Throws CmsSignError.
+ * the signer chains to a trusted root at `at`; then verifies the result from its own DER, which
+ * is `cms` (ContentInfo, without a time stamp: encodeCms(signedData, cms) adds it). Throws CmsSignError.
  */
 export async function createCadesSignature(opts: {
   signer: CmsSigner;
   contentDigest: Uint8Array;
   trustedRootsDer: Uint8Array[];
   at: Date;
-}): Promise<{ signedData: pkijs.SignedData; signatureValue: Uint8Array }> {
+}): Promise<{ signedData: pkijs.SignedData; signatureValue: Uint8Array; cms: Uint8Array<ArrayBuffer> }> {
   const { leafEntry, leaf, others } = signerCertificates(opts.signer);
   checkKey(opts.signer.privateKey);
   checkKeyUsage(leaf);
@@ -155,11 +167,21 @@ export async function createCadesSignature(opts: {
     certificates: [leaf, ...others],
     signerInfos: [signerInfo],
   });
+  let signed: AttributesSignature | undefined;
   try {
-    await signAttributes(signedData, opts.signer.privateKey);
+    signed = await signAttributes(signedData, opts.signer.privateKey);
   } catch (err) {
     signingFailed(`the signing key refused to sign: ${(err as Error).message}`);
   }
-  checkOwnSignature(signedData, leafEntry, opts.contentDigest);
-  return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView) };
+  let cms: Uint8Array<ArrayBuffer>;
+  try {
+    // The same SignedData as pkijs would encode, written from the bytes just signed (cms-encoding.ts).
+    cms = signed
+      ? detachedSignedData({ certificatesDer: [leafEntry.der, ...others.map(encodedCertificate)], ...signed })
+      : encodeSignedData(signedData);
+  } catch (err) {
+    return signingFailed(`the new signature cannot be encoded: ${(err as Error).message}`);
+  }
+  checkOwnSignature(cms, leafEntry, opts.contentDigest);
+  return { signedData, signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView), cms };
 }
