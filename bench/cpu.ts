@@ -4,6 +4,7 @@
 // else reported as unknown). What is left is other processes: someone else's work on the machine.
 // On a 2-core machine throughput is bounded by 2 CPU-seconds per second divided by the CPU each
 // document costs, all processes summed.
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -104,4 +105,21 @@ function procCpuMs(pgPid: number): { postgresMs: number; kernelMs: number } | un
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A child's CPU time (every thread), asked over IPC: bench/server.ts, watch-floor.ts and
+ * sustained-server.ts answer {type:'cpu'} with process.cpuUsage().
+ */
+export function childCpu(child: ChildProcess): Promise<NodeJS.CpuUsage> {
+  return new Promise((resolveCpu) => {
+    const onMessage = (m: { type: string; usage: NodeJS.CpuUsage }) => {
+      if (m.type === 'cpu') {
+        child.off('message', onMessage);
+        resolveCpu(m.usage);
+      }
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'cpu' });
+  });
 }

@@ -36,14 +36,13 @@
 // ECDSA P-256 signer keys instead of RSA-2048), BENCH_CPU_PROF=DIR (write a V8 CPU profile of the
 // server process, and of scenario F's signing and U's universal processes, into DIR when they stop; summarize with
 // bench/profile-summary.ts).
-import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { SelloClient, type CreateDocumentInput } from '../src/client/index.js';
 import { authMicrobench, createStepsMicrobench, type MicroResult } from './micro.js';
-import { delta, snapshot, type CpuDelta } from './cpu.js';
+import { childCpu, delta, snapshot, type CpuDelta } from './cpu.js';
 import { percentile, runLoad, type BenchRequest, type LoadResult } from './load.js';
 import { authTimingPairs, signInLinkTiming } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
@@ -211,7 +210,7 @@ async function scenarioLoad(
   o: { warmupMs?: number; warmupRequests?: number; durationMs?: number; maxRequests?: number; docBytes?: number; unit?: string },
 ) {
   await runLoad({ baseUrl: s.baseUrl, concurrency: CONCURRENCY, durationMs: o.warmupMs, maxRequests: o.warmupRequests, build });
-  const serverCpu = () => ask(s.child);
+  const serverCpu = () => childCpu(s.child);
   const before = await snapshot(serverCpu, s.pgPid);
   const result = await runLoad({
     baseUrl: s.baseUrl,
@@ -375,20 +374,6 @@ function report(title: string, r: LoadResult, cpu: CpuDelta, docBytes?: number, 
 
 function fmt(n: number, digits = 1) {
   return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
-}
-
-/** The server process's CPU time, asked over IPC. */
-function ask(child: ChildProcess): Promise<NodeJS.CpuUsage> {
-  return new Promise((resolveCpu) => {
-    const onMessage = (m: { type: string; usage: NodeJS.CpuUsage }) => {
-      if (m.type === 'cpu') {
-        child.off('message', onMessage);
-        resolveCpu(m.usage);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'cpu' });
-  });
 }
 
 await main();

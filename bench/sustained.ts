@@ -24,13 +24,12 @@
 // measure before and after side by side; the W server script is copied into it. BENCH_W_SPLIT=1
 // runs the job runner in a process of its own, as `sello api` and `sello worker` do (the server's
 // CPU per signature is then both processes').
-import type { ChildProcess } from 'node:child_process';
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SelloClient } from '../src/client/index.js';
-import { delta, snapshot } from './cpu.js';
+import { childCpu, delta, snapshot } from './cpu.js';
 import { percentile } from './load.js';
 import { drawnSignaturePng, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 import { startServer, stopServer, type Server } from './server-process.js';
@@ -199,7 +198,7 @@ async function runAt(
   const errors = new Map<number, number>();
   let firstError: string | undefined;
   let lastAnswer = 0;
-  const before = await snapshot(() => askCpu(server.child), server.pgPid);
+  const before = await snapshot(() => childCpu(server.child), server.pgPid);
   const start = performance.now() + 50;
   const sends: Promise<void>[] = [];
   const sign = async (i: number, scheduled: number) => {
@@ -241,7 +240,7 @@ async function runAt(
   }
   const lastScheduled = start + ((n - 1) * 1000) / rate;
   await Promise.all(sends);
-  const after = await snapshot(() => askCpu(server.child), server.pgPid);
+  const after = await snapshot(() => childCpu(server.child), server.pgPid);
   // The webhooks of this run, up to WEBHOOK_WAIT_MS after the last answer.
   const waitUntil = performance.now() + WEBHOOK_WAIT_MS;
   const done = () => [...answeredAt.keys()].every((t) => arrivals.get(t)?.signed !== undefined && arrivals.get(t)?.completed !== undefined);
@@ -334,17 +333,4 @@ function printRow(label: string, r: RunFigures) {
   if (r.missingWebhooks > 0) {
     console.log(`    ${r.missingWebhooks} signed documents without both webhooks after ${WEBHOOK_WAIT_MS / 1000} s`);
   }
-}
-
-function askCpu(child: ChildProcess): Promise<NodeJS.CpuUsage> {
-  return new Promise((resolveCpu) => {
-    const onMessage = (m: { type: string; usage: NodeJS.CpuUsage }) => {
-      if (m.type === 'cpu') {
-        child.off('message', onMessage);
-        resolveCpu(m.usage);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'cpu' });
-  });
 }

@@ -10,7 +10,7 @@
 // threads or the rest of the machine, which other work on the machine shares.
 import type { ChildProcess } from 'node:child_process';
 import type { CreateDocumentInput } from '../src/client/index.js';
-import { type CpuSnapshot, delta, snapshot } from './cpu.js';
+import { childCpu, type CpuSnapshot, delta, snapshot } from './cpu.js';
 import { type BenchRequest, runLoad } from './load.js';
 import { onePagePdf, type PdfTemplate, uniqueCopy } from './pdfs.js';
 import { startServer, stopServer } from './server-process.js';
@@ -94,7 +94,7 @@ export async function creationPairs(dataDir: string, res: Resources, o: { pairs:
 
 /** CPU per request (ms) of the side's process and PostgreSQL over `requests` requests. */
 async function measure(side: Side, pgPid: number, requests: number): Promise<number> {
-  const take = (): Promise<CpuSnapshot> => snapshot(() => cpuOf(side.child), pgPid);
+  const take = (): Promise<CpuSnapshot> => snapshot(() => childCpu(side.child), pgPid);
   const before = await take();
   const r = await runLoad({ baseUrl: side.baseUrl, concurrency: CONCURRENCY, maxRequests: requests, build: side.build });
   const after = await take();
@@ -111,18 +111,4 @@ async function measure(side: Side, pgPid: number, requests: number): Promise<num
 /** The create request of scenario A for a distinct document (a blob already stored would skip its fsyncs). */
 function body(pdf: PdfTemplate, i: number): Buffer {
   return Buffer.from(JSON.stringify({ name: `watch-${i}.pdf`, b64_doc: uniqueCopy(pdf).toString('base64'), stickers: STICKERS }));
-}
-
-/** A child's CPU time (every thread), asked over IPC as bench/server.ts and watch-floor.ts answer. */
-function cpuOf(child: ChildProcess): Promise<NodeJS.CpuUsage> {
-  return new Promise((resolveCpu) => {
-    const onMessage = (m: { type: string; usage: NodeJS.CpuUsage }) => {
-      if (m.type === 'cpu') {
-        child.off('message', onMessage);
-        resolveCpu(m.usage);
-      }
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'cpu' });
-  });
 }
