@@ -15,6 +15,8 @@ import { AppError } from '../../src/domain/errors.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
+import { postDrawnSignature, signerToken } from '../helpers/signer-page.js';
+import { firstSignature, opensslCmsVerify } from '../helpers/openssl-cms.js';
 
 let s: TestServer;
 let dir: string;
@@ -44,18 +46,10 @@ async function signOne(client: SelloClient) {
       { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
     ],
   });
-  const token = doc.stickers[0].signer_url.split('/').pop()!;
-  const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
-  });
+  const res = await postDrawnSignature(s.baseUrl, signerToken(doc.stickers[0].signer_url));
   expect(res.status, await res.clone().text()).toBe(200);
   const pdf = Buffer.from((await client.downloadDocument('original', doc.document_ticket)).bytes);
-  const text = pdf.toString('latin1');
-  const br = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!.slice(1, 5).map(Number);
-  const der = Buffer.from(text.slice(br[1] + 1, br[2] - 1).replace(/(00)+$/, ''), 'hex');
-  const signed = Buffer.concat([pdf.subarray(br[0], br[0] + br[1]), pdf.subarray(br[2], br[2] + br[3])]);
+  const { der, signed } = firstSignature(pdf);
   return { pdf, der, signed, signer: signerCertificate(der) };
 }
 
@@ -73,33 +67,7 @@ function signerCertificate(der: Buffer): X509Certificate {
 }
 
 function opensslVerify(sig: { der: Buffer; signed: Buffer }): { ok: boolean; out: string } {
-  const name = `v${Math.random().toString(36).slice(2)}`;
-  writeFileSync(join(dir, `${name}.p7s`), sig.der);
-  writeFileSync(join(dir, `${name}.bin`), sig.signed);
-  writeFileSync(join(dir, `${name}.pem`), rootPem);
-  const r = spawnSync(
-    'openssl',
-    [
-      'cms',
-      '-verify',
-      '-binary',
-      '-inform',
-      'DER',
-      '-in',
-      join(dir, `${name}.p7s`),
-      '-content',
-      join(dir, `${name}.bin`),
-      '-CAfile',
-      join(dir, `${name}.pem`),
-      '-purpose',
-      'any',
-      '-out',
-      '/dev/null',
-    ],
-    { encoding: 'utf8' },
-  );
-  const out = `${r.stdout}${r.stderr}`;
-  return { ok: r.status === 0 && /Verification successful/.test(out), out };
+  return opensslCmsVerify(dir, `v${Math.random().toString(36).slice(2)}`, sig, rootPem);
 }
 
 describe('the signer key type, chosen per account', () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNER_CERT_DAYS } from '../../src/pki/signer-defaults.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { signaturePng } from '../helpers/validators.js';
+import { firstSignature, opensslCmsVerify } from '../helpers/openssl-cms.js';
+import { postDrawnSignature, signerToken } from '../helpers/signer-page.js';
 
 const YEAR_DAYS = 365;
 let dir: string;
@@ -39,19 +40,10 @@ async function signedBy(s: TestServer) {
       { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
     ],
   });
-  const token = doc.stickers[0].signer_url.split('/').pop()!;
-  const image = `data:image/png;base64,${signaturePng().toString('base64')}`;
-  const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ signature: { type: 'drawn', image }, consent: true }),
-  });
+  const res = await postDrawnSignature(s.baseUrl, signerToken(doc.stickers[0].signer_url));
   expect(res.status).toBe(200);
   const pdf = Buffer.from((await s.client.downloadDocument('original', doc.document_ticket)).bytes);
-  const text = pdf.toString('latin1');
-  const br = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!.slice(1, 5).map(Number);
-  const der = Buffer.from(text.slice(br[1] + 1, br[2] - 1).replace(/(00)+$/, ''), 'hex');
-  const signed = Buffer.concat([pdf.subarray(br[0], br[0] + br[1]), pdf.subarray(br[2], br[2] + br[3])]);
+  const { der, signed } = firstSignature(pdf);
   const root = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
   return { pdf, der, signed, root };
 }
@@ -70,29 +62,7 @@ function pdfsigAhead(name: string, pdf: Buffer, root: string, days: number): str
 
 /** openssl's verdict on the CMS over the signed bytes, judging the chain `days` from now. */
 function opensslAhead(name: string, sig: { der: Buffer; signed: Buffer; root: string }, days: number): string {
-  writeFileSync(join(dir, `${name}.p7s`), sig.der);
-  writeFileSync(join(dir, `${name}.bin`), sig.signed);
-  writeFileSync(join(dir, `${name}.pem`), sig.root);
-  const at = Math.floor(Date.now() / 1000) + days * 86_400;
-  return run('openssl', [
-    'cms',
-    '-verify',
-    '-binary',
-    '-inform',
-    'DER',
-    '-in',
-    join(dir, `${name}.p7s`),
-    '-content',
-    join(dir, `${name}.bin`),
-    '-CAfile',
-    join(dir, `${name}.pem`),
-    '-purpose',
-    'any',
-    '-attime',
-    String(at),
-    '-out',
-    '/dev/null',
-  ]);
+  return opensslCmsVerify(dir, name, sig, sig.root, Math.floor(Date.now() / 1000) + days * 86_400).out;
 }
 
 describe('signer certificate lifetime', () => {

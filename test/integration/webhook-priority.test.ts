@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAccountWebhook } from '../../src/domain/accounts/set-webhook.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { postDrawnSignature, signerToken } from '../helpers/signer-page.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -26,12 +27,7 @@ describe('the order in which runners take the jobs of a signature', () => {
         { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana García', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
       ],
     });
-    const token = doc.stickers[0].signer_url.split('/').pop()!;
-    const res = await fetch(`${s.baseUrl}/sign/api/${token}/sign`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ signature: { type: 'typed', text: 'Ana García' }, consent: true }),
-    });
+    const res = await postDrawnSignature(s.baseUrl, signerToken(doc.stickers[0].signer_url));
     expect(res.status, await res.clone().text()).toBe(200);
 
     // The order of graphile-worker's get_job: priority, then run_at (and id for equal times).
