@@ -3,7 +3,7 @@
 // a blob durable (data and directory entry fsynced) before put() resolves, because a document row
 // may only commit once its bytes survive a crash. An S3 implementation fills the same interface.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, opendir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface BlobStore {
@@ -16,6 +16,21 @@ export interface BlobStore {
    */
   get(key: string, opts?: { shared?: boolean }): Promise<Buffer>;
   has(key: string): Promise<boolean>;
+  /**
+   * Every blob in the store, in no particular order, with the time it was last written. A put of
+   * bytes already stored counts as a write (it refreshes the time), so a sweep that spares blobs
+   * written within a grace period never removes one a creation in flight has just named.
+   */
+  list(): AsyncIterable<BlobEntry>;
+  /** Removes a blob; one already absent is not an error. Only purges and the orphan sweep call it. */
+  delete(key: string): Promise<void>;
+}
+
+/** One stored blob as list() reports it. */
+export interface BlobEntry {
+  key: string;
+  size: number;
+  writtenAt: Date;
 }
 
 export class BlobNotFoundError extends Error {}
@@ -53,7 +68,16 @@ export function createFsBlobStore(root: string): BlobStore {
     async put(bytes) {
       const key = sha256Hex(bytes);
       const final = pathOf(key);
-      if (await exists(final)) {
+      // Already stored: refresh its time instead of writing it again. The orphan sweep judges a
+      // blob by when it was last written, and a row about to name these bytes must not lose them
+      // to a sweep of an older, unreferenced copy. Absent (never stored, or swept): written below.
+      const now = new Date();
+      if (
+        await utimes(final, now, now).then(
+          () => true,
+          () => false,
+        )
+      ) {
         return key;
       }
       const dir = join(root, key.slice(0, 2), key.slice(2, 4));
@@ -91,7 +115,45 @@ export function createFsBlobStore(root: string): BlobStore {
       }
     },
     has: (key) => exists(pathOf(key)),
+    list: () => listFiles(root),
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
   };
+}
+
+/** Walks the two levels of shard directories; temporary files of puts in flight are skipped. */
+async function* listFiles(root: string): AsyncIterable<BlobEntry> {
+  for (const first of await shardNames(root)) {
+    for (const second of await shardNames(join(root, first))) {
+      const dir = join(root, first, second);
+      for await (const entry of await opendir(dir)) {
+        if (!entry.isFile() || !/^[0-9a-f]{64}$/.test(entry.name)) {
+          continue;
+        }
+        const info = await stat(join(dir, entry.name)).catch(() => undefined);
+        if (info) {
+          yield { key: entry.name, size: info.size, writtenAt: info.mtime };
+        }
+      }
+    }
+  }
+}
+
+async function shardNames(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of await opendir(dir)) {
+      if (entry.isDirectory() && /^[0-9a-f]{2}$/.test(entry.name)) {
+        names.push(entry.name);
+      }
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw err;
+    }
+  }
+  return names;
 }
 
 /** The whole file in a SharedArrayBuffer, read in place. */

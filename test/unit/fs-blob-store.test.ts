@@ -1,6 +1,6 @@
 // The filesystem blob store: content-addressed, and a directory removed behind its back (the store
 // remembers the directories it made, to spare a call per write) is made again.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,5 +26,43 @@ describe('the filesystem blob store', () => {
     expect(await blobs.put(bytes)).toBe(key);
     expect(await readFile(join(root, 'blobs', key.slice(0, 2), key.slice(2, 4), key))).toEqual(bytes);
     expect((await blobs.get(key)).equals(bytes)).toBe(true);
+  });
+});
+
+describe('listing and removing blobs', () => {
+  it('lists each stored blob with its size and refreshes its time when the same bytes are stored again', async () => {
+    root = await mkdtemp(join(tmpdir(), 'sello-blobs-'));
+    const blobs = createFsBlobStore(join(root, 'blobs'));
+    const a = await blobs.put(Buffer.from('first'));
+    const b = await blobs.put(Buffer.from('second blob'));
+    const old = new Date(0);
+    await utimes(join(root, 'blobs', a.slice(0, 2), a.slice(2, 4), a), old, old);
+    const listed = new Map<string, { size: number; writtenAt: Date }>();
+    for await (const entry of blobs.list()) {
+      listed.set(entry.key, entry);
+    }
+    expect([...listed.keys()].sort()).toEqual([a, b].sort());
+    expect(listed.get(a)?.size).toBe(5);
+    expect(listed.get(a)?.writtenAt.getTime()).toBe(0);
+    expect(await blobs.put(Buffer.from('first'))).toBe(a);
+    for await (const entry of blobs.list()) {
+      if (entry.key === a) {
+        expect(entry.writtenAt.getTime()).toBeGreaterThan(0);
+      }
+    }
+    await blobs.delete(a);
+    await blobs.delete(a);
+    expect(await blobs.has(a)).toBe(false);
+    expect(await blobs.has(b)).toBe(true);
+  });
+
+  it('lists nothing for a store never written to', async () => {
+    root = await mkdtemp(join(tmpdir(), 'sello-blobs-'));
+    const blobs = createFsBlobStore(join(root, 'never'));
+    const keys: string[] = [];
+    for await (const entry of blobs.list()) {
+      keys.push(entry.key);
+    }
+    expect(keys).toEqual([]);
   });
 });
