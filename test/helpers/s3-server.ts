@@ -12,6 +12,7 @@ import { join } from 'node:path';
 
 /** The little of s3rver's API used here (the package ships no types). */
 interface S3rverInstance {
+  httpServer: import('node:http').Server;
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
 }
@@ -32,6 +33,8 @@ export interface TestS3Server {
   secretAccessKey: string;
   /** The service's settings for this bucket: SELLO_BLOB_STORE=s3 and the SELLO_S3_* variables. */
   env: Record<string, string>;
+  /** Every request received, as "METHOD /path?query", in order (multipart uploads show their parts). */
+  requests: string[];
   /** The directory the server keeps its objects in (removed by stop()). */
   directory: string;
   /**
@@ -55,6 +58,8 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
     await rm(directory, { recursive: true, force: true });
     throw err;
   }
+  const requests: string[] = [];
+  server.httpServer.on('request', (req: import('node:http').IncomingMessage) => requests.push(`${req.method} ${req.url}`));
   const endpoint = `http://127.0.0.1:${address.port}`;
   // s3rver's one account (models/account.js): any other key id is refused with InvalidAccessKeyId.
   const accessKeyId = 'S3RVER';
@@ -66,6 +71,7 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
     region,
     accessKeyId,
     secretAccessKey,
+    requests,
     directory,
     objectFile: (key) => {
       const parts = key.split('/');
