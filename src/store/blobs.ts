@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, opendir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 
 export interface BlobStore {
   /** Stores the bytes durably and returns their SHA-256 hex key. */
@@ -20,7 +21,7 @@ export interface BlobStore {
    * The bytes under a key as a stream, for a reader that needs no more than a chunk at a time
    * (hashing, copying); throws BlobNotFoundError when absent.
    */
-  stream(key: string): Promise<NodeJS.ReadableStream>;
+  stream(key: string): Promise<Readable>;
   has(key: string): Promise<boolean>;
   /**
    * Every blob in the store, in no particular order, with the time it was last written. A put of
