@@ -29,12 +29,12 @@ export function createS3BlobStore(settings: S3Settings): S3BlobStore {
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
     credentials: settings.credentials,
-    // Checksums only where an operation requires them, as the SDK did before 3.729. By default it
-    // now sends a CRC32 of each upload, and for a body it streams it frames the body in
-    // aws-chunked encoding with the checksum as a trailer: servers that do not speak that encoding
-    // (s3rver; older MinIO, Ceph and others) store the framing as if it were the document. The
-    // integrity check that matters needs no help from the server: the key is the SHA-256 of the
-    // bytes, and `sello blobs check` and `sello blobs migrate` compare the two.
+    // Checksums only where an operation requires them, as the SDK did before 3.729. Its default
+    // now adds a CRC32 to every upload and part (x-amz-checksum-crc32, x-amz-sdk-checksum-algorithm)
+    // and sends a streamed body in aws-chunked encoding with the checksum as a trailer: S3-compatible
+    // servers that predate these refuse the request, or store the encoding's framing as the object
+    // (s3rver does). Integrity needs no help from the server: the key is the SHA-256 of the bytes,
+    // and `sello blobs check` and `sello blobs migrate` hash what they read back.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
