@@ -1,12 +1,14 @@
 // The service with its blobs in an S3 bucket (a real S3-compatible server on loopback): a 6 MB
 // document is created, signed through the signer page's API and downloaded; the bytes come back
 // intact from the bucket, uploaded in parts, and pdfsig (poppler, NSS) judges the signature valid
-// and trusted over the whole file. Nothing is written to the data directory's blobs.
+// and trusted over the whole file. Nothing is written to the data directory's blobs, and the check
+// of every row's blob finds the signed file once it is gone from the bucket.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBlobs } from '../../src/domain/blobs/check-blobs.js';
 import { imagePagesPdf } from '../helpers/compressible-pdfs.js';
 import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -67,5 +69,21 @@ describe('signing with blobs in a bucket', () => {
     expect(signatures[0].totalDocumentSigned, output).toBe(true);
 
     expect(existsSync(join(s.dataDir, 'blobs'))).toBe(false);
+
+    // The check of every row's blob, in the bucket: intact; then the signed file removed, the
+    // document and the revision that name it are listed.
+    expect((await checkBlobs({ db: s.deps.db, blobs: s.deps.blobs })).problems).toEqual([]);
+    await s.deps.blobs.delete(row.original_sha256);
+    const check = await checkBlobs({ db: s.deps.db, blobs: s.deps.blobs });
+    expect(check.problems).toEqual([
+      {
+        key: row.original_sha256,
+        problem: 'missing',
+        rows: expect.arrayContaining([
+          { table: 'documents', column: 'original_sha256', row: `document ${doc.document_ticket}` },
+          { table: 'document_revisions', column: 'sha256', row: `document ${doc.document_ticket} revision 1` },
+        ]),
+      },
+    ]);
   });
 });
