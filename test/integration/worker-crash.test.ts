@@ -257,6 +257,7 @@ describe('a runner that is merely slow', { timeout: 180_000 }, () => {
       // Its health listener (for an orchestrator's probe) answers while it beats.
       const healthPort = await freePort();
       const worker = await start('worker', dataDir, await freePort(), { ...liveness, SELLO_WORKER_HEALTH_PORT: String(healthPort) });
+      await worker.waitForStdout(/Job runner health: /);
       const health = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
       expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
       db = await connectEmbedded(dataDir);
