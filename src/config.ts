@@ -171,6 +171,8 @@ export interface WorkerSettings {
   heartbeatMs: number;
   /** A runner silent this long is dead and its jobs are unlocked, in ms (at least two heartbeats). */
   deadAfterMs: number;
+  /** `sello worker` answers GET /healthz on this port (0: no listener), for orchestrators' probes. */
+  healthPort: number;
 }
 
 export interface PkiConfig {
@@ -479,6 +481,7 @@ function workerSettings({ int }: EnvReader, problems: string[]): WorkerSettings 
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
+    healthPort: int('SELLO_WORKER_HEALTH_PORT', 0, 0, 65535),
   };
   // One late heartbeat (a busy database, a pause of the process) must not make a live runner dead.
   if (workers.deadAfterMs < 2 * workers.heartbeatMs) {
