@@ -42,6 +42,8 @@ interface Run {
   liveCanvases: number;
   canvasMiB: number;
   heapMiB: number;
+  /** The renderer's RSS once page 1 is drawn, and after scrolling to the end. */
+  firstPaintRssMiB: number;
   rssMiB: number;
   peakRssMiB: number;
 }
@@ -67,7 +69,8 @@ export async function scenarioLongDocument(): Promise<void> {
           `     first paint of page 1 ${ms(run.firstPaintMs)} (data ${ms(run.arrived.data)}, PDF ${ms(run.arrived.pdf)})   next box to pages 3/41/80 ${run.boxMs.map(ms).join(' / ')}   ` +
             `scroll to the end ${run.scrollSeconds.toFixed(1)} s\n` +
             `     canvases: most alive ${run.maxCanvases}, alive at the end ${run.liveCanvases} (${run.canvasMiB.toFixed(1)} MiB of pixels)   ` +
-            `JS heap after GC ${run.heapMiB.toFixed(1)} MiB   renderer RSS ${run.rssMiB.toFixed(0)} MiB, peak ${run.peakRssMiB.toFixed(0)} MiB`,
+            `JS heap after GC ${run.heapMiB.toFixed(1)} MiB   renderer RSS ${run.rssMiB.toFixed(0)} MiB ` +
+            `(${run.firstPaintRssMiB.toFixed(0)} MiB at first paint), peak ${run.peakRssMiB.toFixed(0)} MiB`,
         );
       }
     }
@@ -142,6 +145,7 @@ async function openAndRead(url: string): Promise<Run> {
       }
       return { data: ends.data, pdf: ends.pdf };
     });
+    const atFirstPaint = await rendererMemory(browser);
 
     // "Next box" three times: from each press until the box's page is drawn; 0 when it was drawn
     // already (page 3 is within a screen of page 1 at this size).
@@ -187,6 +191,7 @@ async function openAndRead(url: string): Promise<Run> {
       liveCanvases: canvases.live,
       canvasMiB: canvases.bytes / MB,
       heapMiB: heap.usedSize / MB,
+      firstPaintRssMiB: atFirstPaint.rss / MB,
       rssMiB: renderer.rss / MB,
       peakRssMiB: renderer.peak / MB,
     };
