@@ -15,7 +15,7 @@ import type { Clock } from '../../src/domain/deps.js';
 import { followPkiChanges } from '../../src/domain/pki/follow-pki-changes.js';
 import { createPkiResponder, type PkiResponder } from '../../src/domain/pki/pki-responses.js';
 import { buildApp } from '../../src/http/app.js';
-import { generateServicePki, importPki, openPkiMaterial, sealPkiMaterial, type PkiMaterial } from '../../src/pki/index.js';
+import { derToPem, generateServicePki, importPki, openPkiMaterial, sealPkiMaterial, type PkiMaterial } from '../../src/pki/index.js';
 import { createSecretBox, type SecretBox } from '../../src/pki/secret-box.js';
 import type { ChangeListener } from '../../src/store/change-listener.js';
 import { openDb, type DbHandle } from '../../src/store/db.js';
@@ -124,6 +124,22 @@ describe('accounts, API keys and templates across processes', () => {
     const newest = await rotateKey(s.deps, { webId: creds.webId });
     expect((await viaSecond(creds).raw('GET', '/api/account')).status).toBe(401);
     expect((await viaSecond(newest).raw('GET', '/api/account')).status).toBe(200);
+  });
+
+  it('serves the certificates of PKI material another process stored', async () => {
+    const following = followPkiChanges({ connectionString: s.connectionString, responder: s.deps.pki, warn: () => {} });
+    try {
+      await following.ready;
+      const next = await generateServicePki({ organization: 'Stored elsewhere', baseUrl: BASE, now: new Date(Date.now() - DAY) });
+      await replacePkiMaterial(s.deps.db, 'operator', sealPkiMaterial(next, s.deps.secrets));
+      await expect
+        .poll(async () => (await fetch(`${s.baseUrl}/pki/ca.pem`)).text())
+        .toBe(derToPem(next.root.certificateDer, 'CERTIFICATE'));
+      const issuing = Buffer.from(await (await fetch(`${s.baseUrl}/pki/issuing.cer`)).arrayBuffer());
+      expect(issuing.equals(next.issuing.certificateDer)).toBe(true);
+    } finally {
+      await following.stop();
+    }
   });
 
   it('an account updated elsewhere answers with its new name', async () => {
