@@ -48,6 +48,7 @@ import { authTimingPairs, signInLinkTiming } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
 import { scenarioSustained } from './sustained.js';
+import { scenarioNodes } from './nodes.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
@@ -116,6 +117,9 @@ async function main() {
     }
     if (SCENARIOS.includes('W')) {
       await scenarioSustained({ cpuProfileDir: process.env.BENCH_CPU_PROF });
+    }
+    if (SCENARIOS.includes('N')) {
+      await scenarioNodes();
     }
   } finally {
     if (!interrupted) {
