@@ -1,15 +1,12 @@
 // Many nodes, one truth: two `sello api` processes and one `sello worker`, each with its own empty
 // data directory and the same master key, on a PostgreSQL server of their own (the test run's, a
-// separate server, in a database of this file) and one blob store. Documents created through one
+// separate server, in a database of this file) and one S3-compatible bucket (s3rver on loopback). Documents created through one
 // API process are signed through the other; a rate limit is held by both together; `kill -9` of
 // the worker and of one API process in the middle of the load loses nothing: every document and
 // signature answered 2xx is there and intact (the signed file checked by pdfsig), and every event
 // reaches the webhook receiver at least once.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SelloClient } from '../../src/client/index.js';
@@ -19,6 +16,7 @@ import { openDb, type DbHandle } from '../../src/store/db.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { cleanUp, freePort, SelloProcess, selloEnv, tempDataDir } from '../helpers/sello-process.js';
 import { createTestDatabase } from '../helpers/server.js';
+import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { pdfsig } from '../helpers/validators.js';
 
 /** Documents of the load: each created through one API process and signed through the other. */
@@ -32,19 +30,8 @@ const masterKey = randomBytes(32);
 const dataDirs: string[] = [];
 let database: { url: string; drop: () => Promise<void> };
 let handle: DbHandle;
-let sharedBlobs: string;
+let s3: TestS3Server;
 let pdf: Buffer;
-
-/**
- * One blob store for every process: a directory each data directory's blobs/ points to, as a
- * shared file system mounted there would.
- */
-async function dataDirWithSharedBlobs(prefix: string): Promise<string> {
-  const dir = await tempDataDir(prefix);
-  dataDirs.push(dir);
-  await symlink(sharedBlobs, join(dir, 'blobs'));
-  return dir;
-}
 
 interface Node {
   proc: SelloProcess;
@@ -53,7 +40,8 @@ interface Node {
 
 /** Starts `sello api` or `sello worker` on a data directory of its own; resolves once it is ready. */
 async function startNode(kind: 'api' | 'worker', extra: Record<string, string> = {}): Promise<Node> {
-  const dir = await dataDirWithSharedBlobs(`sello-cluster-${kind}-`);
+  const dir = await tempDataDir(`sello-cluster-${kind}-`);
+  dataDirs.push(dir);
   const port = await freePort();
   const env = selloEnv(dir, port, {
     DATABASE_URL: database.url,
@@ -64,6 +52,8 @@ async function startNode(kind: 'api' | 'worker', extra: Record<string, string> =
     SELLO_LOG_LEVEL: kind === 'worker' ? 'info' : 'warn',
     SELLO_WORKER_HEARTBEAT_MS: '250',
     SELLO_WORKER_DEAD_AFTER_MS: '2500',
+    // Every process's blobs in the one bucket: no directory is shared.
+    ...s3.env,
     ...extra,
   });
   const proc = new SelloProcess([kind], env);
@@ -98,14 +88,14 @@ class Receiver {
 beforeAll(async () => {
   database = await createTestDatabase();
   handle = openDb(database.url, 4);
-  sharedBlobs = await mkdtemp(join(tmpdir(), 'sello-cluster-blobs-'));
+  s3 = await startS3Server();
   pdf = await makePdf();
 });
 afterAll(async () => {
   await cleanUp(dataDirs);
   await handle?.close();
   await database?.drop();
-  await rm(sharedBlobs, { recursive: true, force: true });
+  await s3?.stop();
 }, 60_000);
 
 /** A status, or the failure of a request whose connection died with its process. */
@@ -155,7 +145,7 @@ async function sharedLimitCheck(apis: Node[]) {
   return { first, refused, accepted };
 }
 
-describe('two API processes and a worker on one database and one blob store', { timeout: 290_000 }, () => {
+describe('two API processes and a worker on one database and one bucket', { timeout: 290_000 }, () => {
   it('documents created through one are signed through the other; kill -9 of the worker and of an API process loses nothing', async () => {
     const receiver = new Receiver();
     await receiver.start();
