@@ -11,6 +11,8 @@
 // warm-up), then signing throughput (POST /sign/api/{token}/sign of documents created beforehand,
 // BENCH_N_SIGN_CONCURRENCY in flight for BENCH_N_SECONDS). The figures of each, and the load
 // average beside them: on a machine whose cores the processes share, a second process adds no core.
+// BENCH_N_BLOBS=s3 puts the blobs in an S3-compatible bucket (s3rver on loopback, the tests' server)
+// instead of the shared directory: a round trip to the store for each blob.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
@@ -26,12 +28,14 @@ import { migrate } from '../src/store/migrate.js';
 import pg from 'pg';
 import { percentile } from './load.js';
 import { onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
+import { startS3Server, type TestS3Server } from '../test/helpers/s3-server.js';
 
 const SECONDS = Number(process.env.BENCH_N_SECONDS ?? 10);
 const WARMUP_MS = 3000;
 const CREATE_CONCURRENCY = Number(process.env.BENCH_N_CREATE_CONCURRENCY ?? 16);
 const SIGN_CONCURRENCY = Number(process.env.BENCH_N_SIGN_CONCURRENCY ?? 8);
 const ROOT = resolve('.');
+const BLOBS = process.env.BENCH_N_BLOBS === 's3' ? 's3' : 'fs';
 
 interface Proc {
   child: ChildProcess;
@@ -54,7 +58,9 @@ function freePort(): Promise<number> {
 async function startSello(kind: 'api' | 'worker', env: Record<string, string>, dirs: string[], blobs: string): Promise<Proc> {
   const dataDir = await mkdtemp(join(tmpdir(), `sello-bench-n-${kind}-`));
   dirs.push(dataDir);
-  await symlink(blobs, join(dataDir, 'blobs'));
+  if (!env.SELLO_BLOB_STORE) {
+    await symlink(blobs, join(dataDir, 'blobs'));
+  }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [join(ROOT, 'bin/sello.js'), kind], {
@@ -227,8 +233,8 @@ const f0 = (n: number) => n.toFixed(0);
 
 export async function scenarioNodes(): Promise<void> {
   console.log(
-    `\nN  one and two sello api processes (plus one sello worker) on one PostgreSQL and one blob directory; ` +
-      `create c=${CREATE_CONCURRENCY}, sign c=${SIGN_CONCURRENCY}, ${SECONDS} s each`,
+    `\nN  one and two sello api processes (plus one sello worker) on one PostgreSQL and one blob store; ` +
+      `create c=${CREATE_CONCURRENCY}, sign c=${SIGN_CONCURRENCY}, ${SECONDS} s each; blobs: ${BLOBS === 's3' ? 'S3 (s3rver on loopback)' : 'one directory'}`,
   );
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const dirs: string[] = [];
@@ -237,13 +243,16 @@ export async function scenarioNodes(): Promise<void> {
   dirs.push(pgDir, blobs);
   const pg0 = await startEmbeddedPostgres(pgDir);
   const procs: Proc[] = [];
+  let s3: TestS3Server | undefined;
   try {
+    s3 = BLOBS === 's3' ? await startS3Server() : undefined;
     await migrate(pg0.connectionString);
     const masterKey = randomBytes(32);
     const env = {
       DATABASE_URL: pg0.connectionString,
       SELLO_MASTER_KEY: masterKey.toString('base64'),
       SELLO_RATE_LIMIT_PER_MINUTE: '0',
+      ...s3?.env,
     };
     const api1 = await startSello('api', env, dirs, blobs);
     procs.push(api1);
@@ -294,6 +303,7 @@ export async function scenarioNodes(): Promise<void> {
       await stop(p);
     }
     await pg0.stop();
+    await s3?.stop();
     for (const d of dirs) {
       await rm(d, { recursive: true, force: true });
     }
