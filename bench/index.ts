@@ -52,6 +52,7 @@ import { authTimingPairs, signInLinkTiming } from './auth-timing.js';
 import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
 import { scenarioSustained } from './sustained.js';
+import { scenarioNodes } from './nodes.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
@@ -124,6 +125,9 @@ async function main() {
     }
     if (SCENARIOS.includes('P')) {
       await scenarioLongDocument();
+    }
+    if (SCENARIOS.includes('N')) {
+      await scenarioNodes();
     }
   } finally {
     if (!interrupted) {

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Config } from './config.js';
 import { systemClock, type Deps } from './domain/deps.js';
+import { followPkiChanges } from './domain/pki/follow-pki-changes.js';
 import { loadPki } from './domain/pki/load-pki.js';
 import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
@@ -101,11 +102,17 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     if (opts.signing) {
       signerKeys.start();
     }
+    const pkiChanges = followPkiChanges({
+      connectionString,
+      responder: deps.pki,
+      warn: (message) => console.warn(`pki: ${message}`),
+    });
     return {
       deps,
       connectionString,
       dbHandle,
       close: async () => {
+        await pkiChanges.stop();
         signerKeys.stop();
         await deps.templates.close();
         await deps.pdfJail.close();

@@ -15,7 +15,7 @@ import { denyFraming } from './frame-guard.js';
 import { registerMetrics } from './metrics.js';
 import { validatorCompiler } from './validation.js';
 import { OneLinePerRequest, prettyLogs, prettyStream } from '../log-format.js';
-import { createRateLimiter } from './rate-limit.js';
+import { SharedRequestCounts, createRateLimiter } from './rate-limit.js';
 import { neutralizeUnstorableParams, refuseUnstorableInput } from './text-guard.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
@@ -69,6 +69,7 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   app.setValidatorCompiler(validatorCompiler);
 
   app.decorate('answerFloor', opts.answerFloor ?? holdUntilFloor());
+  app.decorate('requestCounts', sharedRequestCounts(app, deps));
   app.decorateRequest('account', null);
   app.decorateRequest('rawBody', undefined);
   app.decorateRequest('base64Field', undefined);
@@ -96,6 +97,30 @@ export async function buildApp(deps: Deps, opts: AppOptions = {}): Promise<Fasti
   await registerPublicRoutes(app, deps, opts);
   await app.register(apiPlugin(deps));
   return app;
+}
+
+/**
+ * The rate limits' counts, exchanged with the other processes about once a second from start to
+ * close (rate-limit.ts). A failed exchange is logged once until one succeeds again.
+ */
+function sharedRequestCounts(app: FastifyInstance, deps: Deps): SharedRequestCounts {
+  let failing = false;
+  const counts = new SharedRequestCounts({
+    db: deps.db,
+    nowMs: () => deps.clock.now().getTime(),
+    onError: (err) => {
+      if (!failing) {
+        app.log.warn({ err }, 'rate limit: the counts could not be shared with the other processes; counting in this process meanwhile');
+      }
+      failing = true;
+    },
+    onExchange: () => {
+      failing = false;
+    },
+  });
+  counts.start();
+  app.addHook('onClose', () => counts.stop());
+  return counts;
 }
 
 /** The Fastify server with the house's logging, request ids, limits and framework error answers. */
@@ -183,9 +208,8 @@ function apiPlugin(deps: Deps) {
     schemes: deps.config.authSchemes,
     publicUrl: () => deps.config.publicUrl,
   });
-  const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
-
   return async function api(app: FastifyInstance) {
+    const rateLimit = createRateLimiter(app.requestCounts, { scope: 'account', perWindow: deps.config.limits.requestsPerMinute });
     // Keep the bytes as received: the signature may be over them exactly (decisions.md). The body
     // is parsed only after the signature is checked.
     app.removeContentTypeParser('application/json');

@@ -1,35 +1,148 @@
-// Requests a minute per account (decisions.md: 600 by default). A fixed one-minute window per
-// account, counted in this process: with N API processes behind a balancer the effective limit is
-// up to N times the setting, which docs/configuration.md states.
+// Rate limits counted across every process of the service: requests a minute per account
+// (decisions.md: 600 by default), and the public pages' limits per ticket or client address.
+//
+// Where the counts live. A request must not wait for the database to be counted (the limit would
+// add a round trip to every request), and one counter row per account updated by every request
+// would be a hot row: at the hundreds of requests a second one node takes, every request of an
+// account would queue on that row's lock. So each process counts in memory and decides at once on
+// what it knows: its own count of the key in the current window plus the other processes' counts
+// as of its last exchange. About once a second (FLUSH_MS) it exchanges with PostgreSQL, in one
+// statement for all the keys it saw: its new counts are added to its own row of each key (one row
+// per key, window and process: no two processes ever write the same row) and the others' rows are
+// summed back (store/rate-counts-repo.ts). The limit therefore holds across processes within one
+// exchange of slack: each other process may accept what reaches it in about a second before this
+// one hears of it. Windows are fixed and aligned on the clock (a minute for the API), so every
+// process counts into the same window.
+//
+// When the database does not answer, the exchange is retried at the next interval with the counts
+// kept, and each process limits on what it knows meanwhile.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../store/db.js';
+import { exchangeCounts, type CountedKey } from '../store/rate-counts-repo.js';
 
-/** Returns a function that counts a request and answers 0, or the seconds to wait when over the limit. */
-export function createRateLimiter(perMinute: number, nowMs: () => number) {
-  const windows = new Map<string, { start: number; count: number }>();
-  let lastSweep = 0;
-  return function hit(accountId: string): number {
-    if (perMinute <= 0) {
-      return 0;
-    }
-    const now = nowMs();
-    const windowStart = now - (now % 60_000);
-    if (windowStart !== lastSweep) {
-      // Forget accounts from past windows so the map stays as small as the active accounts.
-      for (const [k, w] of windows) {
-        if (w.start !== windowStart) {
-          windows.delete(k);
-        }
-      }
-      lastSweep = windowStart;
-    }
-    let w = windows.get(accountId);
+/** How often each process exchanges its counts with the database, in milliseconds. */
+export const FLUSH_MS = 1000;
+
+interface Window {
+  key: string;
+  windowEnd: number;
+  /** This process's count in the window. */
+  own: number;
+  /** Of `own`, what the database has not been told yet. */
+  unsent: number;
+  /** The other processes' count, as of the last exchange. */
+  others: number;
+}
+
+/** Counts of keys in fixed windows, shared with the other processes through the database. */
+export class SharedRequestCounts {
+  /** This process's rows in the database. */
+  readonly node = randomUUID();
+  private readonly windows = new Map<string, Window>();
+  private timer: NodeJS.Timeout | undefined;
+  private exchanging: Promise<void> | undefined;
+
+  constructor(
+    private readonly opts: {
+      db: Db;
+      nowMs: () => number;
+      flushMs?: number;
+      /** Told when an exchange fails (the counts are kept for the next one). */
+      onError?: (err: unknown) => void;
+      /** Told after each exchange that succeeded. */
+      onExchange?: () => void;
+    },
+  ) {}
+
+  /** Counts one request of `key`: the cluster's count in its window, and the milliseconds left in it. */
+  hit(key: string, windowMs: number): { count: number; msLeft: number } {
+    const now = this.opts.nowMs();
+    const windowEnd = now - (now % windowMs) + windowMs;
+    const id = `${windowEnd}\n${key}`;
+    let w = this.windows.get(id);
     if (!w) {
-      w = { start: windowStart, count: 0 };
-      windows.set(accountId, w);
+      w = { key, windowEnd, own: 0, unsent: 0, others: 0 };
+      this.windows.set(id, w);
     }
-    w.count++;
-    if (w.count <= perMinute) {
+    w.own++;
+    w.unsent++;
+    return { count: w.own + w.others, msLeft: windowEnd - now };
+  }
+
+  /** Exchanges counts with the database now; one exchange at a time. */
+  flush(): Promise<void> {
+    this.exchanging ??= this.exchange().finally(() => {
+      this.exchanging = undefined;
+    });
+    return this.exchanging;
+  }
+
+  /** Exchanges every FLUSH_MS until stop(). */
+  start(): void {
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        void this.flush();
+      }, this.opts.flushMs ?? FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Stops the exchanges after a last one, so that a stopping process's counts are not lost. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush();
+  }
+
+  private async exchange(): Promise<void> {
+    const now = this.opts.nowMs();
+    const sent: { w: Window; added: number }[] = [];
+    const keys: CountedKey[] = [];
+    for (const [id, w] of this.windows) {
+      if (w.windowEnd <= now) {
+        this.windows.delete(id); // an ended window counts for nothing more
+        continue;
+      }
+      sent.push({ w, added: w.unsent });
+      keys.push({ key: w.key, windowEnd: w.windowEnd, added: w.unsent });
+      w.unsent = 0;
+    }
+    if (keys.length === 0) {
+      return;
+    }
+    try {
+      const others = new Map((await exchangeCounts(this.opts.db, this.node, keys, now)).map((r) => [`${r.windowEnd}\n${r.key}`, r.others]));
+      for (const { w } of sent) {
+        w.others = others.get(`${w.windowEnd}\n${w.key}`) ?? 0;
+      }
+      this.opts.onExchange?.();
+    } catch (err) {
+      for (const { w, added } of sent) {
+        w.unsent += added;
+      }
+      this.opts.onError?.(err);
+    }
+  }
+}
+
+/**
+ * A limit of `perWindow` requests per key in fixed windows of `windowMs`, counted across processes.
+ * The function counts a request and answers 0, or the seconds to wait when over the limit.
+ */
+export function createRateLimiter(counts: SharedRequestCounts, opts: { scope: string; perWindow: number; windowMs?: number }) {
+  const windowMs = opts.windowMs ?? 60_000;
+  return function hit(key: string): number {
+    if (opts.perWindow <= 0) {
       return 0;
     }
-    return Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
+    const { count, msLeft } = counts.hit(`${opts.scope}:${key}`, windowMs);
+    return count <= opts.perWindow ? 0 : Math.max(1, Math.ceil(msLeft / 1000));
   };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The rate limits' counts, shared with the other processes (http/rate-limit.ts). */
+    requestCounts: SharedRequestCounts;
+  }
 }

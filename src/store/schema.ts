@@ -426,6 +426,14 @@ export interface PkiMaterialTable {
   created_at: Defaulted<Timestamp>;
 }
 
+/** A row of `rate_counts`. */
+export interface RateCountsTable {
+  key: string;
+  window_end: string;
+  node: string;
+  count: number;
+}
+
 /** A row of `sat_preparations`. */
 export interface SatPreparationsTable {
   id: Generated<string>;
@@ -618,6 +626,7 @@ export interface Database {
   panel_sign_in_links: PanelSignInLinksTable;
   panel_users: PanelUsersTable;
   pki_material: PkiMaterialTable;
+  rate_counts: RateCountsTable;
   sat_preparations: SatPreparationsTable;
   schema_migrations: SchemaMigrationsTable;
   set_signers: SetSignersTable;

@@ -2,7 +2,8 @@
 // issuing CA and of the root, and RFC 3161 time stamps. The PKI library signs; this decides. It
 // also keeps the OCSP responder certificate in use current: a renewal stored by any process (the
 // daily job, another process's start) is taken up at the next check, and once the one in use is
-// within its renewal window every OCSP answer first checks, at most once an hour.
+// within its renewal window every OCSP answer first checks, at most once an hour. Any other change
+// of the stored material is taken up whole when another process announces it (follow-pki-changes.ts).
 import { AppError } from '../errors.js';
 import type { Clock } from '../deps.js';
 import type { Db } from '../../store/db.js';
@@ -11,14 +12,16 @@ import {
   createCrl,
   createOcspResponse,
   createTimeStampReply,
+  importPki,
   importPkiIdentity,
   ocspRenewalDue,
+  openPkiMaterial,
   randomSerialHex,
   type LoadedPki,
   type OcspCertStatus,
 } from '../../pki/index.js';
 import type { SecretBox } from '../../pki/secret-box.js';
-import { certificateStatus, nextCrlNumber, revokedCertificates } from '../../store/pki-repo.js';
+import { certificateStatus, loadPkiMaterial, nextCrlNumber, revokedCertificates } from '../../store/pki-repo.js';
 import type { PkiWarn } from './load-pki.js';
 import { operatorResponderWarning, renewOcspResponderIfDue, type OcspRenewalSettings } from './renew-ocsp-responder.js';
 
@@ -40,6 +43,12 @@ export interface PkiResponder {
    * without `renewal` settings and the master key.
    */
   checkOcspResponder(): Promise<boolean>;
+  /**
+   * Puts the stored material in use, whole, when it is not the one in use (another process renewed
+   * the responder certificate, or started with an operator's CA in place of the generated one):
+   * the stored row is what every process signs and answers with. True when the one in use changed.
+   */
+  takeUpStored(): Promise<boolean>;
 }
 
 type ResponderDeps = { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn };
@@ -69,9 +78,18 @@ export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolic
     return responder.pki;
   };
 
+  // One reading at a time, each after the previous: an announcement heard during a reading is read again.
+  let reading: Promise<unknown> = Promise.resolve();
+  const takeUpStored = () => {
+    const run = reading.then(() => takeUpStoredMaterial(deps, responder));
+    reading = run.catch(() => undefined);
+    return run;
+  };
+
   const responder: PkiResponder = {
     pki,
     checkOcspResponder: () => checkOnce({ warn: true }),
+    takeUpStored,
     ocsp: async (requestDer) =>
       createOcspResponse(await current(), requestDer, {
         now: deps.clock.now(),
@@ -106,13 +124,36 @@ async function takeUpRenewedResponder(
   if (stored.ocsp.certificateDer.equals(responder.pki.ocsp.certificateDer)) {
     return false;
   }
-  // Only the responder is taken up; a different issuing CA (an operator's CA replaced) needs a
-  // restart, as every other certificate in use would change with it.
+  // Only the responder is taken up here; a different issuing CA (an operator's CA replaced) is taken
+  // up whole when its change is announced (takeUpStored), as every certificate in use changes with it.
   if (!stored.issuing.certificateDer.equals(responder.pki.issuing.certificateDer)) {
     return false;
   }
   checkMaterial(stored);
   responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp) };
+  return true;
+}
+
+/** The stored material in use, whole, unless it is the one in use already. */
+async function takeUpStoredMaterial(deps: ResponderDeps, responder: PkiResponder): Promise<boolean> {
+  if (!deps.secrets) {
+    return false;
+  }
+  const stored = await loadPkiMaterial(deps.db);
+  if (!stored) {
+    return false;
+  }
+  const m = openPkiMaterial(stored.sealed, deps.secrets);
+  const inUse = responder.pki;
+  if (
+    m.root.certificateDer.equals(inUse.root.certificateDer) &&
+    m.issuing.certificateDer.equals(inUse.issuing.certificateDer) &&
+    m.tsa.certificateDer.equals(inUse.tsa.certificateDer) &&
+    m.ocsp.certificateDer.equals(inUse.ocsp.certificateDer)
+  ) {
+    return false;
+  }
+  responder.pki = await importPki(m);
   return true;
 }
 

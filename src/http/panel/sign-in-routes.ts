@@ -25,7 +25,7 @@ export function panelSignInRoutes(deps: Deps) {
 
 function linkRequestRoute(fastify: FastifyInstance, deps: Deps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const limit = createLinkRequestLimit(() => deps.clock.now().getTime());
+  const limit = createLinkRequestLimit(fastify.requestCounts);
   const schema = { hide: true, body: PanelLinkRequest, response: { 202: PanelLinkSent, '4xx': ErrorResponse } };
   app.post('/panel/api/sign-in/request', { schema, config: { panelPublic: true } }, async (req, reply) => {
     const email = panelEmail(req.body.email);

@@ -15,8 +15,8 @@ import { DocumentPage, LinkAnswer, LinkRequestBody, PageTicketParams as Ticket }
 export function documentPageRoutes(deps: Deps) {
   // Each read parses the whole file for its page sizes, and the ticket is public (the QR code):
   // bounded per document, as the API is per account and /verify per document.
-  const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
   return async function routes(fastify: FastifyInstance) {
+    const rateLimit = createRateLimiter(fastify.requestCounts, { scope: 'page', perWindow: deps.config.limits.requestsPerMinute });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['signing'];
 

@@ -27,7 +27,9 @@ export function pkiRoutes(responder: PkiResponder) {
 }
 
 /** The certificates of the chain, for validators and for people who add the root to their trust. */
-function certificateRoutes(app: TypedApp, { pki }: PkiResponder) {
+// Read from the responder at each request: the material in use changes when another process stores
+// new material (follow-pki-changes.ts).
+function certificateRoutes(app: TypedApp, responder: PkiResponder) {
   app.get(
     '/pki/ca.pem',
     {
@@ -39,7 +41,7 @@ function certificateRoutes(app: TypedApp, { pki }: PkiResponder) {
         response: { 200: PemFile('the root certificate') },
       },
     },
-    async (_req, reply) => reply.type('application/x-pem-file').send(derToPem(pki.root.certificateDer, 'CERTIFICATE')),
+    async (_req, reply) => reply.type('application/x-pem-file').send(derToPem(responder.pki.root.certificateDer, 'CERTIFICATE')),
   );
   app.get(
     '/pki/chain.pem',
@@ -52,7 +54,7 @@ function certificateRoutes(app: TypedApp, { pki }: PkiResponder) {
         response: { 200: PemFile('the issuing CA, then the root') },
       },
     },
-    async (_req, reply) => reply.type('application/x-pem-file').send(certificatesToPem(pki.chainDer)),
+    async (_req, reply) => reply.type('application/x-pem-file').send(certificatesToPem(responder.pki.chainDer)),
   );
   app.get(
     '/pki/issuing.cer',
@@ -65,7 +67,7 @@ function certificateRoutes(app: TypedApp, { pki }: PkiResponder) {
         response: { 200: BinaryFile('application/pkix-cert', 'the issuing CA certificate') },
       },
     },
-    async (_req, reply) => reply.type('application/pkix-cert').send(pki.issuing.certificateDer),
+    async (_req, reply) => reply.type('application/pkix-cert').send(responder.pki.issuing.certificateDer),
   );
 }
 

@@ -39,10 +39,10 @@ const PROBLEMS: Record<string, [number, FileProblem]> = {
 };
 
 export function verifyFileRoutes(deps: Deps) {
-  const rateLimit = createRateLimiter(PUBLIC_VERIFICATIONS_PER_MINUTE, () => deps.clock.now().getTime());
   const maxMb = Math.round(deps.config.limits.documentBytes / 1e6);
 
   return async function routes(fastify: FastifyInstance) {
+    const rateLimit = createRateLimiter(fastify.requestCounts, { scope: 'verify-file', perWindow: PUBLIC_VERIFICATIONS_PER_MINUTE });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     await app.register(multipart, {
       // A few fields are read (and refused by name, fileOf) rather than none: a limit of 0 stops the

@@ -37,9 +37,8 @@ const PROBLEMS: Partial<Record<ErrorCode, VerifyProblem>> = {
 
 export function verifyRoutes(deps: Deps) {
   // Each check reads and verifies the whole file: bounded per document, as the API is per account.
-  const rateLimit = createRateLimiter(deps.config.limits.requestsPerMinute, () => deps.clock.now().getTime());
-
   return async function routes(fastify: FastifyInstance) {
+    const rateLimit = createRateLimiter(fastify.requestCounts, { scope: 'verify', perWindow: deps.config.limits.requestsPerMinute });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/verify/:ticket',
