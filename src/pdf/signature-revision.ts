@@ -130,7 +130,7 @@ function drawAppearances(pdf: PDF, opts: RevisionOptions): SignatureLayout {
       throw new PdfSignError('SIGNING_FAILED', `the signature image is not a readable PNG: ${(err as Error).message}`);
     }
   }
-  const fonts = registerAppearanceFonts(pdf);
+  const fonts = registerAppearanceFonts(pdf, opts.appearance);
   // Drawn at the box's size in points; a reader maps it onto /Rect (§12.5.5), in the page's units.
   const appearanceFor = ({ rect: [x1, y1, x2, y2], rotation, userUnit: u }: WidgetPlacement) =>
     createAppearanceStream(pdf, (x2 - x1) * u, (y2 - y1) * u, rotation, opts.appearance, { ...fonts, image });
