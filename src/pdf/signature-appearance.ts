@@ -10,9 +10,14 @@
 import { PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef, Standard14Font, type PDF } from '@libpdf/core';
 import type { EmbeddedImage } from './signature-image.js';
 import type { Rotation } from './signature-widgets.js';
-import { BOX_ADVANCE, type ShapedLine } from './text-layout.js';
-import { type EmbeddedLines, embedLines, type LineRequest, lineKey } from './text-pdf-fonts.js';
 import type { Weight } from './text-fonts.js';
+import type { ShapedLine } from './text-layout.js';
+import type { EmbeddedLines, LineRequest } from './text-pdf-fonts.js';
+
+// The shaper (HarfBuzz's WebAssembly) and the fonts are loaded the first time a legend needs them
+// (prepareAppearanceFonts), not when the service starts: most legends are WinAnsi.
+type TextFonts = typeof import('./text-pdf-fonts.js');
+let textFonts: TextFonts | undefined;
 
 /** What the appearance shows. */
 export interface AppearanceText {
@@ -92,6 +97,13 @@ export function needsUnicode(text: string): boolean {
   return [...text.normalize('NFC')].some((ch) => !/[\u0000-\u001f\u007f]/.test(ch) && winAnsiCode(ch) === null);
 }
 
+/** Loads what registerAppearanceFonts needs to embed fonts for `text`, when it needs any. */
+export async function prepareAppearanceFonts(text: AppearanceText): Promise<void> {
+  if (!textFonts && appearanceLines(text).some((l) => needsUnicode(l.text))) {
+    textFonts = await import('./text-pdf-fonts.js');
+  }
+}
+
 /** Every line the appearance may draw, with its weight: what the embedded subsets must hold. */
 function appearanceLines(text: AppearanceText): LineRequest[] {
   const locale = text.locale ?? 'es';
@@ -145,7 +157,7 @@ function shapedLineOps(
         '0 Tr',
         'EMC',
       );
-      boxes.push(`${n(left)} ${n(baseline - 0.05 * size)} ${n((BOX_ADVANCE - 0.2) * size * k)} ${n(0.75 * size)} re S`);
+      boxes.push(`${n(left)} ${n(baseline - 0.05 * size)} ${n((run.width - 0.2) * size * k)} ${n(0.75 * size)} re S`);
     } else {
       if (!run.rtl) {
         ops.push(`/Span << /ActualText ${utf16be(run.text)} >> BDC`);
@@ -199,7 +211,7 @@ type Line = { kind: 'winansi'; text: string; font: Standard14Font; name: string 
 const widthAt1 = (l: Line) => (l.kind === 'winansi' ? l.font.widthOfTextAtSize(l.text, 1) : l.line.width);
 
 function lineOf(text: string, weight: Weight, unicode: EmbeddedLines | undefined): Line {
-  const shaped = needsUnicode(text) ? unicode?.lines.get(lineKey(text, weight)) : undefined;
+  const shaped = needsUnicode(text) ? unicode?.lines.get(`${weight}:${text}`) : undefined;
   if (shaped) {
     return { kind: 'shaped', line: shaped, weight };
   }
@@ -288,7 +300,10 @@ export function appearanceContent(
  */
 export function registerAppearanceFonts(pdf: PDF, text?: AppearanceText): Omit<AppearanceResources, 'image'> {
   const beyond = text ? appearanceLines(text).filter((l) => needsUnicode(l.text)) : [];
-  const unicode = beyond.length ? embedLines(pdf, beyond) : undefined;
+  if (beyond.length && !textFonts) {
+    throw new Error('the appearance fonts were not loaded: call prepareAppearanceFonts first');
+  }
+  const unicode = beyond.length && textFonts ? textFonts.embedLines(pdf, beyond) : undefined;
   const font = (base: string) =>
     pdf.register(
       PdfDict.of({

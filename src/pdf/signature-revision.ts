@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import type * as pkijs from 'pkijs';
-import { createAppearanceStream, formatSignedAt, registerAppearanceFonts } from './signature-appearance.js';
+import { createAppearanceStream, formatSignedAt, prepareAppearanceFonts, registerAppearanceFonts } from './signature-appearance.js';
 import { embedSignaturePng, type EmbeddedImage } from './signature-image.js';
 import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type SignatureLayout, type WidgetPlacement } from './signature-widgets.js';
 import { PdfSignError, cmsStep } from './sign-errors.js';
@@ -199,6 +199,7 @@ function patchByteRange(out: Uint8Array, from: number, sigRef: PdfRef) {
 
 export async function writeRevision(opts: RevisionOptions, signedAt: Date, contentsSize: number): Promise<PreparedRevision> {
   const pdf = await loadSignable(opts.pdf);
+  await prepareAppearanceFonts(opts.appearance);
   const layout = drawAppearances(pdf, opts);
   const sigRef = pdf.register(signatureDictionary(opts, signedAt, contentsSize));
   layout.fieldDict.set('V', sigRef);

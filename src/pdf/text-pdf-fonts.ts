@@ -29,6 +29,7 @@ export interface EmbeddedLines {
   fontName(face: FaceId, weight: Weight): string;
 }
 
+/** The key of a line in EmbeddedLines.lines (signature-appearance.ts spells it out too). */
 export const lineKey = (text: string, weight: Weight) => `${weight}:${text}`;
 
 const fontName = (face: FaceId, weight: Weight) => `SelloU${face[0].toUpperCase()}${face.slice(1)}${weight === 'bold' ? 'B' : 'R'}`;

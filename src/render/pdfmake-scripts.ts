@@ -75,7 +75,10 @@ export function scriptRuns(text: string): TextRun[] | null {
     return null;
   }
   const faces = facesFor(chars);
-  const { levels } = bidi.getEmbeddingLevels(text);
+  // Left to right as the paragraph's direction: the documents are laid out left to right, and
+  // pdfmake wraps lines after this ordering, so a right-to-left paragraph's first words would
+  // otherwise land on its last line.
+  const { levels } = bidi.getEmbeddingLevels(text, 'ltr');
   const items: { family: string | undefined; level: number; text: string }[] = [];
   let offset = 0;
   chars.forEach((ch, i) => {

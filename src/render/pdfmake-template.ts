@@ -8,7 +8,6 @@
 // would copy server files into the PDF. Only base64 PNG/JPEG data: URLs are accepted as images.
 import { createRequire } from 'node:module';
 import { bundledRobotoFont } from '../pdf/form/bundled-font.js';
-import { installActualText, scriptFontFamilies, withScriptRuns } from './pdfmake-scripts.js';
 import { TemplateError, type DetectedTemplate, type FillValues } from './types.js';
 
 const require = createRequire(import.meta.url);
@@ -54,7 +53,9 @@ export function detectPdfmake(definition: unknown): DetectedTemplate {
  * short of running it in a worker).
  */
 export async function renderPdfmake(definition: unknown, values: FillValues): Promise<Buffer> {
-  // Texts with characters Roboto lacks are split into runs of faces that have them, in visual order.
+  // Texts with characters Roboto lacks are split into runs of faces that have them, in visual order
+  // (loaded here, not at start: the shaper's WebAssembly is only needed once a document renders).
+  const { installActualText, scriptFontFamilies, withScriptRuns } = await import('./pdfmake-scripts.js');
   const def = withScriptRuns(transform(checkDefinition(definition), values.fields) as Record<string, unknown>);
   const defaultStyle = isPlainObject(def.defaultStyle) ? def.defaultStyle : {};
   def.defaultStyle = { ...defaultStyle, font: defaultStyle.font ?? 'Roboto' };

@@ -73,4 +73,19 @@ describe('pdfmake text in any script', () => {
     // Noto Sans's glyph 0 is a drawn rectangle, not an empty glyph.
     expect(glyphOutlines(notoSans[0].fontFile, [0])[0]).toMatch(/^M.+Z.*M.+Z$/);
   });
+
+  it('embeds subsets: each name in another script adds kilobytes over the same document in Roboto alone', async () => {
+    const render = (name: string) =>
+      renderPdfmake({ content: ['Historial del documento', '{{n}}'] }, { fields: new Map([['n', name]]), tables: new Map() });
+    const latin = (await render('Ana Pérez')).length;
+    const added: Record<string, number> = {};
+    for (const name of NAMES) {
+      added[name] = (await render(name)).length - latin;
+    }
+    console.log(`bytes a pdfmake document's script faces add over Roboto alone: ${JSON.stringify(added)}`);
+    for (const name of NAMES.slice(3)) {
+      expect(added[name]).toBeGreaterThan(0);
+      expect(added[name]).toBeLessThan(30_000);
+    }
+  });
 });
