@@ -1,6 +1,6 @@
 // The faces that draw names in any script (fonts/README.md says where each file comes from): Noto
-// Sans for Latin, Greek and Cyrillic, Noto Sans Arabic, Hebrew and Devanagari, and Droid Sans
-// Fallback for Chinese and Japanese. Each character goes to the first face that has it, except that
+// Sans for Latin, Greek and Cyrillic, Noto Sans Arabic, Hebrew and Devanagari, Droid Sans Fallback
+// for Chinese and Japanese, and NanumSquare for Korean. Each character goes to the first face that has it, except that
 // a mark, a joiner or a neutral character (space, digit, punctuation) stays in the face of the
 // character before it when that face has it too: an Arabic name keeps its space and its marks in
 // the Arabic face, so the shaper sees the whole word. A character no face has (an emoji) gets none
@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as hb from 'harfbuzzjs';
 
-export type FaceId = 'latin' | 'arabic' | 'hebrew' | 'devanagari' | 'cjk';
+export type FaceId = 'latin' | 'arabic' | 'hebrew' | 'devanagari' | 'cjk' | 'hangul';
 export type Weight = 'regular' | 'bold';
 
 /** In the order a character is looked up. */
-export const FACE_ORDER: readonly FaceId[] = ['latin', 'arabic', 'hebrew', 'devanagari', 'cjk'];
+export const FACE_ORDER: readonly FaceId[] = ['latin', 'arabic', 'hebrew', 'devanagari', 'cjk', 'hangul'];
 
 const FILES: Record<FaceId, Record<Weight, string>> = {
   latin: { regular: 'NotoSans-Regular.ttf', bold: 'NotoSans-Bold.ttf' },
@@ -22,6 +22,8 @@ const FILES: Record<FaceId, Record<Weight, string>> = {
   devanagari: { regular: 'NotoSansDevanagari-Regular.ttf', bold: 'NotoSansDevanagari-Bold.ttf' },
   // One weight only: a bold line in Chinese or Japanese is drawn in the regular weight.
   cjk: { regular: 'DroidSansFallbackFull.ttf', bold: 'DroidSansFallbackFull.ttf' },
+  // Droid Sans Fallback has no Hangul syllables.
+  hangul: { regular: 'NanumSquareR.ttf', bold: 'NanumSquareB.ttf' },
 };
 
 // fonts/ at the repository's root: src/pdf/ and build/pdf/ are both two levels below it.

@@ -93,6 +93,7 @@ const POSTSCRIPT_NAMES: Record<FaceId, Record<Weight, string>> = {
   hebrew: { regular: 'NotoSansHebrew-Regular', bold: 'NotoSansHebrew-Bold' },
   devanagari: { regular: 'NotoSansDevanagari-Regular', bold: 'NotoSansDevanagari-Bold' },
   cjk: { regular: 'DroidSansFallbackFull', bold: 'DroidSansFallbackFull' },
+  hangul: { regular: 'NanumSquareR', bold: 'NanumSquareB' },
 };
 
 function registerType0(

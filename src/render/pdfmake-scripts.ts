@@ -1,6 +1,6 @@
 // Text in any script in pdfmake documents (templates, the history PDF, the certified-email
 // evidence). Roboto, pdfmake's font, has Latin, Greek and Cyrillic; a text with anything else
-// (Arabic, Hebrew, Devanagari, Chinese, Japanese) is split into runs, each in the face that has
+// (Arabic, Hebrew, Devanagari, Chinese, Japanese, Korean) is split into runs, each in the face that has
 // its characters (pdf/text-fonts.ts), and the runs are put in visual order by the Unicode
 // Bidirectional Algorithm (UAX #9, rule L2, levels from bidi-js).
 //
@@ -37,6 +37,7 @@ const FAMILY: Record<FaceId, string> = {
   hebrew: 'SelloNotoSansHebrew',
   devanagari: 'SelloNotoSansDevanagari',
   cjk: 'SelloDroidSansFallback',
+  hangul: 'SelloNanumSquare',
 };
 
 type Variant = 'normal' | 'bold' | 'italics' | 'bolditalics';

@@ -1,5 +1,5 @@
-// Names in any script through the service: eight signers named in Polish, Russian, Greek, Chinese,
-// Japanese, Arabic, Hebrew and Hindi sign one document; an Arabic-named holder endorses it to a
+// Names in any script through the service: nine signers named in Polish, Russian, Greek, Chinese,
+// Japanese, Arabic, Hebrew, Hindi and Korean sign one document; an Arabic-named holder endorses it to a
 // Japanese name; the history PDF lists them; a certified email's evidence states them. Each file
 // is judged by pdftotext (every name given back) and pdfsig (every signature valid and trusted).
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { publicCall } from '../helpers/public-call.js';
 import { openAndSign } from '../helpers/signer-page.js';
 import { pdfsig, qpdfCheckAsync } from '../helpers/validators.js';
 
-const NAMES = ['Łukasz Wójcik', 'Ольга Петрова', 'Νίκος Παπαδόπουλος', '王伟', '山田太郎', 'محمد علي', 'דוד כהן', 'अर्जुन शर्मा'];
+const NAMES = ['Łukasz Wójcik', 'Ольга Петрова', 'Νίκος Παπαδόπουλος', '王伟', '山田太郎', 'محمد علي', 'דוד כהן', 'अर्जुन शर्मा', '김민준'];
 /** pdftotext marks a right-to-left line with directional embeddings (U+202B … U+202C). */
 const plain = (text: string) => text.replace(/[\u202a-\u202e]/g, '');
 
@@ -60,7 +60,7 @@ async function expectAllValid(pdf: Uint8Array, count: number) {
 describe('names in any script', () => {
   let ticket: string;
 
-  it('eight signers sign one document: each signature box shows its name, pdftotext gives each back, pdfsig finds all valid', async () => {
+  it('nine signers sign one document: each signature box shows its name, pdftotext gives each back, pdfsig finds all valid', async () => {
     const doc = await f.s.client.createDocument({
       b64_doc: (await makePdf([A4])).toString('base64'),
       name: 'Acuerdo',
@@ -69,7 +69,7 @@ describe('names in any script', () => {
         data: `s${i}@example.com`,
         name,
         page: 0,
-        rect: { lx: 50, ly: 40 + i * 95, tx: 300, ty: 120 + i * 95 },
+        rect: { lx: 50, ly: 30 + i * 78, tx: 300, ty: 100 + i * 78 },
       })),
     });
     ticket = doc.document_ticket;

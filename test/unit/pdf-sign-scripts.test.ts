@@ -14,7 +14,7 @@ import { pdfToText } from '../helpers/pdf-forms.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { pdfsig } from '../helpers/validators.js';
 
-const NAMES = ['Łukasz Wójcik', 'Ольга Петрова', 'Νίκος Παπαδόπουλος', '王伟', '山田太郎', 'محمد علي', 'דוד כהן', 'अर्जुन शर्मा'];
+const NAMES = ['Łukasz Wójcik', 'Ольга Петрова', 'Νίκος Παπαδόπουλος', '王伟', '山田太郎', 'محمد علي', 'דוד כהן', 'अर्जुन शर्मा', '김민준'];
 const FONTS = new URL('../../fonts/', import.meta.url);
 /** pdftotext marks a right-to-left line with directional embeddings (U+202B … U+202C). */
 const plain = (text: string) => text.replace(/[\u202a-\u202e]/g, '');
@@ -25,7 +25,7 @@ let original: Buffer;
 let signed: Buffer;
 let T: Date;
 
-const box = (i: number) => ({ lx: 50, ly: 40 + i * 95, tx: 300, ty: 120 + i * 95 });
+const box = (i: number) => ({ lx: 50, ly: 30 + i * 78, tx: 300, ty: 100 + i * 78 });
 async function sign(pdf: Uint8Array, signerName: string, i = 0, fieldName = `Sello-${i}`): Promise<Uint8Array> {
   return (
     await signPdf({
@@ -62,7 +62,7 @@ describe('names in any script in the signature box', () => {
     }
   });
 
-  it('pdfsig finds all eight signatures valid, the last covering the whole file', async () => {
+  it('pdfsig finds all nine signatures valid, the last covering the whole file', async () => {
     const { signatures, output } = await pdfsig(signed, readFileSync(pki.rootPath, 'utf8'), { noOcsp: true });
     expect(
       signatures.map((s) => s.field),
@@ -88,7 +88,7 @@ describe('names in any script in the signature box', () => {
     }
   });
 
-  it('embeds subsets: the Chinese, Japanese and every other face add kilobytes, not the 4 MB face', async () => {
+  it('embeds subsets: the Chinese, Japanese, Korean and every other face add kilobytes, not the whole face', async () => {
     const latin = (await sign(original, 'Ana Pérez')).length;
     const added: Record<string, number> = {};
     for (const name of NAMES) {

@@ -7,7 +7,7 @@ import { renderPdfmake } from '../../src/render/pdfmake-template.js';
 import { drawnGlyphs, glyphOutlines, shapedOutlines } from '../helpers/pdf-glyphs.js';
 import { pdfToText } from '../helpers/pdf-forms.js';
 
-const NAMES = ['Łukasz Wójcik', 'Ольга Петрова', 'Νίκος Παπαδόπουλος', '王伟', '山田太郎', 'محمد علي', 'דוד כהן', 'अर्जुन शर्मा'];
+const NAMES = ['Łukasz Wójcik', 'Ольга Петрова', 'Νίκος Παπαδόπουλος', '王伟', '山田太郎', 'محمد علي', 'דוד כהן', 'अर्जुन शर्मा', '김민준'];
 const FONTS = new URL('../../fonts/', import.meta.url);
 /** pdftotext marks a right-to-left line with directional embeddings (U+202B … U+202C). */
 const plain = (text: string) => text.replace(/[\u202a-\u202e]/g, '');
@@ -55,6 +55,7 @@ describe('pdfmake text in any script', () => {
     expect([...fonts].sort()).toEqual(
       [
         'DroidSansFallback',
+        'NanumSquareR',
         'NotoSans-Regular',
         'NotoSansArabic-Bold',
         'NotoSansArabic-Regular',
