@@ -3,10 +3,9 @@
 // the date and time, and how the identity was proven. A line that WinAnsiEncoding (Annex D) can
 // show (Spanish and the other Western European languages) is set in Helvetica, one of the standard
 // 14 fonts every reader has (§9.6.2.2), at no cost in bytes. Any other line (a name in Polish,
-// Greek, Cyrillic, Arabic, Hebrew, Devanagari, Chinese or Japanese) is shaped and set in subsets of
-// Unicode faces embedded for the revision (text-pdf-fonts.ts), inside a marked-content span whose
-// /ActualText (§14.9.4) is the line as written: a reader extracts the name in logical order, with
-// Arabic ligatures, Devanagari reordering and characters drawn as boxes given back as they are.
+// Greek, Cyrillic, Arabic, Hebrew, Devanagari, Chinese, Japanese or Korean) is shaped and set in
+// subsets of Unicode faces embedded for the revision (text-pdf-fonts.ts), with a text layer that
+// gives the name back as written (shapedLineOps says how).
 import { PdfArray, PdfDict, PdfName, PdfNumber, type PdfRef, Standard14Font, type PDF } from '@libpdf/core';
 import type { EmbeddedImage } from './signature-image.js';
 import type { Rotation } from './signature-widgets.js';
