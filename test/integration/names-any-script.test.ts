@@ -82,6 +82,11 @@ describe('names in any script', () => {
       expect(lines).toContain(name);
     }
     await expectAllValid(signed, NAMES.length);
+    // The service's own verifier: each revision's new fonts and appearance are allowed changes.
+    const report = await f.s.client.signatureReport(ticket);
+    expect(report.documentIntegrity).toBe('intact');
+    expect(report.attacks).toEqual([]);
+    expect(report.firmas.map((x) => [x.validSignature, x.modifiedAfterSigning])).toEqual(NAMES.map(() => [true, false]));
   }, 120_000);
 
   it('the history PDF names every signer, sealed valid', async () => {
