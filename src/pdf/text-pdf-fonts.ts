@@ -182,7 +182,7 @@ export function embedLines(pdf: PDF, requests: LineRequest[]): EmbeddedLines {
     let shaper = shapers.get(key);
     if (!shaper) {
       const chars = wanted.get(key)?.chars ?? new Set<number>();
-      const subset = subsetFont(faceBytes(face, weight), { unicodes: chars });
+      const subset = subsetFont(faceBytes(face, weight), { unicodes: chars }, true);
       firstSubsets.set(key, subset);
       shaper = hbFont(subset);
       shapers.set(key, shaper);

@@ -53,13 +53,29 @@ export type SubsetRequest =
    */
   | { glyphs: Iterable<number> };
 
-/** A subset of a TrueType font; throws when the subsetter refuses the font. */
-export function subsetFont(font: Uint8Array, request: SubsetRequest): Uint8Array {
+// The faces kept in the subsetter's memory, by their bytes: copying a 4 MB face in for every
+// signature was most of the time a legend's fonts took. At most the dozen faces of text-fonts.ts.
+const kept = new Map<Uint8Array, number>();
+
+/**
+ * A subset of a TrueType font; throws when the subsetter refuses the font. `keep`: the font stays
+ * loaded in the subsetter for the next call with the same bytes (for the service's own faces).
+ */
+export function subsetFont(font: Uint8Array, request: SubsetRequest, keep = false): Uint8Array {
   const w = subsetter();
-  const data = w.malloc(font.length);
-  new Uint8Array(w.memory.buffer, data, font.length).set(font);
-  const blob = w.hb_blob_create(data, font.length, MEMORY_MODE_READONLY, 0, 0);
-  const face = w.hb_face_create(blob, 0);
+  let face = kept.get(font) ?? 0;
+  let data = 0;
+  let blob = 0;
+  if (!face) {
+    data = w.malloc(font.length);
+    new Uint8Array(w.memory.buffer, data, font.length).set(font);
+    blob = w.hb_blob_create(data, font.length, MEMORY_MODE_READONLY, 0, 0);
+    face = w.hb_face_create(blob, 0);
+    if (keep) {
+      kept.set(font, face);
+    }
+  }
+  const owned = !kept.has(font);
   const input = w.hb_subset_input_create_or_fail();
   let result = 0;
   try {
@@ -104,8 +120,10 @@ export function subsetFont(font: Uint8Array, request: SubsetRequest): Uint8Array
     if (input) {
       w.hb_subset_input_destroy(input);
     }
-    w.hb_face_destroy(face);
-    w.hb_blob_destroy(blob);
-    w.free(data);
+    if (owned) {
+      w.hb_face_destroy(face);
+      w.hb_blob_destroy(blob);
+      w.free(data);
+    }
   }
 }
