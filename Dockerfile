@@ -55,9 +55,11 @@ RUN case "$IDENTITY_READERS" in \
     esac \
  && npm ci $omit --no-audit --no-fund && npm cache clean --force
 
-# What runs: the command (bin/, above), the built server (migrations included) and the built page.
+# What runs: the command (bin/, above), the built server (migrations included) and the built page,
+# and the fonts that draw names in any script (fonts/README.md), which build/ finds at ../fonts.
 COPY --from=build /opt/sello/build ./build
 COPY --from=build /opt/sello/web/dist ./web/dist
+COPY fonts ./fonts
 
 # A dedicated user; the data directory (blobs, master.key, or the embedded PostgreSQL when
 # DATABASE_URL is unset) is a volume it owns.

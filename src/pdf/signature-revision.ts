@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfName, PdfNumber, PdfRef, PdfString } from '@libpdf/core';
 import type * as pkijs from 'pkijs';
-import { createAppearanceStream, formatSignedAt, registerAppearanceFonts } from './signature-appearance.js';
+import { createAppearanceStream, formatSignedAt, prepareAppearanceFonts, registerAppearanceFonts } from './signature-appearance.js';
 import { embedSignaturePng, type EmbeddedImage } from './signature-image.js';
 import { layoutSignature, placeBoxes, refreshWidget, writeStamp, type SignatureLayout, type WidgetPlacement } from './signature-widgets.js';
 import { PdfSignError, cmsStep } from './sign-errors.js';
@@ -130,7 +130,7 @@ function drawAppearances(pdf: PDF, opts: RevisionOptions): SignatureLayout {
       throw new PdfSignError('SIGNING_FAILED', `the signature image is not a readable PNG: ${(err as Error).message}`);
     }
   }
-  const fonts = registerAppearanceFonts(pdf);
+  const fonts = registerAppearanceFonts(pdf, opts.appearance);
   // Drawn at the box's size in points; a reader maps it onto /Rect (§12.5.5), in the page's units.
   const appearanceFor = ({ rect: [x1, y1, x2, y2], rotation, userUnit: u }: WidgetPlacement) =>
     createAppearanceStream(pdf, (x2 - x1) * u, (y2 - y1) * u, rotation, opts.appearance, { ...fonts, image });
@@ -199,6 +199,7 @@ function patchByteRange(out: Uint8Array, from: number, sigRef: PdfRef) {
 
 export async function writeRevision(opts: RevisionOptions, signedAt: Date, contentsSize: number): Promise<PreparedRevision> {
   const pdf = await loadSignable(opts.pdf);
+  await prepareAppearanceFonts(opts.appearance);
   const layout = drawAppearances(pdf, opts);
   const sigRef = pdf.register(signatureDictionary(opts, signedAt, contentsSize));
   layout.fieldDict.set('V', sigRef);

@@ -1,6 +1,7 @@
 // pdfmake templates: a pdfmake document definition (JSON) whose strings may hold {{placeholders}}.
 // Detection lists the placeholders; rendering substitutes the values and lays the document out
-// with pdfmake, in process, with the Roboto fonts bundled with pdfmake (no network, no disk).
+// with pdfmake, in process, with the Roboto fonts bundled with pdfmake (no network) and, for text
+// Roboto cannot show, the service's own script faces (fonts/).
 //
 // pdfmake on the server reads any image given as a path from the local disk (and an SVG's <image>
 // as well): a template saying `image: '/srv/sello/keys/...'` or a value filling `image: '{{logo}}'`
@@ -15,7 +16,7 @@ const require = createRequire(import.meta.url);
 const PLACEHOLDER = /\{\{[ \t]*([\p{L}\p{Nd}_.-]+)[ \t]*\}\}/gu;
 
 type Variant = 'normal' | 'bold' | 'italics' | 'bolditalics';
-type FontDescriptors = Record<string, Record<Variant, Buffer>>;
+type FontDescriptors = Record<string, Record<Variant, Buffer | string>>;
 
 // pdfmake 0.2's server entry point is the PdfPrinter constructor (src/printer.js). The installed
 // @types/pdfmake describes pdfmake 0.3 (createPdf, no PdfPrinter), so what is used is typed here.
@@ -46,16 +47,21 @@ export function detectPdfmake(definition: unknown): DetectedTemplate {
 
 /**
  * Renders the definition with the values substituted. Roboto (regular, Medium as bold, italics)
- * is the only font family and the default one. pdfmake lays the document out synchronously, on
+ * is the default font family; text Roboto cannot show is set in the script faces
+ * (pdfmake-scripts.ts). pdfmake lays the document out synchronously, on
  * this thread: a huge definition blocks the event loop while it renders (no timeout can stop it
  * short of running it in a worker).
  */
 export async function renderPdfmake(definition: unknown, values: FillValues): Promise<Buffer> {
-  const def = transform(checkDefinition(definition), values.fields) as Record<string, unknown>;
+  // Texts with characters Roboto lacks are split into runs of faces that have them, in visual order
+  // (loaded here, not at start: the shaper's WebAssembly is only needed once a document renders).
+  const { installActualText, scriptFontFamilies, withScriptRuns } = await import('./pdfmake-scripts.js');
+  const def = withScriptRuns(transform(checkDefinition(definition), values.fields) as Record<string, unknown>);
   const defaultStyle = isPlainObject(def.defaultStyle) ? def.defaultStyle : {};
   def.defaultStyle = { ...defaultStyle, font: defaultStyle.font ?? 'Roboto' };
 
   const PdfPrinter = require('pdfmake') as PdfPrinterClass;
+  installActualText();
   const printer = new PdfPrinter({
     Roboto: {
       normal: bundledRobotoFont('normal'),
@@ -63,6 +69,7 @@ export async function renderPdfmake(definition: unknown, values: FillValues): Pr
       italics: bundledRobotoFont('italics'),
       bolditalics: bundledRobotoFont('bolditalics'),
     },
+    ...scriptFontFamilies(),
   });
   let doc: PdfKitDocument;
   try {
