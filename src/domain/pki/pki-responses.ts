@@ -17,6 +17,7 @@ import {
   type LoadedPki,
   type OcspCertStatus,
 } from '../../pki/index.js';
+import { type ServiceKeyStore, softwareKeyStore } from '../../pki/service-key.js';
 import type { SecretBox } from '../../pki/secret-box.js';
 import { certificateStatus, nextCrlNumber, revokedCertificates } from '../../store/pki-repo.js';
 import type { PkiWarn } from './load-pki.js';
@@ -40,9 +41,11 @@ export interface PkiResponder {
    * without `renewal` settings and the master key.
    */
   checkOcspResponder(): Promise<boolean>;
+  /** Where the service keys are (software, or a PKCS#11 token whose state /healthz reports). */
+  keyStore: ServiceKeyStore;
 }
 
-type ResponderDeps = { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn };
+type ResponderDeps = { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn; keyStore?: ServiceKeyStore };
 
 export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolicyOid: string, renewal?: OcspRenewalSettings): PkiResponder {
   const warn = deps.warn ?? ((message: string) => console.warn(`pki: ${message}`));
@@ -71,6 +74,7 @@ export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolic
 
   const responder: PkiResponder = {
     pki,
+    keyStore: deps.keyStore ?? softwareKeyStore,
     checkOcspResponder: () => checkOnce({ warn: true }),
     ocsp: async (requestDer) =>
       createOcspResponse(await current(), requestDer, {
@@ -98,7 +102,10 @@ async function takeUpRenewedResponder(
   if (!renewal || !deps.secrets) {
     return false;
   }
-  const checked = await renewOcspResponderIfDue({ db: deps.db, secrets: deps.secrets, clock: deps.clock }, renewal);
+  const checked = await renewOcspResponderIfDue(
+    { db: deps.db, secrets: deps.secrets, clock: deps.clock, keyStore: responder.keyStore },
+    renewal,
+  );
   if (checked.outcome === 'operator' && warn) {
     warn(operatorResponderWarning(checked.notAfter, deps.clock.now()));
   }
@@ -112,7 +119,7 @@ async function takeUpRenewedResponder(
     return false;
   }
   checkMaterial(stored);
-  responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp) };
+  responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp, 'ocsp', responder.keyStore) };
   return true;
 }
 
@@ -127,7 +134,7 @@ async function ocspStatusOf(db: Db, serialHex: string): Promise<OcspCertStatus> 
 }
 
 async function issueCrl(deps: ResponderDeps, pki: LoadedPki, issuer: 'issuing' | 'root'): Promise<Buffer> {
-  if (issuer === 'root' && !pki.root.privateKey) {
+  if (issuer === 'root' && !pki.root.key) {
     // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
     throw new AppError('NOT_YET_AVAILABLE', "this service does not hold the root's key; the root CRL is published by the CA's operator");
   }
