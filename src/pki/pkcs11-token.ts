@@ -61,6 +61,58 @@ async function pkcs11Module(): Promise<Pkcs11Module> {
   return loaded;
 }
 
+/**
+ * One loaded module per path in the process, shared by the tokens opened on it. C_Initialize and
+ * C_Finalize are per process (v2.40 §5.4): finalising under another user of the module would end
+ * its sessions too. A module once loaded stays loaded (the object is never collected, which would
+ * dlclose it): a module unloaded while its exit handlers are registered crashes the process at exit.
+ */
+const modules = new Map<string, { lib: Pkcs11Js.PKCS11; users: number }>();
+
+function initialised(p11: Pkcs11Module, modulePath: string): { lib: Pkcs11Js.PKCS11 } {
+  let entry = modules.get(modulePath);
+  if (!entry) {
+    const lib = new p11.PKCS11();
+    try {
+      lib.load(modulePath);
+    } catch (error) {
+      throw new Pkcs11SetupError('module', `the PKCS#11 module ${modulePath} cannot be loaded (${(error as Error).message})`);
+    }
+    entry = { lib, users: 0 };
+    modules.set(modulePath, entry);
+  }
+  if (entry.users === 0) {
+    try {
+      // OS locking: signatures run on libuv's threads (C_SignAsync), several at once (v2.40 §5.4).
+      entry.lib.C_Initialize({ flags: p11.CKF_OS_LOCKING_OK });
+    } catch (error) {
+      if (errorCode(error) !== p11.CKR_CRYPTOKI_ALREADY_INITIALIZED) {
+        throw new Pkcs11SetupError('module', `the PKCS#11 module ${modulePath} does not initialise (${(error as Error).message})`);
+      }
+    }
+  }
+  entry.users += 1;
+  return entry;
+}
+
+function release(modulePath: string): void {
+  const entry = modules.get(modulePath);
+  if (!entry || entry.users === 0) {
+    return;
+  }
+  entry.users -= 1;
+  if (entry.users === 0) {
+    try {
+      entry.lib.C_Finalize();
+    } catch {
+      // Already finalised, or the token is gone.
+    }
+  }
+}
+
+/** Inputs of signatures under way on libuv's threads (see sign()). */
+const inFlight = new Set<Buffer>();
+
 const errorCode = (error: unknown): number | undefined => {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'number' ? code : undefined;
@@ -69,11 +121,15 @@ const errorCode = (error: unknown): number | undefined => {
 export class Pkcs11Token {
   private idle: Handle[] = [];
   private open = 0;
-  private waiters: ((session: Handle) => void)[] = [];
+  private waiters: { resolve: (session: Handle) => void; reject: (error: unknown) => void }[] = [];
+  /** Sessions in use now, and those of them to close when they come back (opened before a reset). */
+  private busy = new Set<Handle>();
+  private stale = new Set<Handle>();
   private anchor: Handle | undefined;
   private slot: Handle | undefined;
   /** Private key handles by label, valid while the sessions are (dropped with them by reset). */
   private handles = new Map<string, Handle>();
+  private closed = false;
 
   private constructor(
     private readonly p11: Pkcs11Module,
@@ -84,22 +140,14 @@ export class Pkcs11Token {
   /** Loads the module, finds the token and logs in; Pkcs11SetupError names what is wrong. */
   static async open(settings: Pkcs11TokenSettings): Promise<Pkcs11Token> {
     const p11 = await pkcs11Module();
-    const lib = new p11.PKCS11();
+    const lib = initialised(p11, settings.modulePath);
+    const token = new Pkcs11Token(p11, lib.lib, settings);
     try {
-      lib.load(settings.modulePath);
+      token.connect();
     } catch (error) {
-      throw new Pkcs11SetupError('module', `the PKCS#11 module ${settings.modulePath} cannot be loaded (${(error as Error).message})`);
+      release(settings.modulePath);
+      throw error;
     }
-    try {
-      // OS locking: signatures run on libuv's threads (C_SignAsync), several at once (v2.40 §5.4).
-      lib.C_Initialize({ flags: p11.CKF_OS_LOCKING_OK });
-    } catch (error) {
-      if (errorCode(error) !== p11.CKR_CRYPTOKI_ALREADY_INITIALIZED) {
-        throw new Pkcs11SetupError('module', `the PKCS#11 module ${settings.modulePath} does not initialise (${(error as Error).message})`);
-      }
-    }
-    const token = new Pkcs11Token(p11, lib, settings);
-    token.connect();
     return token;
   }
 
@@ -141,20 +189,32 @@ export class Pkcs11Token {
     this.anchor = anchor;
   }
 
-  /** Drops every session (after a failure): the next use connects again. */
+  /**
+   * Drops this token's sessions (after a failure): the next use connects again. Sessions in use by
+   * a signature under way on another thread are closed when they come back, not under it; and
+   * only this object's sessions are closed (C_CloseAllSessions would close every session of the
+   * process on that slot, another user's of the same module too).
+   */
   private reset(): void {
-    const slot = this.slot;
+    const closing = [...this.idle, ...(this.anchor ? [this.anchor] : [])];
+    for (const session of this.busy) {
+      this.stale.add(session);
+    }
     this.slot = undefined;
     this.anchor = undefined;
     this.idle = [];
-    this.open = 0;
+    this.open = this.busy.size;
     this.handles.clear();
-    if (slot) {
-      try {
-        this.lib.C_CloseAllSessions(slot);
-      } catch {
-        // The token is gone: its sessions with it.
-      }
+    for (const session of closing) {
+      this.closeSession(session);
+    }
+  }
+
+  private closeSession(session: Handle): void {
+    try {
+      this.lib.C_CloseSession(session);
+    } catch {
+      // The token is gone: its sessions with it.
     }
   }
 
@@ -162,54 +222,57 @@ export class Pkcs11Token {
     if (!this.slot) {
       this.connect();
     }
-    const session = this.idle.pop();
-    if (session) {
+    const idle = this.idle.pop();
+    if (idle) {
+      this.busy.add(idle);
+      return idle;
+    }
+    if (this.open >= (this.settings.maxSessions ?? 8)) {
+      return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    }
+    this.open += 1;
+    try {
+      const session = this.lib.C_OpenSession(this.slot!, this.p11.CKF_SERIAL_SESSION | this.p11.CKF_RW_SESSION);
+      this.busy.add(session);
       return session;
+    } catch (error) {
+      this.open -= 1;
+      throw error;
     }
-    if (this.open < (this.settings.maxSessions ?? 8)) {
-      this.open += 1;
-      try {
-        return this.lib.C_OpenSession(this.slot!, this.p11.CKF_SERIAL_SESSION | this.p11.CKF_RW_SESSION);
-      } catch (error) {
-        this.open -= 1;
-        throw error;
-      }
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   private give(session: Handle): void {
-    const waiter = this.waiters.shift();
-    if (waiter) {
-      waiter(session);
+    this.busy.delete(session);
+    if (this.stale.delete(session)) {
+      this.closeSession(session);
+      this.open -= 1;
     } else {
       this.idle.push(session);
+    }
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      // Through take() again: a session freed above, or a new one on a token connected again.
+      this.take().then(waiter.resolve, waiter.reject);
     }
   }
 
   /**
-   * Runs `work` on a session of its own. A failure drops all sessions (the token may be gone or
+   * Runs `work` on a session of its own. A failure drops the sessions (the token may be gone or
    * logged out; the next call logs in again) and is thrown as it came.
    */
   async withSession<T>(work: (session: Handle) => T | Promise<T>): Promise<T> {
-    let session: Handle;
-    try {
-      session = await this.take();
-    } catch (error) {
+    const session = await this.take().catch((error: unknown) => {
       this.reset();
       throw error;
-    }
+    });
     try {
-      const result = await work(session);
+      return await work(session);
+    } catch (error) {
+      this.stale.add(session);
+      this.reset();
+      throw error;
+    } finally {
       this.give(session);
-      return result;
-    } catch (error) {
-      this.reset();
-      for (const waiter of this.waiters.splice(0)) {
-        // Waiters get a fresh session (or the failure) through take() again.
-        this.take().then(waiter, () => undefined);
-      }
-      throw error;
     }
   }
 
@@ -290,6 +353,8 @@ export class Pkcs11Token {
   /**
    * Generates a key pair in the token under `label`: the private key sensitive and never
    * extractable (v2.40 §4.9: CKA_SENSITIVE, CKA_EXTRACTABLE false), so it cannot leave the token.
+   * Synchronous on purpose: pkcs11js 2.1's C_GenerateKeyPairAsync hands its worker thread templates
+   * that are freed when the call returns. It runs once per key, at the PKI's first start.
    */
   async generate(label: string, kind: KeyKind): Promise<void> {
     const { p11 } = this;
@@ -310,13 +375,13 @@ export class Pkcs11Token {
     const publicCommon = [...common, { type: p11.CKA_CLASS, value: p11.CKO_PUBLIC_KEY }, { type: p11.CKA_VERIFY, value: true }];
     await this.withSession((session) =>
       kind === 'ecdsa-p256'
-        ? this.lib.C_GenerateKeyPairAsync(
+        ? this.lib.C_GenerateKeyPair(
             session,
             { mechanism: p11.CKM_EC_KEY_PAIR_GEN },
             [...publicCommon, { type: p11.CKA_EC_PARAMS, value: Buffer.from(CURVE_OIDS.prime256v1.der, 'hex') }],
             [...privateTemplate, { type: p11.CKA_KEY_TYPE, value: p11.CKK_EC }],
           )
-        : this.lib.C_GenerateKeyPairAsync(
+        : this.lib.C_GenerateKeyPair(
             session,
             { mechanism: p11.CKM_RSA_PKCS_KEY_PAIR_GEN },
             [
@@ -341,7 +406,14 @@ export class Pkcs11Token {
       }
       this.handles.set(label, key);
       this.lib.C_SignInit(session, { mechanism: mechanism === 'ecdsa' ? this.p11.CKM_ECDSA : this.p11.CKM_RSA_PKCS }, key);
-      return this.lib.C_SignAsync(session, input, Buffer.alloc(1024));
+      // pkcs11js's worker thread reads the input by its address without holding the Buffer: were
+      // it collected meanwhile, the module would read freed memory. Held here until the answer.
+      inFlight.add(input);
+      try {
+        return await this.lib.C_SignAsync(session, input, Buffer.alloc(1024));
+      } finally {
+        inFlight.delete(input);
+      }
     });
   }
 
@@ -363,13 +435,13 @@ export class Pkcs11Token {
     }
   }
 
-  /** Logs out and finalises the module (the process is stopping). */
+  /** Closes this token's sessions; the module is finalised when no token of the process uses it. */
   close(): void {
-    this.reset();
-    try {
-      this.lib.C_Finalize();
-    } catch {
-      // Already finalised, or the token is gone.
+    if (this.closed) {
+      return;
     }
+    this.closed = true;
+    this.reset();
+    release(this.settings.modulePath);
   }
 }
