@@ -242,6 +242,14 @@ describe('the service keys in the token', () => {
         body: spawnSync('cat', [file('q.tsq')]).stdout,
       });
       expect(stamp.status).toBe(503);
+
+      // An OCSP client is told to ask again (tryLater), by an answer nobody signed.
+      const ocsp = await promisify(execFile)(
+        'openssl',
+        ['ocsp', '-url', `${s.baseUrl}/pki/ocsp`, '-issuer', file('issuing.pem'), '-cert', file('ana.pem'), '-CAfile', file('root.pem')],
+        { encoding: 'utf8' },
+      ).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+      expect(`${ocsp.stdout}${ocsp.stderr}`).toMatch(/Responder Error: trylater \(3\)/);
     } finally {
       renameSync(`${tokens}-away`, tokens);
     }

@@ -9,6 +9,7 @@ import type { Db } from '../../store/db.js';
 import {
   checkMaterial,
   createCrl,
+  createOcspErrorResponse,
   createOcspResponse,
   createTimeStampReply,
   importPkiIdentity,
@@ -17,7 +18,7 @@ import {
   type LoadedPki,
   type OcspCertStatus,
 } from '../../pki/index.js';
-import { type ServiceKeyStore, softwareKeyStore } from '../../pki/service-key.js';
+import { type ServiceKeyStore, ServiceKeyUnavailableError, softwareKeyStore } from '../../pki/service-key.js';
 import type { SecretBox } from '../../pki/secret-box.js';
 import { certificateStatus, nextCrlNumber, revokedCertificates } from '../../store/pki-repo.js';
 import type { PkiWarn } from './load-pki.js';
@@ -76,12 +77,23 @@ export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolic
     pki,
     keyStore: deps.keyStore ?? softwareKeyStore,
     checkOcspResponder: () => checkOnce({ warn: true }),
-    ocsp: async (requestDer) =>
-      createOcspResponse(await current(), requestDer, {
-        now: deps.clock.now(),
-        nextUpdateMinutes: OCSP_MINUTES,
-        lookup: (serialHex) => ocspStatusOf(deps.db, serialHex),
-      }),
+    ocsp: async (requestDer) => {
+      try {
+        return await createOcspResponse(await current(), requestDer, {
+          now: deps.clock.now(),
+          nextUpdateMinutes: OCSP_MINUTES,
+          lookup: (serialHex) => ocspStatusOf(deps.db, serialHex),
+        });
+      } catch (error) {
+        if (!(error instanceof ServiceKeyUnavailableError)) {
+          throw error;
+        }
+        // The responder's key is in a token that cannot be reached: RFC 6960 §2.3 tryLater, the
+        // unsigned answer an OCSP client reads as "ask again", never an answer signed otherwise.
+        warn(error.message);
+        return createOcspErrorResponse('tryLater');
+      }
+    },
     crl: (issuer) => issueCrl(deps, responder.pki, issuer),
     timestamp: (requestDer) =>
       createTimeStampReply(responder.pki, requestDer, { now: deps.clock.now(), serialNumber: randomSerialHex(), policyOid: tsaPolicyOid }),
