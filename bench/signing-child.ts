@@ -99,7 +99,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
   const responder = createPkiResponder({ db: undefined as unknown as Db, clock }, await importPki(material), job.tsaPolicyOid);
   const tsa = timestampSource({ pki: responder });
   const urls = pkiUrls(job.publicUrl);
-  const floorKey = createPrivateKey({ key: material.issuing.privateKeyPkcs8, format: 'der', type: 'pkcs8' });
+  const floorKey = createPrivateKey({ key: material.issuing.privateKeyPkcs8!, format: 'der', type: 'pkcs8' });
   const blobs = createFsBlobStore(job.blobDir);
   const unsigned = await readFile(job.pdfPath);
   const key = await blobs.put(unsigned);

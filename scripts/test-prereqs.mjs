@@ -14,6 +14,7 @@ const NEEDED = [
   ['soffice', 'libreoffice-writer-nogui', 'converts docx templates to PDF'],
   ['faketime', 'faketime', "moves pdfsig's clock to check signatures as a validator would years later"],
   ['docker-compose', 'docker-compose', 'reads the compose files as Compose would (docker-compose config, no daemon needed)'],
+  ['softhsm2-util', 'softhsm2', 'a PKCS#11 token (SoftHSM2) holding the service keys in the tests of keys in a token'],
   // A font file rather than a command: without fonts, rendered templates have no readable text.
   ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', 'fonts-dejavu-core', 'fonts for rendered templates'],
 ];

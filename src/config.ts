@@ -195,7 +195,36 @@ export interface PkiConfig {
   signerKeyThreads: number;
   /** Life of each signature's certificate in days (cut at the issuing CA's end). */
   signerCertDays: number;
+  /** The service's keys (root, issuing CA, TSA, OCSP) in a PKCS#11 token; absent: in software, sealed in the database. */
+  pkcs11?: Pkcs11Config;
 }
+
+/** A PKCS#11 token holding the service's keys (docs/operations.md, "Service keys in a PKCS#11 token"). */
+export interface Pkcs11Config {
+  /** Path of the PKCS#11 module (.so). */
+  modulePath: string;
+  /** The token: its slot ID or its label (one of them). */
+  slot?: number;
+  tokenLabel?: string;
+  /** The user PIN, or the file it is read from at start (one of them). */
+  pin?: string;
+  pinPath?: string;
+  /** The label of each key in the token; a key absent at the PKI's first start is generated there. */
+  labels: { root: string; issuing: string; tsa: string; ocsp: string };
+}
+
+/** The variables of the token settings, named in the messages about them. */
+export const PKCS11_VARIABLES = {
+  module: 'SELLO_PKCS11_MODULE',
+  slot: 'SELLO_PKCS11_SLOT',
+  tokenLabel: 'SELLO_PKCS11_TOKEN_LABEL',
+  pin: 'SELLO_PKCS11_PIN',
+  pinFile: 'SELLO_PKCS11_PIN_FILE',
+  root: 'SELLO_PKCS11_ROOT_KEY_LABEL',
+  issuing: 'SELLO_PKCS11_CA_KEY_LABEL',
+  tsa: 'SELLO_PKCS11_TSA_KEY_LABEL',
+  ocsp: 'SELLO_PKCS11_OCSP_KEY_LABEL',
+} as const;
 
 export interface RenderSettings {
   /** Debian's Chromium, which renders html templates. */
@@ -281,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
   const access = accessSettings(env, read, problems, service.appEnv);
   const limits = limitSettings(read);
   const pkiFiles = pkiFileSettings(env, read, problems);
+  const pkcs11 = pkcs11Settings(env, pkiFiles, problems);
   const outside = mailAndTsaSettings(env, problems);
   const nom151 = nom151Settings(env, problems);
   const sat = satSettings(env, problems);
@@ -312,7 +342,7 @@ export function loadConfig(env: Env = process.env): Config {
     blobs: blobSettings(env, read, problems),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${service.publicHost}>`),
     pdfJail: pdfJailSettings(read),
-    pki: pkiSettings(read, pkiFiles),
+    pki: pkiSettings(read, pkiFiles, pkcs11),
     render: renderSettings(read),
   };
   checkChoices(config, env, problems);
@@ -446,9 +476,51 @@ function pkiFileSettings(env: Env, { str }: EnvReader, problems: string[]) {
   return { pem, pkcs12, tsaPolicyOid };
 }
 
+/** The PKCS#11 token of the service's keys, when SELLO_PKCS11_MODULE is set. */
+function pkcs11Settings(env: Env, files: ReturnType<typeof pkiFileSettings>, problems: string[]): Pkcs11Config | undefined {
+  const v = PKCS11_VARIABLES;
+  const modulePath = env[v.module] || undefined;
+  if (!modulePath) {
+    const stray = Object.values(v).filter((name) => env[name]);
+    if (stray.length > 0) {
+      problems.push(`${stray.join(', ')}: token settings without ${v.module} (the PKCS#11 module's path)`);
+    }
+    return undefined;
+  }
+  if (files.pem || files.pkcs12) {
+    problems.push(`${v.module}: keys in a token go with the PKI the service generates, not with your own CA's key files (SELLO_PKI_*)`);
+  }
+  const slotText = env[v.slot] || undefined;
+  const tokenLabel = env[v.tokenLabel] || undefined;
+  if ((slotText === undefined) === (tokenLabel === undefined)) {
+    problems.push(`${v.slot} or ${v.tokenLabel}: set one of them, to name the token`);
+  }
+  const slot = slotText === undefined ? undefined : Number(slotText);
+  if (slot !== undefined && !(Number.isSafeInteger(slot) && slot >= 0)) {
+    problems.push(`${v.slot}=${JSON.stringify(slotText)}: expected the slot's number`);
+  }
+  const pin = env[v.pin] || undefined;
+  const pinFile = env[v.pinFile] || undefined;
+  if ((pin === undefined) === (pinFile === undefined)) {
+    problems.push(`${v.pin} or ${v.pinFile}: set one of them (the token's user PIN, or a file holding it)`);
+  }
+  const label = (name: string, fallback: string) => env[name] || fallback;
+  const labels = {
+    root: label(v.root, 'sello-root'),
+    issuing: label(v.issuing, 'sello-ca'),
+    tsa: label(v.tsa, 'sello-tsa'),
+    ocsp: label(v.ocsp, 'sello-ocsp'),
+  };
+  if (new Set(Object.values(labels)).size !== 4) {
+    problems.push(`${v.root}, ${v.issuing}, ${v.tsa}, ${v.ocsp}: each key needs a label of its own`);
+  }
+  return { modulePath: resolve(modulePath), slot, tokenLabel, pin, pinPath: pinFile && resolve(pinFile), labels };
+}
+
 /** The PKI as configured: the CA's files, and the keys and lifetime of signers' certificates. */
-function pkiSettings({ str, int }: EnvReader, files: ReturnType<typeof pkiFileSettings>): PkiConfig {
+function pkiSettings({ str, int }: EnvReader, files: ReturnType<typeof pkiFileSettings>, pkcs11?: Pkcs11Config): PkiConfig {
   return {
+    pkcs11,
     organization: str('SELLO_PKI_ORGANIZATION', 'Sello'),
     pem: files.pem,
     pkcs12: files.pem ? undefined : files.pkcs12,

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { systemClock, type Deps } from './domain/deps.js';
 import { followPkiChanges } from './domain/pki/follow-pki-changes.js';
 import { loadPki } from './domain/pki/load-pki.js';
+import { openServiceKeyStore, tokenStartError } from './domain/pki/open-key-store.js';
 import { createPkiResponder } from './domain/pki/pki-responses.js';
 import { guardedFetch } from './net/url-guard.js';
 import { SIGNER_KEY_REFILL_DELAY_MS, SignerKeyPools, pemCertificates } from './pki/index.js';
@@ -51,7 +52,16 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
     const secrets = createSecretBox(masterKey);
     // Message bodies written before they were sealed at rest, still waiting (seal-message-bodies.ts).
     await sealMessageBodies(dbHandle.db, secrets);
-    const pki = await loadPki({ db: dbHandle.db, secrets, clock: systemClock, progress }, config.pki, config.publicUrl);
+    // The service's keys: in software, or in the PKCS#11 token, which must open now or the start stops.
+    const keys = await openServiceKeyStore(config.pki.pkcs11);
+    const pki = await loadPki(
+      { db: dbHandle.db, secrets, clock: systemClock, progress, keyStore: keys.store },
+      config.pki,
+      config.publicUrl,
+    ).catch((error: unknown) => {
+      keys.close();
+      throw tokenStartError(error);
+    });
     // A fresh RSA-2048 pair per signature costs 150–200 ms at the median (over 500 ms at p99) on a
     // small server, more than the rest of the signature: generated ahead of time on the thread pool,
     // it is off the signer's wait (pki/key-pool.ts; docs/performance.md, scenario F). One pool per
@@ -77,7 +87,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       pdfJail,
       imageJail,
       templates: createTemplateEngines(config.render, pdfJail),
-      pki: createPkiResponder({ db: dbHandle.db, clock: systemClock, secrets }, pki, config.pki.tsaPolicyOid, {
+      pki: createPkiResponder({ db: dbHandle.db, clock: systemClock, secrets, keyStore: keys.store }, pki, config.pki.tsaPolicyOid, {
         organization: config.pki.organization,
         baseUrl: config.publicUrl,
       }),
@@ -114,6 +124,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       close: async () => {
         await pkiChanges.stop();
         signerKeys.stop();
+        keys.close();
         await deps.templates.close();
         await deps.pdfJail.close();
         await deps.imageJail.close();

@@ -8,6 +8,7 @@ import { inputError } from '../domain/check-input.js';
 import { isConcurrentChangeConflict } from '../domain/concurrent-change.js';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { Unauthorized, sendUnauthorized } from './auth.js';
+import { ServiceKeyUnavailableError } from '../pki/service-key.js';
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -92,6 +93,7 @@ const STATUS: Record<ErrorCode, number> = {
   API_KEY_NOT_FOUND: 404,
   WEBHOOK_NOT_SET: 409,
   SERVICE_UNAVAILABLE: 503,
+  SERVICE_KEY_UNAVAILABLE: 503,
   RENDER_TIMEOUT: 503,
   RENDERER_UNAVAILABLE: 503,
   INTERNAL: 500,
@@ -164,6 +166,14 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
     logUnauthorized(req, err);
     return sendUnauthorized(reply);
   }
+  // Before AppError: a signature that failed because the token is gone says so, whatever wrapped it.
+  const keyDown = serviceKeyDown(err);
+  if (keyDown) {
+    req.log.error({ err }, 'service key unavailable');
+    // The token's own words (labels, return codes) go to the log, not to the client.
+    const message = `the service's ${keyDown.role} key is unavailable; nothing was signed, retry later`;
+    return reply.code(503).send(errorBody('SERVICE_KEY_UNAVAILABLE', message, { request_id: req.id, key: keyDown.role }));
+  }
   if (err instanceof AppError) {
     if (statusOf(err.code) >= 500) {
       req.log.warn({ code: err.code, cause: err.cause }, err.message);
@@ -222,6 +232,16 @@ export function handleError(err: FastifyError | AppError | Error, req: FastifyRe
 }
 
 /** A JSON pointer as the use cases name fields: stickers[0].rect.ty (the body's own fields unprefixed). */
+/** A service key the token cannot reach, thrown as it is or as the cause of a signing failure. */
+function serviceKeyDown(err: unknown): ServiceKeyUnavailableError | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth += 1) {
+    if (e instanceof ServiceKeyUnavailableError) {
+      return e;
+    }
+  }
+  return undefined;
+}
+
 /** Connection-level failures of PostgreSQL (refused, reset, shutting down), not query errors. */
 function isDatabaseDown(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;

@@ -5,17 +5,8 @@ import { KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cachedCertificate } from './certificate-cache.js';
-import {
-  certificateDer,
-  derElement,
-  engine,
-  hashForKey,
-  keyIdentifier,
-  nodeSigner,
-  serialToInteger,
-  toArrayBuffer,
-  toTime,
-} from './primitives.js';
+import { derElement, engine, keyIdentifier, serialToInteger, toArrayBuffer, toTime } from './primitives.js';
+import { type ServiceKey, softwareServiceKey } from './service-key.js';
 import { OID } from './cms/oids.js';
 
 /** Subject or issuer name parts, most general first in the encoding (C, O, CN). */
@@ -125,13 +116,17 @@ export function subjectAltName(names: { emails?: string[]; uris?: string[] }): p
 /** id-pkix-ocsp-nocheck (RFC 6960 §4.2.2.2.1): the value is NULL. */
 export const ocspNoCheck = () => extension(OID.ocspNoCheck, false, new asn1js.Null());
 
+/** A service key, or a CryptoKey of this process (wrapped as a software service key). */
+export type SigningKey = ServiceKey | CryptoKey;
+
 /** What signs a new certificate: an issuing certificate with its key, or the subject itself. */
-export type CertificateSigner = { certificate: pkijs.Certificate; privateKey: CryptoKey } | { selfSigned: true; privateKey: CryptoKey };
+export type CertificateSigner = { certificate: pkijs.Certificate; key: SigningKey } | { selfSigned: true; key: SigningKey };
 
 export interface CertificateTemplate {
   serialHex: string;
   subject: pkijs.RelativeDistinguishedNames;
-  publicKey: CryptoKey;
+  /** The subject's public key: a CryptoKey, or its subjectPublicKeyInfo DER (a key in a token). */
+  publicKey: CryptoKey | Uint8Array;
   notBefore: Date;
   notAfter: Date;
   signer: CertificateSigner;
@@ -170,7 +165,7 @@ export async function buildCertificate(template: CertificateTemplate): Promise<B
     extensions.push(extension(OID.authorityKeyIdentifier, false, new asn1js.Sequence({ value: [keyId] })));
   }
   certificate.extensions = [...extensions, ...template.extensions];
-  const der = await signTbs(certificate, template.signer.privateKey);
+  const der = await signTbs(certificate, template.signer.key);
   // A certificate that does not parse back is a bug here, not at the verifier. Parsed through the
   // cache: a signer certificate is read again by the CMS that follows (its issuer, serial and key).
   cachedCertificate(der);
@@ -178,8 +173,12 @@ export async function buildCertificate(template: CertificateTemplate): Promise<B
 }
 
 /** The subjectPublicKeyInfo of a key: node's SPKI export at once where it is one of node's keys. */
-async function importPublicKey(info: pkijs.PublicKeyInfo, publicKey: CryptoKey): Promise<void> {
-  let spki: Buffer;
+async function importPublicKey(info: pkijs.PublicKeyInfo, publicKey: CryptoKey | Uint8Array): Promise<void> {
+  let spki: Uint8Array;
+  if (publicKey instanceof Uint8Array) {
+    info.fromSchema(asn1js.fromBER(toArrayBuffer(publicKey)).result);
+    return;
+  }
   try {
     spki = KeyObject.from(publicKey).export({ type: 'spki', format: 'der' });
   } catch {
@@ -189,22 +188,24 @@ async function importPublicKey(info: pkijs.PublicKeyInfo, publicKey: CryptoKey):
   info.fromSchema(asn1js.fromBER(toArrayBuffer(spki)).result);
 }
 
+/** The service key behind a SigningKey. */
+export async function serviceKeyOf(key: SigningKey): Promise<ServiceKey> {
+  return 'signatureOid' in key ? key : softwareServiceKey(key, 'a key of this process');
+}
+
 /**
  * Signs the TBSCertificate as Certificate.sign() does (the same AlgorithmIdentifier in both places,
- * RFC 5280 §4.1.1.2), with node:crypto at once where the key allows it (nodeSigner), and gives the
- * certificate's DER: SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }, joined from
- * the bytes just signed rather than parsed back and encoded again by pkijs.
+ * RFC 5280 §4.1.1.2), with the service key wherever it lives, and gives the certificate's DER:
+ * SEQUENCE { tbsCertificate, signatureAlgorithm, signatureValue }, joined from the bytes just
+ * signed rather than parsed back and encoded again by pkijs.
  */
-async function signTbs(certificate: pkijs.Certificate, key: CryptoKey): Promise<Buffer> {
-  const signer = nodeSigner(key);
-  if (!signer) {
-    await certificate.sign(key, hashForKey(key), engine);
-    return certificateDer(certificate);
-  }
-  certificate.signature = signer.algorithm;
-  certificate.signatureAlgorithm = signer.algorithm;
+async function signTbs(certificate: pkijs.Certificate, signingKey: SigningKey): Promise<Buffer> {
+  const key = await serviceKeyOf(signingKey);
+  const algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: key.signatureOid });
+  certificate.signature = algorithm();
+  certificate.signatureAlgorithm = algorithm();
   certificate.tbsView = new Uint8Array(certificate.encodeTBS().toBER(false));
-  certificate.signatureValue = new asn1js.BitString({ valueHex: toArrayBuffer(signer.sign(certificate.tbsView)) });
+  certificate.signatureValue = new asn1js.BitString({ valueHex: toArrayBuffer(await key.sign(certificate.tbsView)) });
   const der = (block: asn1js.BaseBlock) => new Uint8Array(block.toBER(false));
-  return derElement(0x30, [certificate.tbsView, der(signer.algorithm.toSchema()), der(certificate.signatureValue)]);
+  return derElement(0x30, [certificate.tbsView, der(certificate.signatureAlgorithm.toSchema()), der(certificate.signatureValue)]);
 }

@@ -5,7 +5,7 @@ import * as pkijs from 'pkijs';
 import { subjectKeyIdOf } from './certificate-builder.js';
 import { PkiError } from './errors.js';
 import type { LoadedPki } from './material-types.js';
-import { engine, hashForKey, serialToInteger, toArrayBuffer, toTime } from './primitives.js';
+import { serialToInteger, toArrayBuffer, toTime } from './primitives.js';
 import { OID } from './cms/oids.js';
 
 /** A revoked certificate: serial as hex (any case, colons allowed), when, and the RFC 5280 §5.3.1 reason. */
@@ -35,7 +35,8 @@ const ext = (extnID: string, value: asn1js.BaseBlock) => new pkijs.Extension({ e
 export async function createCrl(pki: LoadedPki, options: CreateCrlOptions): Promise<Buffer> {
   const which = options.issuer ?? 'issuing';
   const issuer = which === 'root' ? pki.root : pki.issuing;
-  if (!issuer.privateKey) {
+  const key = issuer.key;
+  if (!key) {
     throw new PkiError('missing_key', 'the root key is not held by the service, so it cannot sign the root CRL');
   }
   if (options.nextUpdate.getTime() <= options.thisUpdate.getTime()) {
@@ -83,6 +84,12 @@ export async function createCrl(pki: LoadedPki, options: CreateCrlOptions): Prom
       ext(OID.crlNumber, asn1js.Integer.fromBigInt(crlNumber)),
     ],
   });
-  await crl.sign(issuer.privateKey, hashForKey(issuer.privateKey), engine);
+  // As CertificateRevocationList.sign() does, with the service key wherever it lives: the same
+  // AlgorithmIdentifier in the TBS and outside it (RFC 5280 §5.1.1.2).
+  crl.signature = new pkijs.AlgorithmIdentifier({ algorithmId: key.signatureOid });
+  crl.signatureAlgorithm = new pkijs.AlgorithmIdentifier({ algorithmId: key.signatureOid });
+  // encodeTBS is public in pkijs's JavaScript but typed protected on this class.
+  crl.tbsView = new Uint8Array((crl as unknown as { encodeTBS(): asn1js.Sequence }).encodeTBS().toBER(false));
+  crl.signatureValue = new asn1js.BitString({ valueHex: toArrayBuffer(await key.sign(crl.tbsView)) });
   return Buffer.from(crl.toSchema().toBER(false)); // the TBS bytes that were signed
 }

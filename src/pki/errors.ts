@@ -21,7 +21,9 @@ export type PkiErrorCode =
   /** A time-stamp token or reply fails verification; the message says which check. */
   | 'timestamp_invalid'
   /** An OCSP response or CRL cannot be relied on (unsigned by the issuer, not about the certificate, revoked). */
-  | 'revocation_invalid';
+  | 'revocation_invalid'
+  /** A service key in a PKCS#11 token cannot be reached (token gone, logged out, key removed). */
+  | 'key_unavailable';
 
 export class PkiError extends Error {
   constructor(

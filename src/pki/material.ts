@@ -23,8 +23,9 @@ import {
 import { checkMaterial } from './material-checks.js';
 import type { KeyedCertificate, LoadedPki, PkiIdentity, PkiMaterial } from './material-types.js';
 import { pkiUrls } from './pki-urls.js';
-import { generateKeyPair, importPrivateKey, parseCertificate, randomSerialHex } from './primitives.js';
-import { exportPkcs8, issueOcspResponderCertificate, issueTsaCertificate, startOf } from './service-certificates.js';
+import { parseCertificate, randomSerialHex } from './primitives.js';
+import { issueOcspResponderCertificate, issueTsaCertificate, startOf } from './service-certificates.js';
+import { type ServiceKeyRole, type ServiceKeyStore, softwareKeyStore } from './service-key.js';
 
 export interface GenerateServicePkiOptions {
   /** Organisation name in every certificate's subject (O) and in the CNs. */
@@ -39,6 +40,8 @@ export interface GenerateServicePkiOptions {
   issuingValidityYears?: number;
   tsaValidityYears?: number;
   ocspValidityDays?: number;
+  /** Where the keys are made: in this process (default) or in a PKCS#11 token. */
+  keyStore?: ServiceKeyStore;
 }
 
 const addYears = (date: Date, years: number) => {
@@ -47,29 +50,33 @@ const addYears = (date: Date, years: number) => {
   return result;
 };
 
-/** Generates the whole service PKI (first start). Keys leave only as PKCS#8 in the result. */
+/**
+ * Generates the whole service PKI (first start). Software keys leave only as PKCS#8 in the result;
+ * token keys stay in the token and the result names their labels.
+ */
 export async function generateServicePki(options: GenerateServicePkiOptions): Promise<PkiMaterial> {
   const { organization, country, now } = options;
+  const store = options.keyStore ?? softwareKeyStore;
   const urls = pkiUrls(options.baseUrl);
-  const [rootKeys, issuingKeys] = await Promise.all([generateKeyPair('rsa-3072', true), generateKeyPair('rsa-3072', true)]);
+  const [rootKeys, issuingKeys] = await Promise.all([store.create('root', 'rsa-3072'), store.create('issuing', 'rsa-3072')]);
 
   const rootDer = await buildCertificate({
     serialHex: randomSerialHex(),
     subject: buildName({ commonName: `${organization} Root CA`, organization, country }),
-    publicKey: rootKeys.publicKey,
+    publicKey: rootKeys.spki,
     notBefore: startOf(now),
     notAfter: addYears(now, options.rootValidityYears ?? 20),
-    signer: { selfSigned: true, privateKey: rootKeys.privateKey },
+    signer: { selfSigned: true, key: rootKeys.key },
     // No AKI on a self-signed root (RFC 5280 §4.2.1.1 allows omitting it), no pathLen: the root
     // may later sign a second issuing CA.
     extensions: [caBasicConstraints(), keyUsageExtension([KeyUsage.keyCertSign, KeyUsage.cRLSign])],
   });
-  const root = { certificate: parseCertificate(rootDer), privateKey: rootKeys.privateKey };
+  const root = { certificate: parseCertificate(rootDer), key: rootKeys.key };
 
   const issuingDer = await buildCertificate({
     serialHex: randomSerialHex(),
     subject: buildName({ commonName: `${organization} Signing CA`, organization, country }),
-    publicKey: issuingKeys.publicKey,
+    publicKey: issuingKeys.spki,
     notBefore: startOf(now),
     notAfter: addYears(now, options.issuingValidityYears ?? 10),
     signer: root,
@@ -83,41 +90,57 @@ export async function generateServicePki(options: GenerateServicePkiOptions): Pr
       crlDistributionPoint(urls.rootCrl),
     ],
   });
-  const issuing = { certificate: parseCertificate(issuingDer), privateKey: issuingKeys.privateKey };
+  const issuing = { certificate: parseCertificate(issuingDer), key: issuingKeys.key };
 
-  const serviceOptions = { organization, country, baseUrl: options.baseUrl, now };
+  const serviceOptions = { organization, country, baseUrl: options.baseUrl, now, keyStore: store };
   const [tsa, ocsp] = await Promise.all([
     issueTsaCertificate(issuing, { ...serviceOptions, validityDays: 365 * (options.tsaValidityYears ?? 5) }),
     issueOcspResponderCertificate(issuing, { ...serviceOptions, validityDays: options.ocspValidityDays ?? 365 }),
   ]);
   return {
-    root: { certificateDer: rootDer, privateKeyPkcs8: await exportPkcs8(rootKeys.privateKey) },
-    issuing: { certificateDer: issuingDer, privateKeyPkcs8: await exportPkcs8(issuingKeys.privateKey) },
+    root: { certificateDer: rootDer, ...rootKeys.stored },
+    issuing: { certificateDer: issuingDer, ...issuingKeys.stored },
     intermediatesDer: [],
     tsa,
     ocsp,
   };
 }
 
-/** A stored certificate and key, ready to use (the key non-extractable). */
-export async function importPkiIdentity(keyed: KeyedCertificate): Promise<PkiIdentity> {
+/** A stored certificate and key, ready to use (the key non-extractable, or in the token). */
+export async function importPkiIdentity(
+  keyed: KeyedCertificate,
+  role: ServiceKeyRole,
+  store: ServiceKeyStore = softwareKeyStore,
+): Promise<PkiIdentity> {
   return {
     certificateDer: keyed.certificateDer,
     certificate: parseCertificate(keyed.certificateDer),
-    privateKey: await importPrivateKey(keyed.privateKeyPkcs8),
+    key: await store.open(role, keyed, keyed.certificateDer),
   };
 }
 
-/** Checks the material (see material-checks.ts) and imports its keys as non-extractable CryptoKeys. */
-export async function importPki(material: PkiMaterial): Promise<LoadedPki> {
+/** Checks the material (see material-checks.ts) and opens its keys where they are kept. */
+export async function importPki(material: PkiMaterial, store: ServiceKeyStore = softwareKeyStore): Promise<LoadedPki> {
   checkMaterial(material);
-  const identity = importPkiIdentity;
-  const [issuing, tsa, ocsp] = await Promise.all([identity(material.issuing), identity(material.tsa), identity(material.ocsp)]);
+  const identity = (keyed: KeyedCertificate, role: ServiceKeyRole) => importPkiIdentity(keyed, role, store);
+  const [issuing, tsa, ocsp] = await Promise.all([
+    identity(material.issuing, 'issuing'),
+    identity(material.tsa, 'tsa'),
+    identity(material.ocsp, 'ocsp'),
+  ]);
+  const { root } = material;
   return {
     root: {
-      certificateDer: material.root.certificateDer,
-      certificate: parseCertificate(material.root.certificateDer),
-      privateKey: material.root.privateKeyPkcs8 ? await importPrivateKey(material.root.privateKeyPkcs8) : undefined,
+      certificateDer: root.certificateDer,
+      certificate: parseCertificate(root.certificateDer),
+      key:
+        root.privateKeyPkcs8 || root.tokenLabel
+          ? await store.open(
+              'root',
+              root.privateKeyPkcs8 ? { privateKeyPkcs8: root.privateKeyPkcs8 } : { tokenLabel: root.tokenLabel! },
+              root.certificateDer,
+            )
+          : undefined,
     },
     issuing,
     intermediatesDer: material.intermediatesDer,

@@ -13,9 +13,9 @@ import {
   implicitPrimitive,
   integerToSerialHex,
   keyIdentifier,
-  signData,
   toArrayBuffer,
 } from './primitives.js';
+import { signWith } from './service-key.js';
 import { OID, hashByOid, oidByHash, type HashName } from './cms/oids.js';
 
 /** What the certificate store says about one serial number. */
@@ -148,7 +148,7 @@ export async function createOcspResponse(pki: LoadedPki, requestDer: Uint8Array,
     responseData.push(explicit(1, new asn1js.Sequence({ value: [nonceExtension.toSchema()] })));
   }
   const tbs = new asn1js.Sequence({ value: responseData }).toBER(false);
-  const { algorithm, signature } = await signData(pki.ocsp.privateKey, new Uint8Array(tbs));
+  const { algorithm, signature } = await signWith(pki.ocsp.key, new Uint8Array(tbs));
   const certs = asn1js.fromBER(toArrayBuffer(pki.ocsp.certificateDer)).result;
   const basic = new asn1js.Sequence({
     value: [

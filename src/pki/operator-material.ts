@@ -9,7 +9,8 @@ import { isIssuedBy } from './material-checks.js';
 import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import { issueOcspResponderCertificate, issueTsaCertificate } from './service-certificates.js';
 import { pemCertificates } from './pem.js';
-import { engine, importPrivateKey, parseCertificate, toArrayBuffer } from './primitives.js';
+import { engine, parseCertificate, toArrayBuffer } from './primitives.js';
+import { serviceKeyFromPkcs8 } from './service-key.js';
 import { OID } from './cms/oids.js';
 
 /** How to name and date the certificates issued for what the operator did not provide. */
@@ -75,14 +76,18 @@ async function complete(
   base: Omit<PkiMaterial, 'tsa' | 'ocsp'> & { tsa?: KeyedCertificate; ocsp?: KeyedCertificate },
   options: CompleteMaterialOptions,
 ): Promise<PkiMaterial> {
+  const pkcs8 = base.issuing.privateKeyPkcs8;
+  if (!pkcs8) {
+    throw new PkiError('bad_material', 'the issuing CA private key is missing');
+  }
   // Checked before anything is issued under it: a wrong key would sign certificates no one can verify.
-  const key = createPrivateKey({ key: base.issuing.privateKeyPkcs8, format: 'der', type: 'pkcs8' });
+  const key = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
   if (!new X509Certificate(base.issuing.certificateDer).checkPrivateKey(key)) {
     throw new PkiError('bad_material', 'the issuing CA private key does not match its certificate');
   }
   const issuer = {
     certificate: parseCertificate(base.issuing.certificateDer),
-    privateKey: await importPrivateKey(base.issuing.privateKeyPkcs8),
+    key: await serviceKeyFromPkcs8(pkcs8, 'issuing'),
   };
   const common = { organization: options.organization, country: options.country, baseUrl: options.baseUrl, now: options.now };
   const tsa = base.tsa ?? (await issueTsaCertificate(issuer, { ...common, validityDays: 365 * (options.tsaValidityYears ?? 5) }));

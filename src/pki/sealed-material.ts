@@ -5,14 +5,24 @@ import { PkiError } from './errors.js';
 import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import type { SecretBox } from './secret-box.js';
 
-/** Base64 DER certificates; keys are base64 of box.seal(base64 PKCS#8). */
+/**
+ * A certificate and where its key is: sealedKey (in software) or tokenLabel (in the PKCS#11 token,
+ * where the key stays: only its label is stored).
+ */
+export interface SealedKeyedCertificate {
+  certificate: string;
+  sealedKey?: string;
+  tokenLabel?: string;
+}
+
+/** Base64 DER certificates; keys are base64 of box.seal(base64 PKCS#8), or a token label. */
 export interface SealedPkiMaterial {
   version: 1;
-  root: { certificate: string; sealedKey?: string };
-  issuing: { certificate: string; sealedKey: string };
+  root: SealedKeyedCertificate;
+  issuing: SealedKeyedCertificate;
   intermediates: string[];
-  tsa: { certificate: string; sealedKey: string };
-  ocsp: { certificate: string; sealedKey: string };
+  tsa: SealedKeyedCertificate;
+  ocsp: SealedKeyedCertificate;
   /** PkiMaterial.ocspFromOperator; absent (false) in material stored before it existed. */
   ocspFromOperator?: true;
 }
@@ -22,13 +32,14 @@ const unb64 = (text: string) => Buffer.from(text, 'base64');
 
 export function sealPkiMaterial(material: PkiMaterial, box: SecretBox): SealedPkiMaterial {
   const seal = (key: Buffer) => b64(box.seal(b64(key)));
-  const keyed = (k: KeyedCertificate) => ({ certificate: b64(k.certificateDer), sealedKey: seal(k.privateKeyPkcs8) });
+  const keyed = (k: { certificateDer: Buffer; privateKeyPkcs8?: Buffer; tokenLabel?: string }): SealedKeyedCertificate => ({
+    certificate: b64(k.certificateDer),
+    sealedKey: k.privateKeyPkcs8 ? seal(k.privateKeyPkcs8) : undefined,
+    tokenLabel: k.tokenLabel,
+  });
   return {
     version: 1,
-    root: {
-      certificate: b64(material.root.certificateDer),
-      sealedKey: material.root.privateKeyPkcs8 ? seal(material.root.privateKeyPkcs8) : undefined,
-    },
+    root: keyed(material.root),
     issuing: keyed(material.issuing),
     intermediates: material.intermediatesDer.map(b64),
     tsa: keyed(material.tsa),
@@ -43,19 +54,26 @@ export function openPkiMaterial(sealed: SealedPkiMaterial, box: SecretBox): PkiM
     throw new PkiError('bad_material', `unknown sealed PKI version ${String(sealed.version)}`);
   }
   const open = (text: string) => unb64(box.open(unb64(text)));
-  const keyed = (k: { certificate: string; sealedKey: string }) => ({
-    certificateDer: unb64(k.certificate),
-    privateKeyPkcs8: open(k.sealedKey),
-  });
+  const keyed = (k: SealedKeyedCertificate, what: string): KeyedCertificate => {
+    const certificateDer = unb64(k.certificate);
+    if (k.sealedKey) {
+      return { certificateDer, privateKeyPkcs8: open(k.sealedKey) };
+    }
+    if (k.tokenLabel) {
+      return { certificateDer, tokenLabel: k.tokenLabel };
+    }
+    throw new PkiError('bad_material', `the stored ${what} certificate has no key`);
+  };
   return {
     root: {
       certificateDer: unb64(sealed.root.certificate),
       privateKeyPkcs8: sealed.root.sealedKey ? open(sealed.root.sealedKey) : undefined,
+      tokenLabel: sealed.root.tokenLabel,
     },
-    issuing: keyed(sealed.issuing),
+    issuing: keyed(sealed.issuing, 'issuing CA'),
     intermediatesDer: sealed.intermediates.map(unb64),
-    tsa: keyed(sealed.tsa),
-    ocsp: keyed(sealed.ocsp),
+    tsa: keyed(sealed.tsa, 'TSA'),
+    ocsp: keyed(sealed.ocsp, 'OCSP responder'),
     ocspFromOperator: sealed.ocspFromOperator === true,
   };
 }

@@ -13,7 +13,8 @@ import {
 } from './certificate-builder.js';
 import type { KeyedCertificate, PkiMaterial } from './material-types.js';
 import { type PkiUrls, pkiUrls } from './pki-urls.js';
-import { generateKeyPair, importPrivateKey, parseCertificate, randomSerialHex, subtle } from './primitives.js';
+import { parseCertificate, randomSerialHex } from './primitives.js';
+import { type ServiceKey, type ServiceKeyRole, type ServiceKeyStore, softwareKeyStore } from './service-key.js';
 import { OID } from './cms/oids.js';
 
 const HOUR = 3_600_000;
@@ -22,15 +23,10 @@ const DAY = 24 * HOUR;
 // minutes of clock skew themselves) still fall inside their issuer's validity.
 export const startOf = (now: Date) => new Date(now.getTime() - HOUR);
 
-/** A private key as PKCS#8 DER, for storage (sealed) in PkiMaterial. */
-export async function exportPkcs8(key: CryptoKey): Promise<Buffer> {
-  return Buffer.from(await subtle.exportKey('pkcs8', key));
-}
-
 /** What a certificate issued by the issuing CA needs from it. */
 export interface IssuingAuthority {
   certificate: pkijs.Certificate;
-  privateKey: CryptoKey;
+  key: ServiceKey;
 }
 
 export interface ServiceCertificateOptions {
@@ -39,15 +35,22 @@ export interface ServiceCertificateOptions {
   baseUrl: string;
   now: Date;
   validityDays: number;
+  /** Where the certificate's key is made (default: in this process). */
+  keyStore?: ServiceKeyStore;
 }
 
 /** A certificate of the service itself (TSA, OCSP responder) under the issuing CA, with a fresh key. */
 async function issueServiceCertificate(
   issuer: IssuingAuthority,
   options: ServiceCertificateOptions,
-  role: { algorithm: 'rsa-3072' | 'rsa-2048'; commonName: string; extensions: (urls: PkiUrls) => pkijs.Extension[] },
+  role: {
+    role: ServiceKeyRole;
+    algorithm: 'rsa-3072' | 'rsa-2048';
+    commonName: string;
+    extensions: (urls: PkiUrls) => pkijs.Extension[];
+  },
 ): Promise<KeyedCertificate> {
-  const keys = await generateKeyPair(role.algorithm, true);
+  const keys = await (options.keyStore ?? softwareKeyStore).create(role.role, role.algorithm);
   const certificateDer = await buildCertificate({
     serialHex: randomSerialHex(),
     subject: buildName({
@@ -55,18 +58,19 @@ async function issueServiceCertificate(
       organization: options.organization,
       country: options.country,
     }),
-    publicKey: keys.publicKey,
+    publicKey: keys.spki,
     notBefore: startOf(options.now),
     notAfter: new Date(options.now.getTime() + options.validityDays * DAY),
     signer: issuer,
     extensions: role.extensions(pkiUrls(options.baseUrl)),
   });
-  return { certificateDer, privateKeyPkcs8: await exportPkcs8(keys.privateKey) };
+  return { certificateDer, ...keys.stored };
 }
 
 /** A TSA certificate under the issuing CA: EKU timeStamping, critical and alone (RFC 3161 §2.3). */
 export function issueTsaCertificate(issuer: IssuingAuthority, options: ServiceCertificateOptions): Promise<KeyedCertificate> {
   return issueServiceCertificate(issuer, options, {
+    role: 'tsa',
     algorithm: 'rsa-3072',
     commonName: 'Time-Stamping Authority',
     extensions: (urls) => [
@@ -85,6 +89,7 @@ export function issueTsaCertificate(issuer: IssuingAuthority, options: ServiceCe
  */
 export function issueOcspResponderCertificate(issuer: IssuingAuthority, options: ServiceCertificateOptions): Promise<KeyedCertificate> {
   return issueServiceCertificate(issuer, options, {
+    role: 'ocsp',
     algorithm: 'rsa-2048',
     commonName: 'OCSP Responder',
     extensions: (urls) => [
@@ -116,15 +121,17 @@ export function ocspRenewalDue(notAfter: Date, now: Date): boolean {
 /**
  * The material with a new OCSP responder key and certificate under its issuing CA, valid for
  * `validityDays` (365) from `now`. The old certificate is left to expire: responses it signed stay
- * verifiable at their own time, and nocheck (RFC 6960 §4.2.2.2.1) means none asks about it.
+ * verifiable at their own time, and nocheck (RFC 6960 §4.2.2.2.1) means none asks about it. In a
+ * token the responder's key is the one under its label: the new certificate is for that same key.
  */
 export async function renewOcspResponder(
   material: PkiMaterial,
   options: Omit<ServiceCertificateOptions, 'validityDays'> & { validityDays?: number },
 ): Promise<PkiMaterial> {
+  const store = options.keyStore ?? softwareKeyStore;
   const issuer = {
     certificate: parseCertificate(material.issuing.certificateDer),
-    privateKey: await importPrivateKey(material.issuing.privateKeyPkcs8),
+    key: await store.open('issuing', material.issuing, material.issuing.certificateDer),
   };
   const ocsp = await issueOcspResponderCertificate(issuer, { ...options, validityDays: options.validityDays ?? 365 });
   return { ...material, ocsp, ocspFromOperator: false };

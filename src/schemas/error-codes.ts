@@ -172,6 +172,8 @@ export const ERROR_CODES = {
   WEBHOOK_NOT_SET: 'no webhook URL',
   /** A dependency (database, renderer) is unavailable. */
   SERVICE_UNAVAILABLE: 'dependency down',
+  /** A service key in the PKCS#11 token (issuing CA, TSA, OCSP responder) cannot be reached: nothing was signed, and no other key stands in. */
+  SERVICE_KEY_UNAVAILABLE: 'service key unavailable',
   /** A bug or an unexpected failure; the body carries the request id only. */
   INTERNAL: 'internal error',
 } as const;

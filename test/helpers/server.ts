@@ -21,6 +21,9 @@ import { ImageJail } from '../../src/jail/image-jail.js';
 import { PdfJail } from '../../src/jail/pdf-jail.js';
 import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
+import { createPkiResponder } from '../../src/domain/pki/pki-responses.js';
+import { loadPki } from '../../src/domain/pki/load-pki.js';
+import { openServiceKeyStore } from '../../src/domain/pki/open-key-store.js';
 import { databaseUrl } from './database-url.js';
 import { createMessageChannels } from '../../src/notify/channels.js';
 import { openBlobStore } from '../../src/store/blob-store.js';
@@ -100,6 +103,13 @@ async function boot(
   const imageJail = new ImageJail(config.identity.checks);
   // The data directory's blobs, or a bucket when opts.env names one (test/helpers/s3-server.ts).
   const blobStore = await openBlobStore(config);
+  // With SELLO_PKCS11_* set, the keys are the token's and the PKI is loaded as the runtime does
+  // (generated in the token on the first start); otherwise the PKI shared by the test process.
+  const keys = await openServiceKeyStore(config.pki.pkcs11);
+  const tokenDeps = { db: handle.db, secrets, clock, keyStore: keys.store };
+  const pki = config.pki.pkcs11
+    ? createPkiResponder(tokenDeps, await loadPki(tokenDeps, { organization: 'Sello Test' }, 'http://127.0.0.1'), config.pki.tsaPolicyOid)
+    : await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki });
   const deps: Deps = {
     config,
     db: handle.db,
@@ -110,7 +120,7 @@ async function boot(
     pdfJail,
     imageJail,
     templates: createTemplateEngines(config.render, pdfJail),
-    pki: await testPki({ db: handle.db, secrets, clock }, config.pki.tsaPolicyOid, { fresh: opts.freshPki }),
+    pki,
     signerKeys,
     // As the runtime builds them: providers from the environment (SELLO_TWILIO_*, SELLO_META_*), else the outbox.
     channels: createMessageChannels(config.channels, () => config.publicUrl),
@@ -147,6 +157,7 @@ async function boot(
     newAccount,
     restart: async () => {
       signerKeys.stop();
+      keys.close();
       await app.close();
       await deps.templates.close();
       await deps.pdfJail.close();
@@ -157,6 +168,7 @@ async function boot(
     },
     close: async () => {
       signerKeys.stop();
+      keys.close();
       await app.close();
       await deps.templates.close();
       await deps.pdfJail.close();

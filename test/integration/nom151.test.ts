@@ -11,6 +11,7 @@ import { createTimeStampRequest, randomNonce } from '../../src/pki/tsa-request.j
 import { issueTsaCertificate } from '../../src/pki/service-certificates.js';
 import { createTimeStampToken } from '../../src/pki/tsa.js';
 import { importPrivateKey, parseCertificate, randomSerialHex } from '../../src/pki/primitives.js';
+import { softwareServiceKey } from '../../src/pki/service-key.js';
 import { apiError } from '../helpers/api-error.js';
 import { opensslTsVerify } from '../helpers/openssl-ts.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -120,13 +121,13 @@ describe('POST /api/timestamp/validate', () => {
     const pki = s.deps.pki.pki;
     // A second time-stamping certificate under the service's issuing CA, as a renewal or a roll makes.
     const earlier = await issueTsaCertificate(
-      { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+      { certificate: pki.issuing.certificate, key: pki.issuing.key },
       { organization: 'Sello', baseUrl: s.baseUrl, now: new Date(), validityDays: 30 },
     );
     const tsa = {
       certificateDer: earlier.certificateDer,
       certificate: parseCertificate(earlier.certificateDer),
-      privateKey: await importPrivateKey(earlier.privateKeyPkcs8),
+      key: await softwareServiceKey(await importPrivateKey(earlier.privateKeyPkcs8!), 'an earlier TSA key'),
     };
     expect(tsa.certificateDer.equals(pki.tsa.certificateDer)).toBe(false);
     const digest = sha256(Buffer.from('sellado antes'));

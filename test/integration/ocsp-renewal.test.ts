@@ -194,8 +194,8 @@ describe('OCSP responder certificate renewal', () => {
   it("leaves an operator's own responder certificate alone and warns that it is about to end", async () => {
     nowMs = realNow;
     const pem = (der: Buffer) => derToPem(der, 'CERTIFICATE');
-    const keyPem = (pkcs8: Buffer) =>
-      createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }).toString();
+    const keyPem = (pkcs8: Buffer | undefined) =>
+      createPrivateKey({ key: pkcs8!, format: 'der', type: 'pkcs8' }).export({ type: 'pkcs8', format: 'pem' }).toString();
     const operator = await loadPkiFromPem(
       {
         rootCertificatePem: pem(material.root.certificateDer),

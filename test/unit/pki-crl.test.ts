@@ -130,7 +130,7 @@ describe('createCrl', () => {
     );
     await expect(createCrl(pki, { thisUpdate: NOW, nextUpdate: NOW, crlNumber: 1, revoked: [] })).rejects.toThrow(/nextUpdate/);
     await expect(createCrl(pki, { ...window, crlNumber: -1, revoked: [] })).rejects.toThrow(/crlNumber/);
-    const offline: LoadedPki = { ...pki, root: { ...pki.root, privateKey: undefined } };
+    const offline: LoadedPki = { ...pki, root: { ...pki.root, key: undefined } };
     await expect(createCrl(offline, { ...window, crlNumber: 1, issuer: 'root', revoked: [] })).rejects.toMatchObject({
       code: 'missing_key',
     });

@@ -17,6 +17,7 @@ import { certificatesToPem, derToPem, pemToDer } from '../../src/pki/pem.js';
 import { randomSerialHex, subtle } from '../../src/pki/primitives.js';
 import { openPkiMaterial, sealPkiMaterial } from '../../src/pki/sealed-material.js';
 import { createSecretBox } from '../../src/pki/secret-box.js';
+import { keyMatchesCertificate } from '../../src/pki/service-key.js';
 import { SIGNER_CERT_DAYS, issueSignerCertificate } from '../../src/pki/signer-certificate.js';
 
 const NOW = new Date();
@@ -90,11 +91,18 @@ describe('generated service PKI', () => {
     expect(verified.out).toContain('ocsp.pem: OK');
   });
 
-  it('imports keys as non-extractable CryptoKeys and exposes the chain', async () => {
-    for (const key of [pki.root.privateKey!, pki.issuing.privateKey, pki.tsa.privateKey, pki.ocsp.privateKey]) {
-      expect(key.extractable).toBe(false);
-      await expect(subtle.exportKey('pkcs8', key)).rejects.toThrow();
+  it('opens keys in this process that sign for their own certificates, and exposes the chain', async () => {
+    const pairs = [
+      [pki.root.key!, material.root.certificateDer],
+      [pki.issuing.key, material.issuing.certificateDer],
+      [pki.tsa.key, material.tsa.certificateDer],
+      [pki.ocsp.key, material.ocsp.certificateDer],
+    ] as const;
+    for (const [key, certificateDer] of pairs) {
+      expect(key.location).toBe('software');
+      expect(await keyMatchesCertificate(key, certificateDer)).toBe(true);
     }
+    expect(await keyMatchesCertificate(pki.tsa.key, material.ocsp.certificateDer)).toBe(false);
     expect(pki.chainDer).toEqual([material.issuing.certificateDer, material.root.certificateDer]);
     expect(pkiUrls(`${BASE}/`).crl).toBe(`${BASE}/pki/crl`);
   });
@@ -103,15 +111,15 @@ describe('generated service PKI', () => {
     const box = createSecretBox(randomBytes(32));
     const sealed = sealPkiMaterial(material, box);
     const json = JSON.stringify(sealed);
-    expect(json).not.toContain(material.issuing.privateKeyPkcs8.toString('base64').slice(0, 40));
+    expect(json).not.toContain(material.issuing.privateKeyPkcs8!.toString('base64').slice(0, 40));
     const opened = openPkiMaterial(JSON.parse(json), box);
-    expect(opened.issuing.privateKeyPkcs8.equals(material.issuing.privateKeyPkcs8)).toBe(true);
+    expect(opened.issuing.privateKeyPkcs8?.equals(material.issuing.privateKeyPkcs8!)).toBe(true);
     expect(opened.root.privateKeyPkcs8?.equals(material.root.privateKeyPkcs8!)).toBe(true);
     expect(() => openPkiMaterial(sealed, createSecretBox(randomBytes(32)))).toThrow();
   });
 
   it('refuses inconsistent material', async () => {
-    const swapped = { ...material, tsa: { ...material.tsa, privateKeyPkcs8: material.ocsp.privateKeyPkcs8 } };
+    const swapped = { ...material, tsa: { certificateDer: material.tsa.certificateDer, privateKeyPkcs8: material.ocsp.privateKeyPkcs8! } };
     await expect(importPki(swapped)).rejects.toThrow(/TSA private key does not match/);
     const wrongTsa = { ...material, tsa: material.ocsp };
     await expect(importPki(wrongTsa)).rejects.toThrow(/timeStamping/);

@@ -18,6 +18,7 @@ import {
   engine,
   generateKeyPair,
   hashForKey,
+  importPrivateKey,
   nodeSigner,
   signData,
   subtle,
@@ -80,11 +81,12 @@ describe('a certificate joined from its signed TBSCertificate', () => {
       publicKey,
       notBefore: new Date(NOW.getTime() - 60_000),
       notAfter: new Date(NOW.getTime() + 86_400_000),
-      signer: { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+      signer: { certificate: pki.issuing.certificate, key: pki.issuing.key },
       extensions: [keyUsageExtension([0, 1])],
     });
     const again = pkijs.Certificate.fromBER(toArrayBuffer(der));
-    await again.sign(pki.issuing.privateKey, hashForKey(pki.issuing.privateKey), engine);
+    const issuingKey = await importPrivateKey(material.issuing.privateKeyPkcs8!);
+    await again.sign(issuingKey, hashForKey(issuingKey), engine);
     expect(certificateDer(again).equals(der)).toBe(true);
   });
 });
@@ -97,7 +99,7 @@ describe('the CMS checked from its own DER, by node:crypto', () => {
       publicKey,
       notBefore: new Date(NOW.getTime() - 60_000),
       notAfter: new Date(NOW.getTime() + 86_400_000),
-      signer: { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+      signer: { certificate: pki.issuing.certificate, key: pki.issuing.key },
       extensions: [keyUsageExtension([0, 1])],
     });
   const sign = (certificateDer: Buffer, privateKey: CryptoKey) =>
@@ -130,7 +132,7 @@ describe('the CMS written from the bytes its signer checked', () => {
         publicKey: mine.publicKey,
         notBefore: new Date(NOW.getTime() - 60_000),
         notAfter: new Date(NOW.getTime() + 86_400_000),
-        signer: { certificate: pki.issuing.certificate, privateKey: pki.issuing.privateKey },
+        signer: { certificate: pki.issuing.certificate, key: pki.issuing.key },
         extensions: [keyUsageExtension([0, 1])],
       });
       const { signedData, signatureValue, cms } = await createCadesSignature({
@@ -176,7 +178,7 @@ describe('certificate links remembered by path validation', () => {
       publicKey: other.publicKey,
       notBefore: new Date(NOW.getTime() - 60_000),
       notAfter: new Date(NOW.getTime() + 86_400_000),
-      signer: { certificate: pki.root.certificate, privateKey: other.privateKey },
+      signer: { certificate: pki.root.certificate, key: other.privateKey },
       extensions: [keyUsageExtension([0])],
     });
     const result = validateChain(forged, options);

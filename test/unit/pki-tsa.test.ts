@@ -11,6 +11,7 @@ import { generateServicePki, importPki } from '../../src/pki/material.js';
 import type { LoadedPki } from '../../src/pki/material-types.js';
 import { certificatesToPem, derToPem, pemToDer } from '../../src/pki/pem.js';
 import { importPrivateKey, parseCertificate, randomSerialHex } from '../../src/pki/primitives.js';
+import { softwareServiceKey } from '../../src/pki/service-key.js';
 import { createTimeStampReply, createTimeStampToken } from '../../src/pki/tsa.js';
 import { verifyTimeStampToken } from '../../src/pki/cms/index.js';
 import { timeStampTokenFromReply, verifyTimeStampReply } from '../../src/pki/tsa-verify.js';
@@ -357,7 +358,11 @@ describe('verifyTimeStampToken', () => {
       const key = await importPrivateKey(pemToDer(readFileSync(join(dir, 'other-tsa.key'), 'utf8'), 'PRIVATE KEY'));
       const impostor: LoadedPki = {
         ...pki,
-        tsa: { certificateDer: plainDer, certificate: parseCertificate(plainDer), privateKey: key },
+        tsa: {
+          certificateDer: plainDer,
+          certificate: parseCertificate(plainDer),
+          key: await softwareServiceKey(key, 'an impostor TSA key'),
+        },
         chainDer: [otherRoot()],
       };
       const token = await createTimeStampToken(

@@ -17,6 +17,7 @@ import {
   type PkiMaterial,
 } from '../../pki/index.js';
 import type { SecretBox } from '../../pki/secret-box.js';
+import type { ServiceKeyStore } from '../../pki/service-key.js';
 import { loadPkiMaterial, recordIssuedCertificate, replacePkiMaterial, storePkiMaterial, withPkiLock } from '../../store/pki-repo.js';
 import { operatorResponderWarning, renewOcspResponderIfDue } from './renew-ocsp-responder.js';
 
@@ -34,8 +35,19 @@ export type PkiWarn = (message: string) => void;
 
 const warnOnStderr: PkiWarn = (message) => console.warn(`pki: ${message}`);
 
+/**
+ * The PKI ready to sign. With `keyStore` a PKCS#11 token, the keys are the token's: generated there
+ * on the very first start, found by label and checked against their stored certificates later.
+ */
 export async function loadPki(
-  deps: { db: Db; secrets: SecretBox; clock: Clock; warn?: PkiWarn; progress?: (message: string) => void },
+  deps: {
+    db: Db;
+    secrets: SecretBox;
+    clock: Clock;
+    warn?: PkiWarn;
+    progress?: (message: string) => void;
+    keyStore?: ServiceKeyStore;
+  },
   settings: PkiSettings,
   baseUrl: string,
 ): Promise<LoadedPki> {
@@ -44,12 +56,12 @@ export async function loadPki(
   if (checked.outcome === 'operator') {
     (deps.warn ?? warnOnStderr)(operatorResponderWarning(checked.notAfter, deps.clock.now()));
   }
-  return importPki(checked.material);
+  return importPki(checked.material, deps.keyStore);
 }
 
 /** Makes sure the material is stored: the operator's, or the one generated on the very first start. */
 async function storeMaterial(
-  deps: { db: Db; secrets: SecretBox; clock: Clock; progress?: (message: string) => void },
+  deps: { db: Db; secrets: SecretBox; clock: Clock; progress?: (message: string) => void; keyStore?: ServiceKeyStore },
   settings: PkiSettings,
   baseUrl: string,
 ): Promise<void> {
@@ -66,8 +78,9 @@ async function storeMaterial(
     if (await loadPkiMaterial(deps.db)) {
       return;
     }
-    deps.progress?.('Generating the service PKI: root, issuing CA, time-stamp authority and OCSP responder keys…');
-    const material = await generateServicePki({ organization: settings.organization, baseUrl, now });
+    const where = deps.keyStore?.location === 'token' ? ' in the PKCS#11 token' : '';
+    deps.progress?.(`Generating the service PKI: root, issuing CA, time-stamp authority and OCSP responder keys${where}…`);
+    const material = await generateServicePki({ organization: settings.organization, baseUrl, now, keyStore: deps.keyStore });
     await storePkiMaterial(deps.db, 'generated', sealPkiMaterial(material, deps.secrets));
     await recordServiceCertificates(deps.db, material);
   });

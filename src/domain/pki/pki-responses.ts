@@ -10,6 +10,7 @@ import type { Db } from '../../store/db.js';
 import {
   checkMaterial,
   createCrl,
+  createOcspErrorResponse,
   createOcspResponse,
   createTimeStampReply,
   importPki,
@@ -20,6 +21,7 @@ import {
   type LoadedPki,
   type OcspCertStatus,
 } from '../../pki/index.js';
+import { type ServiceKeyStore, ServiceKeyUnavailableError, softwareKeyStore } from '../../pki/service-key.js';
 import type { SecretBox } from '../../pki/secret-box.js';
 import { certificateStatus, loadPkiMaterial, nextCrlNumber, revokedCertificates } from '../../store/pki-repo.js';
 import type { PkiWarn } from './load-pki.js';
@@ -49,9 +51,11 @@ export interface PkiResponder {
    * the stored row is what every process signs and answers with. True when the one in use changed.
    */
   takeUpStored(): Promise<boolean>;
+  /** Where the service keys are (software, or a PKCS#11 token whose state /healthz reports). */
+  keyStore: ServiceKeyStore;
 }
 
-type ResponderDeps = { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn };
+type ResponderDeps = { db: Db; clock: Clock; secrets?: SecretBox; warn?: PkiWarn; keyStore?: ServiceKeyStore };
 
 export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolicyOid: string, renewal?: OcspRenewalSettings): PkiResponder {
   const warn = deps.warn ?? ((message: string) => console.warn(`pki: ${message}`));
@@ -88,14 +92,26 @@ export function createPkiResponder(deps: ResponderDeps, pki: LoadedPki, tsaPolic
 
   const responder: PkiResponder = {
     pki,
+    keyStore: deps.keyStore ?? softwareKeyStore,
     checkOcspResponder: () => checkOnce({ warn: true }),
     takeUpStored,
-    ocsp: async (requestDer) =>
-      createOcspResponse(await current(), requestDer, {
-        now: deps.clock.now(),
-        nextUpdateMinutes: OCSP_MINUTES,
-        lookup: (serialHex) => ocspStatusOf(deps.db, serialHex),
-      }),
+    ocsp: async (requestDer) => {
+      try {
+        return await createOcspResponse(await current(), requestDer, {
+          now: deps.clock.now(),
+          nextUpdateMinutes: OCSP_MINUTES,
+          lookup: (serialHex) => ocspStatusOf(deps.db, serialHex),
+        });
+      } catch (error) {
+        if (!(error instanceof ServiceKeyUnavailableError)) {
+          throw error;
+        }
+        // The responder's key is in a token that cannot be reached: RFC 6960 §2.3 tryLater, the
+        // unsigned answer an OCSP client reads as "ask again", never an answer signed otherwise.
+        warn(error.message);
+        return createOcspErrorResponse('tryLater');
+      }
+    },
     crl: (issuer) => issueCrl(deps, responder.pki, issuer),
     timestamp: (requestDer) =>
       createTimeStampReply(responder.pki, requestDer, { now: deps.clock.now(), serialNumber: randomSerialHex(), policyOid: tsaPolicyOid }),
@@ -116,7 +132,10 @@ async function takeUpRenewedResponder(
   if (!renewal || !deps.secrets) {
     return false;
   }
-  const checked = await renewOcspResponderIfDue({ db: deps.db, secrets: deps.secrets, clock: deps.clock }, renewal);
+  const checked = await renewOcspResponderIfDue(
+    { db: deps.db, secrets: deps.secrets, clock: deps.clock, keyStore: responder.keyStore },
+    renewal,
+  );
   if (checked.outcome === 'operator' && warn) {
     warn(operatorResponderWarning(checked.notAfter, deps.clock.now()));
   }
@@ -130,7 +149,7 @@ async function takeUpRenewedResponder(
     return false;
   }
   checkMaterial(stored);
-  responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp) };
+  responder.pki = { ...responder.pki, ocsp: await importPkiIdentity(stored.ocsp, 'ocsp', responder.keyStore) };
   return true;
 }
 
@@ -168,7 +187,7 @@ async function ocspStatusOf(db: Db, serialHex: string): Promise<OcspCertStatus> 
 }
 
 async function issueCrl(deps: ResponderDeps, pki: LoadedPki, issuer: 'issuing' | 'root'): Promise<Buffer> {
-  if (issuer === 'root' && !pki.root.privateKey) {
+  if (issuer === 'root' && !pki.root.key) {
     // An operator's CA: its root key stays with the operator, who publishes the root's CRL.
     throw new AppError('NOT_YET_AVAILABLE', "this service does not hold the root's key; the root CRL is published by the CA's operator");
   }

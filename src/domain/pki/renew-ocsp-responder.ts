@@ -18,6 +18,7 @@ import {
   type PkiMaterial,
 } from '../../pki/index.js';
 import type { SecretBox } from '../../pki/secret-box.js';
+import type { ServiceKeyStore } from '../../pki/service-key.js';
 import { loadPkiMaterial, lockPkiMaterial, recordIssuedCertificate, updatePkiMaterial } from '../../store/pki-repo.js';
 
 /** How a new responder certificate is named (O=, CN) and where its caIssuers URL points. */
@@ -36,7 +37,7 @@ export type OcspResponderCheck =
 
 /** Renews the stored OCSP responder certificate if it ends within OCSP_RENEWAL_DAYS. */
 export async function renewOcspResponderIfDue(
-  deps: { db: Db; secrets: SecretBox; clock: Clock },
+  deps: { db: Db; secrets: SecretBox; clock: Clock; keyStore?: ServiceKeyStore },
   settings: OcspRenewalSettings,
 ): Promise<OcspResponderCheck> {
   const now = deps.clock.now();
@@ -58,7 +59,12 @@ export async function renewOcspResponderIfDue(
     if (settled) {
       return settled;
     }
-    const renewed = await renewOcspResponder(current, { organization: settings.organization, baseUrl: settings.baseUrl, now });
+    const renewed = await renewOcspResponder(current, {
+      organization: settings.organization,
+      baseUrl: settings.baseUrl,
+      now,
+      keyStore: deps.keyStore,
+    });
     await updatePkiMaterial(trx, sealPkiMaterial(renewed, deps.secrets));
     // Answered for by the CRL and OCSP like the other certificates the issuing CA signs.
     const c = new X509Certificate(renewed.ocsp.certificateDer);

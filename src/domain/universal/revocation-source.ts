@@ -154,7 +154,7 @@ class RevocationFetcher implements RevocationSource {
 
   private ourRoot(issuerDer: Buffer): boolean {
     const root = this.pki.root;
-    return issuerDer.equals(root.certificateDer) && root.privateKey !== undefined;
+    return issuerDer.equals(root.certificateDer) && root.key !== undefined;
   }
 
   private ocspUrl(certDer: Buffer, issuerDer: Buffer): string | undefined {

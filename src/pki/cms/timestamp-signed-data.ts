@@ -6,7 +6,8 @@
 // signature.
 import * as asn1js from 'asn1js';
 import type { LoadedPki } from '../material-types.js';
-import { derElement, derSetOf, digest, explicit, signData, toArrayBuffer } from '../primitives.js';
+import { derElement, derSetOf, digest, explicit, toArrayBuffer } from '../primitives.js';
+import { signWith } from '../service-key.js';
 import { type HashName, OID, oidByHash } from './oids.js';
 import { timeStampTokenAttributes } from './signed-attributes.js';
 
@@ -21,7 +22,7 @@ async function tsaSignerInfo(pki: LoadedPki, eContent: Uint8Array): Promise<asn1
   const tsaCert = pki.tsa.certificate;
   const signedAttributes = timeStampTokenAttributes(tsaCert, pki.tsa.certificateDer, digest('SHA-256', eContent)).map((a) => a.toSchema());
   // The signature covers the DER SET OF; the SignerInfo carries the same content as [0] IMPLICIT.
-  const { algorithm, signature } = await signData(pki.tsa.privateKey, der(derSetOf(signedAttributes)));
+  const { algorithm, signature } = await signWith(pki.tsa.key, der(derSetOf(signedAttributes)));
   return new asn1js.Sequence({
     value: [
       new asn1js.Integer({ value: 1 }), // issuerAndSerialNumber sid
