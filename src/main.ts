@@ -7,6 +7,7 @@
 //   panel ...        invite a person to an account's panel, end their sessions
 //   history verify   check a document's hash-chained history
 //   auth check       what to sign for a request, and whether a signature is it
+//   backup, restore  a consistent backup of the database and blobs, and bringing it back
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { UsageError, flags } from './cli/args.js';
 import { AppError } from './domain/errors.js';
@@ -21,6 +22,7 @@ const cli = {
   history: () => import('./cli/history.js'),
   authCheck: () => import('./cli/auth-check.js'),
   apiRequest: () => import('./cli/api-request.js'),
+  backup: () => import('./cli/backup.js'),
   serve: () => import('./cli/serve.js'),
   database: () => import('./database.js'),
 };
@@ -54,6 +56,11 @@ const USAGE = `usage: sello <command>
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
   auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
+  backup DIR [--blobs copy|manifest] [--json]
+                                write a consistent backup (database, blobs or their list, PKI note) into a new
+                                directory; the master key is not in it (docs/operations.md)
+  restore DIR [--json]          bring a backup back into an empty database; needs the backup's master key
+                                (exit 1 if a blob a row names is missing from the store)
 Settings come from environment variables: see docs/configuration.md.`;
 
 /** The commands whose first word is a subcommand (`account create`, `history verify`). */
@@ -254,6 +261,20 @@ const COMMANDS = new Map<string, (config: Config, rest: string[]) => Promise<num
     },
   ],
   ['history', historyCommand],
+  [
+    'backup',
+    async (config, rest) => {
+      const { parseBackupCommand, runBackup } = await cli.backup();
+      return runBackup(config, parseBackupCommand(rest));
+    },
+  ],
+  [
+    'restore',
+    async (config, rest) => {
+      const { parseRestoreCommand, runRestore } = await cli.backup();
+      return runRestore(config, parseRestoreCommand(rest));
+    },
+  ],
 ]);
 
 async function main(argv: string[]): Promise<number> {

@@ -50,7 +50,17 @@ export async function ensureBlob(blobs: BlobStore, key: string, bytes: Uint8Arra
   }
 }
 
-/** The deleting side: the key's exclusive lock, until the transaction ends. */
+/**
+ * The deleting side: first a shared hold on deletions as a whole (a backup holds them off while it
+ * copies the blobs its snapshot names: holdBlobDeletions), then the key's exclusive lock, both
+ * until the transaction ends. In this order, a deletion waiting for a backup holds no key's lock,
+ * so writers never wait for the backup.
+ */
 export async function lockBlobForDelete(trx: Q, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(hashtext('sello_blob_deletions'), 0)`.execute(trx);
   await sql`select pg_advisory_xact_lock(hashtext('sello_blob'), ${lockId(key)}::int)`.execute(trx);
 }
+
+/** Holds every blob deletion off on this session until released (waits for those under way). */
+export const HOLD_BLOB_DELETIONS = "select pg_advisory_lock(hashtext('sello_blob_deletions'), 0)";
+export const RELEASE_BLOB_DELETIONS = "select pg_advisory_unlock(hashtext('sello_blob_deletions'), 0)";
