@@ -123,7 +123,7 @@ export async function loadDatabase(client: pg.Client, dir: string, dump: Pick<Da
       const cols = t.columns.map((c) => pg.escapeIdentifier(c)).join(', ');
       await pipeline(createReadStream(join(dir, t.file)), client.query(copyFrom(`copy ${qualified(t)} (${cols}) from stdin`)));
     }
-    for (const s of dump.sequences.slice(0, 0)) {
+    for (const s of dump.sequences) {
       await client.query('select setval($1::regclass, $2::bigint, $3)', [
         `${pg.escapeIdentifier(s.schema)}.${pg.escapeIdentifier(s.name)}`,
         s.lastValue,
