@@ -78,7 +78,9 @@ export async function runBackup(config: Config, cmd: BackupCommand, blobs = blob
     }
     await client.query(RELEASE_BLOB_DELETIONS);
     if (part.missing.length > 0) {
-      throw new Error(`${part.missing.length} blobs named by rows are not in the store (${part.missing.slice(0, 5).join(', ')}…): no backup written`);
+      throw new Error(
+        `${part.missing.length} blobs named by rows are not in the store (${part.missing.slice(0, 5).join(', ')}…): no backup written`,
+      );
     }
     const pkiFiles = [
       ...(config.pki.pem
@@ -111,7 +113,14 @@ export async function runBackup(config: Config, cmd: BackupCommand, blobs = blob
       },
     });
     const rows = dump.tables.reduce((n, t) => n + t.rows, 0);
-    const summary = { dir: cmd.dir, tables: dump.tables.length, rows, blobs: part.keys.length, blob_bytes: part.bytes, blob_mode: cmd.blobs };
+    const summary = {
+      dir: cmd.dir,
+      tables: dump.tables.length,
+      rows,
+      blobs: part.keys.length,
+      blob_bytes: part.bytes,
+      blob_mode: cmd.blobs,
+    };
     console.log(
       cmd.json
         ? JSON.stringify(summary)
@@ -141,7 +150,9 @@ export async function runRestore(config: Config, cmd: { dir: string; json: boole
   }
   const damaged = await damagedCopies(cmd.dir, m.blobs);
   if (damaged.length > 0) {
-    throw new Error(`${damaged.length} blob copies in the backup are damaged or missing (${damaged.slice(0, 5).join(', ')}…): nothing restored`);
+    throw new Error(
+      `${damaged.length} blob copies in the backup are damaged or missing (${damaged.slice(0, 5).join(', ')}…): nothing restored`,
+    );
   }
   const absent = m.blobs.mode === 'manifest' ? await missingFromStore(blobs, m.blobs) : [];
   if (absent.length > 0) {
@@ -154,13 +165,17 @@ export async function runRestore(config: Config, cmd: { dir: string; json: boole
   try {
     await client.connect();
     if (!(await isEmptyDatabase(client))) {
-      throw new UsageError('the database is not empty: restore only into a new database (an empty SELLO_DATA_DIR, or an empty DATABASE_URL)');
+      throw new UsageError(
+        'the database is not empty: restore only into a new database (an empty SELLO_DATA_DIR, or an empty DATABASE_URL)',
+      );
     }
     const last = m.database.migrations.at(-1);
     await migrate(database.connectionString, { through: last ? Number(last.slice(0, 4)) : 0 });
     const worker = Number((await client.query<{ v: number }>('select max(id) as v from graphile_worker.migrations')).rows[0].v ?? 0);
     if (worker !== m.database.workerSchema) {
-      throw new Error(`the job queue's schema is version ${worker} here and ${m.database.workerSchema} in the backup: restore with the version that took it`);
+      throw new Error(
+        `the job queue's schema is version ${worker} here and ${m.database.workerSchema} in the backup: restore with the version that took it`,
+      );
     }
     await loadDatabase(client, cmd.dir, m.database);
     const written = await restoreBlobs(blobs, cmd.dir, m.blobs);
@@ -177,7 +192,9 @@ export async function runRestore(config: Config, cmd: { dir: string; json: boole
       cmd.json
         ? JSON.stringify(summary)
         : `restored ${rows} rows and ${written} blobs from ${cmd.dir}${applied.applied.length ? `; then applied ${applied.applied.join(', ')}` : ''}` +
-            (missing.length ? `; ${missing.length} blobs named by rows are missing from the store` : '; every blob a row names is in the store'),
+            (missing.length
+              ? `; ${missing.length} blobs named by rows are missing from the store`
+              : '; every blob a row names is in the store'),
     );
     return missing.length ? 1 : 0;
   } finally {

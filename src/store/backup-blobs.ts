@@ -20,7 +20,12 @@ export interface BlobPart {
 const pathIn = (dir: string, key: string) => join(dir, 'blobs', key.slice(0, 2), key.slice(2, 4), key);
 
 /** Reads every key from the store (written out in `copy` mode); keys the store lacks are returned apart. */
-export async function backupBlobs(blobs: BlobStore, keys: string[], dir: string, mode: BlobMode): Promise<BlobPart & { missing: string[] }> {
+export async function backupBlobs(
+  blobs: BlobStore,
+  keys: string[],
+  dir: string,
+  mode: BlobMode,
+): Promise<BlobPart & { missing: string[] }> {
   const out: BlobPart & { missing: string[] } = { mode, keys: [], bytes: 0, missing: [] };
   for (const key of keys) {
     let bytes: Buffer;

@@ -85,7 +85,9 @@ export async function dumpDatabase(client: pg.Client, dir: string): Promise<Data
       );
       sequences.push({ schema: s.schema, name: s.name, lastValue: v.rows[0].last_value, isCalled: v.rows[0].is_called });
     }
-    const migrations = (await client.query<{ name: string }>('select name from schema_migrations order by version')).rows.map((r) => r.name);
+    const migrations = (await client.query<{ name: string }>('select name from schema_migrations order by version')).rows.map(
+      (r) => r.name,
+    );
     const workerSchema = Number((await client.query<{ v: number }>('select max(id) as v from graphile_worker.migrations')).rows[0].v ?? 0);
     const blobKeys = (await client.query<{ k: string }>(ALL_BLOB_KEYS)).rows.map((r) => r.k);
     const serverVersion = (await client.query<{ v: string }>('show server_version')).rows[0].v;
@@ -144,10 +146,9 @@ export async function namedBlobKeys(client: pg.Client): Promise<string[]> {
 
 /** True when the database holds no table of the service or of the job queue. */
 export async function isEmptyDatabase(client: pg.Client): Promise<boolean> {
-  const { rows } = await client.query<{ n: number }>(
-    'select count(*)::int as n from pg_tables where schemaname = any($1::text[])',
-    [SCHEMAS],
-  );
+  const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_tables where schemaname = any($1::text[])', [
+    SCHEMAS,
+  ]);
   return rows[0].n === 0;
 }
 

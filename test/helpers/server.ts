@@ -89,7 +89,13 @@ export async function startTestServerOn(
   opts: TestServerOptions & { databaseUrl: string; dataDir: string; masterKey: Buffer; creds: Credentials },
 ): Promise<TestServer> {
   const database = { url: opts.databaseUrl, drop: async () => {} };
-  const server = await boot(opts, { database, dataDir: opts.dataDir, secrets: createSecretBox(opts.masterKey), creds: opts.creds, keepDataDir: true });
+  const server = await boot(opts, {
+    database,
+    dataDir: opts.dataDir,
+    secrets: createSecretBox(opts.masterKey),
+    creds: opts.creds,
+    keepDataDir: true,
+  });
   return server;
 }
 

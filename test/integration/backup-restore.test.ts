@@ -7,14 +7,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runBackup, runRestore } from '../../src/cli/backup.js';
 import type { CreatedDocument } from '../../src/client/types.js';
 import { loadConfig } from '../../src/config.js';
 import { startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
+import { databaseUrl } from '../helpers/database-url.js';
 import { makePdf } from '../helpers/pdfs.js';
 import { openAndSign } from '../helpers/signer-page.js';
 import { type TestServer, startTestServer, startTestServerOn } from '../helpers/server.js';
+import { pdfsig } from '../helpers/validators.js';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const sticker = (email: string) => ({ authority: 'EMAIL_LINK' as const, data: email, page: 0, rect: { lx: 10, ly: 10, tx: 100, ty: 60 } });
@@ -71,7 +74,9 @@ describe('sello backup and sello restore', () => {
     expect(await runBackup({ ...s.deps.config, masterKey }, { dir: backup, blobs: 'copy', json: true }, s.deps.blobs)).toBe(0);
     expect((await readdir(backup)).sort()).toEqual(['blobs', 'db', 'manifest.json']);
     // A backup is written into a new or empty directory only.
-    await expect(runBackup({ ...s.deps.config, masterKey }, { dir: backup, blobs: 'copy', json: true }, s.deps.blobs)).rejects.toThrow(/not empty/);
+    await expect(runBackup({ ...s.deps.config, masterKey }, { dir: backup, blobs: 'copy', json: true }, s.deps.blobs)).rejects.toThrow(
+      /not empty/,
+    );
 
     // Without the master key, or with another one, nothing happens: no database is even created.
     const keyless = await tempDir('keyless');
@@ -110,9 +115,48 @@ describe('sello backup and sello restore', () => {
       const histories = await Promise.all(docs.map((d) => r!.client.documentHistory(d.document_ticket)));
       expect(histories.map((h) => h.chain.valid)).toEqual([true, true]);
       expect(histories[0].entries.slice(0, before[0].history.entries.length)).toEqual(before[0].history.entries);
+      // Checked by pdfsig too, trusting only the root the original service published.
+      const checked = await pdfsig((await r.client.downloadDocument('original', signed.document_ticket)).bytes, caPem, { noOcsp: true });
+      expect(checked.signatures.map((x) => [x.valid, x.trusted])).toEqual([
+        [true, true],
+        [true, true],
+      ]);
     } finally {
       await r?.close();
       await pg.stop();
+    }
+
+    // An external PostgreSQL (DATABASE_URL): an empty database made by its administrator.
+    const name = `restored_${randomBytes(4).toString('hex')}`;
+    const admin = new Client({ connectionString: inject('pgAdminUrl') });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name}`);
+      const url = databaseUrl(inject('pgAdminUrl'), name);
+      const external = loadConfig({
+        NODE_ENV: 'test',
+        SELLO_DATA_DIR: await tempDir('external'),
+        DATABASE_URL: url,
+        SELLO_MASTER_KEY: masterKey.toString('base64'),
+      });
+      expect(await runRestore(external, { dir: backup, json: true })).toBe(0);
+      const db = new Client({ connectionString: url });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ ticket: string; history_head: string }>(
+          'select ticket, history_head from documents order by ticket',
+        );
+        expect(rows).toEqual(
+          docs
+            .map((d, i) => ({ ticket: d.document_ticket, history_head: before[i].history.entries.at(-1)!.hash }))
+            .sort((x, y) => (x.ticket < y.ticket ? -1 : 1)),
+        );
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
     }
   });
 });
