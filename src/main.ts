@@ -264,15 +264,15 @@ const COMMANDS = new Map<string, (config: Config, rest: string[]) => Promise<num
   [
     'backup',
     async (config, rest) => {
-      const { parseBackupCommand, runBackup } = await cli.backup();
-      return runBackup(config, parseBackupCommand(rest));
+      const { parseBackupCommand, runBackup, refused } = await cli.backup();
+      return runBackup(config, parseBackupCommand(rest)).catch(refused);
     },
   ],
   [
     'restore',
     async (config, rest) => {
-      const { parseRestoreCommand, runRestore } = await cli.backup();
-      return runRestore(config, parseRestoreCommand(rest));
+      const { parseRestoreCommand, runRestore, refused } = await cli.backup();
+      return runRestore(config, parseRestoreCommand(rest)).catch(refused);
     },
   ],
 ]);

@@ -16,6 +16,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { HOLD_BLOB_DELETIONS, RELEASE_BLOB_DELETIONS } from './blob-fence.js';
 import { BLOB_COLUMNS, BLOB_JSON_ARRAYS } from './blob-references.js';
 
 /** The schemas a backup holds: the service's tables and graphile-worker's job queue. */
@@ -88,7 +89,7 @@ export async function dumpDatabase(client: pg.Client, dir: string): Promise<Data
     const migrations = (await client.query<{ name: string }>('select name from schema_migrations order by version')).rows.map(
       (r) => r.name,
     );
-    const workerSchema = Number((await client.query<{ v: number }>('select max(id) as v from graphile_worker.migrations')).rows[0].v ?? 0);
+    const workerSchema = await workerSchemaVersion(client);
     const blobKeys = (await client.query<{ k: string }>(ALL_BLOB_KEYS)).rows.map((r) => r.k);
     const serverVersion = (await client.query<{ v: string }>('show server_version')).rows[0].v;
     await client.query('commit');
@@ -137,6 +138,20 @@ export async function loadDatabase(client: pg.Client, dir: string, dump: Pick<Da
     await client.query('rollback').catch(() => {});
     throw err;
   }
+}
+
+/** graphile-worker's schema version (the last of its migrations applied). */
+export async function workerSchemaVersion(client: pg.Client): Promise<number> {
+  return Number((await client.query<{ v: number | null }>('select max(id) as v from graphile_worker.migrations')).rows[0].v ?? 0);
+}
+
+/** Holds every blob deletion off on this session until released (blob-fence.ts); waits for those under way. */
+export async function holdBlobDeletions(client: pg.Client): Promise<void> {
+  await client.query(HOLD_BLOB_DELETIONS);
+}
+
+export async function releaseBlobDeletions(client: pg.Client): Promise<void> {
+  await client.query(RELEASE_BLOB_DELETIONS);
 }
 
 /** Every blob key a row names. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runBackup, runRestore } from '../../src/cli/backup.js';
+import { runBackup, runRestore } from '../../src/domain/lifecycle/backup.js';
 import type { CreatedDocument } from '../../src/client/types.js';
 import { loadConfig } from '../../src/config.js';
 import { startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
