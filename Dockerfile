@@ -61,7 +61,9 @@ COPY --from=build /opt/sello/web/dist ./web/dist
 
 # A dedicated user; the data directory (blobs, master.key, or the embedded PostgreSQL when
 # DATABASE_URL is unset) is a volume it owns.
-RUN useradd --system --home-dir /var/lib/sello --shell /usr/sbin/nologin sello \
+# A fixed uid and gid (10001): orchestrators run the container as that number (runAsUser).
+RUN groupadd --system --gid 10001 sello \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/sello --shell /usr/sbin/nologin sello \
  && mkdir -p /var/lib/sello && chown sello:sello /var/lib/sello && chmod 0700 /var/lib/sello
 USER sello
 

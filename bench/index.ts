@@ -23,6 +23,10 @@
 //      RSA-2048 and ECDSA P-256 signer keys: bench/sustained.ts. Its own servers; not in the default.
 //   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
 //      (bench/sat-signing.ts), in this process, after the server has stopped.
+//   P  an 80-page and a 300-page contract on the signer page in Chromium as a phone (360 × 740, CPU
+//      slowed 4×): first paint of page 1, "next box" to pages 3, 41 and 80, canvases, JS heap and
+//      renderer memory after scrolling through (bench/long-document.ts). Its own server; not in the
+//      default set.
 //
 // Each run also reports the CPU each request cost, split between the server, PostgreSQL, the load
 // generator and the rest of the machine (bench/cpu.ts), and whether the machine was idle before.
@@ -54,6 +58,7 @@ import { G_SECONDS, stampRequest } from './stamps.js';
 import { startFloor } from './floor.js';
 import { scenarioUniversal } from './universal.js';
 import { scenarioBigDocument } from './big-document.js';
+import { scenarioLongDocument } from './long-document.js';
 import { largePdf, onePagePdf, uniqueCopy, type PdfTemplate } from './pdfs.js';
 import { startServer, stopServer, type Server } from './server-process.js';
 
@@ -116,6 +121,9 @@ async function main() {
     }
     if (SCENARIOS.includes('W')) {
       await scenarioSustained({ cpuProfileDir: process.env.BENCH_CPU_PROF });
+    }
+    if (SCENARIOS.includes('P')) {
+      await scenarioLongDocument();
     }
   } finally {
     if (!interrupted) {

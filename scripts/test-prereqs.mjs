@@ -13,6 +13,7 @@ const NEEDED = [
   ['chromium', 'chromium', 'renders html templates (the service drives it through playwright-core)'],
   ['soffice', 'libreoffice-writer-nogui', 'converts docx templates to PDF'],
   ['faketime', 'faketime', "moves pdfsig's clock to check signatures as a validator would years later"],
+  ['docker-compose', 'docker-compose', 'reads the compose files as Compose would (docker-compose config, no daemon needed)'],
   // A font file rather than a command: without fonts, rendered templates have no readable text.
   ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', 'fonts-dejavu-core', 'fonts for rendered templates'],
 ];

@@ -81,14 +81,35 @@ export interface Config {
   sat: SatSettings;
   identity: IdentitySettings;
   lifecycle: LifecycleSettings;
+  /** Where blobs (PDFs, template sources) are kept: files under dataDir/blobs, or an S3 bucket. */
+  blobs: BlobSettings;
 }
 
-/** How long deleted documents and unreferenced blobs are kept (jobs/purge-deleted.ts, jobs/orphan-blob-sweep.ts). */
+/** How long deleted documents and unreferenced blobs are kept (jobs/purge-deleted-documents.ts, jobs/orphan-blob-sweep.ts). */
 export interface LifecycleSettings {
   /** Days a deleted document stays restorable before it is purged; undefined: restorable for good. */
   deletedRetentionDays: number | undefined;
   /** Hours a blob no row names is kept after it was last written before the orphan sweep removes it. */
   orphanGraceHours: number;
+}
+
+/** The blob store: the data directory by default; an S3-compatible bucket when many nodes share blobs. */
+export type BlobSettings = { kind: 'fs' } | { kind: 's3'; s3: S3Settings };
+
+/** An S3-compatible bucket (AWS S3, MinIO, Ceph RGW, Garage...). */
+export interface S3Settings {
+  /** The server's URL; absent: AWS S3 for the region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  /** Prepended to every key ("" or ending in "/"), so blobs can share a bucket. */
+  prefix: string;
+  /** Absent: the AWS SDK's default chain (AWS_* variables, shared files, instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Buckets addressed as ENDPOINT/BUCKET instead of BUCKET.ENDPOINT: what most self-hosted servers need. */
+  forcePathStyle: boolean;
+  /** Size of each part of a multipart upload; a blob no larger goes up in one request. */
+  partBytes: number;
 }
 
 /** An operator's certification-service provider (PSC) for NOM-151 stamps. */
@@ -159,6 +180,8 @@ export interface WorkerSettings {
   heartbeatMs: number;
   /** A runner silent this long is dead and its jobs are unlocked, in ms (at least two heartbeats). */
   deadAfterMs: number;
+  /** `sello worker` answers GET /healthz on this port (0: no listener), for orchestrators' probes. */
+  healthPort: number;
 }
 
 export interface PkiConfig {
@@ -299,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
       deletedRetentionDays: env.SELLO_DELETED_RETENTION_DAYS ? int('SELLO_DELETED_RETENTION_DAYS', 0, 1, 36500) : undefined,
       orphanGraceHours: int('SELLO_ORPHAN_BLOB_GRACE_HOURS', 24, 1, 8760),
     },
+    blobs: blobSettings(env, read, problems),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${service.publicHost}>`),
     pdfJail: pdfJailSettings(read),
     pki: pkiSettings(read, pkiFiles),
@@ -470,6 +494,7 @@ function workerSettings({ int }: EnvReader, problems: string[]): WorkerSettings 
   const workers: WorkerSettings = {
     heartbeatMs: int('SELLO_WORKER_HEARTBEAT_MS', 5000, 100, 60_000),
     deadAfterMs: int('SELLO_WORKER_DEAD_AFTER_MS', 20_000, 200, 3_600_000),
+    healthPort: int('SELLO_WORKER_HEALTH_PORT', 0, 0, 65535),
   };
   // One late heartbeat (a busy database, a pause of the process) must not make a live runner dead.
   if (workers.deadAfterMs < 2 * workers.heartbeatMs) {
@@ -717,4 +742,68 @@ function metaSettings(env: Env, { get, url }: ReturnType<typeof channelReader>, 
     problems.push(`${stray.join(', ')}: set only with ${metaRequired.join(', ')}`);
   }
   return undefined;
+}
+
+const S3_VARIABLES = [
+  'SELLO_S3_BUCKET',
+  'SELLO_S3_ENDPOINT',
+  'SELLO_S3_REGION',
+  'SELLO_S3_PREFIX',
+  'SELLO_S3_ACCESS_KEY_ID',
+  'SELLO_S3_SECRET_ACCESS_KEY',
+  'SELLO_S3_FORCE_PATH_STYLE',
+  'SELLO_S3_PART_MB',
+];
+
+/** SELLO_BLOB_STORE and SELLO_S3_*: the data directory by default; a bucket needs at least its name. */
+function blobSettings(env: Env, { str, int, bool }: EnvReader, problems: string[]): BlobSettings {
+  const kind = str('SELLO_BLOB_STORE', 'fs');
+  if (kind !== 's3') {
+    if (kind !== 'fs') {
+      problems.push(`SELLO_BLOB_STORE=${JSON.stringify(kind)}: expected fs or s3`);
+    }
+    const stray = S3_VARIABLES.filter((n) => env[n]);
+    if (kind === 'fs' && stray.length > 0) {
+      problems.push(`${stray.join(', ')}: set only with SELLO_BLOB_STORE=s3`);
+    }
+    return { kind: 'fs' };
+  }
+  const bucket = str('SELLO_S3_BUCKET', '');
+  if (!bucket) {
+    problems.push('SELLO_S3_BUCKET: required with SELLO_BLOB_STORE=s3');
+  } else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    problems.push(
+      `SELLO_S3_BUCKET=${JSON.stringify(bucket)}: expected a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)`,
+    );
+  }
+  const endpoint = env.SELLO_S3_ENDPOINT ? env.SELLO_S3_ENDPOINT.replace(/\/+$/, '') : undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(endpoint)) {
+    problems.push(`SELLO_S3_ENDPOINT=${JSON.stringify(endpoint)}: expected an http(s) URL of the server, without a path`);
+  }
+  const region = str('SELLO_S3_REGION', 'us-east-1');
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) {
+    problems.push(`SELLO_S3_REGION=${JSON.stringify(region)}: expected a region name such as us-east-1`);
+  }
+  const prefix = str('SELLO_S3_PREFIX', '');
+  if (prefix && !/^[A-Za-z0-9!_.*'()-]+(\/[A-Za-z0-9!_.*'()-]+)*\/$/.test(prefix)) {
+    problems.push(`SELLO_S3_PREFIX=${JSON.stringify(prefix)}: expected path segments ending in "/" (such as sello/blobs/), no leading "/"`);
+  }
+  const accessKeyId = env.SELLO_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.SELLO_S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push('SELLO_S3_ACCESS_KEY_ID and SELLO_S3_SECRET_ACCESS_KEY: set both or neither (neither: the AWS SDK finds them)');
+  }
+  return {
+    kind: 's3',
+    s3: {
+      endpoint,
+      region,
+      bucket,
+      prefix,
+      credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+      forcePathStyle: bool('SELLO_S3_FORCE_PATH_STYLE', false),
+      // S3 refuses parts under 5 MiB (but the last) and allows 10,000 of them.
+      partBytes: int('SELLO_S3_PART_MB', 8, 5, 512) * 1024 * 1024,
+    },
+  };
 }

@@ -6,6 +6,7 @@
 //   account ...      create, rotate-key, webhook, update, list
 //   panel ...        invite a person to an account's panel, end their sessions
 //   history verify   check a document's hash-chained history
+//   blobs ...        migrate the data directory's blobs to the bucket, check every row's blob
 //   auth check       what to sign for a request, and whether a signature is it
 //   backup, restore  a consistent backup of the database and blobs, and bringing it back
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -20,6 +21,7 @@ const cli = {
   mail: () => import('./cli/mail.js'),
   messages: () => import('./cli/messages.js'),
   history: () => import('./cli/history.js'),
+  blobs: () => import('./cli/blobs.js'),
   authCheck: () => import('./cli/auth-check.js'),
   apiRequest: () => import('./cli/api-request.js'),
   backup: () => import('./cli/backup.js'),
@@ -54,6 +56,10 @@ const USAGE = `usage: sello <command>
   messages list [--json] [--limit N]
                                 SMS and WhatsApp messages: sent, delivered, failed, or kept in the outbox
   history verify TICKET [--json]  check a document's history chain (exit 0 intact, 1 broken, 2 unknown)
+  blobs migrate [--json]        copy SELLO_DATA_DIR's blobs to the bucket (SELLO_BLOB_STORE=s3), each read
+                                back and its SHA-256 checked (exit 0 all copied intact, 1 not)
+  blobs check [--json]          every blob a row names, read from the store in use and its SHA-256 checked
+                                (exit 0 all intact, 1 some missing or corrupt, listed with their rows)
   auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
   backup DIR [--blobs copy|manifest] [--json]
@@ -64,7 +70,7 @@ const USAGE = `usage: sello <command>
 Settings come from environment variables: see docs/configuration.md.`;
 
 /** The commands whose first word is a subcommand (`account create`, `history verify`). */
-const SUBCOMMANDS = new Set(['account', 'panel', 'mail', 'messages', 'history', 'auth']);
+const SUBCOMMANDS = new Set(['account', 'panel', 'mail', 'messages', 'history', 'auth', 'blobs']);
 
 /** The lines of USAGE about one command (with their continuation lines). */
 function usageOf(command: string): string[] {
@@ -207,6 +213,48 @@ async function historyCommand(config: Config, rest: string[]): Promise<number> {
   }
 }
 
+/**
+ * migrate: the data directory to the configured bucket, no database needed. check: the rows of the
+ * migrated database against the store the service uses (no master key needed).
+ */
+async function blobsCommand(config: Config, rest: string[]): Promise<number> {
+  const { parseBlobsCommand, reportCheck, reportMigration } = await cli.blobs();
+  const cmd = parseBlobsCommand(rest);
+  const { fsBlobRoot, openBlobStore, openS3BlobStore } = await import('./store/blob-store.js');
+  if (cmd.sub === 'migrate') {
+    if (config.blobs.kind !== 's3') {
+      throw new UsageError('sello blobs migrate copies to a bucket: set SELLO_BLOB_STORE=s3 and SELLO_S3_BUCKET (docs/configuration.md)');
+    }
+    const { createFsBlobStore } = await import('./store/blobs.js');
+    const { migrateBlobs } = await import('./domain/blobs/migrate-blobs.js');
+    const from = fsBlobRoot(config.dataDir);
+    const to = await openS3BlobStore(config.blobs.s3);
+    try {
+      return reportMigration(await migrateBlobs({ from: createFsBlobStore(from), to }), { from, to: to.location }, cmd.json);
+    } finally {
+      to.close();
+    }
+  }
+  const { openDatabase } = await cli.database();
+  const { migrate } = await import('./store/migrate.js');
+  const { openDb } = await import('./store/db.js');
+  const { checkBlobs } = await import('./domain/blobs/check-blobs.js');
+  const database = await openDatabase(config);
+  try {
+    await migrate(database.connectionString);
+    const handle = openDb(database.connectionString, 2);
+    const store = await openBlobStore(config);
+    try {
+      return reportCheck(await checkBlobs({ db: handle.db, blobs: store.blobs }), store.location, cmd.json);
+    } finally {
+      store.close();
+      await handle.close();
+    }
+  } finally {
+    await database.close();
+  }
+}
+
 /** Each command: its arguments (after the command word) in, the exit code out. */
 const COMMANDS = new Map<string, (config: Config, rest: string[]) => Promise<number>>([
   [
@@ -275,6 +323,7 @@ const COMMANDS = new Map<string, (config: Config, rest: string[]) => Promise<num
       return runRestore(config, parseRestoreCommand(rest)).catch(refused);
     },
   ],
+  ['blobs', blobsCommand],
 ]);
 
 async function main(argv: string[]): Promise<number> {

@@ -1,7 +1,6 @@
 // Wiring of the real dependencies from a Config: database (embedded or external), migrations,
 // master key, blob store, URL guard. main.ts uses it for every command; tests build Deps directly.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Config } from './config.js';
 import { systemClock, type Deps } from './domain/deps.js';
 import { loadPki } from './domain/pki/load-pki.js';
@@ -14,7 +13,7 @@ import { PdfJail } from './jail/pdf-jail.js';
 import { createTemplateEngines } from './render/index.js';
 import { createSmtpTransport } from './notify/email-transport.js';
 import { createMessageChannels } from './notify/channels.js';
-import { createFsBlobStore } from './store/blobs.js';
+import { openBlobStore } from './store/blob-store.js';
 import { openDb, type DbHandle } from './store/db.js';
 import { resolveMasterKey } from './store/master-key.js';
 import { migrate } from './store/migrate.js';
@@ -64,12 +63,13 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
       onError: (err, algorithm) =>
         console.warn(`pki: generating a ${algorithm} signer key ahead of time failed: ${(err as Error).message}`),
     });
+    const blobStore = await openBlobStore(config);
     const pdfJail = new PdfJail(config.pdfJail);
     const imageJail = new ImageJail(config.identity.checks);
     const deps: Deps = {
       config,
       db: dbHandle.db,
-      blobs: createFsBlobStore(join(config.dataDir, 'blobs')),
+      blobs: blobStore.blobs,
       secrets,
       clock: systemClock,
       fetchUrl: guardedFetch,
@@ -111,6 +111,7 @@ export async function startRuntime(config: Config, opts: { migrate: boolean; sig
         await deps.pdfJail.close();
         await deps.imageJail.close();
         deps.mail?.transport.close();
+        blobStore.close();
         await dbHandle.close();
         await database.close();
       },

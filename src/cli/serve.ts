@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { createFirstAccount } from '../domain/accounts/create-first-account.js';
 import { buildApp } from '../http/app.js';
 import { startWorker } from '../jobs/index.js';
+import { startWorkerHealthServer } from '../jobs/worker-health-server.js';
 import { startRuntime } from '../runtime.js';
 import { recordServerAddress } from './server-address.js';
 import { startProgress } from './start-progress.js';
@@ -29,6 +30,17 @@ export async function serve(config: Config, parts: { http: boolean; worker: bool
     startProgress('Starting the job runner…');
     const runner = await startWorker(deps, runtime.connectionString);
     closers.push(() => runner.stop());
+    // A process without the API has no /healthz of its own: answer the probes here when asked to.
+    if (!parts.http && config.workers.healthPort > 0) {
+      const health = await startWorkerHealthServer({
+        port: config.workers.healthPort,
+        host: config.host,
+        lastBeatAt: () => runner.lastBeatAt(),
+        deadAfterMs: config.workers.deadAfterMs,
+      });
+      closers.push(() => new Promise<void>((resolve) => health.close(() => resolve())));
+      console.log(`Job runner health: http://${config.host}:${config.workers.healthPort}/healthz`);
+    }
   }
   if (parts.http) {
     await announceFirstAccount(runtime.deps);

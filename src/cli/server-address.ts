@@ -2,7 +2,7 @@
 // serve` once it listens and removed when it stops: `sello api` on the same data directory calls it
 // whatever its port, without SELLO_PUBLIC_URL or --url, and `sello auth check` offers the absolute
 // URL that server accepts signatures over (its public URL, not the one this shell's PORT implies).
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const FILE = 'server.json';
@@ -16,6 +16,9 @@ interface ServerAddress {
 
 export async function recordServerAddress(dataDir: string, url: string, publicUrl: string): Promise<() => Promise<void>> {
   const path = join(dataDir, FILE);
+  // With DATABASE_URL, a master key given as a setting and blobs in a bucket, nothing else makes the
+  // data directory: a fresh `sello api` node (a new pod, a new machine) starts with none.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(path, `${JSON.stringify({ url, pid: process.pid, publicUrl } satisfies ServerAddress)}\n`, { mode: 0o600 });
   return () => rm(path, { force: true });
 }

@@ -95,7 +95,13 @@ const CRON_ITEMS = parseCronItems([
   },
 ]);
 
-export async function startWorker(deps: Deps, connectionString: string, concurrency = 4): Promise<Pick<Runner, 'stop'>> {
+/** A running job runner: stopped once, and asked whether its heartbeat is current. */
+export interface JobRunner extends Pick<Runner, 'stop'> {
+  /** When it last recorded in the database that it is alive (Date.now ms). */
+  lastBeatAt(): number;
+}
+
+export async function startWorker(deps: Deps, connectionString: string, concurrency = 4): Promise<JobRunner> {
   // The runner gets a pool this process owns: graphile-worker's stop() drops the error handlers of
   // a pool it made itself without waiting for it to end, so a database stopping right after would
   // crash the process with an unhandled 'error'.
@@ -157,6 +163,7 @@ export async function startWorker(deps: Deps, connectionString: string, concurre
     throw err;
   }
   return {
+    lastBeatAt: () => liveness.lastBeatAt(),
     stop: async () => {
       try {
         await runner.stop();

@@ -38,9 +38,13 @@ export interface LivenessOptions {
   log: LivenessLog;
   /** Called with the number of jobs just unlocked, so this runner can look for work at once. */
   onUnlocked?: (jobs: number) => void;
+  /** The clock of lastBeatAt(); Date.now by default. */
+  now?: () => number;
 }
 
 export interface WorkerLiveness {
+  /** When this runner last recorded in the database that it is alive (ms on `now`). */
+  lastBeatAt(): number;
   /** Deregisters (a clean stop: nothing of this runner is left to unlock) and closes the session. */
   stop(): Promise<void>;
 }
@@ -61,6 +65,7 @@ class Liveness implements WorkerLiveness {
   private sessionLost = false;
   private session: pg.Client | undefined;
   private id = 0;
+  private lastBeat = 0;
 
   constructor(private readonly o: LivenessOptions) {
     this.me = {
@@ -77,6 +82,7 @@ class Liveness implements WorkerLiveness {
     this.session = await this.connect();
     try {
       this.id = await registerWorker(this.session, me);
+      this.lastBeat = this.now();
     } catch (err) {
       await this.session.end().catch(() => {});
       throw err;
@@ -85,6 +91,14 @@ class Liveness implements WorkerLiveness {
     // The first check runs before this returns: jobs a crashed predecessor held are free at start.
     await this.serial(() => this.reap());
     this.timer = setTimeout(() => void this.tick(), this.o.settings.heartbeatMs);
+  }
+
+  lastBeatAt(): number {
+    return this.lastBeat;
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
   }
 
   async stop(): Promise<void> {
@@ -142,6 +156,7 @@ class Liveness implements WorkerLiveness {
     }
     try {
       const { reinserted } = await beatWorker(this.session!, this.id, this.me, relock);
+      this.lastBeat = this.now();
       if (reinserted) {
         this.o.log.warn(
           { worker: this.me.poolId },

@@ -1,10 +1,12 @@
 // Content-addressed blob storage for PDFs: the key is the SHA-256 (hex) of the bytes, so a blob is
 // immutable and storing the same document twice costs nothing. The filesystem implementation makes
 // a blob durable (data and directory entry fsynced) before put() resolves, because a document row
-// may only commit once its bytes survive a crash. An S3 implementation fills the same interface.
+// may only commit once its bytes survive a crash. The S3 implementation (blobs-s3.ts) fills the
+// same interface; blob-store.ts picks one from the configuration.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, opendir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 
 export interface BlobStore {
   /** Stores the bytes durably and returns their SHA-256 hex key. */
@@ -15,6 +17,11 @@ export interface BlobStore {
    * (jail/shared-bytes.ts; WebCrypto refuses shared memory, so not for bytes signed or hashed here).
    */
   get(key: string, opts?: { shared?: boolean }): Promise<Buffer>;
+  /**
+   * The bytes under a key as a stream, for a reader that needs no more than a chunk at a time
+   * (hashing, copying); throws BlobNotFoundError when absent.
+   */
+  stream(key: string): Promise<Readable>;
   has(key: string): Promise<boolean>;
   /**
    * Every blob in the store, in no particular order, with the time it was last written. A put of
@@ -113,6 +120,13 @@ export function createFsBlobStore(root: string): BlobStore {
         }
         throw err;
       }
+    },
+    async stream(key) {
+      // Opened before it is returned, so that an absent blob is an error here and not in the reader.
+      const fh = await open(pathOf(key), 'r').catch((err: NodeJS.ErrnoException) => {
+        throw err.code === 'ENOENT' ? new BlobNotFoundError(`blob ${key} not found`) : err;
+      });
+      return fh.createReadStream(); // closes the file when it ends or is destroyed
     },
     has: (key) => exists(pathOf(key)),
     list: () => listFiles(root),

@@ -1,6 +1,6 @@
 // The signer page as a new signer first sees it, in a real Chromium at a phone's size (360 px) and
 // a laptop's (1280 × 800): who asks for the signature and as whom one signs, the action bar on the
-// first screen, "next box (1 of N)" taking the signer to each box, zoom, and the contract's words
+// first screen, "next box (k of N)" taking the signer to each box, zoom, and the contract's words
 // in pdf.js's text layer. Screenshots of both sizes are written to the directory printed at the
 // end (SELLO_SCREENSHOT_DIR, else one under the system's temporary directory). Then the language:
 // a browser language the page does not speak falls back to the service's default, the switch
@@ -184,9 +184,10 @@ describe('signer page layout', () => {
         fontData.join(', '),
       ).toBe(true);
 
-      // Next box: 1 of 3, 2 of 3, 3 of 3 (on page 2), then back to 1; each box in view and focused.
+      // Next box: to box 1, 2, 3 (on page 2), each in view and focused; the label counts the box
+      // the signer is at (none yet: 0 of 3).
       const next = page.getByTestId('next-box');
-      expect(await next.textContent()).toBe('Next box (1 of 3)');
+      expect(await next.textContent()).toBe('Next box (0 of 3)');
       expect(await inViewport(page, '[data-testid="next-box"]')).toBe(true);
       for (const n of [1, 2, 3]) {
         await next.click();
@@ -195,7 +196,7 @@ describe('signer page layout', () => {
         expect(await page.locator(`[data-box-index="${n - 1}"]`).getAttribute('aria-label')).toBe(
           `Your signature goes here · Signature box ${n} of 3`,
         );
-        expect(await next.textContent()).toBe(`Next box (${(n % 3) + 1} of 3)`);
+        expect(await next.textContent()).toBe(`Next box (${n} of 3)`);
       }
       // The third box is on page 2: the page indicator followed, and the toolbar stayed on screen.
       await expect.poll(() => page.getByTestId('page-indicator').textContent()).toBe('Page 2 of 2');
@@ -255,7 +256,7 @@ describe('signer page layout', () => {
     await page.getByTestId('lang-en').click();
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await page.getByTestId('signing-as').textContent()).toBe('Signing as Ana García · ana@example.com');
-    expect(await page.getByTestId('next-box').textContent()).toBe('Next box (1 of 3)');
+    expect(await page.getByTestId('next-box').textContent()).toBe('Next box (0 of 3)');
 
     await page.getByRole('tab', { name: 'Type' }).click();
     await page.getByLabel('Type your name as your signature').fill('Ana García');

@@ -5,6 +5,7 @@
 // it at `endpoint`; `env` is the service's configuration for it (docs/configuration.md).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 
 /** The little of s3rver's API used here (the package ships no types). */
 interface S3rverInstance {
+  httpServer: Server;
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
 }
@@ -32,6 +34,10 @@ export interface TestS3Server {
   secretAccessKey: string;
   /** The service's settings for this bucket: SELLO_BLOB_STORE=s3 and the SELLO_S3_* variables. */
   env: Record<string, string>;
+  /** Every request received, as "METHOD /path?query", in order (multipart uploads show their parts). */
+  requests: string[];
+  /** The headers of each request, at the same index as in `requests`. */
+  requestHeaders: IncomingHttpHeaders[];
   /** The directory the server keeps its objects in (removed by stop()). */
   directory: string;
   /**
@@ -55,6 +61,12 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
     await rm(directory, { recursive: true, force: true });
     throw err;
   }
+  const requests: string[] = [];
+  const requestHeaders: IncomingHttpHeaders[] = [];
+  server.httpServer.on('request', (req: IncomingMessage) => {
+    requests.push(`${req.method} ${req.url}`);
+    requestHeaders.push(req.headers);
+  });
   const endpoint = `http://127.0.0.1:${address.port}`;
   // s3rver's one account (models/account.js): any other key id is refused with InvalidAccessKeyId.
   const accessKeyId = 'S3RVER';
@@ -66,6 +78,8 @@ export async function startS3Server(opts: { bucket?: string } = {}): Promise<Tes
     region,
     accessKeyId,
     secretAccessKey,
+    requests,
+    requestHeaders,
     directory,
     objectFile: (key) => {
       const parts = key.split('/');

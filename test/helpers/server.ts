@@ -23,7 +23,7 @@ import { createTemplateEngines } from '../../src/render/index.js';
 import { testPki } from './test-pki.js';
 import { databaseUrl } from './database-url.js';
 import { createMessageChannels } from '../../src/notify/channels.js';
-import { createFsBlobStore } from '../../src/store/blobs.js';
+import { openBlobStore } from '../../src/store/blob-store.js';
 import { openDb } from '../../src/store/db.js';
 
 export interface TestServer {
@@ -124,10 +124,12 @@ async function boot(
   const signerKeys = new SignerKeyPools({ defaultAlgorithm: config.pki.signerKey, size: 2 });
   const pdfJail = new PdfJail(config.pdfJail);
   const imageJail = new ImageJail(config.identity.checks);
+  // The data directory's blobs, or a bucket when opts.env names one (test/helpers/s3-server.ts).
+  const blobStore = await openBlobStore(config);
   const deps: Deps = {
     config,
     db: handle.db,
-    blobs: createFsBlobStore(join(dataDir, 'blobs')),
+    blobs: blobStore.blobs,
     secrets,
     clock,
     fetchUrl: opts.fetchUrl ?? guardedFetch,
@@ -175,6 +177,7 @@ async function boot(
       await deps.templates.close();
       await deps.pdfJail.close();
       await deps.imageJail.close();
+      blobStore.close();
       await handle.close();
       return boot(opts, { ...kept, creds: first.creds });
     },
@@ -184,6 +187,7 @@ async function boot(
       await deps.templates.close();
       await deps.pdfJail.close();
       await deps.imageJail.close();
+      blobStore.close();
       await handle.close();
       await database.drop();
       if (!kept.keepDataDir) {

@@ -1,6 +1,7 @@
 // The orphan sweep removes blobs no row names once past their grace period, keeps every blob a row
 // names (each column of store/blob-references.ts) and every recent one, and never loses the bytes
-// of a creation racing it with the same bytes (store/blob-fence.ts).
+// of a creation racing it with the same bytes (store/blob-fence.ts); with blobs on files and in an
+// S3-compatible bucket, through the BlobStore contract alone.
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,9 +9,11 @@ import type { Clock } from '../../src/domain/deps.js';
 import { sweepOrphanBlobs } from '../../src/domain/lifecycle/sweep-orphan-blobs.js';
 import { BLOB_COLUMNS, BLOB_JSON_ARRAYS, NOT_BLOB_COLUMNS } from '../../src/store/blob-references.js';
 import { makePdf } from '../helpers/pdfs.js';
+import { startS3Server, type TestS3Server } from '../helpers/s3-server.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let s: TestServer;
+let s3: TestS3Server;
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 /** A clock past the grace period of every blob written so far. */
 const later = (): Clock => ({ now: () => new Date(Date.now() + (s.deps.config.lifecycle.orphanGraceHours + 1) * 3_600_000) });
@@ -27,11 +30,16 @@ async function keys(): Promise<Set<string>> {
 const sticker = (email: string) => ({ authority: 'EMAIL_LINK' as const, data: email, page: 0, rect: { lx: 10, ly: 10, tx: 100, ty: 60 } });
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s3 = await startS3Server();
 });
-afterAll(() => s?.close());
+afterAll(() => s3?.stop());
 
 describe('the list of columns that name blobs', () => {
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(() => s?.close());
+
   it('covers every column of the schema named like a blob key or holding attachments', async () => {
     const db = new pg.Client({ connectionString: s.connectionString });
     await db.connect();
@@ -48,7 +56,12 @@ describe('the list of columns that name blobs', () => {
   });
 });
 
-describe('sweepOrphanBlobs', () => {
+describe.each(['files', 'bucket'] as const)('sweepOrphanBlobs, blobs in %s', (store) => {
+  beforeAll(async () => {
+    s = await startTestServer(store === 'bucket' ? { env: { ...s3.env, SELLO_S3_PREFIX: `${randomBytes(4).toString('hex')}/` } } : {});
+  });
+  afterAll(() => s?.close());
+
   it('removes old unreferenced blobs and keeps referenced and recent ones', async () => {
     const pdf = await makePdf();
     const doc = await s.client.createDocument({ b64_doc: pdf.toString('base64'), name: 'kept', stickers: [sticker('a@example.com')] });

@@ -254,7 +254,12 @@ describe('a runner that is merely slow', { timeout: 180_000 }, () => {
       const serve = await start('serve', dataDir, port, liveness);
       const creds = await firstAccount(serve);
       // A second runner on the same database (it joins the embedded PostgreSQL of the first).
-      const worker = await start('worker', dataDir, await freePort(), liveness);
+      // Its health listener (for an orchestrator's probe) answers while it beats.
+      const healthPort = await freePort();
+      const worker = await start('worker', dataDir, await freePort(), { ...liveness, SELLO_WORKER_HEALTH_PORT: String(healthPort) });
+      await worker.waitForStdout(/Job runner health: /);
+      const health = await fetch(`http://127.0.0.1:${healthPort}/healthz`);
+      expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
       db = await connectEmbedded(dataDir);
       const runners = (await db.query<{ pool_id: string }>('select pool_id from job_workers order by id')).rows.map((r) => r.pool_id);
       expect(runners).toHaveLength(2);

@@ -201,11 +201,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ SELLO_AUTH_SCHEMES: 'svc, Firma' }).authSchemes).toEqual(['svc', 'firma']);
   });
   it('job runners beat every 5 s and are dead after 20 s by default; dead-after must cover two heartbeats', () => {
-    expect(loadConfig({}).workers).toEqual({ heartbeatMs: 5000, deadAfterMs: 20_000 });
-    expect(loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '1000', SELLO_WORKER_DEAD_AFTER_MS: '2000' }).workers).toEqual({
+    expect(loadConfig({}).workers).toEqual({ heartbeatMs: 5000, deadAfterMs: 20_000, healthPort: 0 });
+    expect(
+      loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '1000', SELLO_WORKER_DEAD_AFTER_MS: '2000', SELLO_WORKER_HEALTH_PORT: '3001' }).workers,
+    ).toEqual({
       heartbeatMs: 1000,
       deadAfterMs: 2000,
+      healthPort: 3001,
     });
+    expect(() => loadConfig({ SELLO_WORKER_HEALTH_PORT: '70000' })).toThrow(/SELLO_WORKER_HEALTH_PORT/);
     expect(() => loadConfig({ SELLO_WORKER_HEARTBEAT_MS: '5000', SELLO_WORKER_DEAD_AFTER_MS: '9999' })).toThrow(
       /SELLO_WORKER_DEAD_AFTER_MS=9999: must be at least twice SELLO_WORKER_HEARTBEAT_MS \(5000\)/,
     );

@@ -1,5 +1,7 @@
 // One page of the viewer (PdfPage.tsx) comes to the screen in three steps: noticed near the screen
-// (and measured), fetched from the PDF, then drawn into its canvas with its text layer over it.
+// (and measured), fetched from the PDF, then drawn into its canvas with its text layer over it; and
+// leaves it again once far away, so that a long document on a phone holds only the pages around
+// the reader, never all of them.
 import { useEffect, useState } from 'react';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { loadPdfJs, type PdfJs } from './use-pdf-document';
@@ -7,34 +9,54 @@ import { loadPdfJs, type PdfJs } from './use-pdf-document';
 /** Most canvas pixels a page gets: enough for a sharp phone or laptop screen, bounded for memory. */
 const MAX_PIXELS = 8_000_000;
 
-/** Whether the element has come near the screen (once it has, it stays so), and its CSS width. */
+/**
+ * How far from the screen a page starts to be drawn, and how far it must go before its canvas is
+ * released: as multiples of the screen's height. Drawing a screen ahead hides the drawing from a
+ * reader scrolling at reading speed; releasing only two screens away keeps a page that the reader
+ * scrolls back and forth over from being drawn again and again. At 360 × 740, with A4 pages as wide
+ * as the screen, that is at most about nine canvases alive, however long the document.
+ */
+const DRAW_MARGIN = '100% 0px';
+const KEEP_MARGIN = '200% 0px';
+
+/**
+ * Whether the page should have a canvas now: it comes near the screen (within DRAW_MARGIN), and
+ * keeps it until it goes far away (beyond KEEP_MARGIN). Also the page's CSS width.
+ */
 export function useNearScreen(wrap: React.RefObject<HTMLElement | null>) {
-  const [visible, setVisible] = useState(false);
+  const [near, setNear] = useState(false);
   const [cssWidth, setCssWidth] = useState(0);
   useEffect(() => {
     const el = wrap.current;
     if (!el) {
       return;
     }
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setVisible(true), {
-      rootMargin: '400px 0px',
-    });
-    io.observe(el);
+    const last = (entries: IntersectionObserverEntry[]) => entries[entries.length - 1];
+    const draw = new IntersectionObserver((entries) => last(entries).isIntersecting && setNear(true), { rootMargin: DRAW_MARGIN });
+    const keep = new IntersectionObserver((entries) => !last(entries).isIntersecting && setNear(false), { rootMargin: KEEP_MARGIN });
+    draw.observe(el);
+    keep.observe(el);
     const ro = new ResizeObserver(() => setCssWidth(Math.round(el.clientWidth)));
     ro.observe(el);
     return () => {
-      io.disconnect();
+      draw.disconnect();
+      keep.disconnect();
       ro.disconnect();
     };
   }, [wrap]);
-  return { visible, cssWidth };
+  return { near, cssWidth };
 }
 
-/** The page (0-based `index`) of the document, fetched once it is wanted. */
+/**
+ * The page (0-based `index`) of the document, fetched once it is first wanted and kept (pdf.js
+ * keeps it too; it is small: its size, rotation and a handle). What drawing it loaded (fonts,
+ * images, the operator list) is freed when the page is released (usePageRender).
+ */
 export function usePdfPage(doc: PDFDocumentProxy | null, wanted: boolean, index: number): PDFPageProxy | null {
   const [page, setPage] = useState<PDFPageProxy | null>(null);
+  const fetch = wanted && !page;
   useEffect(() => {
-    if (!doc || !wanted) {
+    if (!doc || !fetch) {
       return;
     }
     let cancelled = false;
@@ -45,22 +67,29 @@ export function usePdfPage(doc: PDFDocumentProxy | null, wanted: boolean, index:
     return () => {
       cancelled = true;
     };
-  }, [doc, wanted, index]);
+  }, [doc, fetch, index]);
   return page;
 }
 
-/** Draws the page into the canvas at the width it is given, then its text into the text layer. */
+/**
+ * Draws the page into the canvas at the width it is given, then its text into the text layer.
+ * When the effect ends (the page went far away, or is drawn again at another width) a drawing
+ * under way is cancelled, so a page scrolled past costs nothing more. The canvas is released by
+ * setting its size to 0: the browser frees its pixels at once instead of when the element is
+ * collected. Far away, the text layer is emptied and pdf.js frees what the page loaded.
+ */
 export function usePageRender(
   page: PDFPageProxy | null,
   cssWidth: number,
   canvas: React.RefObject<HTMLCanvasElement | null>,
   textLayer: React.RefObject<HTMLDivElement | null>,
+  near: boolean,
 ) {
   const [rendered, setRendered] = useState(false);
   const [hasText, setHasText] = useState(false);
   useEffect(() => {
     const el = canvas.current;
-    if (!page || !el || cssWidth === 0) {
+    if (!page || !el || cssWidth === 0 || !near) {
       return;
     }
     const base = page.getViewport({ scale: 1 });
@@ -77,6 +106,9 @@ export function usePageRender(
     let text: InstanceType<PdfJs['TextLayer']> | undefined;
     task.promise
       .then(async () => {
+        if (cancelled) {
+          return;
+        }
         setRendered(true);
         const pdfjs = await loadPdfJs();
         const container = textLayer.current;
@@ -102,7 +134,22 @@ export function usePageRender(
       cancelled = true;
       task.cancel();
       text?.cancel();
+      // Drawn again at another width, or gone far away (the canvas leaves the page): either way
+      // these pixels are done with.
+      el.width = 0;
+      el.height = 0;
     };
-  }, [page, cssWidth, canvas, textLayer]);
+  }, [page, cssWidth, canvas, textLayer, near]);
+
+  // Far away: the text layer's spans and what pdf.js loaded for the page go too.
+  useEffect(() => {
+    if (near) {
+      return;
+    }
+    textLayer.current?.replaceChildren();
+    setRendered(false);
+    setHasText(false);
+    page?.cleanup();
+  }, [near, page, textLayer]);
   return { rendered, hasText };
 }

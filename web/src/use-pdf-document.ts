@@ -70,7 +70,11 @@ export function usePdfDocument(token: string, pdfUrl: string | undefined, versio
   return { doc, failed };
 }
 
-/** The page in view: the last whose top has passed a third of the way down the screen. */
+/**
+ * The page in view: the last whose top has passed a third of the way down the screen. Pages are
+ * stacked in order, so a binary search finds it reading a dozen positions, not every page's: a
+ * scroll event on a 300-page document stays cheap on a phone.
+ */
 export function usePageInView(pages: React.RefObject<HTMLElement | null>): number {
   const [current, setCurrent] = useState(0);
   useEffect(() => {
@@ -79,13 +83,18 @@ export function usePageInView(pages: React.RefObject<HTMLElement | null>): numbe
       if (!els) {
         return;
       }
-      let inView = 0;
-      els.forEach((el, i) => {
-        if (el.getBoundingClientRect().top < window.innerHeight / 3) {
-          inView = i;
+      const line = window.innerHeight / 3;
+      let lo = 0;
+      let hi = els.length - 1;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (els[mid].getBoundingClientRect().top < line) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
         }
-      });
-      setCurrent(inView);
+      }
+      setCurrent(lo);
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     onScroll();

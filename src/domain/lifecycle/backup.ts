@@ -11,7 +11,8 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import { openDatabase } from '../../database.js';
 import { type BlobMode, backupBlobs, damagedCopies, isEmptyDir, missingFromStore, restoreBlobs } from '../../store/backup-blobs.js';
-import { createFsBlobStore, type BlobStore } from '../../store/blobs.js';
+import { openBlobStore } from '../../store/blob-store.js';
+import type { BlobStore } from '../../store/blobs.js';
 import {
   dumpDatabase,
   holdBlobDeletions,
@@ -58,14 +59,31 @@ export interface RestoreCommand {
   json: boolean;
 }
 
-/** The store the service uses (runtime.ts). */
-function blobStoreOf(config: Config): BlobStore {
-  return createFsBlobStore(join(config.dataDir, 'blobs'));
-}
-
 const KEY_KEPT = 'SELLO_MASTER_KEY, or master.key in SELLO_DATA_DIR';
 
-export async function runBackup(config: Config, cmd: BackupCommand, blobs = blobStoreOf(config)): Promise<number> {
+/** `blobs`: the store to read; the one the configuration names by default. */
+export async function runBackup(config: Config, cmd: BackupCommand, blobs?: BlobStore): Promise<number> {
+  return withBlobs(config, blobs, (store) => takeBackup(config, cmd, store));
+}
+
+/** `blobs`: the store to write to; the one the configuration names by default. */
+export async function runRestore(config: Config, cmd: RestoreCommand, blobs?: BlobStore): Promise<number> {
+  return withBlobs(config, blobs, (store) => restoreBackup(config, cmd, store));
+}
+
+async function withBlobs(config: Config, given: BlobStore | undefined, run: (b: BlobStore) => Promise<number>): Promise<number> {
+  if (given) {
+    return run(given);
+  }
+  const opened = await openBlobStore(config);
+  try {
+    return await run(opened.blobs);
+  } finally {
+    opened.close();
+  }
+}
+
+async function takeBackup(config: Config, cmd: BackupCommand, blobs: BlobStore): Promise<number> {
   const key = await existingMasterKey(config.masterKey, config.dataDir);
   if (!key) {
     throw new BackupRefusal(
@@ -149,7 +167,7 @@ export async function runBackup(config: Config, cmd: BackupCommand, blobs = blob
   }
 }
 
-export async function runRestore(config: Config, cmd: RestoreCommand, blobs = blobStoreOf(config)): Promise<number> {
+async function restoreBackup(config: Config, cmd: RestoreCommand, blobs: BlobStore): Promise<number> {
   const m = await readManifest(cmd.dir).catch((err: Error) => {
     throw new BackupRefusal(err.message);
   });

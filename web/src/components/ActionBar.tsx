@@ -1,7 +1,7 @@
 // The signer's actions, kept at the bottom of the screen wherever they are in the document: Sign
 // (it submits the form, #sign-form, and stays disabled until the signature and the consent are
 // there) and Reject, first, as the next stops after the form for the keyboard; then the way to each
-// of their boxes ("next box (1 of N)") and to the signing form.
+// of their boxes ("next box (k of N)") and to the signing form.
 import { useI18n } from '../i18n';
 import { NextBoxButton } from './PdfViewer';
 

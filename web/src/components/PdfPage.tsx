@@ -1,5 +1,6 @@
-// One page of the viewer (PdfViewer.tsx): a placeholder of the page's shape at once, the canvas and
-// text layer once it comes near the screen (use-page-render.ts), and its boxes over it: the signer's
+// One page of the viewer (PdfViewer.tsx): a placeholder of the page's shape at once (its size from
+// the API, so the document is as long as it will be and every box has its place), the canvas and
+// text layer while it is near the screen (use-page-render.ts), and its boxes over it: the signer's
 // own (a note each, reached by "next box"), or buttons that choose a box (the document_url page).
 import { useRef } from 'react';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
@@ -41,9 +42,9 @@ export function PdfPage({ doc, index, total, width, height, boxes, signed, geome
   const canvas = useRef<HTMLCanvasElement>(null);
   const textLayer = useRef<HTMLDivElement>(null);
   // Render only pages near the screen; measure the width the page is given.
-  const { visible, cssWidth } = useNearScreen(wrap);
-  const page = usePdfPage(doc, visible, index);
-  const { rendered, hasText } = usePageRender(page, cssWidth, canvas, textLayer);
+  const { near, cssWidth } = useNearScreen(wrap);
+  const page = usePdfPage(doc, near, index);
+  const { rendered, hasText } = usePageRender(page, cssWidth, canvas, textLayer, near);
   const overlays = overlaysOf(boxes, page, geometry);
 
   return (
@@ -57,7 +58,7 @@ export function PdfPage({ doc, index, total, width, height, boxes, signed, geome
       data-page={index}
       data-text-layer={hasText ? 'ready' : 'none'}
     >
-      {!outlineOnly && (
+      {!outlineOnly && near && (
         // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a canvas takes no focus; the text layer below carries the page's words
         <canvas ref={canvas} className="page-canvas" aria-hidden="true" data-rendered={rendered ? 'true' : 'false'} />
       )}

@@ -7,9 +7,11 @@ import { useI18n } from '../i18n';
 const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
 
 /**
- * "Next box (i of n)": scrolls the signer's box i into the middle of the screen and focuses it, then
- * offers the one after (the last leads back to the first). Boxes are found by their place in reading
- * order (data-box-index) within `scope`, or the whole page.
+ * "Next box (k of n)": k is the box the signer is at, the one this button last took them to (0
+ * before the first). Each press scrolls the box after it into the middle of the screen and
+ * focuses it (after the last, the first again). Boxes are found by their place in reading order
+ * (data-box-index) within `scope`, or the whole page. A box many screens away is reached in one
+ * jump: a smooth scroll would pass every page between and start drawing each.
  */
 export function NextBoxButton({
   count,
@@ -21,19 +23,21 @@ export function NextBoxButton({
   className?: string;
 }) {
   const { t } = useI18n();
-  const [next, setNext] = useState(0);
+  // -1: no box reached yet. The label counts this one, not the one the next press goes to.
+  const [at, setAt] = useState(-1);
   const go = useCallback(() => {
-    const n = next % count;
+    const n = (at + 1) % count;
     const el = (scope?.current ?? document).querySelector<HTMLElement>(`[data-box-index="${n}"]`);
     if (el) {
-      el.scrollIntoView({ block: 'center', behavior: 'smooth' });
+      const far = Math.abs(el.getBoundingClientRect().top) > 2 * window.innerHeight;
+      el.scrollIntoView({ block: 'center', behavior: far ? 'instant' : 'smooth' });
       el.focus({ preventScroll: true });
     }
-    setNext((n + 1) % count);
-  }, [next, count, scope]);
+    setAt(n);
+  }, [at, count, scope]);
   return (
     <button type="button" className={className ?? 'tool-button tool-text tool-next'} onClick={go} data-testid="next-box">
-      {t.nextBox((next % count) + 1, count)}
+      {t.nextBox(Math.min(at, count - 1) + 1, count)}
     </button>
   );
 }
