@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { startEmbeddedPostgres } from '../../src/store/embedded-postgres.js';
 import { databaseUrl } from '../helpers/database-url.js';
 import { makePdf } from '../helpers/pdfs.js';
+import { startS3Server } from '../helpers/s3-server.js';
 import { openAndSign } from '../helpers/signer-page.js';
 import { type TestServer, startTestServer, startTestServerOn } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
@@ -52,6 +53,48 @@ async function snapshot(client: TestServer['client'], docs: CreatedDocument[]) {
 }
 
 describe('sello backup and sello restore', () => {
+  it('with blobs in a bucket: --blobs manifest lists them, and restore refuses while one is missing from the bucket', async () => {
+    const s3 = await startS3Server();
+    const key = randomBytes(32);
+    const env = { ...s3.env, SELLO_S3_PREFIX: 'b/' };
+    const b = await startTestServer({ masterKey: key, env });
+    try {
+      const pdf = await makePdf([{ width: 300, height: 300 }]);
+      const doc = await b.client.createDocument({
+        b64_doc: pdf.toString('base64'),
+        name: 'in a bucket',
+        stickers: [sticker('e@example.com')],
+      });
+      const backup = await tempDir('manifest');
+      expect(await runBackup({ ...b.deps.config, masterKey: key }, { dir: backup, blobs: 'manifest', json: true })).toBe(0);
+      expect((await readdir(backup)).sort()).toEqual(['db', 'manifest.json']);
+
+      const config = (dataDir: string) =>
+        loadConfig({ NODE_ENV: 'test', SELLO_DATA_DIR: dataDir, SELLO_MASTER_KEY: key.toString('base64'), ...env });
+      // The bucket lost the file: restore names it and changes nothing.
+      const gone = await tempDir('bucket-lost');
+      await b.deps.blobs.delete(sha256(pdf));
+      await expect(runRestore(config(gone), { dir: backup, json: true })).rejects.toThrow(new RegExp(`not in the store \\(${sha256(pdf)}`));
+      expect(existsSync(join(gone, 'pg'))).toBe(false);
+      // Back from the bucket's versions (here: stored again), the restore goes through.
+      await b.deps.blobs.put(pdf);
+      const fresh = await tempDir('bucket-restored');
+      expect(await runRestore(config(fresh), { dir: backup, json: true })).toBe(0);
+      const pg = await startEmbeddedPostgres(fresh);
+      let r: TestServer | undefined;
+      try {
+        r = await startTestServerOn({ databaseUrl: pg.connectionString, dataDir: fresh, masterKey: key, creds: b.creds, env });
+        expect(sha256((await r.client.downloadDocument('original', doc.document_ticket)).bytes)).toBe(sha256(pdf));
+      } finally {
+        await r?.close();
+        await pg.stop();
+      }
+    } finally {
+      await b.close();
+      await s3.stop();
+    }
+  });
+
   it('restores into an empty data directory: same bytes, history chains, signatures and PKI; signing goes on', async () => {
     const signed = await s.client.createDocument({
       b64_doc: (await makePdf()).toString('base64'),
