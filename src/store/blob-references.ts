@@ -3,7 +3,8 @@
 // and is missing here would have its blobs deleted under it. When a migration adds such a column,
 // add it here; test/integration/blob-references.test.ts fails until every column of the schema
 // named like a blob key (*sha256, *_blob) or holding attachment keys is listed either here or in
-// NOT_BLOB_COLUMNS with the reason it does not name one.
+// NOT_BLOB_COLUMNS with the reason it does not name one. `sello blobs check` reads the same
+// columns row by row, naming each row (blob-references-repo.ts): a new column goes in both.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
