@@ -80,8 +80,17 @@ export interface Config {
   ltaRenewMarginDays: number;
   sat: SatSettings;
   identity: IdentitySettings;
+  lifecycle: LifecycleSettings;
   /** Where blobs (PDFs, template sources) are kept: files under dataDir/blobs, or an S3 bucket. */
   blobs: BlobSettings;
+}
+
+/** How long deleted documents and unreferenced blobs are kept (jobs/purge-deleted-documents.ts, jobs/orphan-blob-sweep.ts). */
+export interface LifecycleSettings {
+  /** Days a deleted document stays restorable before it is purged; undefined: restorable for good. */
+  deletedRetentionDays: number | undefined;
+  /** Hours a blob no row names is kept after it was last written before the orphan sweep removes it. */
+  orphanGraceHours: number;
 }
 
 /** The blob store: the data directory by default; an S3-compatible bucket when many nodes share blobs. */
@@ -339,6 +348,10 @@ export function loadConfig(env: Env = process.env): Config {
     ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
     sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
     identity: identitySettings(env, problems),
+    lifecycle: {
+      deletedRetentionDays: env.SELLO_DELETED_RETENTION_DAYS ? int('SELLO_DELETED_RETENTION_DAYS', 0, 1, 36500) : undefined,
+      orphanGraceHours: int('SELLO_ORPHAN_BLOB_GRACE_HOURS', 24, 1, 8760),
+    },
     blobs: blobSettings(env, read, problems),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${service.publicHost}>`),
     pdfJail: pdfJailSettings(read),

@@ -8,6 +8,7 @@
 //   history verify   check a document's hash-chained history
 //   blobs ...        migrate the data directory's blobs to the bucket, check every row's blob
 //   auth check       what to sign for a request, and whether a signature is it
+//   backup, restore  a consistent backup of the database and blobs, and bringing it back
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { UsageError, flags } from './cli/args.js';
 import { AppError } from './domain/errors.js';
@@ -23,6 +24,7 @@ const cli = {
   blobs: () => import('./cli/blobs.js'),
   authCheck: () => import('./cli/auth-check.js'),
   apiRequest: () => import('./cli/api-request.js'),
+  backup: () => import('./cli/backup.js'),
   serve: () => import('./cli/serve.js'),
   database: () => import('./database.js'),
 };
@@ -60,6 +62,11 @@ const USAGE = `usage: sello <command>
                                 (exit 0 all intact, 1 some missing or corrupt, listed with their rows)
   auth check --web-id ID METHOD PATH [--body FILE | --file FILE] [--signature SIG]
                                 the strings to sign for a request, and whether SIG matches one (exit 0 yes, 1 no)
+  backup DIR [--blobs copy|manifest] [--json]
+                                write a consistent backup (database, blobs or their list, PKI note) into a new
+                                directory; the master key is not in it (docs/operations.md)
+  restore DIR [--json]          bring a backup back into an empty database; needs the backup's master key
+                                (exit 1 if a blob a row names is missing from the store)
 Settings come from environment variables: see docs/configuration.md.`;
 
 /** The commands whose first word is a subcommand (`account create`, `history verify`). */
@@ -302,6 +309,20 @@ const COMMANDS = new Map<string, (config: Config, rest: string[]) => Promise<num
     },
   ],
   ['history', historyCommand],
+  [
+    'backup',
+    async (config, rest) => {
+      const { parseBackupCommand, runBackup, refused } = await cli.backup();
+      return runBackup(config, parseBackupCommand(rest)).catch(refused);
+    },
+  ],
+  [
+    'restore',
+    async (config, rest) => {
+      const { parseRestoreCommand, runRestore, refused } = await cli.backup();
+      return runRestore(config, parseRestoreCommand(rest)).catch(refused);
+    },
+  ],
   ['blobs', blobsCommand],
 ]);
 

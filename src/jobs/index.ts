@@ -34,6 +34,10 @@ import { identityEvidenceSweepTask } from './identity-evidence-sweep.js';
 import { IDENTITY_EVIDENCE_SWEEP } from './payloads/identity-evidence-sweep.js';
 import { identityChecksTask } from './identity-checks.js';
 import { IDENTITY_CHECKS } from './payloads/identity-checks.js';
+import { orphanBlobSweepTask } from './orphan-blob-sweep.js';
+import { ORPHAN_BLOB_SWEEP } from './payloads/orphan-blob-sweep.js';
+import { purgeDeletedDocumentsTask } from './purge-deleted-documents.js';
+import { PURGE_DELETED_DOCUMENTS } from './payloads/purge-deleted-documents.js';
 
 export function taskList(deps: Deps): TaskList {
   return {
@@ -49,6 +53,8 @@ export function taskList(deps: Deps): TaskList {
     [UNIVERSAL_SWEEP.task]: universalSweepTask(deps),
     [IDENTITY_EVIDENCE_SWEEP.task]: identityEvidenceSweepTask(deps),
     [IDENTITY_CHECKS.task]: identityChecksTask(deps),
+    [PURGE_DELETED_DOCUMENTS.task]: purgeDeletedDocumentsTask(deps),
+    [ORPHAN_BLOB_SWEEP.task]: orphanBlobSweepTask(deps),
   };
 }
 
@@ -72,6 +78,20 @@ const CRON_ITEMS = parseCronItems([
     match: '29 2 * * *', // every day at 02:29 UTC
     identifier: IDENTITY_EVIDENCE_SWEEP.task,
     options: { backfillPeriod: 0, maxAttempts: 3, jobKey: IDENTITY_EVIDENCE_SWEEP.task },
+  },
+  {
+    // Before the sweep: the blobs of the documents it purges are deleted at once, and any it could
+    // not delete (a crash between the two) are the sweep's once past their grace period.
+    task: PURGE_DELETED_DOCUMENTS.task,
+    match: '11 1 * * *', // every day at 01:11 UTC
+    identifier: PURGE_DELETED_DOCUMENTS.task,
+    options: { backfillPeriod: 0, maxAttempts: 3, jobKey: PURGE_DELETED_DOCUMENTS.task },
+  },
+  {
+    task: ORPHAN_BLOB_SWEEP.task,
+    match: '37 1 * * *', // every day at 01:37 UTC
+    identifier: ORPHAN_BLOB_SWEEP.task,
+    options: { backfillPeriod: 0, maxAttempts: 3, jobKey: ORPHAN_BLOB_SWEEP.task },
   },
 ]);
 

@@ -1,5 +1,6 @@
 // Every row that names a blob, and which of its columns does: what `sello blobs check` reads to
-// find rows whose bytes are missing or damaged. A column that starts naming blobs belongs here.
+// find rows whose bytes are missing or damaged. A column that starts naming blobs belongs here and
+// in blob-references.ts, the list the orphan sweep and the purge spare blobs by.
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 

@@ -7,6 +7,7 @@
 // one statement: every part commits or none does, and the parts see each other only through
 // RETURNING, which is all they need here (the signers' ids for their stickers).
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { blobSharedLockSql } from './blob-fence.js';
 import { pieceSourceCtes } from './packages-repo.js';
 import { executePrepared } from './prepared.js';
 import type { Database, DocumentStatus, DocumentsTable } from './schema.js';
@@ -58,7 +59,8 @@ export interface NewDocument {
  * and the piece it consumes, taken from the account's packages (packages-repo.ts, pieceSourceCtes)
  * and recorded, in one statement: a transaction of its own, or part of the caller's when it locked
  * a set first. Undefined, with nothing written, when the account has packages of documents and none
- * with a piece left.
+ * with a piece left. The statement holds the file's blob lock (blob-fence.ts) until it commits; the
+ * caller then makes sure the file is still stored (ensureBlob).
  */
 export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument): Promise<string | undefined> {
   const signers = d.signers.map((s) => ({
@@ -83,7 +85,8 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
   const e = d.firstEntry;
   const workflow = d.workflow === null || d.workflow === undefined ? null : JSON.stringify(d.workflow);
   const query = sql<{ id: string }>`
-    with ${pieceSourceCtes({ accountId: d.accountId, kind: 'documents', at: d.createdAt })}, doc as (
+    with ${pieceSourceCtes({ accountId: d.accountId, kind: 'documents', at: d.createdAt })},
+    blob_fence as (${blobSharedLockSql(d.sha256)}), doc as (
       insert into documents (ticket, account_id, set_id, name, status, origin, source_sha256, original_sha256,
                              size_bytes, page_count, has_flow, workflow, nom151, created_at, updated_at,
                              history_head, history_count)
@@ -91,7 +94,8 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
              ${d.sizeBytes}, ${d.pageCount}, ${d.hasFlow}, ${workflow}::jsonb,
              coalesce(${d.nom151}::boolean, (select nom151_default from accounts where id = ${d.accountId})),
              ${d.createdAt}, ${d.createdAt}, ${e.hash}, 1
-       where not exists (select 1 from kind_packages) or exists (select 1 from piece_source)
+       where exists (select 1 from blob_fence)
+         and (not exists (select 1 from kind_packages) or exists (select 1 from piece_source))
       returning id
     ), taken as (
       update packages set used = used + 1 where id = (select id from piece_source) and exists (select 1 from doc)

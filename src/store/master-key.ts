@@ -24,3 +24,19 @@ export async function resolveMasterKey(configured: Buffer | undefined, dataDir: 
   }
   return key;
 }
+
+/** The master key if there is one (SELLO_MASTER_KEY or master.key), never a new one: for backup and restore. */
+export async function existingMasterKey(configured: Buffer | undefined, dataDir: string): Promise<Buffer | undefined> {
+  if (configured) {
+    return configured;
+  }
+  try {
+    await readFile(join(dataDir, 'master.key'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return undefined;
+    }
+    throw err;
+  }
+  return resolveMasterKey(undefined, dataDir);
+}

@@ -11,6 +11,11 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 // Arbitrary constant naming this lock in pg_locks.
 const MIGRATION_LOCK = 715_300_001;
 
+/** The names of the migrations this version of the service has, in order. */
+export async function migrationNames(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+}
+
 export interface MigrationResult {
   applied: string[];
 }
@@ -22,7 +27,8 @@ export interface MigrationResult {
  */
 const closingError = () => {};
 
-export async function migrate(connectionString: string): Promise<MigrationResult> {
+/** `through`: apply migrations up to that version only (a restore recreates the schema a backup was taken on). */
+export async function migrate(connectionString: string, opts: { through?: number } = {}): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString });
   client.on('error', closingError);
   await client.connect();
@@ -35,7 +41,7 @@ export async function migrate(connectionString: string): Promise<MigrationResult
     const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
     for (const file of files) {
       const version = Number(file.slice(0, 4));
-      if (done.has(version)) {
+      if (done.has(version) || (opts.through !== undefined && version > opts.through)) {
         continue;
       }
       const sql = await readFile(join(MIGRATIONS_DIR, file), 'utf8');

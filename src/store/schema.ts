@@ -191,6 +191,21 @@ export interface DocumentSetsTable {
   concluded_at: NullableTimestamp;
 }
 
+/** A row of `document_tombstones`. */
+export interface DocumentTombstonesTable {
+  ticket: string;
+  account_id: string;
+  created_at: Timestamp;
+  deleted_at: Timestamp;
+  seq: number;
+  at: Timestamp;
+  action: string;
+  actor: string;
+  details: Json;
+  prev_hash: string;
+  hash: string;
+}
+
 /** A row of `documents`. */
 export interface DocumentsTable {
   id: Generated<string>;
@@ -611,6 +626,7 @@ export interface Database {
   document_history: DocumentHistoryTable;
   document_revisions: DocumentRevisionsTable;
   document_sets: DocumentSetsTable;
+  document_tombstones: DocumentTombstonesTable;
   documents: DocumentsTable;
   download_links: DownloadLinksTable;
   endorsements: EndorsementsTable;

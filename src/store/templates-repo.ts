@@ -1,6 +1,7 @@
 // SQL for templates.
+import type { Transaction } from 'kysely';
 import type { Db } from './db.js';
-import type { TemplateType } from './schema.js';
+import type { Database, TemplateType } from './schema.js';
 import type { TemplateType as EngineType, TemplateField, TemplateTable } from '../render/types.js';
 
 /** The database's CHECK on templates.type and the engines name the same types: changing one alone does not compile. */
@@ -18,7 +19,7 @@ export interface TemplateRow {
 
 /** Saves a template; the same name in the same account replaces it (keeping its creation time). */
 export async function upsertTemplate(
-  db: Db,
+  db: Db | Transaction<Database>,
   t: { accountId: string; name: string; type: TemplateType; sha256: string; fields: TemplateField[]; tables: TemplateTable[]; at: Date },
 ): Promise<void> {
   await db

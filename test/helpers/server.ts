@@ -56,6 +56,8 @@ export interface TestServerOptions {
   freshPki?: boolean;
   /** How timing-equalised answers wait for their floor (http/answer-floor.ts); the service's by default. */
   answerFloor?: AnswerFloor;
+  /** The master key (random by default). */
+  masterKey?: Buffer;
 }
 
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -79,12 +81,36 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'sello-test-data-'));
-  return boot(opts, { database, dataDir, secrets: createSecretBox(randomBytes(32)), creds: undefined });
+  return boot(opts, { database, dataDir, secrets: createSecretBox(opts.masterKey ?? randomBytes(32)), creds: undefined });
+}
+
+/**
+ * A server on a database and data directory that exist already (a restored backup), signed in as
+ * `creds`; close() leaves both in place.
+ */
+export async function startTestServerOn(
+  opts: TestServerOptions & { databaseUrl: string; dataDir: string; masterKey: Buffer; creds: Credentials },
+): Promise<TestServer> {
+  const database = { url: opts.databaseUrl, drop: async () => {} };
+  const server = await boot(opts, {
+    database,
+    dataDir: opts.dataDir,
+    secrets: createSecretBox(opts.masterKey),
+    creds: opts.creds,
+    keepDataDir: true,
+  });
+  return server;
 }
 
 async function boot(
   opts: TestServerOptions,
-  kept: { database: { url: string; drop: () => Promise<void> }; dataDir: string; secrets: SecretBox; creds: Credentials | undefined },
+  kept: {
+    database: { url: string; drop: () => Promise<void> };
+    dataDir: string;
+    secrets: SecretBox;
+    creds: Credentials | undefined;
+    keepDataDir?: boolean;
+  },
 ): Promise<TestServer> {
   const { database, dataDir, secrets } = kept;
   const config: Config = loadConfig({
@@ -176,7 +202,9 @@ async function boot(
       blobStore.close();
       await handle.close();
       await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!kept.keepDataDir) {
+        await rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

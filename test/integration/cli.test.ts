@@ -558,6 +558,8 @@ describe('usage and settings errors', { concurrent: true, timeout: 120_000 }, ()
       [['messages', 'list', '--bogus'], '  messages list '],
       [['history', 'verify', 'T', '--bogus'], '  history verify TICKET'],
       [['auth', 'check', '--bogus', 'GET', '/x'], '  auth check --web-id ID'],
+      [['backup', 'DIR', '--bogus'], '  backup DIR [--blobs copy|manifest]'],
+      [['restore', 'DIR', '--bogus'], '  restore DIR [--json]'],
       // Where the subcommand belongs.
       [['account', '--bogus'], '  account rotate-key --web-id ID'],
       [['history', '--bogus'], '  history verify TICKET'],

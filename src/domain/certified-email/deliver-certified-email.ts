@@ -12,6 +12,7 @@ import { composeRawMessage } from '../../notify/compose-raw-message.js';
 import type { MailAttachment, SentMail } from '../../notify/email-transport.js';
 import { findByMessageId, recordRefused, recordSent, setRawOnce, type StoredRaw } from '../../store/certified-email-repo.js';
 import { sha256Hex } from '../../store/blobs.js';
+import { putHeldBlob } from '../../store/blob-fence.js';
 import type { OutboxMessage } from '../../store/mail-repo.js';
 import type { Database } from '../../store/schema.js';
 
@@ -37,8 +38,11 @@ export async function sendCertifiedEmail(
       date: deps.clock.now(),
     });
     // Durable before it is sent: a crash after the send leaves the hash of what was sent.
-    const sealedBlob = await deps.blobs.put(deps.secrets.seal(raw.toString('base64')));
-    stored = await setRawOnce(deps.db, c.id, { sha256: sha256Hex(raw), bytes: raw.length, sealedBlob });
+    const sealed = deps.secrets.seal(raw.toString('base64'));
+    stored = await deps.db.transaction().execute(async (trx) => {
+      const sealedBlob = await putHeldBlob(trx, deps.blobs, sealed);
+      return setRawOnce(trx, c.id, { sha256: sha256Hex(raw), bytes: raw.length, sealedBlob });
+    });
   }
   const raw = stored.sealedBlob
     ? Buffer.from(deps.secrets.open(await deps.blobs.get(stored.sealedBlob)), 'base64')

@@ -23,6 +23,7 @@ import type { Database } from '../../store/schema.js';
 import { saveEvidencePdf, underEvidenceLock, type CertifiedEmailRow } from '../../store/certified-email-repo.js';
 import { certifiedEmailData, requireCertifiedEmail } from './get-certified-email-data.js';
 import { evidenceLabels, type EvidenceLabels } from './evidence-labels.js';
+import { putHeldBlob } from '../../store/blob-fence.js';
 
 export async function certifiedEmailEvidencePdf(
   deps: Deps,
@@ -95,7 +96,7 @@ async function issueEvidencePdf(
   }
   // The file first (a blob left without a row is harmless: blobs are named by their hash), then
   // the piece, the stamp's record and the file's row, in the lock's transaction: all, or none.
-  const sha256 = await deps.blobs.put(pdf);
+  const sha256 = await putHeldBlob(trx, deps.blobs, pdf);
   if (issued) {
     await recordApiStampIn(trx, deps, c.account_id, 'pdf', issued);
   }

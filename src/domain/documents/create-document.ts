@@ -9,6 +9,7 @@ import type { Deps } from '../deps.js';
 import { newPublicId, newSigningToken } from '../ids.js';
 import { countSetDocuments, findSet, type SetRow } from '../../store/documents-repo.js';
 import { insertCreatedDocument } from '../../store/create-document-repo.js';
+import { ensureBlob } from '../../store/blob-fence.js';
 import type { Database } from '../../store/schema.js';
 import { appendHistory, firstHistoryEntry } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
@@ -124,6 +125,10 @@ export async function createDocument(
       await recordCreation(trx, deps, { req, doc, documentId, now });
     });
   }
+  // An orphan sweep may have removed these bytes between the put and the insert, which held the
+  // blob's lock (store/blob-fence.ts): no one knows the ticket before this answer, so storing them
+  // again here is in time.
+  await ensureBlob(deps.blobs, doc.sha256, doc.source.bytes);
   return answer(deps, req, doc);
 }
 

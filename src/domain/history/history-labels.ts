@@ -76,6 +76,7 @@ const ACTIONS = {
   nom151_stamped: { es: 'Sello NOM-151 aplicado', en: 'NOM-151 stamp applied' },
   nom151_stamp_failed: { es: 'Sello NOM-151 no obtenido', en: 'NOM-151 stamp not obtained' },
   deleted: { es: 'Eliminado', en: 'Deleted' },
+  purged: { es: 'Purgado tras el plazo de conservación de los eliminados', en: 'Purged after the retention period of deleted documents' },
   restored: { es: 'Restaurado', en: 'Restored' },
 } satisfies Record<string, { es: string; en: string }>;
 

@@ -19,6 +19,7 @@ import { retryTransientConflict } from '../../store/transient-conflict.js';
 import { requireIdentityVerified } from '../identity/require-identity.js';
 import { endorsementOfSigner } from '../../store/endorsements-repo.js';
 import { endorsementHeading, endorsementReason, endorserLine } from '../endorsements/endorsement-legend.js';
+import { putHeldBlob } from '../../store/blob-fence.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -132,7 +133,7 @@ async function signOnce(
     } catch (err) {
       throw signingError(err);
     }
-    const sha256 = await deps.blobs.put(signed.pdf);
+    const sha256 = await putHeldBlob(trx, deps.blobs, signed.pdf);
     // The rows, events, history and workflow step every signature shares (conclude-signature.ts).
     return concludeSignature(trx, deps, s, { sha256, now, certificateSerial: cert.serialHex, type: opts.signature.type, ip: opts.ip });
   });

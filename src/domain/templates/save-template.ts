@@ -5,6 +5,7 @@ import { invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { fetchPdf } from '../documents/resolve-pdf-origin.js';
 import { upsertTemplate } from '../../store/templates-repo.js';
+import { putHeldBlob } from '../../store/blob-fence.js';
 import type { TemplateType } from '../../store/schema.js';
 import { engineCall } from './template-errors.js';
 import { type SaveTemplateBody, TEMPLATE_TYPES } from '../../schemas/templates.js';
@@ -36,15 +37,17 @@ export async function storeTemplate(
   t: { accountId: string; name: string; type: TemplateType; source: Buffer },
 ): Promise<SavedTemplate> {
   const detected = await engineCall(() => deps.templates.detect(t.type, t.source));
-  const sha256 = await deps.blobs.put(t.source);
-  await upsertTemplate(deps.db, {
-    accountId: t.accountId,
-    name: t.name,
-    type: t.type,
-    sha256,
-    fields: detected.fields,
-    tables: detected.tables,
-    at: deps.clock.now(),
+  await deps.db.transaction().execute(async (trx) => {
+    const sha256 = await putHeldBlob(trx, deps.blobs, t.source);
+    await upsertTemplate(trx, {
+      accountId: t.accountId,
+      name: t.name,
+      type: t.type,
+      sha256,
+      fields: detected.fields,
+      tables: detected.tables,
+      at: deps.clock.now(),
+    });
   });
   return { template_title: t.name, fields: detected.fields, tables: detected.tables };
 }

@@ -10,6 +10,7 @@ import { addUniversalRenewJob } from '../../jobs/payloads/universal-renew.js';
 import { markUniversalFailed, recordUniversalRenewalError, storeUniversal, universalState } from '../../store/universal-repo.js';
 import { afterUniversalStored } from './after-universal-stored.js';
 import { UNIVERSAL_LEVEL, type MadeUniversal } from './make-universal.js';
+import { putHeldBlob } from '../../store/blob-fence.js';
 
 const DAY = 86_400_000;
 
@@ -35,7 +36,7 @@ export async function storeUniversalRevision(
       return false;
     }
     const now = deps.clock.now();
-    const sha256 = await deps.blobs.put(o.made.pdf);
+    const sha256 = await putHeldBlob(trx, deps.blobs, o.made.pdf);
     const time = o.made.token.genTime;
     const tsa = tsaName(o.made.token.tsaSubject);
     // Due the configured margin before the time stamp's certificate ends; never sooner than a day

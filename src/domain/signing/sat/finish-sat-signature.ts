@@ -22,6 +22,7 @@ import { timestampSource } from '../timestamp-source.js';
 import { satChain } from './check-sat-certificate.js';
 import { requireSatSigner } from './prepare-sat-signature.js';
 import { requireIdentityVerified } from '../../identity/require-identity.js';
+import { putHeldBlob } from '../../../store/blob-fence.js';
 
 export interface SatFinishInput {
   token: string;
@@ -104,7 +105,7 @@ async function finishOnce(deps: Deps, input: SatFinishInput): Promise<SignResult
       }
       throw signingError(err);
     }
-    const sha256 = await deps.blobs.put(signed);
+    const sha256 = await putHeldBlob(trx, deps.blobs, signed);
     await markPreparationFinished(trx, p.id, now);
     const cert = readSatCertificate(p.certificate);
     return concludeSignature(trx, deps, s, {

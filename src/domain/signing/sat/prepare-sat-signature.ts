@@ -21,6 +21,7 @@ import { openSession, requireSignable, requireTurn, type SigningSession } from '
 import { legendLanguage } from '../workflow-language.js';
 import { checkSatCertificate } from './check-sat-certificate.js';
 import { requireIdentityVerified } from '../../identity/require-identity.js';
+import { putHeldBlob } from '../../../store/blob-fence.js';
 
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
 /** Each preparation stores a whole revision: a link holder must not fill the disk with them. */
@@ -84,7 +85,7 @@ async function prepareOnce(deps: Deps, input: SatPrepareInput): Promise<SatPrepa
     const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
     const prepared = await prepareRevision(trx, deps, { s, boxes, checked, certificate: input.certificate, language, now });
     const expiresAt = new Date(now.getTime() + deps.config.sat.prepareMinutes * 60_000);
-    const preparedSha256 = await deps.blobs.put(prepared.pdf);
+    const preparedSha256 = await putHeldBlob(trx, deps.blobs, prepared.pdf);
     await dropExpiredPreparations(trx, s.signer.id, now);
     const id = await insertPreparation(trx, {
       signer_row_id: s.signer.id,
