@@ -1,8 +1,8 @@
 // The only reader of process.env. Every setting is read and validated here, once, at start;
 // everything else receives a Config. An invalid environment fails with every bad variable listed,
 // so an operator fixes them in one go rather than one restart at a time.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pemCertificates } from './pki/pem.js';
 import {
   DEFAULT_SIGNER_KEY,
@@ -79,6 +79,7 @@ export interface Config {
   /** Days before the certificate of a universal rendition's last document time stamp ends that its renewal is due. */
   ltaRenewMarginDays: number;
   sat: SatSettings;
+  cert: CertSettings;
   identity: IdentitySettings;
 }
 
@@ -105,6 +106,12 @@ export interface SatSettings {
   ocspUrl: string | undefined;
   /** How long a prepared signature waits for the signer's signature value, in minutes. */
   prepareMinutes: number;
+}
+
+/** Signing with the signer's own certificate from a CA the operator trusts (authority CERT). */
+export interface CertSettings {
+  /** The trusted CAs' certificates (SELLO_CERT_TRUST_PEM, read at start): roots and issuing CAs. Empty: CERT signing is off. */
+  trustedDer: Buffer[];
 }
 
 /** Twilio's Messages API: SMS, and WhatsApp when `whatsappFrom` is set and Meta is not configured. */
@@ -261,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
   const outside = mailAndTsaSettings(env, problems);
   const nom151 = nom151Settings(env, problems);
   const sat = satSettings(env, problems);
+  const cert = certSettings(env, problems);
   const channels = channelSettings(env, problems);
   const workers = workerSettings(read, problems);
   const people = firstStartSettings(env, read, problems, service.publicHost);
@@ -285,6 +293,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...people,
     ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
     sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
+    cert,
     identity: identitySettings(env, problems),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${service.publicHost}>`),
     pdfJail: pdfJailSettings(read),
@@ -583,6 +592,38 @@ function satSettings(env: NodeJS.ProcessEnv, problems: string[]): Omit<SatSettin
   } catch (err) {
     problems.push(`SELLO_SAT_TRUST_PEM=${path}: ${(err as Error).message}`);
     return { trustedDer: [], ocspUrl };
+  }
+}
+
+/**
+ * SELLO_CERT_TRUST_PEM: a PEM file, or a directory whose *.pem and *.crt files are read, holding the
+ * CA certificates whose signers may sign with their own certificate (the CERT trust list).
+ */
+function certSettings(env: NodeJS.ProcessEnv, problems: string[]): CertSettings {
+  return { trustedDer: trustList('SELLO_CERT_TRUST_PEM', env.SELLO_CERT_TRUST_PEM, problems) };
+}
+
+/** A trust list: a PEM file, or a directory whose *.pem and *.crt files are read. */
+function trustList(name: string, path: string | undefined, problems: string[]): Buffer[] {
+  if (!path) {
+    return [];
+  }
+  try {
+    const at = resolve(path);
+    const files = statSync(at).isDirectory()
+      ? readdirSync(at)
+          .filter((f) => /\.(pem|crt)$/i.test(f))
+          .sort()
+          .map((f) => join(at, f))
+      : [at];
+    const trustedDer = files.flatMap((f) => pemCertificates(readFileSync(f, 'utf8')));
+    if (trustedDer.length === 0) {
+      problems.push(`${name}=${path}: no certificate found`);
+    }
+    return trustedDer;
+  } catch (err) {
+    problems.push(`${name}=${path}: ${(err as Error).message}`);
+    return [];
   }
 }
 

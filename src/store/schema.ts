@@ -439,8 +439,8 @@ export interface SatPreparationsTable {
   signed_attributes: Buffer;
   certificate: Buffer;
   chain_pem: string;
-  rfc: string;
-  certificate_number: string;
+  rfc: string | null;
+  certificate_number: string | null;
   ocsp_status: 'good' | 'unknown';
   signed_at: Timestamp;
   language: string;
@@ -448,6 +448,7 @@ export interface SatPreparationsTable {
   expires_at: Timestamp;
   finished_at: NullableTimestamp;
   ocsp_response: Buffer | null;
+  authority: Generated<'SAT' | 'CERT'>;
 }
 
 /** A row of `schema_migrations`. */
@@ -495,7 +496,7 @@ export interface SignersTable {
   rejected_at: NullableTimestamp;
   rejection_reason: string | null;
   certificate_serial: string | null;
-  signature_type: 'drawn' | 'typed' | 'efirma' | null;
+  signature_type: 'drawn' | 'typed' | 'efirma' | 'certificate' | null;
   otp_hash: Buffer | null;
   otp_expires_at: NullableTimestamp;
   otp_sent_at: NullableTimestamp;
@@ -510,6 +511,7 @@ export interface SignersTable {
   certificate_status: string | null;
   identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
   role: Generated<'signer' | 'endorser'>;
+  certificate_match: NullableJson;
 }
 
 /** A row of `stamp_failures`. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -176,6 +176,30 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ SELLO_SAT_TRUST_PEM: join(dir, 'empty.pem') })).toThrow(/holds no certificate/);
       expect(() => loadConfig({ SELLO_SAT_OCSP_URL: 'ldap://sat' })).toThrow(/SELLO_SAT_OCSP_URL/);
       expect(() => loadConfig({ SELLO_SAT_PREPARE_MINUTES: '0' })).toThrow(/SELLO_SAT_PREPARE_MINUTES/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('CERT trust list: off without SELLO_CERT_TRUST_PEM; a PEM file, or a directory of *.pem and *.crt files; an empty one is listed', () => {
+    expect(loadConfig({}).cert).toEqual({ trustedDer: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'sello-config-'));
+    const pem = (n: number) => {
+      const der = Buffer.from(`certificate ${n}`);
+      return `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`;
+    };
+    try {
+      mkdirSync(join(dir, 'list'));
+      writeFileSync(join(dir, 'list', 'a.pem'), pem(1) + pem(2));
+      writeFileSync(join(dir, 'list', 'b.crt'), pem(3));
+      writeFileSync(join(dir, 'list', 'notes.txt'), pem(4));
+      const fromDir = loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'list') }).cert.trustedDer.map((d) => d.toString());
+      expect(fromDir).toEqual(['certificate 1', 'certificate 2', 'certificate 3']);
+      expect(loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'list', 'b.crt') }).cert.trustedDer.map((d) => d.toString())).toEqual([
+        'certificate 3',
+      ]);
+      mkdirSync(join(dir, 'empty'));
+      expect(() => loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'empty') })).toThrow(/SELLO_CERT_TRUST_PEM=.*no certificate found/);
+      expect(() => loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'missing') })).toThrow(/SELLO_CERT_TRUST_PEM=.*missing/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

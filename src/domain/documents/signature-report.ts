@@ -38,7 +38,14 @@ type Box = { left: number; top: number; width: number; height: number };
 
 export type { Firma, InkSignature, SignatureReport } from '../../schemas/report.js';
 
-const DATA_TYPES: Record<string, string> = { EMAIL_LINK: 'email', EMAIL: 'email', SMS: 'phone', WHATSAPP: 'phone', SAT: 'rfc' };
+const DATA_TYPES: Record<string, string> = {
+  EMAIL_LINK: 'email',
+  EMAIL: 'email',
+  SMS: 'phone',
+  WHATSAPP: 'phone',
+  SAT: 'rfc',
+  CERT: 'email',
+};
 
 /** A sticker (origin at the CropBox's lower-left) as a top-left box, like the firmas' boxes. */
 function topLeft(b: ReportSigner['boxes'][number], pageHeight: number): Box {
@@ -154,10 +161,10 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
 async function readSignatures(deps: Deps, bytes: Uint8Array): Promise<VerifiedPdf> {
   try {
     const root = deps.pki.pki.root.certificateDer;
-    // Signers chain to the service root or, for e.firma signatures, to the SAT's roots; time stamps
-    // may come from the operator's TSA (SELLO_TSA_URL).
+    // Signers chain to the service root or, for signatures with the signer's own certificate, to the
+    // SAT's roots or the CERT trust list's; time stamps may come from the operator's TSA (SELLO_TSA_URL).
     return await deps.pdfJail.verifyPdf(bytes, {
-      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors],
+      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors, ...splitTrust(deps.config.cert.trustedDer).anchors],
       timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
     });
   } catch (err) {
@@ -180,11 +187,15 @@ async function firmaOf(
   signer: ReportSigner | undefined,
 ): Promise<Firma> {
   const ours = !!sig.signer && issuedByUs(sig.signer.der, service.issuing);
-  // The signer's own SAT e.firma: its status is what the SAT's responder answered when it signed.
-  const sat = !ours && signer?.signature_type === 'efirma' && signer.certificate_serial === sig.signer?.serial;
+  // The signer's own SAT e.firma or CERT certificate: its status is what the CA's responder (or CRL)
+  // answered when it signed.
+  const own =
+    !ours &&
+    (signer?.signature_type === 'efirma' || signer?.signature_type === 'certificate') &&
+    signer.certificate_serial === sig.signer?.serial;
   // In an uploaded file, a signer not ours whose chain the verifier trusted chains to the SAT's roots
-  // (the only others it is given); its status is unknown to the service.
-  const satUploaded = !ours && !signer && !!sig.signer && sig.trusted;
+  // or the CERT trust list's (the only others it is given); its status is unknown to the service.
+  const uploaded = !ours && !signer && !!sig.signer && sig.trusted;
   const embedded = sig.timestamp !== null;
   return {
     page: sig.page,
@@ -197,14 +208,14 @@ async function firmaOf(
     totalRevisions: read.totalRevisions,
     revision: sig.revision,
     signDate: sig.signDate?.toISOString() ?? '',
-    certType: ours ? 'SELLO' : sat || satUploaded ? 'SAT' : 'external',
+    certType: ours ? 'SELLO' : own ? (signer.authority === 'CERT' ? 'CERT' : 'SAT') : uploaded ? uploadedCertType(deps, sig) : 'external',
     signCertificateSerial: sig.signer?.serial ?? '',
     box: boxOf(sig, signer, read.pages),
     email: sig.signer?.email || signer?.email || '',
     ipAddress: signer?.action_ip ?? '',
     timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
     downstreamData: downstreamDataOf(sig, signer),
-    ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, service.responderDn),
+    ocsp: own ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, service.responderDn),
     certificados: sig.certificates.map(({ der: _der, ...c }) => c),
     problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
     warnings: sig.warnings.map((w) => ({ rule: w.rule, message: w.message })),
@@ -222,6 +233,12 @@ async function firmaOf(
     // Revocation data is never fetched on a client's behalf: it is in the file, or the service's own.
     validationData: sig.ltvEmbedded ? 'embedded' : ours ? 'service' : 'none',
   };
+}
+
+/** A trusted signature of an uploaded file: CERT when its chain holds a certificate of the CERT trust list. */
+function uploadedCertType(deps: Deps, sig: VerifiedSignature): 'CERT' | 'SAT' {
+  const list = deps.config.cert.trustedDer;
+  return sig.certificates.some((c) => list.some((t) => t.equals(c.der))) ? 'CERT' : 'SAT';
 }
 
 /** Who the signer is to the service (authority, data, identity verification), or what the certificate says. */
