@@ -36,18 +36,19 @@ export type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '.
 export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/templates.js';
 export type { CreatedEndorsement, EndorsementChain, EndorsementEntry } from '../schemas/endorsements.js';
 export type { CertPrepared } from '../schemas/cert-signing.js';
+export type { CscAuthorization } from '../schemas/csc-signing.js';
 import type { EndorseBody } from '../schemas/endorsements.js';
 /** The body of endorseDocument: the endorsement, its endorser and endorsee, and optionally its box. */
 export type EndorsementInput = Static<typeof EndorseBody>;
 
 export type Rect = Static<typeof RectSchema>;
 type CreatePayload = Static<typeof CreateDocumentBody>;
-/** A CERT sticker's rule for the signer's certificate: this subject attribute must hold this value. */
+/** A CERT or CSC sticker's rule for the signer's certificate: this subject attribute must hold this value. */
 export interface CertificateMatch {
   field: 'serialNumber' | 'uid' | 'email';
   value: string;
 }
-/** A box and its signer; `authority` CERT signs with the signer's own certificate (docs/api.md). */
+/** A box and its signer; `authority` CERT signs with the signer's own certificate, CSC with a provider's credential (docs/api.md). */
 export type StickerInput = Omit<NonNullable<CreatePayload['stickers']>[number], 'certificate_match'> & {
   certificate_match?: CertificateMatch;
 };

@@ -149,6 +149,18 @@ export interface ConsumptionTable {
   at: Timestamp;
 }
 
+/** A row of `csc_authorizations`. */
+export interface CscAuthorizationsTable {
+  state_hash: string;
+  signer_row_id: string;
+  provider: string;
+  code_verifier_sealed: Buffer;
+  language: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 /** A row of `document_history`. */
 export interface DocumentHistoryTable {
   id: Generated<string>;
@@ -448,7 +460,8 @@ export interface SatPreparationsTable {
   expires_at: Timestamp;
   finished_at: NullableTimestamp;
   ocsp_response: Buffer | null;
-  authority: Generated<'SAT' | 'CERT'>;
+  authority: Generated<'SAT' | 'CERT' | 'CSC'>;
+  csc_provider: string | null;
 }
 
 /** A row of `schema_migrations`. */
@@ -602,6 +615,7 @@ export interface Database {
   certified_emails: CertifiedEmailsTable;
   channel_messages: ChannelMessagesTable;
   consumption: ConsumptionTable;
+  csc_authorizations: CscAuthorizationsTable;
   document_history: DocumentHistoryTable;
   document_revisions: DocumentRevisionsTable;
   document_sets: DocumentSetsTable;

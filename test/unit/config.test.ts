@@ -204,6 +204,19 @@ describe('loadConfig', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('CSC providers: a JSON array of named OAuth clients; each bad entry is listed by index', () => {
+    expect(loadConfig({}).csc).toEqual({ providers: [], trustedDer: [] });
+    const one = { name: 'TSP', base_url: 'https://tsp.example.com/csc/v2/', client_id: 'id', client_secret: 'secret' };
+    expect(loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([one]) }).csc.providers).toEqual([
+      { name: 'TSP', baseUrl: 'https://tsp.example.com/csc/v2', clientId: 'id', clientSecret: 'secret' },
+    ]);
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: 'not json' })).toThrow(/SELLO_CSC_PROVIDERS: expected a JSON array/);
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([one, { name: 'B' }]) })).toThrow(
+      /SELLO_CSC_PROVIDERS\[1\]: missing base_url, client_id, client_secret/,
+    );
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([{ ...one, base_url: 'ftp://x' }]) })).toThrow(/http\(s\) URLs/);
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([one, one]) })).toThrow(/same name/);
+  });
   it('PDF decompression: a budget of 256 MB by default; the removed ratio setting is reported at start, not silently ignored', () => {
     expect(loadConfig({}).pdfJail.inflate).toEqual({ maxTotalBytes: 256 * 1024 * 1024 });
     expect(loadConfig({ SELLO_PDF_INFLATE_MB: '1024' }).pdfJail.inflate.maxTotalBytes).toBe(1024 * 1024 * 1024);

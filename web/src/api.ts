@@ -7,6 +7,7 @@ import type { Rect as RectSchema } from '../../src/schemas/common.js';
 import type { CodeSent, CodeVerified, RejectResult, SignBody, SignResult, SigningInfo } from '../../src/schemas/signing.js';
 import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 import type { CertPrepared } from '../../src/schemas/cert-signing.js';
+import type { CscAuthorization } from '../../src/schemas/csc-signing.js';
 
 export type { SatPrepared };
 export type { CertPrepared };
@@ -86,6 +87,9 @@ export const prepareCert = (token: string, certificate: string, language: Lang) 
 
 export const finishCert = (token: string, preparationId: string, signature: string) =>
   call<SignResult>('POST', `${base(token)}/certificate/finish`, { preparation_id: preparationId, signature });
+
+/** CSC: where to send the signer to authorize the signature at their trust service provider. */
+export const authorizeCsc = (token: string, language: Lang) => call<CscAuthorization>('POST', `${base(token)}/csc/authorize`, { language });
 
 export const sendCode = (token: string) => call<CodeSent>('POST', `${base(token)}/otp`);
 

@@ -18,8 +18,8 @@ export function readCertificateMatch(authority: string, raw: unknown): Read {
   if (raw === undefined || raw === null) {
     return { ok: true, value: null };
   }
-  if (authority !== 'CERT') {
-    return { ok: false, field: 'certificate_match', rule: `only for the CERT authority, not ${authority}` };
+  if (authority !== 'CERT' && authority !== 'CSC') {
+    return { ok: false, field: 'certificate_match', rule: `only for the CERT and CSC authorities, not ${authority}` };
   }
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, field: 'certificate_match', rule: 'expected an object {field, value}' };

@@ -45,6 +45,7 @@ const DATA_TYPES: Record<string, string> = {
   WHATSAPP: 'phone',
   SAT: 'rfc',
   CERT: 'email',
+  CSC: 'email',
 };
 
 /** A sticker (origin at the CropBox's lower-left) as a top-left box, like the firmas' boxes. */
@@ -164,7 +165,12 @@ async function readSignatures(deps: Deps, bytes: Uint8Array): Promise<VerifiedPd
     // Signers chain to the service root or, for signatures with the signer's own certificate, to the
     // SAT's roots or the CERT trust list's; time stamps may come from the operator's TSA (SELLO_TSA_URL).
     return await deps.pdfJail.verifyPdf(bytes, {
-      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors, ...splitTrust(deps.config.cert.trustedDer).anchors],
+      trustedRootsDer: [
+        root,
+        ...splitTrust(deps.config.sat.trustedDer).anchors,
+        ...splitTrust(deps.config.cert.trustedDer).anchors,
+        ...splitTrust(deps.config.csc.trustedDer).anchors,
+      ],
       timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
     });
   } catch (err) {
@@ -208,7 +214,7 @@ async function firmaOf(
     totalRevisions: read.totalRevisions,
     revision: sig.revision,
     signDate: sig.signDate?.toISOString() ?? '',
-    certType: ours ? 'SELLO' : own ? (signer.authority === 'CERT' ? 'CERT' : 'SAT') : uploaded ? uploadedCertType(deps, sig) : 'external',
+    certType: ours ? 'SELLO' : own ? ownCertType(signer.authority) : uploaded ? uploadedCertType(deps, sig) : 'external',
     signCertificateSerial: sig.signer?.serial ?? '',
     box: boxOf(sig, signer, read.pages),
     email: sig.signer?.email || signer?.email || '',
@@ -235,10 +241,13 @@ async function firmaOf(
   };
 }
 
-/** A trusted signature of an uploaded file: CERT when its chain holds a certificate of the CERT trust list. */
-function uploadedCertType(deps: Deps, sig: VerifiedSignature): 'CERT' | 'SAT' {
-  const list = deps.config.cert.trustedDer;
-  return sig.certificates.some((c) => list.some((t) => t.equals(c.der))) ? 'CERT' : 'SAT';
+/** A signature made here with the signer's own certificate: named for the signer's authority. */
+const ownCertType = (authority: string): 'SAT' | 'CERT' | 'CSC' => (authority === 'CERT' || authority === 'CSC' ? authority : 'SAT');
+
+/** A trusted signature of an uploaded file: CERT or CSC when its chain holds a certificate of that trust list. */
+function uploadedCertType(deps: Deps, sig: VerifiedSignature): 'CERT' | 'CSC' | 'SAT' {
+  const holds = (list: readonly Buffer[]) => sig.certificates.some((c) => list.some((t) => t.equals(c.der)));
+  return holds(deps.config.cert.trustedDer) ? 'CERT' : holds(deps.config.csc.trustedDer) ? 'CSC' : 'SAT';
 }
 
 /** Who the signer is to the service (authority, data, identity verification), or what the certificate says. */
@@ -251,6 +260,7 @@ function downstreamDataOf(sig: VerifiedSignature, signer: ReportSigner | undefin
     authority: signer.authority,
     dataType: DATA_TYPES[signer.authority] ?? '',
     subject: signer.data,
+    ...(signer.csc_provider ? { provider: signer.csc_provider } : {}),
     ...(review
       ? {
           identityVerification: {

@@ -88,7 +88,7 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
       if (signers.size >= limits.signersPerDocument) {
         fail(i, 'data', `at most ${limits.signersPerDocument} signers per document`);
       }
-      const isMail = s.authority === 'EMAIL' || s.authority === 'EMAIL_LINK' || s.authority === 'CERT';
+      const isMail = s.authority === 'EMAIL' || s.authority === 'EMAIL_LINK' || s.authority === 'CERT' || s.authority === 'CSC';
       signer = {
         position: signers.size,
         authority: s.authority,

@@ -79,5 +79,8 @@ export function signerProof(deps: Pick<Deps, 'config'>, authority: string): Sign
   if (authority === 'CERT' && deps.config.cert.trustedDer.length > 0) {
     return 'certificate';
   }
+  if (authority === 'CSC' && deps.config.csc.providers.length > 0 && deps.config.csc.trustedDer.length > 0) {
+    return 'remote';
+  }
   return proofOf(authority);
 }

@@ -25,6 +25,7 @@ export async function buildUniversal(
       signersCa: [
         { trustedDer: deps.config.sat.trustedDer, ocspUrl: deps.config.sat.ocspUrl },
         { trustedDer: deps.config.cert.trustedDer },
+        { trustedDer: deps.config.csc.trustedDer },
       ],
       storedOcspDer: await satOcspResponsesOf(deps.db, o.documentId),
     });

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { CertificateStep } from './CertificateStep';
 import { EfirmaStep, type EfirmaStepProps } from './EfirmaStep';
 import { RejectDialog } from './RejectDialog';
+import { RemoteStep, type RemoteStepProps } from './RemoteStep';
 import type { CertificateStepProps } from '../use-certificate-signing';
 
 interface RejectProps {
@@ -56,6 +57,23 @@ export function CertificateSection({
   return (
     <OwnKeySection {...reject} busy={step.busy}>
       <CertificateStep {...step} />
+    </OwnKeySection>
+  );
+}
+
+export function RemoteSection({
+  heading,
+  rejectLabel,
+  rejectOpen,
+  onRejectOpen,
+  rejecting,
+  onReject,
+  ...step
+}: RemoteStepProps & RejectProps) {
+  const reject = { heading, rejectLabel, rejectOpen, onRejectOpen, rejecting, onReject };
+  return (
+    <OwnKeySection {...reject} busy={step.busy}>
+      <RemoteStep {...step} />
     </OwnKeySection>
   );
 }

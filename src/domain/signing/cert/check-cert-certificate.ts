@@ -23,23 +23,24 @@ export interface CheckedCertCertificate {
   ocspResponseDer?: Buffer;
 }
 
-/** The CERT trust list's anchors and issuing CAs; AUTHORITY_NOT_AVAILABLE when the operator configured none. */
-export function certTrust(deps: Pick<Deps, 'config'>) {
-  if (deps.config.cert.trustedDer.length === 0) {
-    throw new AppError(
-      'AUTHORITY_NOT_AVAILABLE',
-      'signing with your own certificate is not configured on this server (SELLO_CERT_TRUST_PEM)',
-      {
-        authority: 'CERT',
-      },
-    );
+/** Whose trust list a certificate is checked against: CERT's own certificates, or CSC's providers' credentials. */
+export type TrustListOf = 'CERT' | 'CSC';
+
+/** The trust list's anchors and issuing CAs; AUTHORITY_NOT_AVAILABLE when the operator configured none. */
+export function certTrust(deps: Pick<Deps, 'config'>, of: TrustListOf = 'CERT') {
+  const list = of === 'CERT' ? deps.config.cert.trustedDer : deps.config.csc.trustedDer;
+  if (list.length === 0) {
+    const setting = of === 'CERT' ? 'SELLO_CERT_TRUST_PEM' : 'SELLO_CSC_TRUST_PEM';
+    throw new AppError('AUTHORITY_NOT_AVAILABLE', `signing with authority ${of} is not configured on this server (${setting})`, {
+      authority: of,
+    });
   }
-  return splitTrust(deps.config.cert.trustedDer);
+  return splitTrust(list);
 }
 
 /** The certificate's path to a trusted CA at `at` (leaf first), or CERTIFICATE_REFUSED. */
-export function certChain(deps: Pick<Deps, 'config'>, der: Uint8Array, at: Date): Buffer[] {
-  const trust = certTrust(deps);
+export function certChain(deps: Pick<Deps, 'config'>, der: Uint8Array, at: Date, of: TrustListOf = 'CERT'): Buffer[] {
+  const trust = certTrust(deps, of);
   const path = validateChain(der, { trustedRootsDer: trust.anchors, untrustedDer: trust.intermediates, at: [at] });
   if (!path.ok) {
     const { problem } = path;
@@ -52,7 +53,7 @@ export function certChain(deps: Pick<Deps, 'config'>, der: Uint8Array, at: Date)
 }
 
 /** Whether the certificate names this signer: certificate_match when the sticker gave one, else the email. */
-function namesSigner(cert: OwnCertificate, signer: Pick<SigningSigner, 'data' | 'certificate_match'>): string | undefined {
+export function namesSigner(cert: OwnCertificate, signer: Pick<SigningSigner, 'data' | 'certificate_match'>): string | undefined {
   // Written only by the create payload's check (certificate-match.ts).
   const m = signer.certificate_match as CertificateMatch | null;
   if (!m) {
@@ -69,8 +70,9 @@ export async function checkCertCertificate(
   deps: Pick<Deps, 'config' | 'clock' | 'fetchPkiData'>,
   der: Buffer,
   signer: Pick<SigningSigner, 'data' | 'certificate_match'>,
+  of: TrustListOf = 'CERT',
 ): Promise<CheckedCertCertificate> {
-  certTrust(deps);
+  certTrust(deps, of);
   let cert: OwnCertificate;
   try {
     cert = readOwnCertificate(der);
@@ -95,7 +97,7 @@ export async function checkCertCertificate(
   if (now > cert.notAfter) {
     throw refused('expired', `the certificate expired on ${cert.notAfter.toISOString()}`);
   }
-  const path = certChain(deps, der, now);
+  const path = certChain(deps, der, now, of);
   const revocation = await certRevocation(deps, der, path[1], now);
   if (revocation.status === 'revoked') {
     const since = revocation.revokedAt ? ` since ${revocation.revokedAt.toISOString()}` : '';

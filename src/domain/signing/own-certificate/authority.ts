@@ -24,7 +24,9 @@ export interface CheckedOwnCertificate {
 }
 
 export interface OwnCertificateAuthority<C extends CheckedOwnCertificate> {
-  authority: 'SAT' | 'CERT';
+  authority: 'SAT' | 'CERT' | 'CSC';
+  /** CSC: the remote signing provider whose credential signs, kept for the report. */
+  provider?: string;
   /** The signer's words for the certificate, in errors ("e.firma", "certificate"). */
   noun: string;
   /** Every check of the certificate against the signer, before anything is prepared. */

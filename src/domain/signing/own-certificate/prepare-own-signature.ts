@@ -101,6 +101,7 @@ async function prepareOnce<C extends CheckedOwnCertificate>(
     await dropExpiredPreparations(trx, s.signer.id, now);
     const id = await insertPreparation(trx, {
       authority: authority.authority,
+      csc_provider: authority.provider ?? null,
       signer_row_id: s.signer.id,
       document_id: s.document.id,
       base_sha256: s.document.original_sha256,

@@ -18,6 +18,13 @@ export function refuseEfirmaSignerOnSign(deps: Pick<Deps, 'config'>, authority: 
       { authority: 'CERT', prepare: '/sign/api/{token}/certificate/prepare', finish: '/sign/api/{token}/certificate/finish' },
     );
   }
+  if (authority === 'CSC' && deps.config.csc.providers.length > 0) {
+    throw new AppError(
+      'CERTIFICATE_REQUIRED',
+      'this signer signs with a credential at their trust service provider: POST /sign/api/{token}/csc/authorize and send them to the answered authorize_url',
+      { authority: 'CSC', authorize: '/sign/api/{token}/csc/authorize' },
+    );
+  }
   if (authority !== 'SAT' || deps.config.sat.trustedDer.length === 0) {
     return;
   }
