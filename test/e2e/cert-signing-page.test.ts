@@ -166,6 +166,8 @@ describe('the signer page with an own certificate (CERT)', () => {
     await page.locator('#cert-password').fill(other.password);
     await page.getByRole('button', { name: 'Firmar con mi certificado' }).click();
     await expect.poll(() => banner.getAttribute('data-code')).toBe('CERTIFICATE_REFUSED');
+    // In the page's language, with the service's own words (naming the certificate's address) underneath.
+    expect(await banner.textContent()).toMatch(/El certificado no es de la persona que debe firmar/);
     expect(await banner.textContent()).toMatch(/otro@example\.com/);
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     await page.context().close();
