@@ -1,8 +1,8 @@
 // The only reader of process.env. Every setting is read and validated here, once, at start;
 // everything else receives a Config. An invalid environment fails with every bad variable listed,
 // so an operator fixes them in one go rather than one restart at a time.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pemCertificates } from './pki/pem.js';
 import {
   DEFAULT_SIGNER_KEY,
@@ -79,6 +79,8 @@ export interface Config {
   /** Days before the certificate of a universal rendition's last document time stamp ends that its renewal is due. */
   ltaRenewMarginDays: number;
   sat: SatSettings;
+  cert: CertSettings;
+  csc: CscSettings;
   identity: IdentitySettings;
   lifecycle: LifecycleSettings;
   /** Where blobs (PDFs, template sources) are kept: files under dataDir/blobs, or an S3 bucket. */
@@ -135,6 +137,31 @@ export interface SatSettings {
   ocspUrl: string | undefined;
   /** How long a prepared signature waits for the signer's signature value, in minutes. */
   prepareMinutes: number;
+}
+
+/** Signing with the signer's own certificate from a CA the operator trusts (authority CERT). */
+export interface CertSettings {
+  /** The trusted CAs' certificates (SELLO_CERT_TRUST_PEM, read at start): roots and issuing CAs. Empty: CERT signing is off. */
+  trustedDer: Buffer[];
+}
+
+/** A remote signing provider (Cloud Signature Consortium API v2) and this service's OAuth 2.0 client there. */
+export interface CscProvider {
+  /** How signers and the report name it. */
+  name: string;
+  /** The API's base, e.g. https://tsp.example.com/csc/v2 (oauth2/authorize, credentials/list ... below it). */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Where the provider sends the signer back; absent: SELLO_PUBLIC_URL + /sign/csc/callback. */
+  redirectUri?: string;
+}
+
+/** Remote signing (authority CSC): the providers and the CAs whose certificates their credentials may hold. */
+export interface CscSettings {
+  providers: CscProvider[];
+  /** SELLO_CSC_TRUST_PEM: file or directory of PEM CA certificates. Empty (or no provider): CSC signing is off. */
+  trustedDer: Buffer[];
 }
 
 /** Twilio's Messages API: SMS, and WhatsApp when `whatsappFrom` is set and Meta is not configured. */
@@ -323,6 +350,7 @@ export function loadConfig(env: Env = process.env): Config {
   const outside = mailAndTsaSettings(env, problems);
   const nom151 = nom151Settings(env, problems);
   const sat = satSettings(env, problems);
+  const cert = certSettings(env, problems);
   const channels = channelSettings(env, problems);
   const workers = workerSettings(read, problems);
   const people = firstStartSettings(env, read, problems, service.publicHost);
@@ -347,6 +375,8 @@ export function loadConfig(env: Env = process.env): Config {
     ...people,
     ltaRenewMarginDays: int('SELLO_LTA_RENEW_MARGIN_DAYS', 30, 1, 3650),
     sat: { ...sat, prepareMinutes: int('SELLO_SAT_PREPARE_MINUTES', 5, 1, 60) },
+    cert,
+    csc: cscSettings(env, problems),
     identity: identitySettings(env, problems),
     lifecycle: {
       deletedRetentionDays: env.SELLO_DELETED_RETENTION_DAYS ? int('SELLO_DELETED_RETENTION_DAYS', 0, 1, 36500) : undefined,
@@ -693,6 +723,83 @@ function satSettings(env: NodeJS.ProcessEnv, problems: string[]): Omit<SatSettin
   } catch (err) {
     problems.push(`SELLO_SAT_TRUST_PEM=${path}: ${(err as Error).message}`);
     return { trustedDer: [], ocspUrl };
+  }
+}
+
+/**
+ * SELLO_CERT_TRUST_PEM: a PEM file, or a directory whose *.pem and *.crt files are read, holding the
+ * CA certificates whose signers may sign with their own certificate (the CERT trust list).
+ */
+function certSettings(env: NodeJS.ProcessEnv, problems: string[]): CertSettings {
+  return { trustedDer: trustList('SELLO_CERT_TRUST_PEM', env.SELLO_CERT_TRUST_PEM, problems) };
+}
+
+/**
+ * SELLO_CSC_PROVIDERS: a JSON array of {name, base_url, client_id, client_secret, redirect_uri?};
+ * SELLO_CSC_TRUST_PEM: the CAs whose certificates the providers' credentials may hold (as CERT's).
+ */
+function cscSettings(env: NodeJS.ProcessEnv, problems: string[]): CscSettings {
+  const trustedDer = trustList('SELLO_CSC_TRUST_PEM', env.SELLO_CSC_TRUST_PEM, problems);
+  const raw = env.SELLO_CSC_PROVIDERS;
+  if (!raw) {
+    return { providers: [], trustedDer };
+  }
+  let list: unknown;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    problems.push('SELLO_CSC_PROVIDERS: expected a JSON array of {name, base_url, client_id, client_secret, redirect_uri?}');
+    return { providers: [], trustedDer };
+  }
+  const providers: CscProvider[] = [];
+  const items = Array.isArray(list) ? list : [list];
+  items.forEach((item, i) => {
+    const p = (item ?? {}) as Record<string, unknown>;
+    const text = (k: string) => (typeof p[k] === 'string' ? (p[k] as string).trim() : '');
+    const missing = ['name', 'base_url', 'client_id', 'client_secret'].filter((k) => !text(k));
+    if (!Array.isArray(list) || missing.length > 0) {
+      problems.push(`SELLO_CSC_PROVIDERS[${i}]: ${Array.isArray(list) ? `missing ${missing.join(', ')}` : 'expected an array'}`);
+      return;
+    }
+    if (!/^https?:\/\/\S+$/.test(text('base_url')) || (text('redirect_uri') && !/^https?:\/\/\S+$/.test(text('redirect_uri')))) {
+      problems.push(`SELLO_CSC_PROVIDERS[${i}]: base_url and redirect_uri must be http(s) URLs`);
+      return;
+    }
+    providers.push({
+      name: text('name'),
+      baseUrl: text('base_url').replace(/\/+$/, ''),
+      clientId: text('client_id'),
+      clientSecret: text('client_secret'),
+      ...(text('redirect_uri') ? { redirectUri: text('redirect_uri') } : {}),
+    });
+  });
+  if (new Set(providers.map((p) => p.name)).size !== providers.length) {
+    problems.push('SELLO_CSC_PROVIDERS: two providers have the same name');
+  }
+  return { providers, trustedDer };
+}
+
+/** A trust list: a PEM file, or a directory whose *.pem and *.crt files are read. */
+function trustList(name: string, path: string | undefined, problems: string[]): Buffer[] {
+  if (!path) {
+    return [];
+  }
+  try {
+    const at = resolve(path);
+    const files = statSync(at).isDirectory()
+      ? readdirSync(at)
+          .filter((f) => /\.(pem|crt)$/i.test(f))
+          .sort()
+          .map((f) => join(at, f))
+      : [at];
+    const trustedDer = files.flatMap((f) => pemCertificates(readFileSync(f, 'utf8')));
+    if (trustedDer.length === 0) {
+      problems.push(`${name}=${path}: no certificate found`);
+    }
+    return trustedDer;
+  } catch (err) {
+    problems.push(`${name}=${path}: ${(err as Error).message}`);
+    return [];
   }
 }
 

@@ -35,19 +35,30 @@ export type { DeliveryList, RetriedDelivery, WebhookDelivery } from '../schemas/
 export type { IdentityReview, IdentityReviewDetail, IdentityReviewList } from '../schemas/identity.js';
 export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/templates.js';
 export type { CreatedEndorsement, EndorsementChain, EndorsementEntry } from '../schemas/endorsements.js';
+export type { CertPrepared } from '../schemas/cert-signing.js';
+export type { CscAuthorization } from '../schemas/csc-signing.js';
 import type { EndorseBody } from '../schemas/endorsements.js';
 /** The body of endorseDocument: the endorsement, its endorser and endorsee, and optionally its box. */
 export type EndorsementInput = Static<typeof EndorseBody>;
 
 export type Rect = Static<typeof RectSchema>;
 type CreatePayload = Static<typeof CreateDocumentBody>;
-export type StickerInput = NonNullable<CreatePayload['stickers']>[number];
+/** A CERT or CSC sticker's rule for the signer's certificate: this subject attribute must hold this value. */
+export interface CertificateMatch {
+  field: 'serialNumber' | 'uid' | 'email';
+  value: string;
+}
+/** A box and its signer; `authority` CERT signs with the signer's own certificate, CSC with a provider's credential (docs/api.md). */
+export type StickerInput = Omit<NonNullable<CreatePayload['stickers']>[number], 'certificate_match'> & {
+  certificate_match?: CertificateMatch;
+};
 /**
  * The create payload. Unknown keys are sent as given (the server lists them in `warnings`), a
  * document's workflow takes camelCase keys too, and `qr` is passed through for the server to check
  * (its answer names the entry and the rule).
  */
-export type CreateDocumentInput = Omit<CreatePayload, 'workflow' | 'qr'> & {
+export type CreateDocumentInput = Omit<CreatePayload, 'workflow' | 'qr' | 'stickers'> & {
+  stickers?: StickerInput[];
   workflow?: Record<string, unknown>;
   qr?: CreatePayload['qr'] | unknown;
   [key: string]: unknown;

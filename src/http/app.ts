@@ -28,6 +28,8 @@ import { historyRoutes } from './routes/history.js';
 import { pkiRoutes } from './routes/pki.js';
 import { reportRoutes } from './routes/report.js';
 import { satSigningRoutes } from './routes/sat-signing.js';
+import { certSigningRoutes } from './routes/cert-signing.js';
+import { cscSigningRoutes } from './routes/csc-signing.js';
 import { webhookDeliveryRoutes } from './routes/webhook-deliveries.js';
 import { identityCaptureRoutes } from './routes/identity-capture.js';
 import { identityReviewRoutes } from './routes/identity.js';
@@ -183,6 +185,8 @@ async function registerPublicRoutes(app: FastifyInstance, deps: Deps, opts: AppO
   await app.register(pkiRoutes(deps.pki));
   await app.register(signingRoutes(deps));
   await app.register(satSigningRoutes(deps));
+  await app.register(certSigningRoutes(deps));
+  await app.register(cscSigningRoutes(deps));
   await app.register(identityCaptureRoutes(deps));
   await app.register(identityProviderRoutes(deps));
   await app.register(documentPageRoutes(deps));

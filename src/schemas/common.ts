@@ -49,7 +49,7 @@ export const PageSize = Type.Object({
   rotation: Type.Integer(),
 });
 
-export const AUTHORITY_NAMES = ['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP', 'SAT'] as const;
+export const AUTHORITY_NAMES = ['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP', 'SAT', 'CERT', 'CSC'] as const;
 export const AuthorityName = StringEnum(AUTHORITY_NAMES);
 
 /** The language of a workflow's emails and of the signer page; null when the workflow sets none. */

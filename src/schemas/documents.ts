@@ -10,7 +10,13 @@ const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 const Sticker = Type.Object(
   {
     authority: AuthorityName,
-    data: Type.String({ description: 'email (EMAIL_LINK, EMAIL), E.164 phone (SMS, WHATSAPP) or RFC (SAT)' }),
+    data: Type.String({ description: 'email (EMAIL_LINK, EMAIL, CERT), E.164 phone (SMS, WHATSAPP) or RFC (SAT)' }),
+    certificate_match: Type.Optional(
+      Type.Unknown({
+        description:
+          'CERT: {field: "serialNumber" | "uid" | "email", value}: the certificate subject attribute that must equal value, instead of naming data',
+      }),
+    ),
     page: Type.Integer({ minimum: 0, description: '0-based' }),
     rect: Rect,
     name: Type.Optional(Type.String()),

@@ -116,6 +116,16 @@ export const ERROR_CODES = {
   SAT_CERTIFICATE_REFUSED: 'certificate refused',
   /** The signature value sent for a prepared SAT signature does not verify with the signer's certificate. */
   SAT_SIGNATURE_INVALID: 'signature does not verify',
+  /** A CERT signer's certificate is refused (details.reason: unreadable, name_mismatch, key_usage, unsupported_key, expired, not_yet_valid, untrusted, revoked). */
+  CERTIFICATE_REFUSED: 'certificate refused',
+  /** The signature value sent for a prepared CERT signature does not verify with the signer's certificate. */
+  CERTIFICATE_SIGNATURE_INVALID: 'signature does not verify',
+  /** A CERT signer posted a drawn or typed signature: they sign with their own certificate (prepare, finish). */
+  CERTIFICATE_REQUIRED: 'sign with your certificate',
+  /** A CSC provider refused or failed a step, or answered what does not check (details.provider, details.step). */
+  CSC_PROVIDER_ERROR: 'remote signing provider error',
+  /** The return from a CSC provider names no authorization in progress (unknown, used or expired state). */
+  CSC_AUTHORIZATION_INVALID: 'authorization not in progress',
   /** No prepared SAT signature with that id for this signer. */
   PREPARATION_NOT_FOUND: 'unknown preparation',
   /** The prepared SAT signature waited longer than allowed: prepare again. */

@@ -64,8 +64,9 @@ export const Firma = Type.Composite([
     totalRevisions: Type.Integer(),
     revision: Type.Integer({ description: '1-based revision this signature closes' }),
     signDate: Type.String({ description: "ISO 8601: the time-stamp's genTime, else the claimed /M" }),
-    certType: StringEnum(['SELLO', 'SAT', 'external'], {
-      description: "SELLO: a certificate of the service's CA; SAT: the signer's own SAT e.firma; external: any other",
+    certType: StringEnum(['SELLO', 'SAT', 'CERT', 'CSC', 'external'], {
+      description:
+        "SELLO: a certificate of the service's CA; SAT: the signer's own SAT e.firma; CERT: the signer's own certificate from a CA of the operator's trust list; CSC: a credential at the signer's trust service provider (remote signing); external: any other",
     }),
     signCertificateSerial: Type.String({ description: 'lowercase hex' }),
     box: Type.Integer({ description: 'sticker_index of the box holding the signature field; -1 for a signature not made here' }),
@@ -74,8 +75,9 @@ export const Firma = Type.Composite([
     timestampAuthority: Type.String({ description: "DN of the verified time-stamp's authority; empty without one" }),
     downstreamData: Type.Object({
       authority: Type.String(),
-      dataType: Type.String({ description: 'email, phone or rfc' }),
+      dataType: Type.String({ description: 'email (also for CERT), phone or rfc' }),
       subject: Type.String(),
+      provider: Type.Optional(Type.String({ description: 'CSC: the name of the trust service provider whose credential signed' })),
       identityVerification: Type.Optional(
         Type.Object(
           {

@@ -39,7 +39,7 @@ export const CodeBody = Type.Object({ code: Type.String({ pattern: '^\\s*[0-9]{6
 export type CodeBody = Static<typeof CodeBody>;
 examples(CodeBody, { code: '482913' });
 
-const HOW_PROVEN = ['link', 'email_code', 'sms_code', 'whatsapp_code', 'efirma', 'not_available'] as const;
+const HOW_PROVEN = ['link', 'email_code', 'sms_code', 'whatsapp_code', 'efirma', 'certificate', 'remote', 'not_available'] as const;
 const SignerBox = Type.Object({ sticker_id: Type.String(), page: Type.Integer({ description: '0-based' }), rect: Rect });
 const OtherSigner = Type.Object({ name: Nullable(Type.String()), status: Type.String() });
 
@@ -64,7 +64,7 @@ export const SigningInfo = Type.Object({
     signed_at: Nullable(DateTime()),
     proof: StringEnum(HOW_PROVEN, {
       description:
-        "how identity is proven: the link itself, a code sent by email, SMS or WhatsApp, or the signer's own SAT e.firma (/sat/prepare, /sat/finish)",
+        "how identity is proven: the link itself, a code sent by email, SMS or WhatsApp, , the signer's own SAT e.firma (/sat/prepare, /sat/finish) their own certificate (/certificate/prepare, /certificate/finish) or a credential at their trust service provider (remote: /csc/authorize)",
     }),
     rfc: Nullable(Type.String({ description: 'SAT: the RFC the e.firma must be for; null for other authorities' })),
     verified: Type.Boolean({ description: 'EMAIL, SMS, WHATSAPP: a code was verified recently enough to sign now' }),

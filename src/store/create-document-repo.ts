@@ -39,6 +39,7 @@ export interface NewDocument {
     tokenSealed: Buffer;
     /** The signer starts verification_pending. */
     requireIdentityVerification?: boolean;
+    certificateMatch?: { field: string; value: string } | null;
   }[];
   stickers: {
     stickerId: string;
@@ -73,6 +74,7 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
     token_hash: s.tokenHash.toString('hex'),
     token_sealed: s.tokenSealed.toString('hex'),
     identity_status: s.requireIdentityVerification ? 'verification_pending' : null,
+    certificate_match: s.certificateMatch ?? null,
   }));
   const stickers = d.stickers.map((s) => ({
     sticker_id: s.stickerId,
@@ -100,11 +102,12 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
     ), taken as (
       update packages set used = used + 1 where id = (select id from piece_source) and exists (select 1 from doc)
     ), signer_rows as (
-      insert into signers (signer_id, document_id, position, authority, data, name, email, token_hash, token_sealed, identity_status)
+      insert into signers (signer_id, document_id, position, authority, data, name, email, token_hash, token_sealed, identity_status,
+                           certificate_match)
       select s.signer_id, doc.id, s.position, s.authority, s.data, s.name, s.email,
-             decode(s.token_hash, 'hex'), decode(s.token_sealed, 'hex'), s.identity_status
+             decode(s.token_hash, 'hex'), decode(s.token_sealed, 'hex'), s.identity_status, s.certificate_match
         from doc, jsonb_to_recordset(${JSON.stringify(signers)}::jsonb) as s(signer_id text, position int, authority text,
-             data text, name text, email text, token_hash text, token_sealed text, identity_status text)
+             data text, name text, email text, token_hash text, token_sealed text, identity_status text, certificate_match jsonb)
       returning id, position
     ), sticker_rows as (
       insert into stickers (sticker_id, document_id, signer_row_id, sticker_index, page, lx, ly, tx, ty, extra)

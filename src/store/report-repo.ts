@@ -23,6 +23,8 @@ export type ReportSigner = Pick<
    * signer's one review proves them on each of their documents of the set.
    */
   identity_review: { review_id: string; verified_at: string; provider: string } | null;
+  /** CSC: the provider whose credential made the signature; null otherwise. */
+  csc_provider: string | null;
   boxes: { sticker_index: number; page: number; lx: number; ly: number; tx: number; ty: number }[];
 };
 
@@ -32,6 +34,8 @@ export async function reportSigners(db: Db, documentId: string): Promise<ReportS
   const r = await sql<ReportSigner>`
     select s.id::text as id, s.signer_id, s.authority, s.data, s.name, s.email, s.status, s.signature_type,
            s.certificate_serial, s.action_ip, s.certificate_status,
+           (select p.csc_provider from sat_preparations p where p.signer_row_id = s.id and p.finished_at is not null
+             order by p.finished_at desc limit 1) as csc_provider,
            (select json_build_object('review_id', r.id::text, 'verified_at', r.decided_at, 'provider', r.provider) from identity_reviews r
              where (r.signer_row_id = s.id or (r.set_signer_id = s.set_signer_id and s.identity_status is not null))
                and r.status = 'approved' order by r.decided_at desc limit 1) as identity_review,

@@ -149,6 +149,18 @@ export interface ConsumptionTable {
   at: Timestamp;
 }
 
+/** A row of `csc_authorizations`. */
+export interface CscAuthorizationsTable {
+  state_hash: string;
+  signer_row_id: string;
+  provider: string;
+  code_verifier_sealed: Buffer;
+  language: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 /** A row of `document_history`. */
 export interface DocumentHistoryTable {
   id: Generated<string>;
@@ -462,8 +474,8 @@ export interface SatPreparationsTable {
   signed_attributes: Buffer;
   certificate: Buffer;
   chain_pem: string;
-  rfc: string;
-  certificate_number: string;
+  rfc: string | null;
+  certificate_number: string | null;
   ocsp_status: 'good' | 'unknown';
   signed_at: Timestamp;
   language: string;
@@ -471,6 +483,8 @@ export interface SatPreparationsTable {
   expires_at: Timestamp;
   finished_at: NullableTimestamp;
   ocsp_response: Buffer | null;
+  authority: Generated<'SAT' | 'CERT' | 'CSC'>;
+  csc_provider: string | null;
 }
 
 /** A row of `schema_migrations`. */
@@ -518,7 +532,7 @@ export interface SignersTable {
   rejected_at: NullableTimestamp;
   rejection_reason: string | null;
   certificate_serial: string | null;
-  signature_type: 'drawn' | 'typed' | 'efirma' | null;
+  signature_type: 'drawn' | 'typed' | 'efirma' | 'certificate' | null;
   otp_hash: Buffer | null;
   otp_expires_at: NullableTimestamp;
   otp_sent_at: NullableTimestamp;
@@ -533,6 +547,7 @@ export interface SignersTable {
   certificate_status: string | null;
   identity_status: 'verification_pending' | 'verified' | 'verification_failed' | null;
   role: Generated<'signer' | 'endorser'>;
+  certificate_match: NullableJson;
 }
 
 /** A row of `stamp_failures`. */
@@ -623,6 +638,7 @@ export interface Database {
   certified_emails: CertifiedEmailsTable;
   channel_messages: ChannelMessagesTable;
   consumption: ConsumptionTable;
+  csc_authorizations: CscAuthorizationsTable;
   document_history: DocumentHistoryTable;
   document_revisions: DocumentRevisionsTable;
   document_sets: DocumentSetsTable;

@@ -85,7 +85,7 @@ export async function setDocumentSigners(q: Q, setId: string): Promise<SetDocume
     .selectFrom('signers as s')
     .innerJoin('documents as d', 'd.id', 's.document_id')
     .select(['s.id', 's.signer_id', 's.document_id', 's.position', 's.authority', 's.data', 's.name', 's.email', 's.status'])
-    .select(['s.identity_status', 's.role', 's.set_signer_id'])
+    .select(['s.identity_status', 's.role', 's.set_signer_id', 's.certificate_match'])
     .where('d.set_id', '=', setId)
     .where('s.role', '=', 'signer')
     .orderBy('d.id')

@@ -19,6 +19,7 @@ const SIGNER_COLUMNS = [
   'signed_at',
   'identity_status',
   'role',
+  'certificate_match',
 ] as const;
 
 /**
@@ -33,7 +34,7 @@ export type SigningDocument = Pick<
 >;
 
 const SIGNER = sql`s.id::text as id, s.signer_id, s.document_id::text as document_id, s.position, s.authority, s.data, s.name,
-  s.email, s.status, s.signed_at, s.identity_status, s.role`;
+  s.email, s.status, s.signed_at, s.identity_status, s.role, s.certificate_match`;
 const DOCUMENT = sql`d.id::text as id, d.ticket, d.account_id::text as account_id, d.name, d.status, d.original_sha256,
   d.page_count, d.workflow`;
 
@@ -112,7 +113,7 @@ export async function recordSignature(
     sha256: string;
     at: Date;
     certificateSerial: string;
-    type: 'drawn' | 'typed' | 'efirma';
+    type: 'drawn' | 'typed' | 'efirma' | 'certificate';
     ip: string | null;
     /** Revocation status learnt from an outside responder (SAT e.firma); null for the service's own certificates. */
     certificateStatus?: string | null;

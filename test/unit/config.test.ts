@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -179,6 +179,43 @@ describe('loadConfig', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+  it('CERT trust list: off without SELLO_CERT_TRUST_PEM; a PEM file, or a directory of *.pem and *.crt files; an empty one is listed', () => {
+    expect(loadConfig({}).cert).toEqual({ trustedDer: [] });
+    const dir = mkdtempSync(join(tmpdir(), 'sello-config-'));
+    const pem = (n: number) => {
+      const der = Buffer.from(`certificate ${n}`);
+      return `-----BEGIN CERTIFICATE-----\n${der.toString('base64')}\n-----END CERTIFICATE-----\n`;
+    };
+    try {
+      mkdirSync(join(dir, 'list'));
+      writeFileSync(join(dir, 'list', 'a.pem'), pem(1) + pem(2));
+      writeFileSync(join(dir, 'list', 'b.crt'), pem(3));
+      writeFileSync(join(dir, 'list', 'notes.txt'), pem(4));
+      const fromDir = loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'list') }).cert.trustedDer.map((d) => d.toString());
+      expect(fromDir).toEqual(['certificate 1', 'certificate 2', 'certificate 3']);
+      expect(loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'list', 'b.crt') }).cert.trustedDer.map((d) => d.toString())).toEqual([
+        'certificate 3',
+      ]);
+      mkdirSync(join(dir, 'empty'));
+      expect(() => loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'empty') })).toThrow(/SELLO_CERT_TRUST_PEM=.*no certificate found/);
+      expect(() => loadConfig({ SELLO_CERT_TRUST_PEM: join(dir, 'missing') })).toThrow(/SELLO_CERT_TRUST_PEM=.*missing/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('CSC providers: a JSON array of named OAuth clients; each bad entry is listed by index', () => {
+    expect(loadConfig({}).csc).toEqual({ providers: [], trustedDer: [] });
+    const one = { name: 'TSP', base_url: 'https://tsp.example.com/csc/v2/', client_id: 'id', client_secret: 'secret' };
+    expect(loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([one]) }).csc.providers).toEqual([
+      { name: 'TSP', baseUrl: 'https://tsp.example.com/csc/v2', clientId: 'id', clientSecret: 'secret' },
+    ]);
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: 'not json' })).toThrow(/SELLO_CSC_PROVIDERS: expected a JSON array/);
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([one, { name: 'B' }]) })).toThrow(
+      /SELLO_CSC_PROVIDERS\[1\]: missing base_url, client_id, client_secret/,
+    );
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([{ ...one, base_url: 'ftp://x' }]) })).toThrow(/http\(s\) URLs/);
+    expect(() => loadConfig({ SELLO_CSC_PROVIDERS: JSON.stringify([one, one]) })).toThrow(/same name/);
   });
   it('PDF decompression: a budget of 256 MB by default; the removed ratio setting is reported at start, not silently ignored', () => {
     expect(loadConfig({}).pdfJail.inflate).toEqual({ maxTotalBytes: 256 * 1024 * 1024 });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { accountEs } from '../../web/src/panel/words/account.js';
 import { commonEs } from '../../web/src/panel/words/common.js';
-import { documentsEs } from '../../web/src/panel/words/documents.js';
+import { AUTHORITIES } from '../../src/domain/documents/authorities.js';
+import { documentsEn, documentsEs } from '../../web/src/panel/words/documents.js';
 import { webhooksEs } from '../../web/src/panel/words/webhooks.js';
 
 const areas = { common: commonEs, documents: documentsEs, webhooks: webhooksEs, account: accountEs };
@@ -18,5 +19,11 @@ describe("the panel's words", () => {
       }
     }
     expect([...owners].filter(([, of]) => of.length > 1)).toEqual([]);
+  });
+
+  it('every authority the signer correction offers has its label in both languages', () => {
+    for (const words of [documentsEs, documentsEn]) {
+      expect(AUTHORITIES.filter((a) => !words.authorities[a])).toEqual([]);
+    }
   });
 });

@@ -6,8 +6,11 @@ import type { Static } from '@sinclair/typebox';
 import type { Rect as RectSchema } from '../../src/schemas/common.js';
 import type { CodeSent, CodeVerified, RejectResult, SignBody, SignResult, SigningInfo } from '../../src/schemas/signing.js';
 import type { SatPrepared } from '../../src/schemas/sat-signing.js';
+import type { CertPrepared } from '../../src/schemas/cert-signing.js';
+import type { CscAuthorization } from '../../src/schemas/csc-signing.js';
 
 export type { SatPrepared };
+export type { CertPrepared };
 
 export type { CodeSent, CodeVerified, RejectResult, SignResult, SigningInfo };
 
@@ -77,6 +80,16 @@ export const prepareSat = (token: string, certificate: string, language: Lang) =
 /** SAT e.firma, step two: only the signature value goes up. */
 export const finishSat = (token: string, preparationId: string, signature: string) =>
   call<SignResult>('POST', `${base(token)}/sat/finish`, { preparation_id: preparationId, signature });
+
+/** CERT: the signer's own certificate goes up; the bytes to sign come back (docs/api.md). */
+export const prepareCert = (token: string, certificate: string, language: Lang) =>
+  call<CertPrepared>('POST', `${base(token)}/certificate/prepare`, { certificate, consent: true, language });
+
+export const finishCert = (token: string, preparationId: string, signature: string) =>
+  call<SignResult>('POST', `${base(token)}/certificate/finish`, { preparation_id: preparationId, signature });
+
+/** CSC: where to send the signer to authorize the signature at their trust service provider. */
+export const authorizeCsc = (token: string, language: Lang) => call<CscAuthorization>('POST', `${base(token)}/csc/authorize`, { language });
 
 export const sendCode = (token: string) => call<CodeSent>('POST', `${base(token)}/otp`);
 

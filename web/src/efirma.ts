@@ -38,14 +38,14 @@ export interface Efirma {
 const OID_RFC = '2.5.4.45';
 const OID_OU = '2.5.4.11';
 
-const binary = (bytes: Uint8Array) => {
+export const binary = (bytes: Uint8Array) => {
   let s = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
     s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   }
   return s;
 };
-const fromBinary = (s: string): Uint8Array<ArrayBuffer> => Uint8Array.from(s, (c) => c.charCodeAt(0));
+export const fromBinary = (s: string): Uint8Array<ArrayBuffer> => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
 /** node-forge, loaded only when a SAT signer picks their files. */
 const loadForge = async () => (await import('node-forge')).default;

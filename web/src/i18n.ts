@@ -134,6 +134,21 @@ const es = {
     preparationNotFound: 'No se encontró la firma preparada. Vuelve a firmar.',
     efirmaRequired: 'Este documento se firma con tu e.firma del SAT: elige tu certificado y tu llave privada.',
   },
+  // The service's refusals of a signer's own certificate (docs/api.md, "Signing with your own certificate").
+  cert: {
+    refused: {
+      unreadable: 'El certificado no se puede leer.',
+      name_mismatch:
+        'El certificado no es de la persona que debe firmar: su correo (o su identificador) no es el que se pidió para esta firma.',
+      key_usage: 'El uso de la llave de este certificado no permite firmar documentos.',
+      unsupported_key: 'La llave de este certificado no es RSA; este servicio firma con llaves RSA.',
+      expired: 'El certificado está vencido.',
+      not_yet_valid: 'El certificado aún no es válido.',
+      untrusted: 'El certificado no fue emitido por una autoridad certificadora que reconozca este servicio.',
+      revoked: 'La autoridad certificadora informa que este certificado está revocado: ya no sirve para firmar.',
+    } as Record<string, string>,
+    signatureInvalid: 'La firma no corresponde al certificado: la llave privada no es la de este certificado.',
+  },
   // The page behind document_url: the signer chooses their box and asks for their personal link.
   identify: {
     title: 'Identifícate para firmar',
@@ -297,6 +312,20 @@ const en: Dict = {
       'The prepared signature can no longer be used: the document changed since (someone else signed) or it was used already. Sign again.',
     preparationNotFound: 'The prepared signature was not found. Sign again.',
     efirmaRequired: 'This document is signed with your SAT e.firma: choose your certificate and private key.',
+  },
+  cert: {
+    refused: {
+      unreadable: 'The certificate cannot be read.',
+      name_mismatch:
+        'The certificate is not for the person who must sign: its email (or identifier) is not the one this signature asks for.',
+      key_usage: "This certificate's key usage does not allow signing documents.",
+      unsupported_key: "This certificate's key is not RSA; this service signs with RSA keys.",
+      expired: 'The certificate has expired.',
+      not_yet_valid: 'The certificate is not valid yet.',
+      untrusted: 'The certificate was not issued by a certification authority this service recognises.',
+      revoked: 'The certification authority reports this certificate revoked: it can no longer sign.',
+    },
+    signatureInvalid: "The signature does not match the certificate: the private key is not this certificate's.",
   },
   identify: {
     title: 'Identify yourself to sign',

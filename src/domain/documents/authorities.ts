@@ -1,6 +1,6 @@
 // The signer verification methods (decisions.md "Authorities") and the shape of `data` each takes.
 
-export const AUTHORITIES = ['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP', 'SAT'] as const;
+export const AUTHORITIES = ['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP', 'SAT', 'CERT', 'CSC'] as const;
 export type Authority = (typeof AUTHORITIES)[number];
 
 export function isAuthority(v: unknown): v is Authority {
@@ -28,6 +28,8 @@ export function normalizeSignerData(authority: Authority, data: string): { ok: t
   switch (authority) {
     case 'EMAIL_LINK':
     case 'EMAIL':
+    case 'CERT':
+    case 'CSC':
       return isEmail(v) ? { ok: true, value: v.toLowerCase() } : { ok: false, rule: `data must be an email address for ${authority}` };
     case 'SMS':
     case 'WHATSAPP':

@@ -277,6 +277,7 @@ async function insertRows(
       tokenHash: doc.tokens[i].hash,
       tokenSealed: deps.secrets.seal(doc.tokens[i].token),
       requireIdentityVerification: req.verifyAll || s.requireIdentityVerification,
+      certificateMatch: s.certificateMatch,
     })),
     stickers: doc.stickers.map((s, i) => ({
       stickerId: doc.stickerIds[i],

@@ -38,7 +38,15 @@ type Box = { left: number; top: number; width: number; height: number };
 
 export type { Firma, InkSignature, SignatureReport } from '../../schemas/report.js';
 
-const DATA_TYPES: Record<string, string> = { EMAIL_LINK: 'email', EMAIL: 'email', SMS: 'phone', WHATSAPP: 'phone', SAT: 'rfc' };
+const DATA_TYPES: Record<string, string> = {
+  EMAIL_LINK: 'email',
+  EMAIL: 'email',
+  SMS: 'phone',
+  WHATSAPP: 'phone',
+  SAT: 'rfc',
+  CERT: 'email',
+  CSC: 'email',
+};
 
 /** A sticker (origin at the CropBox's lower-left) as a top-left box, like the firmas' boxes. */
 function topLeft(b: ReportSigner['boxes'][number], pageHeight: number): Box {
@@ -154,10 +162,15 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
 async function readSignatures(deps: Deps, bytes: Uint8Array): Promise<VerifiedPdf> {
   try {
     const root = deps.pki.pki.root.certificateDer;
-    // Signers chain to the service root or, for e.firma signatures, to the SAT's roots; time stamps
-    // may come from the operator's TSA (SELLO_TSA_URL).
+    // Signers chain to the service root or, for signatures with the signer's own certificate, to the
+    // SAT's roots or the CERT trust list's; time stamps may come from the operator's TSA (SELLO_TSA_URL).
     return await deps.pdfJail.verifyPdf(bytes, {
-      trustedRootsDer: [root, ...splitTrust(deps.config.sat.trustedDer).anchors],
+      trustedRootsDer: [
+        root,
+        ...splitTrust(deps.config.sat.trustedDer).anchors,
+        ...splitTrust(deps.config.cert.trustedDer).anchors,
+        ...splitTrust(deps.config.csc.trustedDer).anchors,
+      ],
       timestampRootsDer: [root, ...(deps.externalTsa?.trustedRootsDer ?? [])],
     });
   } catch (err) {
@@ -180,11 +193,15 @@ async function firmaOf(
   signer: ReportSigner | undefined,
 ): Promise<Firma> {
   const ours = !!sig.signer && issuedByUs(sig.signer.der, service.issuing);
-  // The signer's own SAT e.firma: its status is what the SAT's responder answered when it signed.
-  const sat = !ours && signer?.signature_type === 'efirma' && signer.certificate_serial === sig.signer?.serial;
+  // The signer's own SAT e.firma or CERT certificate: its status is what the CA's responder (or CRL)
+  // answered when it signed.
+  const own =
+    !ours &&
+    (signer?.signature_type === 'efirma' || signer?.signature_type === 'certificate') &&
+    signer.certificate_serial === sig.signer?.serial;
   // In an uploaded file, a signer not ours whose chain the verifier trusted chains to the SAT's roots
-  // (the only others it is given); its status is unknown to the service.
-  const satUploaded = !ours && !signer && !!sig.signer && sig.trusted;
+  // or the CERT trust list's (the only others it is given); its status is unknown to the service.
+  const uploaded = !ours && !signer && !!sig.signer && sig.trusted;
   const embedded = sig.timestamp !== null;
   return {
     page: sig.page,
@@ -197,14 +214,14 @@ async function firmaOf(
     totalRevisions: read.totalRevisions,
     revision: sig.revision,
     signDate: sig.signDate?.toISOString() ?? '',
-    certType: ours ? 'SELLO' : sat || satUploaded ? 'SAT' : 'external',
+    certType: ours ? 'SELLO' : own ? ownCertType(signer.authority) : uploaded ? uploadedCertType(deps, sig) : 'external',
     signCertificateSerial: sig.signer?.serial ?? '',
     box: boxOf(sig, signer, read.pages),
     email: sig.signer?.email || signer?.email || '',
     ipAddress: signer?.action_ip ?? '',
     timestampAuthority: sig.timestamp?.verified ? (sig.timestamp.tsaSubject ?? '') : '',
     downstreamData: downstreamDataOf(sig, signer),
-    ocsp: sat ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, service.responderDn),
+    ocsp: own ? satOcsp(sig, signer.certificate_status) : await ocspOf(deps, sig, ours, service.responderDn),
     certificados: sig.certificates.map(({ der: _der, ...c }) => c),
     problem: sig.validSignature ? null : { rule: sig.failedRule ?? 'invalid', message: sig.problem ?? 'the signature does not verify' },
     warnings: sig.warnings.map((w) => ({ rule: w.rule, message: w.message })),
@@ -224,6 +241,15 @@ async function firmaOf(
   };
 }
 
+/** A signature made here with the signer's own certificate: named for the signer's authority. */
+const ownCertType = (authority: string): 'SAT' | 'CERT' | 'CSC' => (authority === 'CERT' || authority === 'CSC' ? authority : 'SAT');
+
+/** A trusted signature of an uploaded file: CERT or CSC when its chain holds a certificate of that trust list. */
+function uploadedCertType(deps: Deps, sig: VerifiedSignature): 'CERT' | 'CSC' | 'SAT' {
+  const holds = (list: readonly Buffer[]) => sig.certificates.some((c) => list.some((t) => t.equals(c.der)));
+  return holds(deps.config.cert.trustedDer) ? 'CERT' : holds(deps.config.csc.trustedDer) ? 'CSC' : 'SAT';
+}
+
 /** Who the signer is to the service (authority, data, identity verification), or what the certificate says. */
 function downstreamDataOf(sig: VerifiedSignature, signer: ReportSigner | undefined): Firma['downstreamData'] {
   if (!signer) {
@@ -234,6 +260,7 @@ function downstreamDataOf(sig: VerifiedSignature, signer: ReportSigner | undefin
     authority: signer.authority,
     dataType: DATA_TYPES[signer.authority] ?? '',
     subject: signer.data,
+    ...(signer.csc_provider ? { provider: signer.csc_provider } : {}),
     ...(review
       ? {
           identityVerification: {

@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import type { Limits } from '../../config.js';
 import type { PdfInfo } from '../../pdf/inspect-pdf.js';
 import { AUTHORITIES, isAuthority, isEmail, normalizeSignerData, type Authority } from './authorities.js';
+import { type CertificateMatch, readCertificateMatch } from './certificate-match.js';
 
 export interface PlannedSigner {
   position: number;
@@ -13,6 +14,8 @@ export interface PlannedSigner {
   email: string | null;
   /** Verified before signing (the sticker's flag, or the payload's for every signer). */
   requireIdentityVerification: boolean;
+  /** CERT: the certificate's subject attribute that must hold a value (decisions.md, own certificates). */
+  certificateMatch: CertificateMatch | null;
 }
 
 export interface PlannedSticker {
@@ -74,6 +77,10 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
       fail(i, 'requireIdentityVerification', 'must be true or false');
     }
     const verify = s.requireIdentityVerification === true;
+    const match = readCertificateMatch(s.authority, s.certificate_match);
+    if (!match.ok) {
+      fail(i, match.field, match.rule);
+    }
 
     const key = `${s.authority}\u0000${data.value}`;
     let signer = signers.get(key);
@@ -81,7 +88,7 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
       if (signers.size >= limits.signersPerDocument) {
         fail(i, 'data', `at most ${limits.signersPerDocument} signers per document`);
       }
-      const isMail = s.authority === 'EMAIL' || s.authority === 'EMAIL_LINK';
+      const isMail = s.authority === 'EMAIL' || s.authority === 'EMAIL_LINK' || s.authority === 'CERT' || s.authority === 'CSC';
       signer = {
         position: signers.size,
         authority: s.authority,
@@ -89,6 +96,7 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
         name,
         email: email?.toLowerCase() ?? (isMail ? data.value : null),
         requireIdentityVerification: verify,
+        certificateMatch: match.value,
       };
       signers.set(key, signer);
     } else {
@@ -96,6 +104,10 @@ export function validateStickers(input: unknown, pdf: PdfInfo, limits: Limits): 
       signer.email ??= email?.toLowerCase() ?? null;
       // One box of the signer asking is enough: the signer signs all their boxes at once.
       signer.requireIdentityVerification ||= verify;
+      // Two boxes of one signer that name different certificates would make one of them unsignable.
+      if (JSON.stringify(signer.certificateMatch) !== JSON.stringify(match.value)) {
+        fail(i, 'certificate_match', "must be the same as on this signer's other boxes");
+      }
     }
     const extra: Record<string, unknown> = {};
     for (const k of ['stickerType', 'dataType', 'imageType']) {

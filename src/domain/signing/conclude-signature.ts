@@ -23,7 +23,7 @@ export interface SignatureOutcome {
   sha256: string;
   now: Date;
   certificateSerial: string;
-  type: 'drawn' | 'typed' | 'efirma';
+  type: 'drawn' | 'typed' | 'efirma' | 'certificate';
   ip?: string;
   /** The certificate's revocation status at signing time, when the service learnt it from outside. */
   certificateStatus?: 'good' | 'unknown';

@@ -71,10 +71,16 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
   };
 }
 
-/** How identity is proven; the SAT e.firma only where the operator installed the SAT's CAs. */
+/** How identity is proven; the SAT e.firma or an own certificate only where the operator installed their CAs. */
 export function signerProof(deps: Pick<Deps, 'config'>, authority: string): SigningInfo['signer']['proof'] {
   if (authority === 'SAT' && deps.config.sat.trustedDer.length > 0) {
     return 'efirma';
+  }
+  if (authority === 'CERT' && deps.config.cert.trustedDer.length > 0) {
+    return 'certificate';
+  }
+  if (authority === 'CSC' && deps.config.csc.providers.length > 0 && deps.config.csc.trustedDer.length > 0) {
+    return 'remote';
   }
   return proofOf(authority);
 }

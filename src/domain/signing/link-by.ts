@@ -3,7 +3,7 @@
 import { phoneChannelOf } from '../messages/queue-message.js';
 
 /** The authorities whose proof starts with a message to the signer's address or phone. */
-const LINKED_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP']);
+const LINKED_AUTHORITIES = new Set(['EMAIL_LINK', 'EMAIL', 'SMS', 'WHATSAPP', 'CERT', 'CSC']);
 
 /** What a box's signer types to ask for their link here, or null when they cannot. */
 export function linkBy(box: { authority: string; email: string | null }): 'email' | 'phone' | null {

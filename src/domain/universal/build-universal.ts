@@ -22,7 +22,11 @@ export async function buildUniversal(
     const made = await makeUniversal(deps, {
       pdf: original,
       scope: 'initial',
-      signersCa: { trustedDer: deps.config.sat.trustedDer, ocspUrl: deps.config.sat.ocspUrl },
+      signersCa: [
+        { trustedDer: deps.config.sat.trustedDer, ocspUrl: deps.config.sat.ocspUrl },
+        { trustedDer: deps.config.cert.trustedDer },
+        { trustedDer: deps.config.csc.trustedDer },
+      ],
       storedOcspDer: await satOcspResponsesOf(deps.db, o.documentId),
     });
     return (await storeUniversalRevision(deps, {

@@ -43,22 +43,24 @@ export async function makeUniversal(
   o: {
     pdf: Uint8Array;
     scope: 'initial' | 'renewal';
-    signersCa?: SignersCa;
+    /** The CAs of signers' own certificates: the SAT's, the CERT trust list's. */
+    signersCa?: readonly SignersCa[];
     /** OCSP answers obtained at signing time (the SAT's), used when no fresh one can be had. */
     storedOcspDer?: readonly Buffer[];
   },
 ): Promise<MadeUniversal> {
   const tsa = timestampSource(deps);
   const pki = deps.pki.pki;
-  const signersCa = splitTrust(o.signersCa?.trustedDer ?? []);
+  const lists = o.signersCa ?? [];
+  const signersCa = splitTrust(lists.flatMap((l) => l.trustedDer));
   const known = [pki.issuing.certificateDer, ...pki.chainDer, ...signersCa.intermediates];
   // Our signer certificates chain to our root; document time stamps may chain to the external TSA's;
   // e.firma signatures to the SAT's roots.
   const trustedRootsDer = [...tsa.trustedRootsDer, ...signersCa.anchors];
-  const signersCaDer = [...signersCa.anchors, ...signersCa.intermediates];
-  const isSignersCa = (der: Buffer) => signersCaDer.some((c) => c.equals(der));
+  // A list's own responder answers for the certificates its CAs issued that name none.
+  const ocspUrlOf = (issuer: Buffer) => lists.find((l) => l.trustedDer.some((c) => issuer.equals(c)))?.ocspUrl;
   const source = revocationSource(deps, {
-    ocspUrlFor: (_cert, issuer) => (isSignersCa(issuer) ? o.signersCa?.ocspUrl : undefined),
+    ocspUrlFor: (_cert, issuer) => ocspUrlOf(issuer),
     storedOcspDer: o.storedOcspDer,
   });
   const gaps: string[] = [];

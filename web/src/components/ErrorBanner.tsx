@@ -19,6 +19,12 @@ export function describeError(err: ApiError, t: Dict): string {
       const reason = typeof err.details?.reason === 'string' ? err.details.reason : '';
       return t.sat.refused[reason] ?? t.sat.refusedOther;
     }
+    case 'CERTIFICATE_REFUSED': {
+      const reason = typeof err.details?.reason === 'string' ? err.details.reason : '';
+      return t.cert.refused[reason] ?? t.sat.refusedOther;
+    }
+    case 'CERTIFICATE_SIGNATURE_INVALID':
+      return t.cert.signatureInvalid;
     case 'SAT_SIGNATURE_INVALID':
       return t.sat.signatureInvalid;
     case 'PREPARATION_EXPIRED':

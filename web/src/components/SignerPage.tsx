@@ -7,7 +7,7 @@ import type { ApiError, Signature } from '../api';
 import { signingMode } from '../proof';
 import type { SignerPageState } from '../use-signer-page';
 import { ActionBar } from './ActionBar';
-import { EfirmaSection } from './EfirmaSection';
+import { CertificateSection, EfirmaSection, RemoteSection } from './EfirmaSection';
 import type { EfirmaStepProps } from './EfirmaStep';
 import { type IdentityApi, IdentityStep, type IdentityStepProps } from './IdentityStep';
 import { RejectedView, StateView } from './Outcome';
@@ -145,7 +145,15 @@ export function SignerSteps(p: SignerStepsProps) {
       {p.hint}
       {p.documents}
       <SignersList signers={p.signers} />
-      {s.proof === 'efirma' ? <SatSection {...p} /> : <PadSection {...p} />}
+      {s.proof === 'efirma' ? (
+        <SatSection {...p} />
+      ) : s.proof === 'certificate' ? (
+        <CertSection {...p} />
+      ) : s.proof === 'remote' ? (
+        <CscSection {...p} />
+      ) : (
+        <PadSection {...p} />
+      )}
     </>
   );
 }
@@ -183,6 +191,43 @@ function SatSection({ page, token, signer, words, efirma, reject }: SignerStepsP
       run={(action) => page.run('sign', words.signing, action)}
       onSigned={efirma.onSigned}
       signWith={efirma.signWith}
+      heading={page.t.signHeading}
+      rejectLabel={page.t.reject}
+      rejectOpen={page.rejectOpen}
+      onRejectOpen={page.setRejectOpen}
+      rejecting={page.busy === 'reject'}
+      onReject={(r) => void reject(r)}
+    />
+  );
+}
+
+/** The CERT signer signs with their own certificate, read in this page (CertificateStep.tsx). */
+function CertSection({ page, token, words, efirma, reject }: SignerStepsProps) {
+  return (
+    <CertificateSection
+      token={token}
+      language={page.i18n.lang}
+      busy={page.busy !== null}
+      run={(action) => page.run('sign', words.signing, action)}
+      onSigned={efirma.onSigned}
+      heading={page.t.signHeading}
+      rejectLabel={page.t.reject}
+      rejectOpen={page.rejectOpen}
+      onRejectOpen={page.setRejectOpen}
+      rejecting={page.busy === 'reject'}
+      onReject={(r) => void reject(r)}
+    />
+  );
+}
+
+/** The CSC signer signs with a credential at their provider, authorized on its page (RemoteStep.tsx). */
+function CscSection({ page, token, words, reject }: SignerStepsProps) {
+  return (
+    <RemoteSection
+      token={token}
+      language={page.i18n.lang}
+      busy={page.busy !== null}
+      run={(action) => page.run('sign', words.signing, action)}
       heading={page.t.signHeading}
       rejectLabel={page.t.reject}
       rejectOpen={page.rejectOpen}

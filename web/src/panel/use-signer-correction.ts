@@ -12,7 +12,7 @@ type Signer = ListedDocument['signers'][number];
 
 /** What kind of identifier an authority's data is, for its input, hint and error. */
 const dataKind = (a: Authority): 'email' | 'rfc' | 'phone' =>
-  a === 'EMAIL' || a === 'EMAIL_LINK' ? 'email' : a === 'SAT' ? 'rfc' : 'phone';
+  a === 'EMAIL' || a === 'EMAIL_LINK' || a === 'CERT' || a === 'CSC' ? 'email' : a === 'SAT' ? 'rfc' : 'phone';
 
 /**
  * Whether the service itself takes a corrected signer's new link to them: the flow it runs invites

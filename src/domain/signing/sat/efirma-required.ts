@@ -5,12 +5,29 @@
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 
-/** SAT_EFIRMA_REQUIRED for a SAT signer where the operator installed the SAT's certificates. */
+/**
+ * SAT_EFIRMA_REQUIRED for a SAT signer where the operator installed the SAT's certificates;
+ * CERTIFICATE_REQUIRED for a CERT signer where the operator installed a CERT trust list.
+ */
 export function refuseEfirmaSignerOnSign(deps: Pick<Deps, 'config'>, authority: string, link: 'document' | 'set'): void {
+  const base = link === 'set' ? '/sign/api/set/{token}' : '/sign/api/{token}';
+  if (authority === 'CERT' && deps.config.cert.trustedDer.length > 0) {
+    throw new AppError(
+      'CERTIFICATE_REQUIRED',
+      'this signer signs with their own certificate: POST /sign/api/{token}/certificate/prepare with the certificate, sign the returned signed_attributes with the key, then POST /sign/api/{token}/certificate/finish with the signature value',
+      { authority: 'CERT', prepare: '/sign/api/{token}/certificate/prepare', finish: '/sign/api/{token}/certificate/finish' },
+    );
+  }
+  if (authority === 'CSC' && deps.config.csc.providers.length > 0) {
+    throw new AppError(
+      'CERTIFICATE_REQUIRED',
+      'this signer signs with a credential at their trust service provider: POST /sign/api/{token}/csc/authorize and send them to the answered authorize_url',
+      { authority: 'CSC', authorize: '/sign/api/{token}/csc/authorize' },
+    );
+  }
   if (authority !== 'SAT' || deps.config.sat.trustedDer.length === 0) {
     return;
   }
-  const base = link === 'set' ? '/sign/api/set/{token}' : '/sign/api/{token}';
   throw new AppError(
     'SAT_EFIRMA_REQUIRED',
     `this signer signs with their SAT e.firma: POST ${base}/sat/prepare with the certificate, sign the returned signed_attributes with the key, then POST ${base}/sat/finish with the signature value`,

@@ -1,160 +1,26 @@
 // POST /sign/api/{token}/sat/prepare: the first step of a signature with the signer's own SAT
-// e.firma. The certificate is checked (check-sat-certificate.ts), the revision with the signature's
-// appearance in every box of the signer is written with an empty /Contents, and the CMS signed
-// attributes are returned for the browser to sign with the key it keeps. What finish needs is
-// stored (a row and a blob) before the answer, so a retry or a restart between the steps loses nothing.
-import { endorsementOfSigner } from '../../../store/endorsements-repo.js';
-import { endorsementHeading, endorsementReason, endorserLine } from '../../endorsements/endorsement-legend.js';
-import type { Transaction } from 'kysely';
-import { AppError } from '../../errors.js';
-import { decodeBase64 } from '../../base64.js';
+// e.firma (own-certificate/prepare-own-signature.ts with the SAT's checks, sat-authority.ts), and
+// the answer that shows the signer their e.firma's RFC, CURP and certificate number.
 import type { Deps } from '../../deps.js';
-import { prepareExternalSignature } from '../../../pdf/external-signature.js';
-import { certificatesToPem } from '../../../pki/index.js';
-import { countOpenPreparations, dropExpiredPreparations, insertPreparation } from '../../../store/sat-repo.js';
-import { stickersOf } from '../../../store/signing-repo.js';
 import type { SatPrepareBody, SatPrepared } from '../../../schemas/sat-signing.js';
-import type { Database } from '../../../store/schema.js';
-import { retryTransientConflict } from '../../../store/transient-conflict.js';
-import { signingError } from '../sign-document.js';
-import { openSession, requireSignable, requireTurn, type SigningSession } from '../signing-session.js';
-import { legendLanguage } from '../workflow-language.js';
-import { checkSatCertificate } from './check-sat-certificate.js';
-import { requireIdentityVerified } from '../../identity/require-identity.js';
-import { putHeldBlob } from '../../../store/blob-fence.js';
+import { type OwnPrepareInput, prepareOwnSignature, readCertificate } from '../own-certificate/prepare-own-signature.js';
+import { type CheckedSat, SAT_AUTHORITY } from './sat-authority.js';
 
-const MAX_CERTIFICATE_BYTES = 16 * 1024;
-/** Each preparation stores a whole revision: a link holder must not fill the disk with them. */
-const MAX_OPEN_PREPARATIONS = 5;
-
-export interface SatPrepareInput {
-  token: string;
-  certificate: Buffer;
-  language?: 'es' | 'en';
-}
-
-type CheckedCertificate = Awaited<ReturnType<typeof checkSatCertificate>>;
-type Trx = Transaction<Database>;
-
-/** The certificate's DER from the body's Base64 (the schema checked it is a non-empty string). */
-export function readCertificate(base64: string): Buffer {
-  return decodeBase64(base64, { field: 'certificate', maxBytes: MAX_CERTIFICATE_BYTES });
-}
-
-export function requireSatSigner(s: SigningSession): void {
-  if (s.signer.authority !== 'SAT') {
-    throw new AppError('INVALID_STATE', `the e.firma is for signers of the SAT authority; this signer's is ${s.signer.authority}`);
-  }
-}
+export { readCertificate };
+export type SatPrepareInput = OwnPrepareInput;
 
 /** POST /sign/api/{token}/sat/prepare: the body read, then the signature prepared. */
 export async function prepareSatSignature(deps: Deps, o: { token: string; body: SatPrepareBody }): Promise<SatPrepared> {
   return prepareWith(deps, { token: o.token, certificate: readCertificate(o.body.certificate), language: o.body.language });
 }
 
-/**
- * Prepares with a certificate already read (a set prepares one document at a time). Run again when
- * PostgreSQL rolled the transaction back for a concurrent one (transient-conflict.ts).
- */
+/** Prepares with a certificate already read (a set prepares one document at a time). */
 export async function prepareWith(deps: Deps, input: SatPrepareInput): Promise<SatPrepared> {
-  return retryTransientConflict(() => prepareOnce(deps, input));
+  const p = await prepareOwnSignature(deps, input, SAT_AUTHORITY);
+  return preparedAnswer(p.id, p.signedAttributes, p.checked, p.expiresAt);
 }
 
-async function prepareOnce(deps: Deps, input: SatPrepareInput): Promise<SatPrepared> {
-  // Checked before the document is locked: the SAT's OCSP responder may take seconds to answer.
-  const first = await openSession(deps.db, input.token);
-  requireSignable(first);
-  requireIdentityVerified(first);
-  requireSatSigner(first);
-  const checked = await checkSatCertificate(deps, input.certificate, first.signer.data);
-  return deps.db.transaction().execute(async (trx) => {
-    const s = await openSession(trx, input.token, true);
-    requireSignable(s);
-    await requireTurn(trx, s);
-    const boxes = await stickersOf(trx, s.signer.id);
-    if (boxes.length === 0) {
-      throw new AppError('DOCUMENT_NOT_SIGNABLE', 'this signer has no signature box on the document');
-    }
-    const now = deps.clock.now();
-    if ((await countOpenPreparations(trx, s.signer.id, now)) >= MAX_OPEN_PREPARATIONS) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `${MAX_OPEN_PREPARATIONS} signatures are prepared and not finished: finish one, or wait for them to expire`,
-      );
-    }
-    const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
-    const prepared = await prepareRevision(trx, deps, { s, boxes, checked, certificate: input.certificate, language, now });
-    const expiresAt = new Date(now.getTime() + deps.config.sat.prepareMinutes * 60_000);
-    const preparedSha256 = await putHeldBlob(trx, deps.blobs, prepared.pdf);
-    await dropExpiredPreparations(trx, s.signer.id, now);
-    const id = await insertPreparation(trx, {
-      signer_row_id: s.signer.id,
-      document_id: s.document.id,
-      base_sha256: s.document.original_sha256,
-      prepared_sha256: preparedSha256,
-      byte_range: prepared.byteRange,
-      contents_start: prepared.contentsStart,
-      contents_end: prepared.contentsEnd,
-      signed_attributes: prepared.signedAttributes,
-      certificate: input.certificate,
-      chain_pem: certificatesToPem(checked.chainDer),
-      rfc: checked.cert.rfc,
-      certificate_number: checked.cert.certificateNumber,
-      ocsp_status: checked.status,
-      ocsp_response: checked.ocspResponseDer ?? null,
-      signed_at: prepared.signedAt,
-      language,
-      created_at: now,
-      expires_at: expiresAt,
-    });
-    return preparedAnswer(id, prepared.signedAttributes, checked, expiresAt);
-  });
-}
-
-/** The revision with the signature's appearance in every box and an empty /Contents. */
-async function prepareRevision(
-  trx: Trx,
-  deps: Deps,
-  o: {
-    s: SigningSession;
-    boxes: Awaited<ReturnType<typeof stickersOf>>;
-    checked: CheckedCertificate;
-    certificate: Buffer;
-    language: 'es' | 'en';
-    now: Date;
-  },
-): Promise<Awaited<ReturnType<typeof prepareExternalSignature>>> {
-  const { s, checked, language, now } = o;
-  const { cert } = checked;
-  const current = await deps.blobs.get(s.document.original_sha256);
-  const endorsement = s.signer.role === 'endorser' ? await endorsementOfSigner(trx, s.signer.id) : undefined;
-  try {
-    return await prepareExternalSignature({
-      pdf: current,
-      fieldName: `Sello-${s.signer.signer_id}`,
-      boxes: o.boxes.map((b) => ({ page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
-      appearance: {
-        signerName: endorsement ? endorserLine(cert.name, language) : cert.name,
-        heading: endorsement ? endorsementHeading(endorsement, language) : undefined,
-        signedAt: now,
-        authorityLabel: `${language === 'en' ? 'SAT e.firma' : 'e.firma SAT'}: ${cert.rfc}`,
-        locale: language,
-      },
-      certificateDer: o.certificate,
-      chainDer: checked.chainDer,
-      now: () => now,
-      reason: endorsement
-        ? endorsementReason(endorsement, language)
-        : language === 'en'
-          ? 'Advanced electronic signature (SAT e.firma)'
-          : 'Firma electrónica avanzada (e.firma SAT)',
-    });
-  } catch (err) {
-    throw signingError(err);
-  }
-}
-
-function preparedAnswer(id: string, signedAttributes: Buffer, checked: CheckedCertificate, expiresAt: Date): SatPrepared {
+function preparedAnswer(id: string, signedAttributes: Buffer, checked: CheckedSat, expiresAt: Date): SatPrepared {
   const { cert } = checked;
   return {
     preparation_id: id,

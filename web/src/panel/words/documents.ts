@@ -54,6 +54,8 @@ export const documentsEs = {
     SMS: 'Código por SMS (SMS)',
     WHATSAPP: 'Código por WhatsApp (WHATSAPP)',
     SAT: 'e.firma del SAT (SAT)',
+    CERT: 'Certificado propio (CERT)',
+    CSC: 'Firma remota con su proveedor (CSC)',
   } as Record<string, string>,
   dataHint: {
     email: 'Un correo, p. ej. ana@example.com',
@@ -140,6 +142,8 @@ export const documentsEn: typeof documentsEs = {
     SMS: 'SMS code (SMS)',
     WHATSAPP: 'WhatsApp code (WHATSAPP)',
     SAT: 'SAT e.firma (SAT)',
+    CERT: 'Own certificate (CERT)',
+    CSC: 'Remote signing at their provider (CSC)',
   } as Record<string, string>,
   dataHint: {
     email: 'An email address, e.g. ana@example.com',

@@ -1,0 +1,76 @@
+// A CSC signer on the signer page in a real Chromium: agrees, continues to their trust service
+// provider (simulated on loopback, csc-provider.ts), approves there, and comes back to their page
+// with the document signed by the provider's credential; pdfsig trusts the signature.
+import { X509Certificate } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
+import { type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
+import { type CscProvider, startCscProvider } from '../helpers/csc-provider.js';
+import { A4, makePdf } from '../helpers/pdfs.js';
+import { type TestServer, startTestServer } from '../helpers/server.js';
+import { pdfsig } from '../helpers/validators.js';
+
+const LUIS = { name: 'Luis Romero', email: 'luis@example.com' };
+
+let s: TestServer;
+let browser: Browser;
+let ca: CertTestPki;
+let tsp: CscProvider;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+  ca = await createCertTestPki();
+  tsp = await startCscProvider();
+  const providers = [{ name: 'Test TSP', base_url: tsp.baseUrl, client_id: tsp.clientId, client_secret: tsp.clientSecret }];
+  [s, browser] = await Promise.all([
+    startTestServer({ env: { SELLO_CSC_PROVIDERS: JSON.stringify(providers), SELLO_CSC_TRUST_PEM: ca.trustPemPath } }),
+    launchChromium(),
+  ]);
+  const c = await ca.issue(LUIS);
+  tsp.add({
+    credentialID: 'luis-1',
+    user: 'luis',
+    certificateDer: c.der,
+    chainDer: [new X509Certificate(ca.rootPem).raw],
+    privateKey: c.privateKey,
+  });
+  tsp.signInAs('luis');
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+  await tsp?.close();
+  await ca?.close();
+});
+
+describe('the signer page with remote signing (CSC)', () => {
+  it('continues to the provider, approves there, and comes back signed; pdfsig trusts the signature', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Contrato',
+      stickers: [{ authority: 'CSC', data: LUIS.email, name: 'Luis', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+    });
+    const context = await browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(doc.stickers[0].signer_url);
+    await page.getByRole('heading', { name: 'Sign with your signing provider' }).waitFor();
+    await page.locator('#remote-consent').check();
+    await page.getByRole('button', { name: 'Continue with my provider' }).click();
+    await page.getByRole('heading', { name: 'Authorize signing' }).waitFor({ timeout: 30_000 });
+    expect(new URL(page.url()).origin).toBe(new URL(tsp.baseUrl).origin);
+    await page.getByRole('link', { name: 'Approve' }).click();
+    await page.getByTestId('signed-state').waitFor({ timeout: 60_000 });
+    expect(page.url()).toBe(doc.stickers[0].signer_url);
+    expect(problems).toEqual([]);
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    const checked = await pdfsig(file, ca.rootPem);
+    expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: LUIS.name });
+    const report = await s.client.signatureReport(doc.document_ticket);
+    expect(report.firmas[0]).toMatchObject({ certType: 'CSC', downstreamData: { provider: 'Test TSP' } });
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,67 @@
+// The own-certificate step's state and its signature (CertificateStep.tsx): the file, an optional
+// separate key and the password as the signer gives them, opened in this page (own-certificate.ts);
+// the certificate goes to the service, the signer confirms it as the service checked it, and only
+// the signature value is sent. The key and the password never leave this hook's state and a
+// non-extractable CryptoKey.
+import { useState } from 'react';
+import { ApiError, type CertPrepared, type Lang, type SignResult, finishCert, prepareCert } from './api';
+import { fromBase64, signPrepared, toBase64 } from './efirma';
+import { CertificateError, type CertificateProblem, openOwnCertificate } from './own-certificate';
+
+export type CheckedCertificate = CertPrepared['certificate'];
+
+export interface CertificateStepProps {
+  token: string;
+  language: Lang;
+  busy: boolean;
+  /** Runs the signature as the page's other actions run (busy state, errors shown). */
+  run: (action: () => Promise<void>) => Promise<void>;
+  onSigned: (result: SignResult) => void;
+}
+
+const readFile = async (input: File | null) => (input ? new Uint8Array(await input.arrayBuffer()) : null);
+
+export function useCertificateSigning(p: CertificateStepProps, problems: Record<CertificateProblem, string>) {
+  const [file, setFile] = useState<File | null>(null);
+  const [keyFile, setKeyFile] = useState<File | null>(null);
+  const [password, setPassword] = useState('');
+  const [consent, setConsent] = useState(false);
+  const [review, setReview] = useState<{ certificate: CheckedCertificate; answer: (sign: boolean) => void } | null>(null);
+  const ready = file !== null && consent && !p.busy;
+
+  const confirm = (certificate: CheckedCertificate) =>
+    new Promise<boolean>((resolve) =>
+      setReview({
+        certificate,
+        answer: (sign) => {
+          setReview(null);
+          resolve(sign);
+        },
+      }),
+    );
+
+  const submit = () =>
+    p.run(async () => {
+      const [bytes, keyBytes] = await Promise.all([readFile(file), readFile(keyFile)]);
+      let opened: Awaited<ReturnType<typeof openOwnCertificate>>;
+      try {
+        opened = await openOwnCertificate(bytes!, keyBytes, password);
+      } catch (err) {
+        if (err instanceof CertificateError) {
+          // Checked here, before anything is sent: the code names the problem, the text explains it.
+          throw new ApiError(0, `CERTIFICATE_${err.problem.toUpperCase()}`, problems[err.problem]);
+        }
+        throw err;
+      }
+      const prepared = await prepareCert(p.token, toBase64(opened.certificate), p.language);
+      if (!(await confirm(prepared.certificate))) {
+        return;
+      }
+      const value = toBase64(await signPrepared(opened.key, fromBase64(prepared.signed_attributes)));
+      p.onSigned(await finishCert(p.token, prepared.preparation_id, value));
+    });
+
+  return { file, setFile, keyFile, setKeyFile, password, setPassword, consent, setConsent, review, ready, submit };
+}
+
+export type CertificateSigning = ReturnType<typeof useCertificateSigning>;
