@@ -4,8 +4,8 @@
 // hears loaded, box_reached and signed, each posted to its origin and never to `*`, and it drops a
 // look-alike message from any other origin. A host whose origin the account did not list gets no
 // page, even when it names a listed origin. The brand is judged by what a person sees: the header's
-// and the button's computed colour, the logo, no "Sello" anywhere when hidden, and the email's From
-// name and Reply-To.
+// and the button's computed colour, the logo, no "Sello" anywhere when hidden (signer and verify
+// pages), and the email's From name and Reply-To.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -231,11 +231,11 @@ describe('embedded signing', () => {
 
 describe("the sender's brand", () => {
   it("colours the header and buttons, shows the logo and the brand's name, and no Sello anywhere", async () => {
-    const { url } = await oneSigner(brandedClient);
+    const branded = await oneSigner(brandedClient);
     const context = await browser.newContext({ viewport: { width: 400, height: 800 }, locale: 'es-ES' });
     const page = await context.newPage();
     const problems = pageProblems(page);
-    await page.goto(url);
+    await page.goto(branded.url);
     await page.locator('[data-testid="sender-card"]').waitFor();
 
     const header = page.getByTestId('page-header');
@@ -249,6 +249,17 @@ describe("the sender's brand", () => {
     expect(await page.locator('body').innerText()).not.toMatch(/sello/i);
     expect(await page.title()).not.toMatch(/sello/i);
     expect(problems).toEqual([]);
+
+    // The document's public verification page: the brand's name at the top, Sello's nowhere.
+    const verify = await browser.newContext({ locale: 'en-US' });
+    const vp = await verify.newPage();
+    await vp.goto(`${s.baseUrl}/verify/${branded.doc.document_ticket}`);
+    expect(await vp.locator('header .brand').textContent()).toBe('Notaría Doce');
+    expect(await vp.locator('body').innerText()).not.toMatch(/sello/i);
+    expect(await vp.title()).not.toMatch(/sello/i);
+    await vp.goto(`${s.baseUrl}/verify/${(await oneSigner(s.client)).doc.document_ticket}`);
+    expect(await vp.locator('header .brand').textContent()).toBe('Sello');
+    await verify.close();
 
     // The same page of an account without a brand: Sello's header, in Sello's blue.
     const plain = await oneSigner(s.client);
