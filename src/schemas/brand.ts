@@ -44,3 +44,11 @@ export const AccountBrandUpdate = Type.Partial(
 );
 export type AccountBrandUpdate = Static<typeof AccountBrandUpdate>;
 examples(AccountBrandUpdate, { brand_colour: '#0b5394', frame_origins: ['https://app.example.com'] });
+
+/** The operator's brand, shown by the panel's sign-in page (SELLO_OPERATOR_*). */
+export const OperatorBrandView = Type.Object({
+  name: Type.String(),
+  colour: Nullable(Type.String()),
+  logo: Nullable(Type.String({ description: 'a data:image/png;base64 URL' })),
+});
+export type OperatorBrandView = Static<typeof OperatorBrandView>;

@@ -17,6 +17,11 @@ export interface BrandChange {
   hideSello?: boolean;
 }
 
+/** Largest logo accepted: a small PNG, sent with every signer page's data. */
+export const MAX_LOGO_BYTES = 100 * 1024;
+const MAX_LOGO_SIDE = 2000;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 /** At most this many origins: an account embeds its signer pages in a few sites of its own, not in any. */
 export const MAX_FRAME_ORIGINS = 20;
 /** WCAG 2.x, success criterion 1.4.3: normal text needs 4.5:1 against its background. */
@@ -132,4 +137,20 @@ export function contrastWithWhite(hex: string): number {
   });
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return 1.05 / (luminance + 0.05);
+}
+
+/** A PNG (signature, then IHDR as the first chunk, RFC 2083 §3.2) of sane size. */
+export function checkLogo(png: Buffer): Buffer {
+  if (png.length > MAX_LOGO_BYTES) {
+    throw invalid('logo', `at most ${MAX_LOGO_BYTES} bytes; this one has ${png.length}`);
+  }
+  if (png.length < 33 || !png.subarray(0, 8).equals(PNG) || png.toString('latin1', 12, 16) !== 'IHDR') {
+    throw invalid('logo', 'expected a PNG image');
+  }
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  if (width === 0 || height === 0 || width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) {
+    throw invalid('logo', `expected at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels; this one is ${width}×${height}`);
+  }
+  return png;
 }

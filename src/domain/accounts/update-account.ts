@@ -4,7 +4,9 @@
 // data: URL (the page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
-import { type BrandChange, checkBrandChange, hasBrandChange } from './account-brand.js';
+import { type BrandChange, checkBrandChange, checkLogo, hasBrandChange } from './account-brand.js';
+
+export { MAX_LOGO_BYTES, checkLogo } from './account-brand.js';
 import {
   setAccountBrand,
   setAccountIdentityDecision,
@@ -13,11 +15,6 @@ import {
   updateAccountProfile,
 } from '../../store/accounts-repo.js';
 import { setAccountNom151Default } from '../../store/stamps-repo.js';
-
-/** Largest logo accepted: a small PNG, sent with every signer page's data. */
-export const MAX_LOGO_BYTES = 100 * 1024;
-const MAX_LOGO_SIDE = 2000;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
  * What `--signer-key` takes: a key type, or `default` (the operator's SELLO_SIGNER_KEY). RSA-2048 is
@@ -143,20 +140,4 @@ export function checkAccountUpdate(opts: Omit<AccountUpdate, 'webId'>): { name?:
     );
   }
   return change;
-}
-
-/** A PNG (signature, then IHDR as the first chunk, RFC 2083 §3.2) of sane size. */
-export function checkLogo(png: Buffer): Buffer {
-  if (png.length > MAX_LOGO_BYTES) {
-    throw invalid('logo', `at most ${MAX_LOGO_BYTES} bytes; this one has ${png.length}`);
-  }
-  if (png.length < 33 || !png.subarray(0, 8).equals(PNG) || png.toString('latin1', 12, 16) !== 'IHDR') {
-    throw invalid('logo', 'expected a PNG image');
-  }
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  if (width === 0 || height === 0 || width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) {
-    throw invalid('logo', `expected at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels; this one is ${width}×${height}`);
-  }
-  return png;
 }
