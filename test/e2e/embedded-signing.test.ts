@@ -199,6 +199,43 @@ describe('embedded signing', () => {
     await context.close();
   });
 
+  it('an action the service refuses is heard as error, a rejection as rejected', async () => {
+    const { doc, url } = await oneSigner(s.client, { language: 'en', remind_every: 0 });
+    const context = await recordingContext();
+    const host = await context.newPage();
+    await host.goto(`${listed.origin}/?url=${encodeURIComponent(url)}`);
+    const frame = host.frameLocator('iframe');
+    await expect.poll(() => heard(host)).toContain('loaded');
+
+    // The sender cancels while the page is open: the signature is refused (409), and the host hears it.
+    await frame.getByRole('tab', { name: 'Type' }).click();
+    await frame.locator('#typed-signature').fill('Ana García');
+    await frame.locator('#consent').check();
+    await s.client.updateWorkflow(doc.document_ticket, { cancel: true });
+    await frame.getByRole('button', { name: 'Sign', exact: true }).first().click();
+    await expect.poll(() => heard(host)).toContain('error');
+    const error = (await host.evaluate(() => (window as unknown as { heard: SignerEvent[] }).heard)).find((e) => e.event === 'error');
+    expect(error).toMatchObject({ code: 'DOCUMENT_NOT_SIGNABLE', document_ticket: doc.document_ticket });
+
+    // Another document, rejected in the frame.
+    const second = await oneSigner(s.client, { language: 'en', remind_every: 0 });
+    await host.goto(`${listed.origin}/?url=${encodeURIComponent(second.url)}`);
+    await expect.poll(() => heard(host)).toContain('loaded');
+    await frame.getByRole('button', { name: 'Reject', exact: true }).first().click();
+    const dialog = frame.getByRole('dialog', { name: 'Reject the document' });
+    await dialog.getByLabel('Reason for rejecting').fill('No estoy de acuerdo');
+    await dialog.getByRole('button', { name: 'Reject document' }).click();
+    await expect.poll(() => heard(host)).toContain('rejected');
+    const events = await host.evaluate(() => (window as unknown as { heard: SignerEvent[] }).heard);
+    expect(events.find((e) => e.event === 'rejected')).toMatchObject({ status: 'rejected', document_ticket: second.doc.document_ticket });
+    const targets = await host
+      .frames()
+      .find((f) => f.url().includes('/sign/'))!
+      .evaluate(() => (window as unknown as { __targets: string[] }).__targets);
+    expect(new Set(targets)).toEqual(new Set([listed.origin]));
+    await context.close();
+  });
+
   it('a site the account did not list gets no page, even naming a listed origin', async () => {
     const { url } = await oneSigner(s.client);
     const context = await recordingContext();

@@ -5,8 +5,6 @@
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
 import { type BrandChange, checkBrandChange, checkLogo, hasBrandChange } from './account-brand.js';
-
-export { MAX_LOGO_BYTES, checkLogo } from './account-brand.js';
 import {
   setAccountBrand,
   setAccountIdentityDecision,
@@ -15,6 +13,8 @@ import {
   updateAccountProfile,
 } from '../../store/accounts-repo.js';
 import { setAccountNom151Default } from '../../store/stamps-repo.js';
+
+export { MAX_LOGO_BYTES, checkLogo } from './account-brand.js';
 
 /**
  * What `--signer-key` takes: a key type, or `default` (the operator's SELLO_SIGNER_KEY). RSA-2048 is
