@@ -38,6 +38,7 @@ const follow = (file) => {
   }
 };
 follow(join(out, 'client/index.js'));
+follow(join(out, 'client/embed.js'));
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 writeFileSync(
@@ -50,7 +51,11 @@ writeFileSync(
       license: pkg.license,
       type: 'module',
       engines: { node: '>=20.19' },
-      exports: { '.': { types: './client/index.d.ts', import: './client/index.js' } },
+      exports: {
+        '.': { types: './client/index.d.ts', import: './client/index.js' },
+        // Browser code: the signer page in an iframe of the integrator's site, and its events.
+        './embed': { types: './client/embed.d.ts', import: './client/embed.js' },
+      },
       types: './client/index.d.ts',
       // The declarations name TypeBox's Static type (the API schemas are TypeBox); nothing imports it at run time.
       peerDependencies: { '@sinclair/typebox': pkg.dependencies['@sinclair/typebox'] },

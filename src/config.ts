@@ -15,6 +15,7 @@ import {
   type SignerKeyAlgorithm,
 } from './pki/signer-defaults.js';
 import { type IdentitySettings, identitySettings } from './config-identity.js';
+import { type OperatorBrand, operatorBrandSettings } from './config-brand.js';
 
 export interface Limits {
   /** Largest decoded PDF accepted, in bytes (25 MB). */
@@ -63,6 +64,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** From: of the service's emails. */
   mailFrom: string;
+  /** The operator's brand on the panel's sign-in page (SELLO_OPERATOR_NAME, _COLOUR, _LOGO). */
+  operatorBrand: OperatorBrand;
   /** An external RFC 3161 time-stamp authority for signatures, instead of the built-in one. */
   tsaUrl: string | undefined;
   /** PEM file with the root(s) the external TSA's certificate chains to. */
@@ -384,6 +387,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     blobs: blobSettings(env, read, problems),
     mailFrom: str('SELLO_MAIL_FROM', `Sello <no-reply@${service.publicHost}>`),
+    operatorBrand: operatorBrandSettings(env, problems),
     pdfJail: pdfJailSettings(read),
     pki: pkiSettings(read, pkiFiles, pkcs11),
     render: renderSettings(read),

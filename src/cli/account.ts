@@ -8,13 +8,14 @@ import { rotateKey } from '../domain/accounts/rotate-key.js';
 import { setAccountWebhook } from '../domain/accounts/set-webhook.js';
 import { listAccounts } from '../domain/accounts/list-accounts.js';
 import { type AccountUpdate, checkAccountUpdate, updateAccount } from '../domain/accounts/update-account.js';
+import type { BrandChange } from '../domain/accounts/account-brand.js';
 import { AppError } from '../domain/errors.js';
 import { UsageError, flags, required } from './args.js';
 import { parsePackageCommand, runPackageCommand, type PackageCommand } from './account-package.js';
 
 const USAGE =
   'usage: sello account create --name NAME | rotate-key --web-id ID | webhook --web-id ID --url URL | ' +
-  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] [--identity-decision manual|automatic] [--signer-key rsa-2048|ecdsa-p256|default] | list | package add|list|end ...  [--json]';
+  'update --web-id ID [--name NAME] [--logo FILE.png | --no-logo] [--nom151 on|off] [--identity-retries N] [--identity-decision manual|automatic] [--signer-key rsa-2048|ecdsa-p256|default] [--frame-origins ORIGIN,...] [--brand-name NAME] [--brand-colour #RRGGBB] [--email-sender-name NAME] [--email-reply-to ADDRESS] [--hide-sello on|off] (an empty value clears) | list | package add|list|end ...  [--json]';
 
 export type AccountCommand =
   | { kind: 'create'; name: string; json: boolean }
@@ -29,6 +30,7 @@ export type AccountCommand =
       identityRetries?: number;
       identityDecision?: 'manual' | 'automatic';
       signerKey?: AccountUpdate['signerKey'];
+      brand: BrandChange;
       json: boolean;
     }
   | { kind: 'list'; json: boolean }
@@ -76,6 +78,12 @@ function parseUpdate(argv: string[]): AccountCommand {
     'identity-retries': 'string',
     'identity-decision': 'string',
     'signer-key': 'string',
+    'frame-origins': 'string',
+    'brand-name': 'string',
+    'brand-colour': 'string',
+    'email-sender-name': 'string',
+    'email-reply-to': 'string',
+    'hide-sello': 'string',
     json: 'boolean',
   });
   const text = (flag: string) => (typeof values[flag] === 'string' ? (values[flag] as string) : undefined);
@@ -83,6 +91,30 @@ function parseUpdate(argv: string[]): AccountCommand {
   if (nom151 !== undefined && nom151 !== 'on' && nom151 !== 'off') {
     throw new UsageError('sello account update: --nom151 takes on or off');
   }
+  const hide = text('hide-sello');
+  if (hide !== undefined && hide !== 'on' && hide !== 'off') {
+    throw new UsageError('sello account update: --hide-sello takes on or off');
+  }
+  // An empty value clears the setting.
+  const clearable = (flag: string) => {
+    const v = text(flag);
+    return v === undefined ? undefined : v.trim() === '' ? null : v;
+  };
+  const origins = text('frame-origins');
+  const brand: BrandChange = {
+    frameOrigins:
+      origins === undefined
+        ? undefined
+        : origins
+            .split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
+    brandName: clearable('brand-name'),
+    brandColour: clearable('brand-colour'),
+    emailSenderName: clearable('email-sender-name'),
+    emailReplyTo: clearable('email-reply-to'),
+    hideSello: hide === undefined ? undefined : hide === 'on',
+  };
   if (logoPath !== undefined && values['no-logo'] === true) {
     throw new UsageError('sello account update: --logo and --no-logo exclude each other');
   }
@@ -96,16 +128,19 @@ function parseUpdate(argv: string[]): AccountCommand {
     identityDecision: text('identity-decision') as AccountUpdate['identityDecision'],
     // Likewise, naming --signer-key.
     signerKey: text('signer-key') as AccountUpdate['signerKey'],
+    ...brand,
   };
   try {
     checkAccountUpdate(update);
   } catch (err) {
     if (err instanceof AppError && err.code === 'INVALID_INPUT') {
-      throw new UsageError(`sello account update: --${err.message}`);
+      // The brand's fields are named as the API names them (brand_colour, frame_origins[1]): as flags here.
+      const message = err.message.replace(/^(\w+)(\[\d+\])?:/, (_m, field: string, index = '') => `${field.replaceAll('_', '-')}${index}:`);
+      throw new UsageError(`sello account update: --${message}`);
     }
     throw err;
   }
-  return { kind: 'update', webId: required(values, 'web-id'), ...update, json: values.json === true };
+  return { kind: 'update', webId: required(values, 'web-id'), ...update, brand, json: values.json === true };
 }
 
 function readLogo(path: string): Buffer {
@@ -148,6 +183,7 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
         identityRetries: cmd.identityRetries,
         identityDecision: cmd.identityDecision,
         signerKey: cmd.signerKey,
+        ...cmd.brand,
       });
       print(
         cmd.json,
@@ -165,6 +201,7 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
                 `identity decision: ${r.identityDecision} (${r.identityDecision === 'automatic' ? 'approved when every built-in check passes, else a person decides' : 'a person decides every review'})`,
               ]
             : []),
+          ...(r.brand ? brandLines(r.brand) : []),
           ...(r.signerKey !== undefined
             ? [
                 `signer key: ${r.signerKey}${r.signerKey === 'default' ? " (the operator's SELLO_SIGNER_KEY)" : ''} (from the next signature)`,
@@ -186,6 +223,19 @@ export async function runAccountCommand(deps: Pick<Deps, 'db' | 'secrets' | 'clo
       return;
     }
   }
+}
+
+/** What `account update` changed of the brand, one setting a line ("-" for cleared). */
+function brandLines(b: BrandChange): string[] {
+  const show = (v: string | null | undefined) => (v === null ? '-' : v);
+  return [
+    ...(b.frameOrigins !== undefined ? [`frame origins: ${b.frameOrigins.join(', ') || '- (no site may frame the signer pages)'}`] : []),
+    ...(b.brandName !== undefined ? [`brand name: ${show(b.brandName)}`] : []),
+    ...(b.brandColour !== undefined ? [`brand colour: ${show(b.brandColour)}`] : []),
+    ...(b.emailSenderName !== undefined ? [`email sender name: ${show(b.emailSenderName)}`] : []),
+    ...(b.emailReplyTo !== undefined ? [`email reply-to: ${show(b.emailReplyTo)}`] : []),
+    ...(b.hideSello !== undefined ? [`hide Sello: ${b.hideSello ? 'on' : 'off'}`] : []),
+  ];
 }
 
 function print(json: boolean, value: object, text: string) {

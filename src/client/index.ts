@@ -3,6 +3,8 @@
 // (types.ts). Used by the tests, the `sello api` command and integrators.
 import { SignedTransport } from './transport.js';
 import type {
+  AccountBrand,
+  AccountBrandUpdate,
   AccountPackages,
   AccountSummary,
   CertifiedEmailData,
@@ -317,5 +319,15 @@ export class SelloClient extends SignedTransport {
   /** Pieces consumed between two instants (epoch ms; default the last 30 days), per kind and channel. */
   consumption(q: { from?: number; to?: number } = {}): Promise<ConsumptionReport> {
     return this.request('GET', withQuery('/api/account/consumption', q));
+  }
+
+  /** The sender's brand and the origins allowed to frame the signer pages (embed.ts mounts them). */
+  getBrand(): Promise<AccountBrand> {
+    return this.request('GET', '/api/account/brand');
+  }
+
+  /** Changes the fields given (null clears one); a bad field is a 400 naming it, and nothing changes. */
+  updateBrand(change: AccountBrandUpdate): Promise<AccountBrand> {
+    return this.request('POST', '/api/account/brand', change);
   }
 }

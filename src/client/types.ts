@@ -26,6 +26,7 @@ export type {
   RenditionState,
 } from '../schemas/documents.js';
 export type { AccountPackages, AccountSummary, ConsumptionReport } from '../schemas/accounts.js';
+export type { AccountBrand, AccountBrandUpdate } from '../schemas/brand.js';
 export type { CreatedSubscription, DeletedSubscription, NotificationDocument } from '../schemas/events.js';
 export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
 export type { CertifiedEmailData } from '../schemas/certified-email.js';

@@ -193,7 +193,8 @@ footer{margin-top:2rem;font-size:.8rem;color:#5a6575}
 a{color:#2e5494}
 `;
 
-export function page(locale: PageLocale, title: string, body: string): string {
+/** `brand`: the name at the top, Sello's unless the document's account hides it (verify-page-brand.ts). */
+export function page(locale: PageLocale, title: string, body: string, brand = 'Sello'): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -201,12 +202,12 @@ export function page(locale: PageLocale, title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>${esc(title)} · Sello</title>
+<title>${esc(title)} · ${esc(brand)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <main>
-<header><p class="brand">Sello</p><h1>${esc(title)}</h1></header>
+<header><p class="brand">${esc(brand)}</p><h1>${esc(title)}</h1></header>
 ${body}
 </main>
 </body>
@@ -240,7 +241,7 @@ function signatureCard(s: PublicSignature, locale: PageLocale): string {
 }
 
 /** The page for a document. `jsonPath` is the machine-readable variant's path, linked at the foot. */
-export function renderVerifyPage(v: PublicVerification, locale: PageLocale, jsonPath: string): string {
+export function renderVerifyPage(v: PublicVerification, locale: PageLocale, jsonPath: string, brand?: string): string {
   const t = TEXT[locale];
   const statusClass = v.status === 'completed' ? 'ok' : v.status === 'pending' || v.status === 'draft' ? 'wait' : 'bad';
   const summary = `<section class="card">
@@ -276,7 +277,7 @@ ${v.signatures.length ? v.signatures.map((s) => signatureCard(s, locale)).join('
 </section>`
     : '';
   const footer = `<footer><a href="${esc(jsonPath)}" rel="nofollow">${esc(t.machine)} (JSON)</a></footer>`;
-  return page(locale, t.heading, [summary, signatures, pending, trust, footer].filter(Boolean).join('\n'));
+  return page(locale, t.heading, [summary, signatures, pending, trust, footer].filter(Boolean).join('\n'), brand);
 }
 
 export type VerifyProblem = 'not-found' | 'gone' | 'busy' | 'failed';

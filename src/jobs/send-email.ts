@@ -15,6 +15,8 @@ import type { Deps } from '../domain/deps.js';
 import { recordCertifiedRefusal, recordCertifiedSent, sendCertifiedEmail } from '../domain/certified-email/deliver-certified-email.js';
 import { emitEvent } from '../domain/events/emit-event.js';
 import { MailDeliveryError } from '../notify/email-transport.js';
+import { brandedFrom } from '../notify/sender-address.js';
+import { senderOf } from '../store/accounts-repo.js';
 import { countAttempt, findMessage, settleMessage, type OutboxMessage } from '../store/mail-repo.js';
 import { payloadTask } from './job-payload.js';
 import { MAIL_MAX_ATTEMPTS, SEND_EMAIL } from './payloads/send-email.js';
@@ -44,10 +46,13 @@ export function sendEmailTask(deps: Deps): Task {
       await fail(deps, m, { reply: `attachment unreadable: ${(err as Error).message}`, code: '', byServer: false });
       return;
     }
+    // The sending account's brand: its From name and Reply-To (account-brand.ts).
+    const brand = m.account_id ? await senderOf(deps.db, m.account_id) : undefined;
+    const from = brandedFrom(deps.mail.from, brand);
     try {
       if (m.kind === 'certified') {
         // Sent as bytes built once and hashed (certified-email/deliver-certified-email.ts).
-        const sent = await sendCertifiedEmail({ ...deps, mail: deps.mail }, m, attachments);
+        const sent = await sendCertifiedEmail({ ...deps, mail: { ...deps.mail, from } }, m, attachments);
         await deps.db.transaction().execute(async (trx) => {
           if (await settleMessage(trx, messageId, { status: 'sent', reply: sent.response, at: deps.clock.now() })) {
             await recordCertifiedSent(trx, deps, m, sent);
@@ -55,8 +60,9 @@ export function sendEmailTask(deps: Deps): Task {
         });
         return;
       }
-      const sent = await deps.mail.transport.send(deps.mail.from, {
+      const sent = await deps.mail.transport.send(from, {
         to: m.recipient,
+        ...(brand?.email_reply_to ? { replyTo: brand.email_reply_to } : {}),
         subject: m.subject,
         text: m.body_text,
         html: m.body_html,

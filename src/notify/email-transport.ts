@@ -16,6 +16,8 @@ export interface MailMessage {
   text: string;
   html: string;
   attachments?: MailAttachment[];
+  /** Where replies go: the sending account's address (its brand), else none (replies go to From). */
+  replyTo?: string;
 }
 
 export interface SentMail {
@@ -66,6 +68,7 @@ export function createSmtpTransport(url: string, opts: { timeoutMs?: number } = 
           subject: m.subject,
           text: m.text,
           html: m.html,
+          ...(m.replyTo ? { replyTo: m.replyTo } : {}),
           attachments: m.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
         });
         return { messageId: String(info.messageId), response: String(info.response ?? '') };

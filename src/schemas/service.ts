@@ -14,6 +14,10 @@ export const HtmlPage = { description: 'an HTML page', content: { 'text/html': {
 export const AssetParams = Type.Object({ '*': Type.String() });
 /** The signer page's own addresses: the token or ticket is read by the page, not by the server. */
 export const PageTokenParams = Type.Object({ token: Type.String() });
+/** The signer page's query: the site that frames it names its own origin (embedding mode). */
+export const SignerPageQuery = Type.Object({
+  embed_origin: Type.Optional(Type.String({ maxLength: 300, description: 'the origin of the site that frames the page' })),
+});
 export const PageTicketParams = Type.Object({ ticket: Type.String() });
 
 /** A response of raw bytes of the given media type. */

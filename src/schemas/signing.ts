@@ -43,10 +43,13 @@ const HOW_PROVEN = ['link', 'email_code', 'sms_code', 'whatsapp_code', 'efirma',
 const SignerBox = Type.Object({ sticker_id: Type.String(), page: Type.Integer({ description: '0-based' }), rect: Rect });
 const OtherSigner = Type.Object({ name: Nullable(Type.String()), status: Type.String() });
 
-/** Who asks for the signature: the account's display name and logo (sello account update). */
+/** Who asks for the signature: the account's display name, logo and brand (sello account update). */
 const Sender = Type.Object({
   name: Type.String({ description: "the account's display name" }),
   logo: Nullable(Type.String({ description: "the account's logo as a data:image/png;base64 URL" })),
+  brand_name: Nullable(Type.String({ description: 'the name beside the logo in the header; null: the display name' })),
+  brand_colour: Nullable(Type.String({ description: '#rrggbb of the header and buttons; null: the service default' })),
+  hide_sello: Type.Boolean({ description: "whether the page leaves Sello's name out" }),
 });
 const DefaultLanguage = StringEnum(['es', 'en'], {
   description: "the page's language when neither the workflow nor the browser names one it speaks (SELLO_DEFAULT_LANGUAGE)",
@@ -109,7 +112,7 @@ examples(SigningInfo, {
     { name: null, status: 'pending' },
   ],
   language: null,
-  sender: { name: 'Acme Legal', logo: null },
+  sender: { name: 'Acme Legal', logo: null, brand_name: null, brand_colour: null, hide_sello: false },
   message: 'Please sign before Friday.',
   default_language: 'es',
   endorsement: null,
@@ -202,7 +205,7 @@ examples(SetSigningInfo, {
     },
   ],
   language: 'en',
-  sender: { name: 'Acme Legal', logo: null },
+  sender: { name: 'Acme Legal', logo: null, brand_name: null, brand_colour: null, hide_sello: false },
   message: 'Please sign before Friday.',
   default_language: 'es',
 });

@@ -124,9 +124,68 @@ export async function updateAccountProfile(db: Db, webId: string, change: { name
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** What a signer sees of the account that asks for the signature. */
-export async function senderOf(db: Db, accountId: string): Promise<{ name: string; logo_png: Buffer | null } | undefined> {
-  return db.selectFrom('accounts').select(['name', 'logo_png']).where('id', '=', accountId).executeTakeFirst();
+/** The brand columns of an account (migration 0038). */
+export interface AccountBrandRow {
+  name: string;
+  logo_png: Buffer | null;
+  frame_origins: string[];
+  brand_name: string | null;
+  brand_colour: string | null;
+  email_sender_name: string | null;
+  email_reply_to: string | null;
+  hide_sello: boolean;
+}
+
+const BRAND_COLUMNS = [
+  'name',
+  'logo_png',
+  'frame_origins',
+  'brand_name',
+  'brand_colour',
+  'email_sender_name',
+  'email_reply_to',
+  'hide_sello',
+] as const;
+
+/** What a signer sees of the account that asks for the signature: its name, logo and brand. */
+export async function senderOf(db: Db, accountId: string): Promise<AccountBrandRow | undefined> {
+  return db.selectFrom('accounts').select(BRAND_COLUMNS).where('id', '=', accountId).executeTakeFirst();
+}
+
+/** Writes the brand fields given (undefined leaves one as it is); false when there is no such account. */
+export async function setAccountBrand(
+  q: Db,
+  account: { webId: string } | { id: string },
+  c: {
+    logoPng?: Buffer | null;
+    frameOrigins?: string[];
+    brandName?: string | null;
+    brandColour?: string | null;
+    emailSenderName?: string | null;
+    emailReplyTo?: string | null;
+    hideSello?: boolean;
+  },
+): Promise<boolean> {
+  const r = await q
+    .updateTable('accounts')
+    .set({
+      ...(c.logoPng !== undefined ? { logo_png: c.logoPng } : {}),
+      ...(c.frameOrigins !== undefined ? { frame_origins: c.frameOrigins } : {}),
+      ...(c.brandName !== undefined ? { brand_name: c.brandName } : {}),
+      ...(c.brandColour !== undefined ? { brand_colour: c.brandColour } : {}),
+      ...(c.emailSenderName !== undefined ? { email_sender_name: c.emailSenderName } : {}),
+      ...(c.emailReplyTo !== undefined ? { email_reply_to: c.emailReplyTo } : {}),
+      ...(c.hideSello !== undefined ? { hide_sello: c.hideSello } : {}),
+    })
+    .where('webId' in account ? 'web_id' : 'id', '=', 'webId' in account ? account.webId : account.id)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The origins allowed to frame the account's signer pages. */
+export async function frameOriginsOf(db: Db, accountId: string): Promise<string[]> {
+  const r = await db.selectFrom('accounts').select('frame_origins').where('id', '=', accountId).executeTakeFirst();
+  return r?.frame_origins ?? [];
 }
 
 /** accounts.identity_retries of the account; false when there is no such account. */

@@ -62,6 +62,12 @@ export interface AccountsTable {
   identity_retries: Generated<number>;
   identity_decision: Generated<'manual' | 'automatic'>;
   signer_key: 'rsa-2048' | 'ecdsa-p256' | null;
+  frame_origins: Generated<string[]>;
+  brand_name: string | null;
+  brand_colour: string | null;
+  email_sender_name: string | null;
+  email_reply_to: string | null;
+  hide_sello: Generated<boolean>;
 }
 
 /** A row of `api_keys`. */

@@ -16,3 +16,16 @@ export async function findDocumentByTicket(db: Db, ticket: string): Promise<Veri
     .where('ticket', '=', ticket)
     .executeTakeFirst();
 }
+
+/** The brand columns of the account that owns the document of a ticket (its verify page's header). */
+export async function brandOfTicket(
+  db: Db,
+  ticket: string,
+): Promise<{ name: string; brand_name: string | null; hide_sello: boolean } | undefined> {
+  return db
+    .selectFrom('documents as d')
+    .innerJoin('accounts as a', 'a.id', 'd.account_id')
+    .select(['a.name', 'a.brand_name', 'a.hide_sello'])
+    .where('d.ticket', '=', ticket)
+    .executeTakeFirst();
+}

@@ -9,6 +9,8 @@ import { SenderCard } from './components/SenderCard';
 import { SignerPageShell, SignerSteps } from './components/SignerPage';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
+import { postSignerEvent } from './embed-events';
+import { useEmbedEvents } from './use-embed-events';
 import { type SignerPageState, useSignerPage } from './use-signer-page';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
@@ -31,9 +33,16 @@ function DocumentApp({ token }: { token: string }) {
   // the first load or on a later one (after a refused signature), and the page says so.
   const withdrawn = page.loadError?.code === 'ENDORSEMENT_WITHDRAWN';
   const signable = !withdrawn && info && info.signer.status !== 'signed' && info.signer.status !== 'rejected' && !isClosed(info);
+  useEmbedEvents({
+    subject: info ? { document_ticket: info.document.ticket } : null,
+    signerStatus: info?.signer.status,
+    boxCount: info?.boxes.length ?? 0,
+    error: page.loadError ?? page.error,
+  });
   return (
     <SignerPageShell
       page={page}
+      brand={info ? info.sender : page.loadError ? null : 'loading'}
       heading={info ? info.document.name : t.title}
       documentTitle={info ? `${info.document.name} · ${t.title}` : t.title}
       signable={!!signable}
@@ -66,6 +75,7 @@ function DocumentSteps({ page, token, info: s, setInfo }: { page: SignerPageStat
           signer: { ...prev.signer, status: 'signed', signed_at: result.signed_at },
         },
     );
+    postSignerEvent({ document_ticket: s.document.ticket }, 'signed', { status: result.document_status, signed_at: result.signed_at });
     const done = s.endorsement ? t.endorsementSigned : result.document_status === 'completed' ? t.completedAll : t.waitingOthers;
     page.setStatus(`${t.signedTitle}. ${done}`);
     page.nextVersion();
@@ -84,6 +94,7 @@ function DocumentSteps({ page, token, info: s, setInfo }: { page: SignerPageStat
           },
       );
       page.setStatus(t.rejectedByYou);
+      postSignerEvent({ document_ticket: s.document.ticket }, 'rejected', { status: result.document_status });
     });
 
   return (

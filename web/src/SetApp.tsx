@@ -19,6 +19,8 @@ import {
   verifySetCode,
 } from './set-api';
 import { setDictionaries, setPageDict } from './set-i18n';
+import { postSignerEvent } from './embed-events';
+import { useEmbedEvents } from './use-embed-events';
 import { type SignerPageState, useSignerPage } from './use-signer-page';
 
 export function SetApp({ token }: { token: string }) {
@@ -26,9 +28,16 @@ export function SetApp({ token }: { token: string }) {
   const { info, t } = page;
   const signable =
     info && info.set.status === 'CLOSED' && info.signer.due && info.signer.status !== 'signed' && info.signer.status !== 'rejected';
+  useEmbedEvents({
+    subject: info ? { set_uuid: info.set.uuid } : null,
+    signerStatus: info?.signer.status,
+    boxCount: 0,
+    error: page.loadError ?? page.error,
+  });
   return (
     <SignerPageShell
       page={page}
+      brand={info ? info.sender : page.loadError ? null : 'loading'}
       heading={info?.set.name || t.title}
       documentTitle={info?.set.name ? `${info.set.name} · ${t.title}` : t.title}
       signable={!!signable}
@@ -48,6 +57,7 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
 
   /** Says how the set stands after signing, and shows the signed PDFs. */
   const signedAll = async (setStatus: string) => {
+    postSignerEvent({ set_uuid: s.set.uuid }, 'signed', { status: setStatus });
     page.setStatus(`${st.signedAllTitle}. ${setStatus === 'COMPLETED' ? st.completedAll : st.waitingOthers}`);
     page.nextVersion();
     await page.load();
@@ -71,8 +81,9 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
 
   const doReject = (reason: string) =>
     page.run('reject', t.rejecting, async () => {
-      await rejectSet(token, reason);
+      const result = await rejectSet(token, reason);
       page.setStatus(t.rejectedByYou);
+      postSignerEvent({ set_uuid: s.set.uuid }, 'rejected', { status: result.set_status });
       await page.load();
     });
 

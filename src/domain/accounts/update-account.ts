@@ -4,7 +4,9 @@
 // data: URL (the page's CSP allows images from data: only), so it is bounded in bytes and in pixels.
 import { AppError, invalid } from '../errors.js';
 import type { Deps } from '../deps.js';
+import { type BrandChange, checkBrandChange, checkLogo, hasBrandChange } from './account-brand.js';
 import {
+  setAccountBrand,
   setAccountIdentityDecision,
   setAccountIdentityRetries,
   setAccountSignerKey,
@@ -12,10 +14,7 @@ import {
 } from '../../store/accounts-repo.js';
 import { setAccountNom151Default } from '../../store/stamps-repo.js';
 
-/** Largest logo accepted: a small PNG, sent with every signer page's data. */
-export const MAX_LOGO_BYTES = 100 * 1024;
-const MAX_LOGO_SIDE = 2000;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export { MAX_LOGO_BYTES, checkLogo } from './account-brand.js';
 
 /**
  * What `--signer-key` takes: a key type, or `default` (the operator's SELLO_SIGNER_KEY). RSA-2048 is
@@ -25,7 +24,8 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export const SIGNER_KEY_CHOICES = ['rsa-2048', 'ecdsa-p256', 'default'] as const;
 export type SignerKeyChoice = (typeof SIGNER_KEY_CHOICES)[number];
 
-export interface AccountUpdate {
+/** The account's settings an update may carry; the brand and embedding fields are account-brand.ts's. */
+export interface AccountUpdate extends BrandChange {
   webId: string;
   name?: string;
   /** PNG bytes, or null to remove the logo. */
@@ -54,8 +54,10 @@ export async function updateAccount(
   identityRetries?: number;
   identityDecision?: 'manual' | 'automatic';
   signerKey?: SignerKeyChoice;
+  brand?: BrandChange;
 }> {
   const change = checkAccountUpdate(opts);
+  const brand = change.brand;
   const profile = change.name !== undefined || change.logoPng !== undefined;
   const found = await deps.db.transaction().execute(async (trx) => {
     if (profile && !(await updateAccountProfile(trx, opts.webId, change))) {
@@ -73,6 +75,9 @@ export async function updateAccount(
     ) {
       return false;
     }
+    if (hasBrandChange(brand) && !(await setAccountBrand(trx, { webId: opts.webId }, brand))) {
+      return false;
+    }
     return opts.nom151Default === undefined || setAccountNom151Default(trx, opts.webId, opts.nom151Default);
   });
   if (!found) {
@@ -86,6 +91,7 @@ export async function updateAccount(
     ...(opts.identityRetries !== undefined ? { identityRetries: opts.identityRetries } : {}),
     ...(opts.identityDecision !== undefined ? { identityDecision: opts.identityDecision } : {}),
     ...(opts.signerKey !== undefined ? { signerKey: opts.signerKey } : {}),
+    ...(hasBrandChange(brand) ? { brand } : {}),
   };
 }
 
@@ -94,8 +100,9 @@ export async function updateAccount(
  * before it opens the database): the name trimmed and the logo checked, or INVALID_INPUT naming
  * the field.
  */
-export function checkAccountUpdate(opts: Omit<AccountUpdate, 'webId'>): { name?: string; logoPng?: Buffer | null } {
-  const change: { name?: string; logoPng?: Buffer | null } = {};
+export function checkAccountUpdate(opts: Omit<AccountUpdate, 'webId'>): { name?: string; logoPng?: Buffer | null; brand: BrandChange } {
+  const brand = checkBrandChange(opts);
+  const change: { name?: string; logoPng?: Buffer | null; brand: BrandChange } = { brand };
   if (opts.name !== undefined) {
     const name = opts.name.trim();
     if (!name || name.length > 200) {
@@ -124,28 +131,13 @@ export function checkAccountUpdate(opts: Omit<AccountUpdate, 'webId'>): { name?:
     opts.nom151Default === undefined &&
     opts.identityRetries === undefined &&
     opts.identityDecision === undefined &&
-    opts.signerKey === undefined
+    opts.signerKey === undefined &&
+    !hasBrandChange(brand)
   ) {
     throw invalid(
       'name',
-      'nothing to change: give a name, a logo, the NOM-151 default, the identity retries, the identity decision or the signer key',
+      'nothing to change: give a name, a logo, the NOM-151 default, the identity retries, the identity decision, the signer key, a brand setting or the frame origins',
     );
   }
   return change;
-}
-
-/** A PNG (signature, then IHDR as the first chunk, RFC 2083 §3.2) of sane size. */
-function checkLogo(png: Buffer): Buffer {
-  if (png.length > MAX_LOGO_BYTES) {
-    throw invalid('logo', `at most ${MAX_LOGO_BYTES} bytes; this one has ${png.length}`);
-  }
-  if (png.length < 33 || !png.subarray(0, 8).equals(PNG) || png.toString('latin1', 12, 16) !== 'IHDR') {
-    throw invalid('logo', 'expected a PNG image');
-  }
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  if (width === 0 || height === 0 || width > MAX_LOGO_SIDE || height > MAX_LOGO_SIDE) {
-    throw invalid('logo', `expected at most ${MAX_LOGO_SIDE}×${MAX_LOGO_SIDE} pixels; this one is ${width}×${height}`);
-  }
-  return png;
 }

@@ -8,11 +8,21 @@ export interface SenderInfo {
   name: string;
   /** The logo as a data: URL: the signer page's CSP allows images from data: and itself only. */
   logo: string | null;
+  /** The brand (account-brand.ts): the header's name and colour, and whether Sello's name is shown. */
+  brand_name: string | null;
+  brand_colour: string | null;
+  hide_sello: boolean;
 }
 
 export async function senderInfo(deps: Pick<Deps, 'db'>, accountId: string): Promise<SenderInfo> {
   const a = await senderOf(deps.db, accountId);
-  return { name: a?.name ?? '', logo: a?.logo_png ? `data:image/png;base64,${a.logo_png.toString('base64')}` : null };
+  return {
+    name: a?.name ?? '',
+    logo: a?.logo_png ? `data:image/png;base64,${a.logo_png.toString('base64')}` : null,
+    brand_name: a?.brand_name ?? null,
+    brand_colour: a?.brand_colour ?? null,
+    hide_sello: a?.hide_sello ?? false,
+  };
 }
 
 /** The workflow's message to its signers (the invitation's), when it has one. */

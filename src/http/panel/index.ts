@@ -17,6 +17,7 @@ import { panelWebhookRoutes } from './webhook-routes.js';
 import { panelDocumentRoutes } from './document-routes.js';
 import { panelDocumentActionRoutes } from './document-action-routes.js';
 import { panelSetTemplateRoutes } from './set-template-routes.js';
+import { panelBrandRoutes } from './brand-routes.js';
 
 export function panelApiRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -39,6 +40,7 @@ export function panelApiRoutes(deps: Deps) {
     await app.register(panelDocumentRoutes(deps));
     await app.register(panelDocumentActionRoutes(deps));
     await app.register(panelSetTemplateRoutes(deps));
+    await app.register(panelBrandRoutes(deps));
   };
 }
 

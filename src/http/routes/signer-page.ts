@@ -10,8 +10,9 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorResponse } from '../../schemas/common.js';
-import { AssetParams, HtmlPage, PageTicketParams, PageTokenParams } from '../../schemas/service.js';
+import { AssetParams, HtmlPage, PageTicketParams, PageTokenParams, SignerPageQuery } from '../../schemas/service.js';
 import { errorBody } from '../errors.js';
+import { allowFramingBy } from '../frame-guard.js';
 
 /** Where `npm run build:web` writes the page. */
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -28,7 +29,10 @@ export const PAGE_HEADERS = {
     "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'",
 };
 
-export function signerPageRoutes(opts: { distDir?: string } = {}) {
+/** The origin that may frame a link's page (domain/signing/embedding.ts), or null. */
+export type EmbeddingOf = (link: { kind: 'document' | 'set'; token: string }, asked: string | undefined) => Promise<string | null>;
+
+export function signerPageRoutes(opts: { distDir?: string; embedding?: EmbeddingOf } = {}) {
   const dist = opts.distDir ?? WEB_DIST;
   return async function routes(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -44,10 +48,25 @@ export function signerPageRoutes(opts: { distDir?: string } = {}) {
 
     // /sign/set/{token}: the same page, signing every document of a set in one visit.
     const page = { hide: true, response: { 200: HtmlPage, 503: ErrorResponse } };
-    app.get('/sign/set/:token', { schema: { ...page, params: PageTokenParams } }, async (_req, reply) => sendPage(reply));
-    app.get('/sign/:token', { schema: { ...page, params: PageTokenParams } }, async (_req, reply) => sendPage(reply));
+    // With `?embed_origin=`, a site the link's account listed may frame the page (embedding mode).
+    const signer = { ...page, params: PageTokenParams, querystring: SignerPageQuery };
+    app.get('/sign/set/:token', { schema: signer }, async (req, reply) => {
+      await allowEmbedding(reply, 'set', req.params.token, req.query.embed_origin);
+      return sendPage(reply);
+    });
+    app.get('/sign/:token', { schema: signer }, async (req, reply) => {
+      await allowEmbedding(reply, 'document', req.params.token, req.query.embed_origin);
+      return sendPage(reply);
+    });
     // /document/{ticket} (document_url): the same page, where a signer chooses their box and asks for their link.
     app.get('/document/:ticket', { schema: { ...page, params: PageTicketParams } }, async (_req, reply) => sendPage(reply));
+
+    async function allowEmbedding(reply: FastifyReply, kind: 'document' | 'set', token: string, asked: string | undefined) {
+      const origin = asked && opts.embedding ? await opts.embedding({ kind, token }, asked) : null;
+      if (origin) {
+        allowFramingBy(reply, origin);
+      }
+    }
 
     async function sendPage(reply: FastifyReply) {
       const index = join(dist, 'index.html');

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { verifyDocument } from '../../domain/documents/verify-document.js';
+import { verifyPageBrand } from '../../domain/documents/verify-page-brand.js';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
 import { errorBody, statusOf } from '../errors.js';
 import { createRateLimiter } from '../rate-limit.js';
@@ -72,7 +73,8 @@ export function verifyRoutes(deps: Deps) {
           if (json) {
             return reply.headers(JSON_HEADERS).send(result);
           }
-          return reply.headers(HTML_HEADERS).send(renderVerifyPage(result, locale, `/verify/${encodeURIComponent(ticket)}.json`));
+          const brand = await verifyPageBrand(deps, ticket);
+          return reply.headers(HTML_HEADERS).send(renderVerifyPage(result, locale, `/verify/${encodeURIComponent(ticket)}.json`, brand));
         } catch (err) {
           if (!(err instanceof AppError)) {
             throw err;

@@ -29,8 +29,22 @@ export function usePageI18n(language: Lang | null | undefined, dict: (lang: Lang
   return useMemo(() => ({ lang, t: dict(lang), setLang }), [lang, dict]);
 }
 
+/** The sender's brand as the page data gives it (src/domain/signing/sender.ts). */
+export interface PageBrand {
+  name: string;
+  logo: string | null;
+  brand_name: string | null;
+  brand_colour: string | null;
+  hide_sello: boolean;
+}
+
 export interface PageShellProps {
   i18n: PageI18n;
+  /**
+   * The sender's brand; 'loading' while the data that says it loads (no name shown yet, so a brand
+   * that hides Sello's name never shows it); null or absent where there is none (Sello's header).
+   */
+  brand?: PageBrand | null | 'loading';
   /** The name in the header (h1); the page's own title until its data is loaded. */
   heading: string;
   /** The browser tab's title. */
@@ -53,6 +67,20 @@ export function PageShell(p: PageShellProps) {
     document.documentElement.lang = lang;
     document.title = p.documentTitle;
   }, [lang, p.documentTitle]);
+  const brand = p.brand ?? null;
+  const colour = brand !== null && brand !== 'loading' ? brand.brand_colour : null;
+  useEffect(() => {
+    // The buttons, links and header all take --primary; the account's colour was checked to keep
+    // white text on it readable (4.5:1, account-brand.ts).
+    if (colour) {
+      document.documentElement.style.setProperty('--primary', colour);
+    } else {
+      document.documentElement.style.removeProperty('--primary');
+    }
+  }, [colour]);
+  // The name in the header: the brand's, else Sello's unless hidden (then the account's own name).
+  const brandText = brand === 'loading' ? '' : brand === null ? 'Sello' : (brand.brand_name ?? (brand.hide_sello ? brand.name : 'Sello'));
+  const logo = brand !== null && brand !== 'loading' ? brand.logo : null;
 
   return (
     <I18n.Provider value={p.i18n}>
@@ -61,10 +89,13 @@ export function PageShell(p: PageShellProps) {
           {t.skipToSign}
         </a>
       )}
-      <header className="header">
-        <span className="brand" aria-hidden="true">
-          Sello
-        </span>
+      <header className={colour ? 'header header-branded' : 'header'} data-testid="page-header">
+        {logo && <img className="header-logo" src={logo} alt="" data-testid="header-logo" />}
+        {brandText && (
+          <span className="brand" aria-hidden="true" data-testid="header-brand">
+            {brandText}
+          </span>
+        )}
         <h1 className="doc-name">{p.heading}</h1>
         {p.i18n.setLang && <LanguageSwitch lang={lang} label={t.languageLabel} onChange={p.i18n.setLang} />}
       </header>

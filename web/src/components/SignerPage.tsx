@@ -11,7 +11,7 @@ import { CertificateSection, EfirmaSection, RemoteSection } from './EfirmaSectio
 import type { EfirmaStepProps } from './EfirmaStep';
 import { type IdentityApi, IdentityStep, type IdentityStepProps } from './IdentityStep';
 import { RejectedView, StateView } from './Outcome';
-import { PageShell } from './PageShell';
+import { type PageBrand, PageShell } from './PageShell';
 import { SignersList } from './SignersList';
 import { SigningSection, type SigningSectionProps } from './SigningSection';
 
@@ -25,6 +25,8 @@ export interface SignerPageShellProps {
   loaded: boolean;
   /** The action's error to show; by default the page's own. */
   error?: ApiError | null;
+  /** The sender's brand once the data says it (PageShell). */
+  brand?: PageBrand | null | 'loading';
   children?: ReactNode;
 }
 
@@ -34,6 +36,7 @@ export function SignerPageShell({ page, error = page.error, ...p }: SignerPageSh
   return (
     <PageShell
       i18n={page.i18n}
+      brand={p.brand}
       heading={p.heading}
       documentTitle={p.documentTitle}
       skipToSign={p.signable}

@@ -14,6 +14,8 @@ import { TemplatesPage } from './TemplatesPage';
 import { usePanelLang, usePanelSession } from './use-panel-session';
 import { UsagePage } from './UsagePage';
 import { WebhooksPage } from './WebhooksPage';
+import { BrandPage } from './BrandPage';
+import { useOperatorBrand } from './use-operator-brand';
 import { Link } from './widgets';
 
 export function PanelApp() {
@@ -33,9 +35,14 @@ export function PanelApp() {
     webhooks: t.webhooksTitle,
     keys: t.keysTitle,
     usage: t.usageTitle,
+    brand: t.brandTitle,
   };
+  // The panel is the operator's: its name, logo and colour (SELLO_OPERATOR_*), the sign-in page's
+  // above all, which belongs to no account.
+  const operator = useOperatorBrand();
+  const operatorName = operator?.name ?? t.brand;
   useEffect(() => {
-    document.title = `${titles[route.page]} · Sello`;
+    document.title = `${titles[route.page]} · ${operatorName}`;
   });
 
   return (
@@ -43,8 +50,11 @@ export function PanelApp() {
       <a className="skip-link" href="#content">
         {t.skip}
       </a>
-      <header className="header panel-header">
-        <span className="brand">{t.brand}</span>
+      <header className={operator?.colour ? 'header panel-header header-branded' : 'header panel-header'} data-testid="panel-header">
+        {operator?.logo && <img className="header-logo" src={operator.logo} alt="" data-testid="operator-logo" />}
+        <span className="brand" data-testid="operator-name">
+          {operatorName}
+        </span>
         <span className="panel-account">{session ? session.account.name : t.panel}</span>
         <LanguageSwitch lang={lang} label={t.languageLabel} onChange={setLang} />
         {session && (
@@ -85,6 +95,7 @@ function PanelNav({ route }: { route: Route }) {
           ['webhooks', '/panel/webhooks', t.navWebhooks],
           ['keys', '/panel/keys', t.navKeys],
           ['usage', '/panel/usage', t.navUsage],
+          ['brand', '/panel/brand', t.navBrand],
         ] as const
       ).map(([page, href, label]) => {
         const current = route.page === page || (page === 'documents' && route.page === 'document');
@@ -113,6 +124,8 @@ function Section({ route }: { route: Route }) {
       return <KeysPage />;
     case 'usage':
       return <UsagePage />;
+    case 'brand':
+      return <BrandPage />;
     default:
       return <DocumentsPage />;
   }

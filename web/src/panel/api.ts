@@ -6,6 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
 import type { DocumentHistory } from '../../../src/schemas/report.js';
+import type { AccountBrand, AccountBrandUpdate, OperatorBrandView } from '../../../src/schemas/brand.js';
 import type { CreatedSubscription, DeletedSubscription } from '../../../src/schemas/events.js';
 import type {
   PanelDocumentPage,
@@ -133,6 +134,9 @@ export const api = {
   rotateKey: (id: string) => call<Static<typeof PanelRotatedKey>>('POST', `/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<Static<typeof PanelRevokedKey>>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
   usage: () => call<Static<typeof PanelUsage>>('GET', '/usage'),
+  brand: () => call<AccountBrand>('GET', '/brand'),
+  setBrand: (change: AccountBrandUpdate) => call<AccountBrand>('POST', '/brand', change),
+  operatorBrand: () => call<OperatorBrandView>('GET', '/operator-brand'),
 };
 
 /**

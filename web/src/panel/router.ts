@@ -10,7 +10,8 @@ export type Route =
   | { page: 'sets' }
   | { page: 'templates' }
   | { page: 'keys' }
-  | { page: 'usage' };
+  | { page: 'usage' }
+  | { page: 'brand' };
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, '');
@@ -31,6 +32,8 @@ export function parseRoute(pathname: string): Route {
       return { page: 'keys' };
     case '/panel/usage':
       return { page: 'usage' };
+    case '/panel/brand':
+      return { page: 'brand' };
     default:
       return { page: 'documents' };
   }
