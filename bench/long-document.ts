@@ -132,8 +132,8 @@ async function openAndRead(url: string): Promise<Run> {
     await drawn(page, 0);
     const firstPaintMs = await page.evaluate(() => (window as unknown as { drawnAt: Record<number, number> }).drawnAt[0]);
     // Where the first paint's time went: the signing data (page sizes, boxes) and the PDF's bytes
-    // arrived (responseEnd, from navigation start). The viewer reads the PDF in byte ranges: the
-    // last range answered before page 1 was drawn, and the bytes of all of them.
+    // arrived (responseEnd, from navigation start): the last answer for the PDF before page 1 was
+    // drawn, and the bytes of all of them (a viewer reading by ranges makes several).
     const arrived = await page.evaluate((paint) => {
       const ends = { data: -1, pdf: -1, pdfBytes: 0 };
       for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {

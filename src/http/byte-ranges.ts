@@ -1,9 +1,8 @@
-// A stored PDF sent whole or in byte ranges (RFC 9110 §14): the signer page's viewer (pdf.js) asks
-// for the parts it needs to draw the page in view, so a phone shows page 1 of a 300-page contract
-// without downloading the whole file first. One range per request (what pdf.js asks for); a request
-// for several is answered with the whole file, which §14.2 allows. The ETag is the blob's SHA-256:
-// the file is content-addressed, and a signature makes a new file with a new hash, so If-Range
-// never joins parts of two versions of the document.
+// A stored PDF sent whole or in byte ranges (RFC 9110 §14), for a viewer that reads a long document
+// by parts (pdf.js with a URL asks for the chunks the page in view needs). One range per request
+// (what pdf.js asks for); a request for several is answered with the whole file, which §14.2
+// allows. The ETag is the blob's SHA-256: the file is content-addressed, and a signature makes a
+// new file with a new hash, so If-Range never joins parts of two versions of the document.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../domain/errors.js';
 

@@ -84,6 +84,16 @@ export const verifyCode = (token: string, code: string) => call<CodeVerified>('P
 
 export const reject = (token: string, reason: string) => call<RejectResult>('POST', `${base(token)}/reject`, { reason });
 
+/** The PDF as it stands, as bytes for pdf.js (errors in the API's shape). */
+export async function getPdf(token: string): Promise<Uint8Array> {
+  const res = await fetch(pdfUrl(token), { cache: 'no-store', credentials: 'omit' });
+  if (!res.ok) {
+    const json = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string } } | undefined;
+    throw new ApiError(res.status, json?.error?.code ?? `HTTP_${res.status}`, json?.error?.message ?? res.statusText);
+  }
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 /** Identity verification: one image (front, back of the identity document, or selfie), Base64. */
 export const sendIdentityImage = (token: string, kind: 'front' | 'back' | 'selfie', image: string) =>
   call<SigningInfo['signer']['identity']>('POST', `${base(token)}/identity/${kind}`, { image });

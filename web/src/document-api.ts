@@ -49,3 +49,9 @@ export async function requestLink(ticket: string, stickerId: string, email: stri
   });
   return (await res.json()) as LinkAnswer;
 }
+
+/** A PDF by its URL, as bytes for pdf.js (errors in the API's shape). */
+export async function fetchPdf(url: string): Promise<Uint8Array> {
+  const res = await request(url, {});
+  return new Uint8Array(await res.arrayBuffer());
+}

@@ -2,7 +2,8 @@
 // (again when its version changes, after a signature), and the page the reader has in view.
 import { useEffect, useState } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { pdfUrl as signerPdfUrl } from './api';
+import { getPdf } from './api';
+import { fetchPdf } from './document-api';
 
 export type PdfJs = typeof import('pdfjs-dist');
 
@@ -32,21 +33,13 @@ export function usePdfDocument(token: string, pdfUrl: string | undefined, versio
       return;
     }
     (async () => {
-      const pdfjs = await loadPdfJs();
+      const [pdfjs, data] = await Promise.all([loadPdfJs(), pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)]);
       // No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
       // The standard fonts, CMaps and image decoders come from the page's own assets (vite.config.ts):
       // with system fonts instead, a PDF naming Helvetica without embedding it had letters spaced
       // by another font's widths ("S ervice").
-      // Loaded by byte ranges (the server answers Range requests, src/http/byte-ranges.ts): pdf.js
-      // reads the trailer and cross-reference table, then only the chunks the pages drawn need, so a
-      // phone draws page 1 of a 300-page contract without downloading the whole file first. No
-      // streaming (it would download the rest alongside) and no fetching ahead of what is drawn.
       const task = pdfjs.getDocument({
-        url: pdfUrl ?? signerPdfUrl(token),
-        disableStream: true,
-        disableAutoFetch: true,
-        rangeChunkSize: 65536,
-        withCredentials: false,
+        data,
         isEvalSupported: false,
         enableXfa: false,
         useSystemFonts: false,
