@@ -33,8 +33,8 @@ const MB = 1024 * 1024;
 
 interface Run {
   firstPaintMs: number;
-  /** When the signing data and the PDF had arrived. */
-  arrived: { data: number; pdf: number };
+  /** When the signing data and the PDF's bytes read before page 1 was drawn had arrived, and how many bytes. */
+  arrived: { data: number; pdf: number; pdfBytes: number };
   /** From each press of "next box" until that box's page is drawn. */
   boxMs: number[];
   scrollSeconds: number;
@@ -66,7 +66,7 @@ export async function scenarioLongDocument(): Promise<void> {
         const url = await signingLink(client, pdf, pages);
         const run = await openAndRead(url);
         console.log(
-          `     first paint of page 1 ${ms(run.firstPaintMs)} (data ${ms(run.arrived.data)}, PDF ${ms(run.arrived.pdf)})   next box to pages 3/41/80 ${run.boxMs.map(ms).join(' / ')}   ` +
+          `     first paint of page 1 ${ms(run.firstPaintMs)} (data ${ms(run.arrived.data)}, PDF ${ms(run.arrived.pdf)}, ${(run.arrived.pdfBytes / 1024).toFixed(0)} KiB of it)   next box to pages 3/41/80 ${run.boxMs.map(ms).join(' / ')}   ` +
             `scroll to the end ${run.scrollSeconds.toFixed(1)} s\n` +
             `     canvases: most alive ${run.maxCanvases}, alive at the end ${run.liveCanvases} (${run.canvasMiB.toFixed(1)} MiB of pixels)   ` +
             `JS heap after GC ${run.heapMiB.toFixed(1)} MiB   renderer RSS ${run.rssMiB.toFixed(0)} MiB ` +
@@ -132,19 +132,21 @@ async function openAndRead(url: string): Promise<Run> {
     await drawn(page, 0);
     const firstPaintMs = await page.evaluate(() => (window as unknown as { drawnAt: Record<number, number> }).drawnAt[0]);
     // Where the first paint's time went: the signing data (page sizes, boxes) and the PDF's bytes
-    // arrived (responseEnd, from navigation start).
-    const arrived = await page.evaluate(() => {
-      const ends: Record<string, number> = { data: -1, pdf: -1 };
+    // arrived (responseEnd, from navigation start): the last answer for the PDF before page 1 was
+    // drawn, and the bytes of all of them (a viewer reading by ranges makes several).
+    const arrived = await page.evaluate((paint) => {
+      const ends = { data: -1, pdf: -1, pdfBytes: 0 };
       for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
         const path = new URL(e.name).pathname;
         if (/^\/sign\/api\/[^/]+$/.test(path)) {
           ends.data = e.responseEnd;
-        } else if (/^\/sign\/api\/[^/]+\/pdf$/.test(path)) {
-          ends.pdf = e.responseEnd;
+        } else if (/^\/sign\/api\/[^/]+\/pdf$/.test(path) && e.responseEnd <= paint) {
+          ends.pdf = Math.max(ends.pdf, e.responseEnd);
+          ends.pdfBytes += e.encodedBodySize;
         }
       }
-      return { data: ends.data, pdf: ends.pdf };
-    });
+      return ends;
+    }, firstPaintMs);
     const atFirstPaint = await rendererMemory(browser);
 
     // "Next box" three times: from each press until the box's page is drawn; 0 when it was drawn

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   DOCUMENT_TOO_LARGE: 'document too large',
   /** The request body is larger than the configured limit. */
   BODY_TOO_LARGE: 'body too large',
+  /** A Range header asks for bytes the file does not have (past its end); details give its size. */
+  RANGE_NOT_SATISFIABLE: 'range outside the file',
   /** The bytes are not a PDF, or are damaged beyond a faithful reading. */
   PDF_INVALID: 'unreadable PDF',
   /** The PDF is encrypted (password or permissions); it cannot be signed as it is. */

@@ -451,6 +451,13 @@ export interface PanelUsersTable {
   created_at: Timestamp;
 }
 
+/** A row of `pdf_page_sizes`. */
+export interface PdfPageSizesTable {
+  sha256: string;
+  pages: Json;
+  created_at: Defaulted<Timestamp>;
+}
+
 /** A row of `pki_material`. */
 export interface PkiMaterialTable {
   id: number;
@@ -663,6 +670,7 @@ export interface Database {
   panel_sessions: PanelSessionsTable;
   panel_sign_in_links: PanelSignInLinksTable;
   panel_users: PanelUsersTable;
+  pdf_page_sizes: PdfPageSizesTable;
   pki_material: PkiMaterialTable;
   rate_counts: RateCountsTable;
   sat_preparations: SatPreparationsTable;

@@ -3,7 +3,7 @@
 // document where they have a box with its pages, their boxes and where to fetch its PDF. Opening it
 // marks the signer as having viewed each document still to sign (record-view.ts, per document).
 import type { Deps } from '../deps.js';
-import { readPdf } from '../documents/read-pdf.js';
+import { pageSizesOf } from '../documents/page-sizes.js';
 import { isProven, provenByCode } from '../signing/one-time-code.js';
 import { signerProof } from '../signing/get-signing-info.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
@@ -33,14 +33,14 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
   const documents = [];
   for (const r of s.rows) {
     const boxes = await stickersOf(deps.db, r.id);
-    const pdf = await readPdf(deps.pdfJail, await deps.blobs.get(r.original_sha256), deps.config.limits.pages);
+    const pages = await pageSizesOf(deps, r.original_sha256);
     documents.push({
       document_ticket: r.ticket,
       name: r.document_name,
       status: r.document_status,
       signer_status: r.status,
       signed_at: r.signed_at ? new Date(r.signed_at).toISOString() : null,
-      pages: pdf.pages.map((p, i) => ({ page: i, width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation })),
+      pages,
       boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
       pdf_url: `/sign/api/set/${token}/document/${encodeURIComponent(r.ticket)}/pdf`,
     });

@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { readPdf } from '../documents/read-pdf.js';
+import { pageSizesOf } from '../documents/page-sizes.js';
 import { maskEmail, maskIdentifier, maskName } from '../documents/verify-document.js';
 import type { Db } from '../../store/db.js';
 import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../store/document-page-repo.js';
@@ -36,13 +36,10 @@ export async function requirePageDocument(q: Db | Transaction<Database>, ticket:
 
 export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config' | 'pdfJail'>, ticket: string): Promise<DocumentPage> {
   const doc = await requirePageDocument(deps.db, ticket);
-  const [boxes, pdf] = await Promise.all([
-    boxesOfDocument(deps.db, doc.id),
-    deps.blobs.get(doc.original_sha256).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
-  ]);
+  const [boxes, pages] = await Promise.all([boxesOfDocument(deps.db, doc.id), pageSizesOf(deps, doc.original_sha256)]);
   return {
     document: { ticket: doc.ticket, name: doc.name, status: doc.status },
-    pages: pdf.pages.map((p, i) => ({ page: i, width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation })),
+    pages,
     boxes: boxes.map((b) => ({
       sticker_id: b.sticker_id,
       page: b.page,

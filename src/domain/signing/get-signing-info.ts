@@ -2,7 +2,7 @@
 // document, its pages, this signer, the boxes to sign, and the state. Opening it marks the signer
 // as having viewed the document and records the view in its history (record-view.ts).
 import type { Deps } from '../deps.js';
-import { readPdf } from '../documents/read-pdf.js';
+import { pageSizesOf } from '../documents/page-sizes.js';
 import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven, proofOf, provenByCode } from './one-time-code.js';
 import { recordView } from './record-view.js';
@@ -22,16 +22,15 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
   if (endorsement?.status === 'withdrawn') {
     throw endorsementWithdrawn(endorsement.withdrawn_at);
   }
-  const [boxes, signers, sender, pdf] = await Promise.all([
+  const [boxes, signers, sender, pages] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
     senderInfo(deps, s.document.account_id),
-    // Only the jail reads the file: in shared memory, its worker reaches it without a copy.
-    deps.blobs.get(s.document.original_sha256, { shared: true }).then((b) => readPdf(deps.pdfJail, b, deps.config.limits.pages)),
+    pageSizesOf(deps, s.document.original_sha256, { shared: true }),
   ]);
   return {
     document: { ticket: s.document.ticket, name: s.document.name, status: s.document.status },
-    pages: pdf.pages.map((p, i) => ({ page: i, width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation })),
+    pages,
     signer: {
       signer_id: s.signer.signer_id,
       name: s.signer.name,

@@ -22,6 +22,7 @@ import {
   SignBody,
 } from '../../schemas/signing.js';
 import type { TypedApp } from '../typed-app.js';
+import { sendPdf } from '../byte-ranges.js';
 
 const tags = ['signing'];
 
@@ -56,10 +57,10 @@ function setDocumentRoutes(app: TypedApp, deps: Deps): void {
       schema: {
         operationId: 'getSetDocumentPdf',
         security: [],
-        summary: 'One document of the set as it stands (every signature so far)',
+        summary: 'One document of the set as it stands (every signature so far), whole or a byte range',
         tags,
         params: SetDocumentParams,
-        response: { 200: PdfFile, '4xx': ErrorResponse },
+        response: { 200: PdfFile, 206: PdfFile, '4xx': ErrorResponse },
       },
     },
     async (req, reply) => {
@@ -69,11 +70,8 @@ function setDocumentRoutes(app: TypedApp, deps: Deps): void {
       if (!row) {
         throw new AppError('DOCUMENT_NOT_FOUND', `no document ${ticket} for this signer in the set`);
       }
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(row.document_name)}`)
-        .header('cache-control', 'no-store')
-        .send(await deps.blobs.get(row.original_sha256));
+      const sha256 = row.original_sha256;
+      return sendPdf(req, reply, { bytes: await deps.blobs.get(sha256), sha256, name: row.document_name });
     },
   );
 

@@ -21,6 +21,7 @@ import {
   TokenParams as Token,
 } from '../../schemas/signing.js';
 import type { TypedApp } from '../typed-app.js';
+import { sendPdf } from '../byte-ranges.js';
 
 const tags = ['signing'];
 
@@ -55,20 +56,16 @@ function documentRoutes(app: TypedApp, deps: Deps): void {
       schema: {
         operationId: 'getSigningPdf',
         security: [],
-        summary: 'The PDF as it stands (every signature so far)',
+        summary: 'The PDF as it stands (every signature so far), whole or a byte range',
         tags,
         params: Token,
-        response: { 200: PdfFile, '4xx': ErrorResponse },
+        response: { 200: PdfFile, 206: PdfFile, '4xx': ErrorResponse },
       },
     },
     async (req, reply) => {
       const s = await openSession(deps.db, req.params.token);
-      const pdf = await deps.blobs.get(s.document.original_sha256);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(s.document.name)}`)
-        .header('cache-control', 'no-store')
-        .send(pdf);
+      const sha256 = s.document.original_sha256;
+      return sendPdf(req, reply, { bytes: await deps.blobs.get(sha256), sha256, name: s.document.name });
     },
   );
 

@@ -1,0 +1,25 @@
+// The page sizes of a stored PDF for the signer pages (GET /sign/api/{token}, the set's and the
+// public document page): read in the PDF jail on the first open only, then from pdf_page_sizes. A
+// long contract opened on a phone waited for the whole file to be parsed at every open (seconds for
+// 300 pages) before the viewer could lay out its pages. The blob is content-addressed, so its hash
+// names its pages for good.
+import type { Deps } from '../deps.js';
+import { findPageSizes, savePageSizes, type StoredPageSize } from '../../store/page-sizes-repo.js';
+import { readPdf } from './read-pdf.js';
+
+export type PageSize = StoredPageSize & { page: number };
+
+export async function pageSizesOf(
+  deps: Pick<Deps, 'db' | 'blobs' | 'config' | 'pdfJail'>,
+  sha256: string,
+  opts: { shared?: boolean } = {},
+): Promise<PageSize[]> {
+  let sizes = await findPageSizes(deps.db, sha256);
+  if (!sizes) {
+    // Only the jail reads the file: in shared memory, its worker reaches it without a copy.
+    const pdf = await readPdf(deps.pdfJail, await deps.blobs.get(sha256, { shared: opts.shared }), deps.config.limits.pages);
+    sizes = pdf.pages.map((p) => ({ width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation }));
+    await savePageSizes(deps.db, sha256, sizes);
+  }
+  return sizes.map((p, i) => ({ page: i, width: p.width, height: p.height, rotation: p.rotation }));
+}
