@@ -35,6 +35,7 @@ export const BLOB_JSON_ARRAYS: readonly { table: keyof Database; column: string 
 /** Columns named like blob keys that are not: what each holds instead. */
 export const NOT_BLOB_COLUMNS: Readonly<Record<string, string>> = {
   'identity_evidence.sha256': 'the hash of an identity image, which is stored sealed in the row itself',
+  'pdf_page_sizes.sha256': 'the file whose page sizes the row keeps: a cache that never keeps a file alive',
 };
 
 /** Which of `keys` some row names. */
