@@ -33,6 +33,8 @@ import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
 import { identityEvidenceSweepTask } from './identity-evidence-sweep.js';
 import { IDENTITY_EVIDENCE_SWEEP } from './payloads/identity-evidence-sweep.js';
 import { identityChecksTask } from './identity-checks.js';
+import { bulkRunTask } from './bulk-run.js';
+import { BULK_RUN } from './payloads/bulk-run.js';
 import { IDENTITY_CHECKS } from './payloads/identity-checks.js';
 
 export function taskList(deps: Deps): TaskList {
@@ -49,6 +51,7 @@ export function taskList(deps: Deps): TaskList {
     [UNIVERSAL_SWEEP.task]: universalSweepTask(deps),
     [IDENTITY_EVIDENCE_SWEEP.task]: identityEvidenceSweepTask(deps),
     [IDENTITY_CHECKS.task]: identityChecksTask(deps),
+    [BULK_RUN.task]: bulkRunTask(deps),
   };
 }
 
