@@ -54,6 +54,7 @@ export const BulkStarted = Type.Object({
   rows: Type.Integer({ description: 'how many rows the run has' }),
 });
 export type BulkStarted = Static<typeof BulkStarted>;
+examples(BulkStarted, { bulk_id: '3b0f2c52-8f0e-4f5e-9d8a-6a1d2c3b4e5f', state: 'running', rows: 2 });
 
 export const BulkParams = Type.Object({ bulk_id: Type.String({ minLength: 1, maxLength: 64 }) });
 export const BulkQuery = Type.Object({
@@ -82,3 +83,28 @@ export const BulkRun = Type.Object({
   next_offset: Type.Union([Type.Integer(), Type.Null()], { description: 'offset of the next page, or null' }),
 });
 export type BulkRun = Static<typeof BulkRun>;
+examples(BulkRun, {
+  bulk_id: '3b0f2c52-8f0e-4f5e-9d8a-6a1d2c3b4e5f',
+  state: 'stopped',
+  created_at: '2026-11-28T18:00:00.000Z',
+  finished_at: '2026-11-28T18:00:09.412Z',
+  total: 3,
+  created: 1,
+  refused: 2,
+  not_made: 1,
+  pending: 0,
+  offset: 0,
+  rows: [
+    { index: 0, document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14' },
+    { index: 1, error: { code: 'INVALID_STICKER', message: 'stickers[0].page: the PDF has 1 page', details: { field: 'stickers[0].page' } } },
+    {
+      index: 2,
+      error: {
+        code: 'PACKAGE_EXHAUSTED',
+        message: "no documents left in the account's packages: contract a new package to go on",
+        details: { kind: 'documents' },
+      },
+    },
+  ],
+  next_offset: null,
+});

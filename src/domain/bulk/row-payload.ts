@@ -56,11 +56,31 @@ export function fillPlaceholders(value: unknown, row: Record<string, unknown>, i
 export function rowPayload(base: Record<string, unknown>, row: Record<string, unknown>, index: number): Record<string, unknown> {
   const payload = fillPlaceholders(base, row, index) as Record<string, unknown>;
   if (row.fields !== undefined) {
-    if (typeof row.fields !== 'object' || row.fields === null || Array.isArray(row.fields)) {
-      throw invalid(`rows[${index}].fields`, 'must be an object of the template’s values');
-    }
-    const baseFields = typeof payload.fields === 'object' && payload.fields !== null ? payload.fields : {};
-    payload.fields = { ...baseFields, ...row.fields };
+    payload.fields = mergeFields(payload.fields, row.fields, index);
+  }
+  if (row.tables !== undefined) {
+    payload.tables = row.tables;
   }
   return payload;
+}
+
+/**
+ * The run's template values with the row's over them, by field id. A row gives them as the create
+ * payload does (`[{id, value}]`) or, as a CSV line reads, as an object `{id: value}`.
+ */
+function mergeFields(runFields: unknown, rowFields: unknown, index: number): unknown[] {
+  let given: unknown[];
+  if (Array.isArray(rowFields)) {
+    given = rowFields;
+  } else if (typeof rowFields === 'object' && rowFields !== null) {
+    given = Object.entries(rowFields).map(([id, value]) => ({ id, value }));
+  } else {
+    throw invalid(`rows[${index}].fields`, 'expected [{id, value}] or an object of the template’s values');
+  }
+  const byId = new Map<unknown, unknown>();
+  const idOf = (f: unknown) => (typeof f === 'object' && f !== null ? (f as { id?: unknown }).id : f);
+  for (const f of [...(Array.isArray(runFields) ? runFields : []), ...given]) {
+    byId.set(idOf(f), f);
+  }
+  return [...byId.values()];
 }
