@@ -1,6 +1,7 @@
 // Bulk send (decisions.md "Bulk send"): POST /api/bulk and GET /api/bulk/{bulk_id} through the
 // client, the bulk_run job run by the service's own task list, the bulk_completed event delivered to
 // a receiver on loopback, idempotency, the package running out, and a worker stopped midway.
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +153,39 @@ describe('a run', () => {
     ]);
   });
 
+  it('fills a template with each row’s values, given as an object or as [{id, value}]', async () => {
+    const a = await s.newAccount('plantilla');
+    await a.client.saveTemplate({
+      template_type: 'pdfmake',
+      template_name: 'carta',
+      template_data: { content: [{ text: 'Carta para {{name}} de {{city}}' }] },
+    } as never);
+    const started = await a.client.createBulk(
+      {
+        template: { title: 'carta', name: 'Carta {{row.name}}' },
+        fields: [{ id: 'city', value: 'Monterrey' }],
+        stickers: [{ ...sticker, page: 0 }],
+        rows: [
+          { email: 'ana@example.com', name: 'Ana', fields: { name: 'Ana' } },
+          {
+            email: 'bob@example.com',
+            name: 'Bob',
+            fields: [
+              { id: 'name', value: 'Bob' },
+              { id: 'city', value: 'Puebla' },
+            ],
+          },
+        ],
+      },
+      newKey(),
+    );
+    await jobs.runDue();
+    const docs = await madeDocuments(started.bulk_id);
+    expect(docs.map((d) => d.name)).toEqual(['Carta Ana.pdf', 'Carta Bob.pdf']);
+    const texts = await Promise.all(docs.map(async (d) => pdfText((await a.client.downloadDocument('source', d.ticket)).bytes)));
+    expect(texts.map((t) => t.trim())).toEqual(['Carta para Ana de Monterrey', 'Carta para Bob de Puebla']);
+  });
+
   it('pages the rows’ outcomes', async () => {
     const started = await s.client.createBulk(input(people(7)), newKey());
     await jobs.runDue();
@@ -264,6 +298,38 @@ describe('a worker stopped midway', () => {
     expect((await a.client.consumption()).consumption.documents.total).toBe(10);
     const events = await s.deps.db.selectFrom('notifications').select('kind').where('bulk_run_id', '=', id).execute();
     expect(events).toEqual([{ kind: 'bulk_completed' }]);
+  });
+});
+
+/** The text of a PDF, read by poppler's pdftotext. */
+function pdfText(bytes: Buffer): string {
+  return execFileSync('pdftotext', ['-', '-'], { input: bytes }).toString('utf8');
+}
+
+describe('two workers on one row', () => {
+  it('the one that lost the row’s claim while making it rolls its document back', async () => {
+    const a = await s.newAccount('carrera');
+    const started = await a.client.createBulk(input(people(1)), newKey());
+    const id = await runId(started.bulk_id);
+    let second: Promise<string> | undefined;
+    // The first worker has claimed row 0 and is storing its PDF when a second worker takes the
+    // row over (as after the first was judged dead) and makes it.
+    const racing = {
+      ...s.deps,
+      blobs: Object.assign(Object.create(s.deps.blobs), {
+        put: async (bytes: Buffer) => {
+          second ??= runBulk(s.deps, { runId: id });
+          await second;
+          return s.deps.blobs.put(bytes);
+        },
+      }),
+    };
+    expect(await runBulk(racing, { runId: id })).toBe('left');
+    expect(await second).toBe('finished');
+    const docs = await madeDocuments(started.bulk_id);
+    expect(docs).toHaveLength(1);
+    expect((await a.client.listDocuments({ limit: 50 })).documents.map((d) => d.document_ticket)).toEqual([docs[0].ticket]);
+    expect((await a.client.consumption()).consumption.documents.total).toBe(1);
   });
 });
 
