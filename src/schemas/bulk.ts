@@ -96,7 +96,10 @@ examples(BulkRun, {
   offset: 0,
   rows: [
     { index: 0, document_ticket: '80c4eab2-51ac-4aa7-b3be-9a2a58282d14' },
-    { index: 1, error: { code: 'INVALID_STICKER', message: 'stickers[0].page: the PDF has 1 page', details: { field: 'stickers[0].page' } } },
+    {
+      index: 1,
+      error: { code: 'INVALID_STICKER', message: 'stickers[0].page: the PDF has 1 page', details: { field: 'stickers[0].page' } },
+    },
     {
       index: 2,
       error: {
