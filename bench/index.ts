@@ -21,6 +21,8 @@
 //      own server: time and peak RSS of each step (bench/big-document.ts). Not in the default set.
 //   W  sustained signing through the server at an offered rate, with webhook delivery times, for
 //      RSA-2048 and ECDSA P-256 signer keys: bench/sustained.ts. Its own servers; not in the default.
+//   K  bulk send: a 1,000-row run from a one-page template, until every document is created and its
+//      invitation queued (bench/bulk.ts). Its own server with the job runner; not in the default.
 //   S  a signature with the signer's own SAT e.firma: prepare and finish, 1-page and 300-page PDF
 //      (bench/sat-signing.ts), in this process, after the server has stopped.
 //   P  an 80-page and a 300-page contract on the signer page in Chromium as a phone (360 × 740, CPU
@@ -53,6 +55,7 @@ import { scenarioSigning } from './signing.js';
 import { scenarioVerifying } from './verifying.js';
 import { scenarioSustained } from './sustained.js';
 import { scenarioNodes } from './nodes.js';
+import { scenarioBulk } from './bulk.js';
 import { scenarioSatSigning } from './sat-signing.js';
 import { scenarioTemplates } from './templates.js';
 import { G_SECONDS, stampRequest } from './stamps.js';
@@ -128,6 +131,9 @@ async function main() {
     }
     if (SCENARIOS.includes('N')) {
       await scenarioNodes();
+    }
+    if (SCENARIOS.includes('K')) {
+      await scenarioBulk();
     }
   } finally {
     if (!interrupted) {

@@ -34,6 +34,8 @@ export interface Limits {
   requestsPerMinute: number;
   /** Largest signed PDF a conclusion email attaches; a larger one is sent as a download link. */
   mailAttachmentBytes: number;
+  /** Most rows of one bulk run (POST /api/bulk). */
+  bulkRows: number;
 }
 
 export interface Config {
@@ -483,6 +485,7 @@ function limitSettings({ int }: EnvReader): Limits {
     documentsPerSet: int('SELLO_MAX_SET_DOCUMENTS', 100, 1, 10000),
     requestsPerMinute: int('SELLO_RATE_LIMIT_PER_MINUTE', 600, 0, 10_000_000),
     mailAttachmentBytes: int('SELLO_MAX_ATTACHMENT_KB', 10240, 1, 1024 * 1024) * 1024,
+    bulkRows: int('SELLO_BULK_MAX_ROWS', 1000, 1, 100_000),
   };
 }
 

@@ -5,6 +5,9 @@ import { SignedTransport } from './transport.js';
 import type {
   AccountBrand,
   AccountBrandUpdate,
+  BulkInput,
+  BulkRun,
+  BulkStarted,
   AccountPackages,
   AccountSummary,
   CertifiedEmailData,
@@ -272,6 +275,19 @@ export class SelloClient extends SignedTransport {
 
   deleteSubscription(id: string): Promise<DeletedSubscription> {
     return this.request('DELETE', `/api/subscriptions/${seg(id)}`);
+  }
+
+  /**
+   * Starts a bulk run: one document per row. The Idempotency-Key makes a retry safe (the same key
+   * and body answer the same run); send the same key again when retrying a request that got no answer.
+   */
+  createBulk(input: BulkInput, idempotencyKey: string): Promise<BulkStarted> {
+    return this.request('POST', '/api/bulk', input, { 'idempotency-key': idempotencyKey });
+  }
+
+  /** A bulk run's state and counts, and its rows' outcomes from `offset` (100 a page unless `limit`). */
+  getBulk(bulkId: string, q: { offset?: number; limit?: number } = {}): Promise<BulkRun> {
+    return this.request('GET', withQuery(`/api/bulk/${seg(bulkId)}`, q));
   }
 
   listSubscriptions(): Promise<{ subscriptions: Subscription[] }> {

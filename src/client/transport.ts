@@ -51,9 +51,9 @@ export class SignedTransport {
    * Sends a signed request. `path` includes the query string, built once: that exact string is
    * signed and sent. A JSON body is serialized once, compactly, and those bytes are signed and sent.
    */
-  async raw(method: string, path: string, body?: unknown): Promise<RawResponse> {
+  async raw(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<RawResponse> {
     const m = method.toUpperCase();
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     let payload: string | undefined;
     if (m === 'GET' || m === 'DELETE') {
       headers.authorization = this.authorization(path);
@@ -109,8 +109,8 @@ export class SignedTransport {
     });
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return parse<T>(await this.raw(method, path, body));
+  async request<T>(method: string, path: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<T> {
+    return parse<T>(await this.raw(method, path, body, extraHeaders));
   }
 
   async upload<T>(path: string, file: Uint8Array, fields: Record<string, string> = {}): Promise<T> {

@@ -27,6 +27,7 @@ export type {
 } from '../schemas/documents.js';
 export type { AccountPackages, AccountSummary, ConsumptionReport } from '../schemas/accounts.js';
 export type { AccountBrand, AccountBrandUpdate } from '../schemas/brand.js';
+export type { BulkRun, BulkStarted } from '../schemas/bulk.js';
 export type { CreatedSubscription, DeletedSubscription, NotificationDocument } from '../schemas/events.js';
 export type { DocumentHistory, ReportBox, SignatureReport } from '../schemas/report.js';
 export type { CertifiedEmailData } from '../schemas/certified-email.js';
@@ -43,6 +44,9 @@ import type { EndorseBody } from '../schemas/endorsements.js';
 export type EndorsementInput = Static<typeof EndorseBody>;
 
 export type Rect = Static<typeof RectSchema>;
+import type { CreateBulkBody } from '../schemas/bulk.js';
+/** The body of createBulk: one origin, the boxes with {{row.<key>}} placeholders, and the rows. */
+export type BulkInput = Static<typeof CreateBulkBody> & { [key: string]: unknown };
 type CreatePayload = Static<typeof CreateDocumentBody>;
 /** A CERT or CSC sticker's rule for the signer's certificate: this subject attribute must hold this value. */
 export interface CertificateMatch {
@@ -65,7 +69,7 @@ export type CreateDocumentInput = Omit<CreatePayload, 'workflow' | 'qr' | 'stick
   [key: string]: unknown;
 };
 
-/** One of the twelve event identifiers a subscription may name. */
+/** One of the thirteen event identifiers a subscription may name. */
 export type EventKind = ListedSubscription['event'];
 export type Subscription = ListedSubscription;
 /** A signer of a document set (preloaded, or found on its documents when it closed). */

@@ -19,6 +19,7 @@ import { SharedRequestCounts, createRateLimiter } from './rate-limit.js';
 import { neutralizeUnstorableParams, refuseUnstorableInput } from './text-guard.js';
 import { documentRoutes } from './routes/documents.js';
 import { eventRoutes } from './routes/events.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { accountRoutes } from './routes/account.js';
 import { devOutboxRoutes } from './routes/dev-outbox.js';
 import { channelCallbackRoutes } from './routes/channel-callbacks.js';
@@ -266,6 +267,7 @@ function apiPlugin(deps: Deps) {
     await app.register(stampRoutes(deps));
     await app.register(templateRoutes(deps));
     await app.register(eventRoutes(deps));
+    await app.register(bulkRoutes(deps));
     await app.register(webhookDeliveryRoutes(deps));
     await app.register(identityReviewRoutes(deps));
     await app.register(endorsementRoutes(deps));

@@ -12,7 +12,7 @@
 // and the commit sends it again; receivers deduplicate on notification_id (webhook-id).
 import type { JobHelpers, Task } from 'graphile-worker';
 import type { Deps } from '../domain/deps.js';
-import type { NotificationBody } from '../domain/events/event-types.js';
+import type { BulkNotificationBody, NotificationBody } from '../domain/events/event-types.js';
 import { retryDelayMs } from '../domain/events/retry-schedule.js';
 import { postWebhook } from '../domain/events/post-webhook.js';
 import { disableSubscription } from '../store/subscriptions-repo.js';
@@ -132,7 +132,20 @@ function destinationOf(ctx: DeliveryContext, target: string): { url: string; sec
 }
 
 /** The delivered JSON, fields in the order of decisions.md. */
-export function bodyOf(ctx: DeliveryContext): NotificationBody {
+export function bodyOf(ctx: DeliveryContext): NotificationBody | BulkNotificationBody {
+  if (ctx.kind === 'bulk_completed') {
+    // About a run, not a document (decisions.md "Bulk send"): no document_ticket.
+    return {
+      notification_id: ctx.notificationId,
+      notification_type: 'bulk_completed',
+      bulk_id: ctx.bulkId!,
+      state: ctx.bulkState as BulkNotificationBody['state'],
+      created: ctx.bulkCreated ?? 0,
+      refused: ctx.bulkRefused ?? 0,
+      created_at: ctx.createdAt.toISOString(),
+      meta: ctx.meta ?? {},
+    };
+  }
   return {
     notification_id: ctx.notificationId,
     notification_type: ctx.kind as NotificationBody['notification_type'],

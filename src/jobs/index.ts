@@ -33,6 +33,8 @@ import { startLiveness, type WorkerLiveness } from './worker-liveness.js';
 import { identityEvidenceSweepTask } from './identity-evidence-sweep.js';
 import { IDENTITY_EVIDENCE_SWEEP } from './payloads/identity-evidence-sweep.js';
 import { identityChecksTask } from './identity-checks.js';
+import { bulkRunTask } from './bulk-run.js';
+import { BULK_RUN } from './payloads/bulk-run.js';
 import { IDENTITY_CHECKS } from './payloads/identity-checks.js';
 import { orphanBlobSweepTask } from './orphan-blob-sweep.js';
 import { ORPHAN_BLOB_SWEEP } from './payloads/orphan-blob-sweep.js';
@@ -55,6 +57,7 @@ export function taskList(deps: Deps): TaskList {
     [IDENTITY_CHECKS.task]: identityChecksTask(deps),
     [PURGE_DELETED_DOCUMENTS.task]: purgeDeletedDocumentsTask(deps),
     [ORPHAN_BLOB_SWEEP.task]: orphanBlobSweepTask(deps),
+    [BULK_RUN.task]: bulkRunTask(deps),
   };
 }
 

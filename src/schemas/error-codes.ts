@@ -60,6 +60,10 @@ export const ERROR_CODES = {
   CERTIFIED_EMAIL_NOT_FOUND: 'unknown certified email',
   /** No document set with that uuid in this account. */
   DOCUMENT_SET_NOT_FOUND: 'unknown set',
+  /** No bulk run with that bulk_id in this account. */
+  BULK_NOT_FOUND: 'unknown bulk run',
+  /** An Idempotency-Key already used by this account with a different body. */
+  IDEMPOTENCY_KEY_REUSED: 'idempotency key used with another body',
   /** No notification with that notification_id in this account. */
   NOTIFICATION_NOT_FOUND: 'unknown notification',
   /** No subscription with that id in this account (or it was deleted already). */

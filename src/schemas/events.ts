@@ -5,7 +5,7 @@ import { DateTime, Nullable, StringEnum } from './common.js';
 import { examples } from './common.js';
 import { ArchivalStateFields, ListedSigner } from './documents.js';
 
-/** The twelve event identifiers (decisions.md "Events"); the database checks the same list (0003_events.sql). */
+/** The thirteen event identifiers (decisions.md "Events", "Bulk send"); the database checks the same list (0040_bulk_runs.sql). */
 export const EVENT_KINDS = [
   'original_signed',
   'universal_signed',
@@ -19,6 +19,7 @@ export const EVENT_KINDS = [
   'universal_nom151_stamped',
   'identity_verification_failed',
   'identity_verification_passed',
+  'bulk_completed',
 ] as const;
 export const EventKind = StringEnum(EVENT_KINDS);
 

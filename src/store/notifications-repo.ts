@@ -11,6 +11,8 @@ export interface NewNotification {
   accountId: string;
   documentId: string | null;
   setId: string | null;
+  /** The bulk run a bulk_completed event is about. */
+  bulkRunId?: string | null;
   kind: string;
   meta: unknown;
   dedupeKey: string | null;
@@ -43,6 +45,7 @@ export async function insertNotification(trx: Trx, n: NewNotification): Promise<
       account_id: n.accountId,
       document_id: n.documentId,
       set_id: n.setId,
+      bulk_run_id: n.bulkRunId ?? null,
       // Callers name one of EVENT_KINDS; the column's CHECK refuses anything else.
       kind: n.kind as EventKind,
       meta: JSON.stringify(n.meta ?? {}),

@@ -46,7 +46,8 @@ export type EventKind =
   | 'original_nom151_stamped'
   | 'universal_nom151_stamped'
   | 'identity_verification_failed'
-  | 'identity_verification_passed';
+  | 'identity_verification_passed'
+  | 'bulk_completed';
 
 /** A row of `accounts`. */
 export interface AccountsTable {
@@ -77,6 +78,37 @@ export interface ApiKeysTable {
   key_enc: Buffer;
   active: Generated<boolean>;
   created_at: Defaulted<Timestamp>;
+}
+
+/** A row of `bulk_rows`. */
+export interface BulkRowsTable {
+  id: Generated<string>;
+  run_id: string;
+  index: number;
+  data: Json;
+  state: Generated<'pending' | 'claimed' | 'created' | 'refused' | 'not_made'>;
+  claim_token: string | null;
+  document_id: string | null;
+  error: NullableJson;
+  updated_at: Timestamp;
+}
+
+/** A row of `bulk_runs`. */
+export interface BulkRunsTable {
+  id: Generated<string>;
+  bulk_id: string;
+  account_id: string;
+  idempotency_key: string;
+  body_sha256: string;
+  state: Generated<'running' | 'completed' | 'stopped'>;
+  base: Json;
+  source_sha256: string | null;
+  source_name: string | null;
+  row_count: number;
+  created_at: Timestamp;
+  finished_at: NullableTimestamp;
+  created_rows: number | null;
+  refused_rows: number | null;
 }
 
 /** A row of `certified_emails`. */
@@ -404,6 +436,7 @@ export interface NotificationsTable {
   delivered_at: NullableTimestamp;
   created_at: Defaulted<Timestamp>;
   updated_at: Defaulted<Timestamp>;
+  bulk_run_id: string | null;
 }
 
 /** A row of `packages`. */
@@ -648,6 +681,8 @@ export interface UniversalRevisionsTable {
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  bulk_rows: BulkRowsTable;
+  bulk_runs: BulkRunsTable;
   certified_emails: CertifiedEmailsTable;
   channel_messages: ChannelMessagesTable;
   consumption: ConsumptionTable;

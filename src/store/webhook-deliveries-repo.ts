@@ -81,6 +81,11 @@ export interface DeliveryContext {
   documentName: string | null;
   documentStatus: DocumentStatus | null;
   setUuid: string | null;
+  /** The bulk run of a bulk_completed event: its id, how it ended, and its rows' outcomes. */
+  bulkId: string | null;
+  bulkState: 'running' | 'completed' | 'stopped' | null;
+  bulkCreated: number | null;
+  bulkRefused: number | null;
   accountWebhookUrl: string | null;
   accountSecretEnc: Buffer | null;
   subscriptionRowId: string | null;
@@ -96,6 +101,7 @@ export async function loadDelivery(db: Db, notificationId: string, target: Deliv
     .innerJoin('accounts as a', 'a.id', 'n.account_id')
     .leftJoin('documents as doc', 'doc.id', 'n.document_id')
     .leftJoin('document_sets as ds', 'ds.id', 'n.set_id')
+    .leftJoin('bulk_runs as b', 'b.id', 'n.bulk_run_id')
     .leftJoin('subscriptions as s', 's.id', 'd.subscription_id')
     .select([
       'd.id as deliveryId',
@@ -111,6 +117,10 @@ export async function loadDelivery(db: Db, notificationId: string, target: Deliv
       'doc.name as documentName',
       'doc.status as documentStatus',
       'ds.uuid as setUuid',
+      'b.bulk_id as bulkId',
+      'b.state as bulkState',
+      'b.created_rows as bulkCreated',
+      'b.refused_rows as bulkRefused',
       'a.webhook_url as accountWebhookUrl',
       'a.webhook_secret_enc as accountSecretEnc',
       's.id as subscriptionRowId',

@@ -18,6 +18,8 @@ const ACCEPTED_WARNINGS: Record<string, { paths: string[]; why: string }> = {
       '/api/{documentId}/workflow',
       '/api/{documentId}/signer/{signerId}/update',
       '/api/subscriptions/{id}',
+      // Against /api/{uuid}/workflowSet: "bulk" is static there (decisions.md "Bulk send").
+      '/api/bulk/{bulk_id}',
       // Against /api/{documentId}/signer/{signerId}/update: "document" and "endorsements" are static there.
       '/api/document/{ticket}/endorsements/{endorsement_id}',
     ],

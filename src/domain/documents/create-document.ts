@@ -73,6 +73,11 @@ export async function createDocument(
     /** b64_doc as the bytes of its text, when the body's parser left it there (its payload value is then ""). */
     b64DocBytes?: Buffer;
     ip?: string;
+    /**
+     * Runs in the creation's transaction once the document's rows are written: a bulk run records
+     * its row's outcome here, so the document and the record commit together or not at all.
+     */
+    inCreation?: (trx: Transaction<Database>, created: { documentId: string; ticket: string }) => Promise<void>;
   },
 ): Promise<CreatedDocument> {
   const { config, clock } = deps;
@@ -114,7 +119,7 @@ export async function createDocument(
   // account's default does not change this document.
   const nom151 = typeof p.nom151 === 'boolean' ? p.nom151 : null;
   const rows = { accountId: opts.accountId, req, doc, nom151, now, ip: opts.ip };
-  if (req.setUuid === undefined && !doc.decrypted && !req.certified && !req.workflow) {
+  if (req.setUuid === undefined && !doc.decrypted && !req.certified && !req.workflow && !opts.inCreation) {
     // The common case writes in one statement, which is a transaction of its own: BEGIN and COMMIT
     // would be two more round trips for nothing.
     await insertRows(deps.db, deps, { ...rows, setId: null });
@@ -123,6 +128,7 @@ export async function createDocument(
       const setId = req.setUuid === undefined ? null : await lockOpenSet(trx, deps, opts.accountId, req.setUuid);
       const documentId = await insertRows(trx, deps, { ...rows, setId });
       await recordCreation(trx, deps, { req, doc, documentId, now });
+      await opts.inCreation?.(trx, { documentId, ticket: doc.ticket });
     });
   }
   // An orphan sweep may have removed these bytes between the put and the insert, which held the

@@ -21,6 +21,8 @@ export interface EmitEventOptions<K extends EventKind> {
   documentId?: string;
   /** Internal id of the set (document_sets.id); defaults to the document's set. */
   documentSetId?: string;
+  /** Internal id of the bulk run (bulk_runs.id) a bulk_completed event is about. */
+  bulkRunId?: string;
   kind: K;
   meta: EventMeta[K];
   /**
@@ -43,8 +45,8 @@ export async function emitEvent<K extends EventKind>(
   if (!isEventKind(opts.kind)) {
     throw new Error(`emitEvent: unknown event kind ${String(opts.kind)}`);
   }
-  if (opts.documentId === undefined && opts.documentSetId === undefined) {
-    throw new Error('emitEvent: an event is about a document, a set, or both');
+  if (opts.documentId === undefined && opts.documentSetId === undefined && opts.bulkRunId === undefined) {
+    throw new Error('emitEvent: an event is about a document, a set, or both, or a bulk run');
   }
   const at = deps.clock.now();
   const n = await insertNotification(trx, {
@@ -52,6 +54,7 @@ export async function emitEvent<K extends EventKind>(
     accountId: opts.accountId,
     documentId: opts.documentId ?? null,
     setId: opts.documentSetId ?? null,
+    bulkRunId: opts.bulkRunId ?? null,
     kind: opts.kind,
     meta: clipMeta(opts.kind, opts.meta),
     dedupeKey: opts.dedupeKey ?? null,

@@ -17,6 +17,7 @@ const EVENTS: Record<EventKind, { es: string; en: string }> = {
   universal_nom151_stamped: { es: 'Versión universal con sello NOM-151', en: 'Universal rendition NOM-151 stamped' },
   identity_verification_failed: { es: 'Identidad no verificada', en: 'Identity verification failed' },
   identity_verification_passed: { es: 'Identidad verificada', en: 'Identity verification passed' },
+  bulk_completed: { es: 'Envío masivo terminado', en: 'Bulk send finished' },
 };
 
 /** An event kind in words; an unknown identifier as it is. */

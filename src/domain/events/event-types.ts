@@ -1,11 +1,11 @@
 // The event kinds and the shape of each one's `meta` (decisions.md "Events"). The database checks
-// the same twelve identifiers (store/migrations/0003_events.sql).
+// the same thirteen identifiers (store/migrations/0040_bulk_runs.sql).
 
 import { EVENT_KINDS } from '../../schemas/events.js';
 
 export { EVENT_KINDS };
 
-/** One of the twelve event identifiers. */
+/** One of the thirteen event identifiers. */
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export function isEventKind(value: unknown): value is EventKind {
@@ -97,6 +97,12 @@ export interface ExpiredMeta {
   pending_signers: EventSigner[];
 }
 
+/** bulk_completed: the run's size, and how many rows were not made because the package ran out. */
+export interface BulkCompletedMeta {
+  rows: number;
+  not_made: number;
+}
+
 /** The `meta` of each event kind. */
 export interface EventMeta {
   original_signed: SignedMeta;
@@ -111,6 +117,7 @@ export interface EventMeta {
   universal_nom151_stamped: StampedMeta;
   identity_verification_failed: IdentityMeta;
   identity_verification_passed: IdentityMeta;
+  bulk_completed: BulkCompletedMeta;
 }
 
 /**
@@ -123,6 +130,18 @@ export interface NotificationBody {
   document_ticket: string | null;
   document_title: string | null;
   document_set: string | null;
+  created_at: string;
+  meta: unknown;
+}
+
+/** The JSON body of a bulk_completed delivery (decisions.md "Bulk send"): about a run, not a document. */
+export interface BulkNotificationBody {
+  notification_id: string;
+  notification_type: 'bulk_completed';
+  bulk_id: string;
+  state: 'completed' | 'stopped';
+  created: number;
+  refused: number;
   created_at: string;
   meta: unknown;
 }
