@@ -54,6 +54,9 @@ export async function blobReferences(db: Db): Promise<BlobReference[]> {
     select c.raw_sha256, 'certified_emails', 'raw_sha256', 'certified email ' || c.id || ' of document ' || d.ticket
       from certified_emails c join documents d on d.id = c.document_id where c.raw_blob is null and c.raw_sha256 is not null
     union all
+    select b.source_sha256, 'bulk_runs', 'source_sha256', 'bulk run ' || b.bulk_id
+      from bulk_runs b where b.source_sha256 is not null
+    union all
     select a ->> 'sha256', 'mail_messages', 'attachments', 'mail ' || m.message_id
       from mail_messages m cross join lateral jsonb_array_elements(m.attachments) a where a ->> 'sha256' is not null
   `.execute(db);

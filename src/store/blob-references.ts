@@ -24,6 +24,7 @@ export const BLOB_COLUMNS: readonly { table: keyof Database; column: string }[] 
   { table: 'certified_emails', column: 'raw_sha256' }, // rows before 0032: the raw message in the clear
   { table: 'certified_emails', column: 'raw_blob' }, // the raw message, sealed under the master key
   { table: 'certified_emails', column: 'evidence_pdf_sha256' }, // the certified email's evidence PDF
+  { table: 'bulk_runs', column: 'source_sha256' }, // a bulk run's PDF, read once for all its rows
   { table: 'stamps', column: 'covered_sha256' }, // a stamped rendition (for a client's hash: names no blob, harmless)
 ];
 
@@ -35,6 +36,7 @@ export const BLOB_JSON_ARRAYS: readonly { table: keyof Database; column: string 
 /** Columns named like blob keys that are not: what each holds instead. */
 export const NOT_BLOB_COLUMNS: Readonly<Record<string, string>> = {
   'identity_evidence.sha256': 'the hash of an identity image, which is stored sealed in the row itself',
+  'bulk_runs.body_sha256': "the hash of a bulk request's body, which tells a repeated Idempotency-Key apart",
   'pdf_page_sizes.sha256': 'the file whose page sizes the row keeps: a cache that never keeps a file alive',
 };
 

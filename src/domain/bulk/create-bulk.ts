@@ -11,6 +11,7 @@ import { findRunByKey, insertRun } from '../../store/bulk-repo.js';
 import { findTemplate } from '../../store/templates-repo.js';
 import { addBulkRunJob } from '../../jobs/payloads/bulk-run.js';
 import type { BulkStarted, CreateBulkInput } from '../../schemas/bulk.js';
+import { blobSharedLockSql, ensureBlob } from '../../store/blob-fence.js';
 
 const ORIGINS = ['b64_doc', 'url_doc', 'template'] as const;
 
@@ -30,6 +31,7 @@ export async function createBulk(
   const { rows, b64_doc, url_doc, ...base } = body;
   let sourceSha256: string | null = null;
   let sourceName: string | null = null;
+  let sourceBytes: Uint8Array | undefined;
   if (origin === 'template') {
     await requireTemplate(deps, opts.accountId, base.template);
   } else {
@@ -39,11 +41,17 @@ export async function createBulk(
         ? await fetchPdf(deps, url_doc)
         : { bytes: decodeBase64Pdf(b64_doc ?? '', deps.config.limits.documentBytes), name: undefined };
     sourceSha256 = await deps.blobs.put(source.bytes);
+    sourceBytes = source.bytes;
     sourceName = source.name ?? null;
   }
 
   const bulkId = newPublicId();
   const inserted = await deps.db.transaction().execute(async (trx) => {
+    // The run's row names the file: under its blob lock, with the bytes put back if a sweep took them.
+    if (sourceSha256 !== null && sourceBytes !== undefined) {
+      await blobSharedLockSql(sourceSha256).execute(trx);
+      await ensureBlob(deps.blobs, sourceSha256, sourceBytes);
+    }
     const runId = await insertRun(trx, {
       bulkId,
       accountId: opts.accountId,
