@@ -9,7 +9,7 @@ import { PkiError } from './errors.js';
 import { normalizeSerialHex } from './primitives.js';
 import { OID } from './cms/oids.js';
 
-const UID = '0.9.2342.19200300.100.1.1';
+const UID = OID.uid;
 
 /** A CERT signer's certificate, as the checks and the page need it. */
 export interface OwnCertificate {

@@ -34,6 +34,8 @@ export const OID = {
   // Name attributes (RFC 5280 App. A; X.520; the SAT's e.firma puts its RFC in x500UniqueIdentifier).
   commonName: '2.5.4.3',
   serialNumber: '2.5.4.5',
+  /** uid (RFC 4519), where some CAs put a holder's identifier. */
+  uid: '0.9.2342.19200300.100.1.1',
   countryName: '2.5.4.6',
   organizationName: '2.5.4.10',
   organizationalUnitName: '2.5.4.11',

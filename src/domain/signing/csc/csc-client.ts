@@ -5,13 +5,14 @@
 // client URL guard; every call has a time limit and a size limit.
 import type { CscProvider } from '../../../config.js';
 import { AppError } from '../../errors.js';
+import { OID } from '../../../pki/cms/oids.js';
 
 const TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 256 * 1024;
 /** id-sha256 (RFC 5754): the hash algorithm of the signed attributes' hash. */
-export const SHA256_OID = '2.16.840.1.101.3.4.2.1';
+export const SHA256_OID = OID.sha256;
 /** sha256WithRSAEncryption: how the credential's RSA key signs that hash. */
-const SHA256_WITH_RSA_OID = '1.2.840.113549.1.1.11';
+const SHA256_WITH_RSA_OID = OID.sha256WithRsa;
 
 const failed = (provider: CscProvider, what: string, detail: string) =>
   new AppError('CSC_PROVIDER_ERROR', `${provider.name}: ${what} failed (${detail})`, { provider: provider.name, step: what });
