@@ -20,6 +20,7 @@ import { signInTokenFor } from '../helpers/panel.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { holdUntilFloor } from '../../src/http/answer-floor.js';
+import { SharedRequestCounts } from '../../src/http/rate-limit.js';
 
 const HTML = `<!doctype html><html><body>
 <p>Cliente: <span class="svc-template-field" id="client">CLIENT</span></p>
@@ -45,6 +46,8 @@ async function mountPanel(): Promise<FastifyInstance> {
     'answerFloor',
     holdUntilFloor(async () => {}),
   );
+  // The sign-in links' limit counts here, as app.ts decorates it (not exchanged: one process).
+  app.decorate('requestCounts', new SharedRequestCounts({ db: s.deps.db, nowMs: () => Date.now() }));
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) {
       if (method !== 'HEAD') {
@@ -134,6 +137,8 @@ const json = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unkno
 
 describe('the panel answers every field its handler returned', () => {
   it('signing in, and the session', async () => {
+    // The operator's brand, shown on the sign-in page before anyone signs in.
+    expect((await call('GET', '/panel/api/operator-brand')).statusCode).toBe(200);
     await call('POST', '/panel/api/sign-in/request', { email: 'owner@example.com', language: 'en' });
     const signedIn = await call('POST', '/panel/api/sign-in', { token: await signInTokenFor(s, 'owner@example.com') });
     cookie = String(signedIn.headers['set-cookie']).split(';')[0];
@@ -197,6 +202,11 @@ describe('the panel answers every field its handler returned', () => {
 
   it('usage', async () => {
     expect((await json('GET', '/panel/api/usage')).packages).toHaveLength(1);
+  });
+
+  it('the brand', async () => {
+    expect((await call('GET', '/panel/api/brand')).statusCode).toBe(200);
+    expect((await json('POST', '/panel/api/brand', { brand_name: 'Notaría 12' })).brand_name).toBe('Notaría 12');
   });
 
   it('signing out', async () => {

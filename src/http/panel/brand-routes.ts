@@ -22,7 +22,7 @@ export function panelBrandRoutes(deps: Deps) {
     const operator = deps.config.operatorBrand;
     app.get(
       '/panel/api/operator-brand',
-      { schema: { hide: true, response: { 200: OperatorBrandView } }, config: { panelPublic: true } },
+      { schema: { hide: true, response: { 200: OperatorBrandView, '4xx': ErrorResponse } }, config: { panelPublic: true } },
       async () => ({
         name: operator.name,
         colour: operator.colour,
