@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SelloClient } from '../../src/client/index.js';
+import { FLUSH_MS } from '../../src/http/rate-limit.js';
 import { createAccount } from '../../src/domain/accounts/create-account.js';
 import { createSecretBox } from '../../src/pki/secret-box.js';
 import { openDb, type DbHandle } from '../../src/store/db.js';
@@ -130,6 +131,18 @@ async function sharedLimitCheck(apis: Node[]) {
   for (let n = 0; n < LIMIT / 2; n++) {
     first.push((await get(0)).status, (await get(1)).status);
   }
+  // Each process hears of the other's counts at its next exchange (about once a second), and on a
+  // fast machine the whole check takes less than that: wait until both have sent their half, then
+  // for two more exchange intervals, so that each has read the other's half back.
+  const account = await handle.db.selectFrom('accounts').select('id').where('web_id', '=', creds.webId).executeTakeFirstOrThrow();
+  for (let i = 0; i < 200; i++) {
+    const rows = await handle.db.selectFrom('rate_counts').select('count').where('key', '=', `account:${account.id}`).execute();
+    if (rows.length === 2 && rows.every((r) => r.count >= LIMIT / 2)) {
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2 * FLUSH_MS + 500));
   const refused: (string | undefined)[] = [undefined, undefined];
   for (let n = 0; n < LIMIT && refused.some((r) => r === undefined); n++) {
     for (const i of [0, 1]) {

@@ -153,7 +153,8 @@ describe('who asks, and the language of the legend', () => {
     const info = await call('GET', `/sign/api/${ana}`);
     expect(info.status).toBe(200);
     const account = await s.deps.db.selectFrom('accounts').select('name').where('web_id', '=', s.creds.webId).executeTakeFirstOrThrow();
-    expect(info.json.sender).toEqual({ name: account.name, logo: null });
+    // No brand set: the account's name, no logo, Sello's name shown.
+    expect(info.json.sender).toEqual({ name: account.name, logo: null, brand_name: null, brand_colour: null, hide_sello: false });
     expect(info.json.message).toBe('Firma antes del viernes.');
     expect(info.json.default_language).toBe('es');
     const plain = await twoSignerDocument();

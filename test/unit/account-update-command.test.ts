@@ -24,12 +24,14 @@ describe('sello account update', () => {
       nom151Default: true,
       identityRetries: 3,
       identityDecision: 'manual',
+      // No brand flag given: every brand setting left as it is.
+      brand: {},
       json: false,
     });
   });
 
   it.each(['rsa-2048', 'ecdsa-p256', 'default'])('reads --signer-key %s', (key) => {
-    expect(update('--signer-key', key)).toEqual({ kind: 'update', webId: 'w', signerKey: key, json: false });
+    expect(update('--signer-key', key)).toEqual({ kind: 'update', webId: 'w', signerKey: key, brand: {}, json: false });
   });
 
   it.each([
