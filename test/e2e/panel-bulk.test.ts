@@ -1,7 +1,7 @@
 // Bulk send in the panel, in Chromium as a person does it: the draft the prepare page keeps in
 // IndexedDB (seeded here with the same database, store and key as web/src/panel/draft-store.ts),
-// a CSV file written by a spreadsheet (byte-order mark, semicolons, a quoted field holding the
-// separator) with one address that cannot be one, the rows and that problem shown before sending,
+// the service's row limit said and a file over it not sent, a CSV file written by a spreadsheet
+// (byte-order mark, semicolons, a quoted field holding the separator) with one address that cannot be one, the rows and that problem shown before sending,
 // an answer lost on the way and Send pressed again (the same Idempotency-Key: one run), the run
 // page's progress bar reaching the end, three documents made and the bad row refused with the field
 // named, and the run in the list of runs.
@@ -34,7 +34,8 @@ const CSV = [
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  // A limit of four rows: the file of four goes, one of five is refused before sending.
+  [s, browser] = await Promise.all([startTestServer({ env: { SELLO_BULK_MAX_ROWS: '4' } }), launchChromium()]);
   jobs = jobRunner(s.connectionString, s.deps);
   pdf = (await makePdf([A4])).toString('base64');
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
@@ -101,11 +102,15 @@ describe('bulk send in the panel', () => {
     await page.getByTestId('bulk-source').waitFor();
     expect(await page.getByTestId('bulk-source-line').textContent()).toBe('PDF file: contrato.pdf');
     expect(await page.getByTestId('bulk-placeholders').locator('li').allTextContents()).toEqual(['{{row.name}}', '{{row.email}}']);
-    expect(await page.getByTestId('bulk-limit').textContent()).toBe(
-      `Up to ${s.deps.config.limits.bulkRows.toLocaleString('en')} rows per send.`,
-    );
+    expect(await page.getByTestId('bulk-limit').textContent()).toBe('Up to 4 rows per send.');
 
-    await page.getByLabel('CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV, 'utf8') });
+    const csv = page.getByLabel('CSV file');
+    await csv.setInputFiles({ name: 'five.csv', mimeType: 'text/csv', buffer: Buffer.from(`${CSV}Eve;eve@example.com\r\n`, 'utf8') });
+    expect(await page.getByTestId('bulk-over-limit').textContent()).toBe('The file has 5 rows; the most is 4.');
+    expect(await page.getByTestId('bulk-send').isDisabled()).toBe(true);
+
+    await csv.setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV, 'utf8') });
+    await page.getByTestId('bulk-over-limit').waitFor({ state: 'detached' });
     // Mapped by name at once.
     expect(await page.getByTestId('map-name').inputValue()).toBe('name');
     expect(await page.getByTestId('map-email').inputValue()).toBe('email');

@@ -42,7 +42,7 @@ export function BulkPrepare({ payload, maxRows }: { payload: DraftPayload; maxRo
 
   return (
     <div className="card">
-      <div className="field">
+      <div className="field bulk-file">
         <label className="field-label" htmlFor="bulk-csv">
           {t.csvLabel}
         </label>
@@ -59,7 +59,7 @@ export function BulkPrepare({ payload, maxRows }: { payload: DraftPayload; maxRo
       {table && (
         <>
           <p role="status">{t.csvRead(table.records.length, table.columns.length)}</p>
-          <h3>{t.mapTitle}</h3>
+          <h3 className="bulk-subtitle">{t.mapTitle}</h3>
           <div className="bulk-map">
             {placeholders.map((p) => (
               <div className="field" key={p.path}>

@@ -13,9 +13,11 @@ type Outcome = { index: number; document_ticket?: string; error?: { code: string
 /** Rows per page of outcomes, as GET /panel/api/bulk/:id gives them by default. */
 const PAGE = 100;
 
-function fieldOf(details: unknown): string | undefined {
-  const f = typeof details === 'object' && details !== null ? (details as { field?: unknown }).field : undefined;
-  return typeof f === 'string' ? f : undefined;
+/** The field the error names, when its message does not already say it. */
+function fieldOf(error: Outcome['error']): string | undefined {
+  const d = error?.details;
+  const f = typeof d === 'object' && d !== null ? (d as { field?: unknown }).field : undefined;
+  return typeof f === 'string' && !error?.message.includes(f) ? f : undefined;
 }
 
 export function BulkRunPage({ bulkId }: { bulkId: string }) {
@@ -90,7 +92,7 @@ export function BulkRunPage({ bulkId }: { bulkId: string }) {
                   ) : (
                     <span className="row-problem">
                       <code>{r.error?.code}</code> {r.error?.message}
-                      {fieldOf(r.error?.details) && <> ({t.errorField(fieldOf(r.error?.details) ?? '')})</>}
+                      {fieldOf(r.error) && <> ({t.errorField(fieldOf(r.error) ?? '')})</>}
                     </span>
                   ),
               },

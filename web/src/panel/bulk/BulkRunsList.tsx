@@ -34,7 +34,8 @@ export function BulkRunsList({ runs }: { runs: ReturnType<typeof useBulkRuns> })
         rowTestId={(r) => `bulk-run-${r.bulk_id}`}
         columns={[
           {
-            label: t.colCreated,
+            // Not "Created": the column of rows created says that (a table's labels are its keys).
+            label: t.colRun,
             cell: (r) => <Link href={`/panel/bulk/${encodeURIComponent(r.bulk_id)}`}>{when(r.created_at)}</Link>,
           },
           { label: t.colState, cell: (r) => <Badge kind={runBadge(r.state)}>{t.runState[r.state] ?? r.state}</Badge> },

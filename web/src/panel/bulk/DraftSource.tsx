@@ -29,7 +29,7 @@ export function DraftSource({ draft, onDiscard }: { draft: PanelDraft; onDiscard
       <h2 className="section-title">{t.sourceTitle}</h2>
       <p data-testid="bulk-source-line">{sourceLine(draft, t)}</p>
       <p className="hint">{t.draftSaved(when(new Date(draft.savedAt).toISOString()))}</p>
-      <h3>{t.draftSignersTitle}</h3>
+      <h3 className="bulk-subtitle">{t.draftSignersTitle}</h3>
       <DataTable<DraftSigner>
         rows={draftSigners(draft.payload)}
         testId="bulk-signers"
@@ -41,7 +41,7 @@ export function DraftSource({ draft, onDiscard }: { draft: PanelDraft; onDiscard
           { label: t.colData, cell: (s) => <code>{s.data}</code> },
         ]}
       />
-      <h3>{t.placeholdersTitle}</h3>
+      <h3 className="bulk-subtitle">{t.placeholdersTitle}</h3>
       {placeholders.length === 0 ? (
         <p>{t.noPlaceholders}</p>
       ) : (

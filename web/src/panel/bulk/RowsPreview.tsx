@@ -43,7 +43,7 @@ export function RowsPreview({ prepared, placeholders }: { prepared: PreparedRows
   };
   return (
     <>
-      <h3>{t.previewTitle}</h3>
+      <h3 className="bulk-subtitle">{t.previewTitle}</h3>
       <p data-testid="bulk-problem-count" className={bad.length ? 'row-problem' : undefined}>
         {t.problemCount(bad.length, all.length)}
       </p>
