@@ -4,8 +4,10 @@
 // (byte-order mark, semicolons, a quoted field holding the separator) with one address that cannot be one, the rows and that problem shown before sending,
 // an answer lost on the way and Send pressed again (the same Idempotency-Key: one run), the run
 // page's progress bar reaching the end, three documents made and the bad row refused with the field
-// named, and the run in the list of runs.
+// named, and the run in the list of runs; axe-core finds nothing serious on the pages.
 import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitePanelUser } from '../../src/domain/panel/invite-panel-user.js';
@@ -15,6 +17,8 @@ import { jobRunner, type JobRunner } from '../helpers/jobs.js';
 import { signInTokenFor } from '../helpers/panel.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let s: TestServer;
 let jobs: JobRunner;
@@ -76,6 +80,25 @@ async function seedDraft(payload: Record<string, unknown>) {
   );
 }
 
+/**
+ * axe-core's serious and critical violations on the page as it is. The panel's CSP refuses an
+ * injected script tag, so axe is evaluated through the DevTools protocol (as account-panel.test.ts does).
+ */
+async function axeViolations(): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    await page.evaluate(await readFile(AXE, 'utf8'));
+  }
+  const violations = await page.evaluate(async () => {
+    const r = await (
+      window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe.run();
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+}
+
 async function runsOfAccount(): Promise<string[]> {
   const account = (await findAccountByWebId(s.deps.db, s.creds.webId))!;
   const runs = await s.deps.db.selectFrom('bulk_runs').select('bulk_id').where('account_id', '=', account.id).execute();
@@ -122,6 +145,8 @@ describe('bulk send in the panel', () => {
       'signer 1: “carla@example” does not fit their verification',
     );
 
+    expect(await axeViolations()).toEqual([]);
+
     // The first answer is lost after the service made the run; Send again carries the same key.
     const keys: string[] = [];
     await page.route('**/panel/api/bulk', async (route) => {
@@ -159,6 +184,8 @@ describe('bulk send in the panel', () => {
     const refused = (await page.getByTestId('bulk-outcome-2').textContent()) ?? '';
     expect(refused).toContain('stickers[0].data');
     expect(refused).toMatch(/^3[A-Z_]+ /);
+
+    expect(await axeViolations()).toEqual([]);
 
     // The three documents exist, each with its row's signer, and each row links to its own.
     const hrefs = await Promise.all([0, 1, 3].map((i) => page.getByTestId(`bulk-outcome-${i}`).getByRole('link').getAttribute('href')));
