@@ -1,10 +1,11 @@
 // Bulk send in the panel, in Chromium as a person does it: the draft the prepare page keeps in
 // IndexedDB (seeded here with the same database, store and key as web/src/panel/draft-store.ts),
 // the service's row limit said and a file over it not sent, a CSV file written by a spreadsheet
-// (byte-order mark, semicolons, a quoted field holding the separator) with one address that cannot be one, the rows and that problem shown before sending,
-// an answer lost on the way and Send pressed again (the same Idempotency-Key: one run), the run
-// page's progress bar reaching the end, three documents made and the bad row refused with the field
-// named, and the run in the list of runs; axe-core finds nothing serious on the pages.
+// (byte-order mark, semicolons, a quoted field holding the separator) with one address that
+// cannot be one, the rows and that problem shown before sending, an answer lost on the way and
+// Send pressed again (the same Idempotency-Key: one run), the run page's progress bar reaching the
+// end as the page asks again, then no more asking, three documents made and the bad row refused
+// with the field named, and the run in the list of runs; axe-core finds nothing serious.
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -121,6 +122,9 @@ describe('bulk send in the panel', () => {
         { authority: 'EMAIL_LINK', name: '{{row.name}}', data: '{{row.email}}', page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } },
       ],
     });
+    // The page's timers under the test's hand (time flows until paused): the run page's polling is
+    // driven below rather than waited for.
+    await page.clock.install();
     await page.reload();
     await page.getByTestId('bulk-source').waitFor();
     expect(await page.getByTestId('bulk-source-line').textContent()).toBe('PDF file: contrato.pdf');
@@ -175,9 +179,27 @@ describe('bulk send in the panel', () => {
     await bar.waitFor();
     expect(await bar.getAttribute('aria-valuenow')).toBe('0');
     expect(await page.getByTestId('bulk-run-state').textContent()).toBe('Running');
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 50);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes(`/panel/api/bulk/${runs[0]}`)) {
+        asked.push(r.url());
+      }
+    });
     await jobs.runDue();
+    // The page asks again when its interval has passed, and then shows the end.
+    await page.clock.runFor(1500);
     await page.locator('[role="progressbar"][aria-valuenow="100"]').waitFor();
     await page.getByTestId('bulk-run-state').filter({ hasText: 'Completed' }).waitFor();
+    // Completed: no more asking, however long the page stays open.
+    const askedAtEnd = asked.length;
+    expect(askedAtEnd).toBeGreaterThan(0);
+    await page.clock.runFor(15_000);
+    // A request of the test's own after those 15 s: any poll they made was sent before it.
+    await page.evaluate(() => fetch('/panel/api/session').then((r) => r.status));
+    expect(asked).toHaveLength(askedAtEnd);
+    // Time flows again for the rest (the document page below waits on timers of its own).
+    await page.clock.resume();
     expect(await page.getByTestId('bulk-created').textContent()).toBe('3');
     expect(await page.getByTestId('bulk-refused').textContent()).toBe('1');
     expect(await page.getByTestId('bulk-not-made').textContent()).toBe('0');
