@@ -111,3 +111,28 @@ examples(BulkRun, {
   ],
   next_offset: null,
 });
+
+export const BulkListQuery = Type.Object({
+  offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$', description: 'runs skipped; default 0' })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'most runs listed, 1..100; default 20' })),
+});
+
+export const BulkRunSummary = Type.Object({
+  bulk_id: Type.String(),
+  state: StringEnum(BULK_STATES),
+  created_at: DateTime(),
+  finished_at: Type.Union([DateTime(), Type.Null()]),
+  total: Type.Integer(),
+  created: Type.Integer(),
+  refused: Type.Integer({ description: 'not_made included' }),
+  pending: Type.Integer(),
+});
+
+/** The panel's list of the account's runs (GET /panel/api/bulk). */
+export const BulkRunList = Type.Object({
+  runs: Type.Array(BulkRunSummary, { description: 'newest first' }),
+  offset: Type.Integer(),
+  next_offset: Type.Union([Type.Integer(), Type.Null()]),
+  max_rows: Type.Integer({ description: 'most rows a run may have (SELLO_BULK_MAX_ROWS)' }),
+});
+export type BulkRunList = Static<typeof BulkRunList>;

@@ -195,3 +195,30 @@ export async function finishRun(
     .executeTakeFirst();
   return r.numUpdatedRows === 1n;
 }
+
+/**
+ * A page of the account's runs, newest first, each with its rows counted by state (a running run
+ * has no final counts yet, so they are counted here rather than read from created_rows).
+ */
+export async function listRuns(q: Q, accountId: string, offset: number, limit: number) {
+  const count = (states: string[]) =>
+    sql<number>`(select count(*)::int from bulk_rows x where x.run_id = r.id and x.state in (${sql.join(states)}))`;
+  return q
+    .selectFrom('bulk_runs as r')
+    .select([
+      'r.bulk_id',
+      'r.state',
+      'r.row_count',
+      'r.created_at',
+      'r.finished_at',
+      count(['created']).as('created'),
+      count(['refused', 'not_made']).as('refused'),
+      count(['pending', 'claimed']).as('pending'),
+    ])
+    .where('r.account_id', '=', accountId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+}

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkInput } from '../../src/client/index.js';
 import { parseAccountCommand, runAccountCommand } from '../../src/cli/account.js';
 import { setAccountWebhook } from '../../src/domain/accounts/set-webhook.js';
+import { listBulk } from '../../src/domain/bulk/list-bulk.js';
 import { runBulk } from '../../src/domain/bulk/run-bulk.js';
 import { guardedFetch, isPublicAddress } from '../../src/net/url-guard.js';
 import { apiError } from '../helpers/api-error.js';
@@ -336,3 +337,32 @@ describe('two workers on one row', () => {
 async function runAccount(bulkId: string): Promise<string> {
   return (await s.deps.db.selectFrom('bulk_runs').select('account_id').where('bulk_id', '=', bulkId).executeTakeFirstOrThrow()).account_id;
 }
+
+describe("the account's runs (the panel's list)", () => {
+  it('newest first, a page at a time, each counted as it stands; a bad limit is refused naming it', async () => {
+    const a = await s.newAccount('lista');
+    const first = await a.client.createBulk(input(people(1)), newKey());
+    const second = await a.client.createBulk(input(people(2)), newKey());
+    const third = await a.client.createBulk(input(people(1)), newKey());
+    expect(await runBulk(s.deps, { runId: await runId(first.bulk_id) })).toBe('finished');
+    const accountId = await runAccount(first.bulk_id);
+    const page1 = await listBulk(s.deps, { accountId, limit: '2' });
+    expect(page1.runs.map((r) => [r.bulk_id, r.state, r.total, r.created, r.refused, r.pending])).toEqual([
+      [third.bulk_id, 'running', 1, 0, 0, 1],
+      [second.bulk_id, 'running', 2, 0, 0, 2],
+    ]);
+    expect(page1.next_offset).toBe(2);
+    expect(page1.max_rows).toBe(s.deps.config.limits.bulkRows);
+    const page2 = await listBulk(s.deps, { accountId, offset: '2', limit: '2' });
+    expect(page2.runs.map((r) => [r.bulk_id, r.state, r.created, r.pending])).toEqual([[first.bulk_id, 'completed', 1, 0]]);
+    expect(page2.next_offset).toBeNull();
+    // Another account sees none of them.
+    const other = await s.newAccount('ajena');
+    const otherId = await runAccount((await other.client.createBulk(input(people(1)), newKey())).bulk_id);
+    expect((await listBulk(s.deps, { accountId: otherId })).runs).toHaveLength(1);
+    await expect(listBulk(s.deps, { accountId, limit: '101' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { field: 'limit' },
+    });
+  });
+});

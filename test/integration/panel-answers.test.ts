@@ -11,6 +11,7 @@ import { setAccountWebhook } from '../../src/domain/accounts/set-webhook.js';
 import { emitEvent } from '../../src/domain/events/emit-event.js';
 import { stampDocumentRendition } from '../../src/domain/nom151/stamp-document.js';
 import { addPackage } from '../../src/domain/packages/manage-packages.js';
+import { runBulk } from '../../src/domain/bulk/run-bulk.js';
 import { invitePanelUser } from '../../src/domain/panel/invite-panel-user.js';
 import { handleError } from '../../src/http/errors.js';
 import { panelApiRoutes } from '../../src/http/panel/index.js';
@@ -69,8 +70,13 @@ async function mountPanel(): Promise<FastifyInstance> {
 }
 
 /** Calls the panel; the answer must be what the handler returned, field for field. */
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = { cookie };
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  body?: unknown,
+  extra: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { cookie, ...extra };
   if (method !== 'GET') {
     headers['x-csrf-token'] = csrf;
   }
@@ -133,7 +139,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-const json = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => (await call(method, url, body)).json();
+const json = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, extra?: Record<string, string>) =>
+  (await call(method, url, body, extra)).json();
 
 describe('the panel answers every field its handler returned', () => {
   it('signing in, and the session', async () => {
@@ -207,6 +214,30 @@ describe('the panel answers every field its handler returned', () => {
   it('the brand', async () => {
     expect((await call('GET', '/panel/api/brand')).statusCode).toBe(200);
     expect((await json('POST', '/panel/api/brand', { brand_name: 'Notaría 12' })).brand_name).toBe('Notaría 12');
+  });
+
+  it('bulk send: a run started, one run and its rows, the list of runs', async () => {
+    const pdf = (await makePdf([A4])).toString('base64');
+    const body = {
+      b64_doc: pdf,
+      stickers: [
+        { authority: 'EMAIL_LINK', data: '{{row.email}}', name: '{{row.name}}', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } },
+      ],
+      rows: [
+        { name: 'Ana', email: 'ana@example.com' },
+        { name: 'Bob', email: 'not an address' },
+      ],
+    };
+    const started = await json('POST', '/panel/api/bulk', body, { 'idempotency-key': 'panel-answers-1' });
+    const run = await s.deps.db.selectFrom('bulk_runs').select('id').where('bulk_id', '=', started.bulk_id).executeTakeFirstOrThrow();
+    expect(await runBulk(s.deps, { runId: run.id })).toBe('finished');
+    const one = await json('GET', `/panel/api/bulk/${started.bulk_id}`);
+    expect(one.rows.map((r: { document_ticket?: string; error?: unknown }) => Boolean(r.document_ticket))).toEqual([true, false]);
+    const list = await json('GET', '/panel/api/bulk');
+    expect(list.runs.map((r: { bulk_id: string; created: number; refused: number }) => [r.bulk_id, r.created, r.refused])).toEqual([
+      [started.bulk_id, 1, 1],
+    ]);
+    expect(list.max_rows).toBe(s.deps.config.limits.bulkRows);
   });
 
   it('signing out', async () => {

@@ -15,6 +15,8 @@ import { usePanelLang, usePanelSession } from './use-panel-session';
 import { UsagePage } from './UsagePage';
 import { WebhooksPage } from './WebhooksPage';
 import { BrandPage } from './BrandPage';
+import { BulkPage } from './bulk/BulkPage';
+import { BulkRunPage } from './bulk/BulkRunPage';
 import { useOperatorBrand } from './use-operator-brand';
 import { Link } from './widgets';
 
@@ -36,6 +38,8 @@ export function PanelApp() {
     keys: t.keysTitle,
     usage: t.usageTitle,
     brand: t.brandTitle,
+    bulk: t.bulkTitle,
+    'bulk-run': t.bulkTitle,
   };
   // The panel is the operator's: its name, logo and colour (SELLO_OPERATOR_*), the sign-in page's
   // above all, which belongs to no account.
@@ -90,6 +94,7 @@ function PanelNav({ route }: { route: Route }) {
       {(
         [
           ['documents', '/panel', t.navDocuments],
+          ['bulk', '/panel/bulk', t.navBulk],
           ['sets', '/panel/sets', t.navSets],
           ['templates', '/panel/templates', t.navTemplates],
           ['webhooks', '/panel/webhooks', t.navWebhooks],
@@ -98,7 +103,8 @@ function PanelNav({ route }: { route: Route }) {
           ['brand', '/panel/brand', t.navBrand],
         ] as const
       ).map(([page, href, label]) => {
-        const current = route.page === page || (page === 'documents' && route.page === 'document');
+        const current =
+          route.page === page || (page === 'documents' && route.page === 'document') || (page === 'bulk' && route.page === 'bulk-run');
         return (
           <Link key={page} href={href} aria-current={current ? 'page' : undefined} className="nav-link">
             {label}
@@ -126,6 +132,10 @@ function Section({ route }: { route: Route }) {
       return <UsagePage />;
     case 'brand':
       return <BrandPage />;
+    case 'bulk':
+      return <BulkPage />;
+    case 'bulk-run':
+      return <BulkRunPage key={route.bulkId} bulkId={route.bulkId} />;
     default:
       return <DocumentsPage />;
   }

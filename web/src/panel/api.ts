@@ -27,6 +27,7 @@ import type {
   PanelWebhookSecret,
 } from '../../../src/schemas/panel.js';
 import type { StampList } from '../../../src/schemas/stamps.js';
+import type { BulkRun, BulkRunList, BulkStarted, CreateBulkInput } from '../../../src/schemas/bulk.js';
 import type { DeliveryList, RetriedDelivery } from '../../../src/schemas/webhook-deliveries.js';
 import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/schemas/workflows.js';
 import type { DocumentSet } from '../../../src/schemas/sets.js';
@@ -46,6 +47,8 @@ export class PanelError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error's details, as the service gave them (`field` names the value refused). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -58,8 +61,8 @@ export function setCsrfToken(token: string): void {
   csrf = token;
 }
 
-async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, extra?: Record<string, string>): Promise<T> {
+  const headers: Record<string, string> = { ...extra };
   if (method !== 'GET') {
     headers['content-type'] = 'application/json';
     if (csrf) {
@@ -75,13 +78,13 @@ async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: u
   if (res.status === 204) {
     return undefined as T;
   }
-  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string; details?: unknown } } | null;
   if (!res.ok) {
     if (res.status === 401 && data?.error?.code === 'PANEL_SESSION_REQUIRED') {
       // The session ended (idle, signed out elsewhere): the app goes back to the sign-in page.
       window.dispatchEvent(new Event('panel-session-ended'));
     }
-    throw new PanelError(res.status, data?.error?.code ?? 'HTTP', data?.error?.message ?? `HTTP ${res.status}`);
+    throw new PanelError(res.status, data?.error?.code ?? 'HTTP', data?.error?.message ?? `HTTP ${res.status}`, data?.error?.details);
   }
   return data as T;
 }
@@ -137,6 +140,10 @@ export const api = {
   brand: () => call<AccountBrand>('GET', '/brand'),
   setBrand: (change: AccountBrandUpdate) => call<AccountBrand>('POST', '/brand', change),
   operatorBrand: () => call<OperatorBrandView>('GET', '/operator-brand'),
+  /** `key` is made once per send: the same key again answers the run it made (a double click, a retry). */
+  startBulk: (body: CreateBulkInput, key: string) => call<BulkStarted>('POST', '/bulk', body, { 'idempotency-key': key }),
+  bulkRun: (bulkId: string, q: { offset?: string; limit?: string }) => call<BulkRun>('GET', `/bulk/${encodeURIComponent(bulkId)}${qs(q)}`),
+  bulkRuns: (q: { offset?: string; limit?: string }) => call<BulkRunList>('GET', `/bulk${qs(q)}`),
 };
 
 /**

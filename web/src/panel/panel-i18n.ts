@@ -7,6 +7,7 @@ import { createContext, useContext } from 'react';
 import type { Lang } from '../api';
 import { accountEn, accountEs } from './words/account';
 import { brandEn, brandEs } from './words/brand';
+import { bulkEn, bulkEs } from './words/bulk';
 import { commonEn, commonEs } from './words/common';
 import { documentsEn, documentsEs } from './words/documents';
 import { webhooksEn, webhooksEs } from './words/webhooks';
@@ -14,11 +15,11 @@ import { webhooksEn, webhooksEs } from './words/webhooks';
 // One dictionary per language, assembled from the words of each area (words/*.ts). Each area's
 // English is typed by its Spanish, so neither language can miss a string; a key belongs to one
 // area only (a second would silently win the spread: test/unit/panel-words.test.ts).
-const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs, ...brandEs };
+const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs, ...brandEs, ...bulkEs };
 
 export type PanelDict = typeof es;
 
-const en: PanelDict = { ...commonEn, ...documentsEn, ...webhooksEn, ...accountEn, ...brandEn };
+const en: PanelDict = { ...commonEn, ...documentsEn, ...webhooksEn, ...accountEn, ...brandEn, ...bulkEn };
 
 export const panelDictionaries: Record<Lang, PanelDict> = { es, en };
 

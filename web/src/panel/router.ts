@@ -11,13 +11,19 @@ export type Route =
   | { page: 'templates' }
   | { page: 'keys' }
   | { page: 'usage' }
-  | { page: 'brand' };
+  | { page: 'brand' }
+  | { page: 'bulk' }
+  | { page: 'bulk-run'; bulkId: string };
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, '');
   const doc = /^\/panel\/documents\/([^/]+)$/.exec(path);
   if (doc) {
     return { page: 'document', ticket: decodeURIComponent(doc[1]) };
+  }
+  const bulkRun = /^\/panel\/bulk\/([^/]+)$/.exec(path);
+  if (bulkRun) {
+    return { page: 'bulk-run', bulkId: decodeURIComponent(bulkRun[1]) };
   }
   switch (path) {
     case '/panel/sign-in':
@@ -34,6 +40,8 @@ export function parseRoute(pathname: string): Route {
       return { page: 'usage' };
     case '/panel/brand':
       return { page: 'brand' };
+    case '/panel/bulk':
+      return { page: 'bulk' };
     default:
       return { page: 'documents' };
   }
