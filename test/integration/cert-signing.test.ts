@@ -209,7 +209,7 @@ function cmsPrint(dir: string, der: Buffer): string {
 
 /** RSASSA-PSS-params as openssl prints them: SHA-256, MGF1 with SHA-256, a salt of 32 (0x20) bytes. */
 const PSS_SHA256_SALT_32 =
-  /algorithm: rsassaPss[^\n]*\n\s*parameter: SEQUENCE:[^]*?:sha256[^]*?:mgf1[^]*?:sha256[^]*?cont \[ 2 \][^\n]*\n[^\n]*INTEGER\s*:20\n/;
+  /algorithm: rsassaPss[^\n]*\n\s*parameter: SEQUENCE:[\s\S]*?:sha256[\s\S]*?:mgf1[\s\S]*?:sha256[\s\S]*?cont \[ 2 \][^\n]*\n[^\n]*INTEGER\s*:20\n/;
 
 /** The signerInfos part of the printout (the certificates carry algorithms of their own). */
 const signerInfoPart = (printed: string) => printed.slice(printed.indexOf('signerInfos:'));
