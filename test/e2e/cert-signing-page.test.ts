@@ -3,12 +3,17 @@
 // writes them), types the password, checks the certificate the page shows as the service checked it,
 // and signs. Every request body the page sends is recorded: none carries the key or the password.
 // A PEM certificate with its key in a second file signs too; a wrong password and the service's
-// refusal of another person's certificate are explained.
+// refusal of another person's certificate are explained. ECDSA (P-256, in a legacy PKCS#12) and
+// RSASSA-PSS keys (PEM) sign through WebCrypto as well: openssl cms verifies what they signed.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
 import { type CertCredential, type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
+import { firstSignature, opensslCmsVerify } from '../helpers/openssl-cms.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
@@ -172,4 +177,36 @@ describe('the signer page with an own certificate (CERT)', () => {
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     await page.context().close();
   });
+
+  it('signs with an ECDSA P-256 key in a legacy PKCS#12 and an RSASSA-PSS key in PEM; openssl cms and pdfsig verify them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sello-cert-page-'));
+    try {
+      const ec = await ca.issue({ ...ANA, key: 'ec-p256', password: 'Clave#EC-2026' });
+      const pss = await ca.issue({ ...ANA, key: 'rsa-pss', password: 'Clave#PSS-2026' });
+      for (const [label, o, pdfsigChecks] of [
+        ['ec', { file: ec.p12Legacy, name: 'ana-ec.p12', password: ec.password }, true],
+        ['pss', { file: Buffer.from(pss.certPem), name: 'ana-pss.pem', key: Buffer.from(pss.keyPem), password: pss.password }, false],
+      ] as const) {
+        const { doc, url } = await certSignerUrl();
+        const { page, problems } = await open(url);
+        await page.getByRole('heading', { name: 'Sign with your certificate' }).waitFor();
+        await pick(page, o);
+        expect((await confirmShown(page)).serial).toBe(label === 'ec' ? ec.serialHex : pss.serialHex);
+        expect(problems).toEqual([]);
+        const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+        const verified = opensslCmsVerify(dir, label, firstSignature(file), ca.rootPem);
+        expect(verified.out).toMatch(/CMS Verification successful/);
+        // pdfsig (poppler over NSS) does not verify signatures of id-RSASSA-PSS keys: openssl does above.
+        if (pdfsigChecks) {
+          const checked = await pdfsig(file, ca.rootPem);
+          expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: ANA.name });
+        }
+        const report = await s.client.signatureReport(doc.document_ticket);
+        expect(report.firmas[0]).toMatchObject({ certType: 'CERT', validSignature: true });
+        await page.context().close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -5,8 +5,8 @@
 // non-extractable CryptoKey.
 import { useState } from 'react';
 import { ApiError, type CertPrepared, type Lang, type SignResult, finishCert, prepareCert } from './api';
-import { fromBase64, signPrepared, toBase64 } from './efirma';
-import { CertificateError, type CertificateProblem, openOwnCertificate } from './own-certificate';
+import { fromBase64, toBase64 } from './efirma';
+import { CertificateError, type CertificateProblem, openOwnCertificate, signWithOwnKey } from './own-certificate';
 
 export type CheckedCertificate = CertPrepared['certificate'];
 
@@ -57,7 +57,7 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
       if (!(await confirm(prepared.certificate))) {
         return;
       }
-      const value = toBase64(await signPrepared(opened.key, fromBase64(prepared.signed_attributes)));
+      const value = toBase64(await signWithOwnKey(opened.key, prepared, fromBase64(prepared.signed_attributes)));
       p.onSigned(await finishCert(p.token, prepared.preparation_id, value));
     });
 
