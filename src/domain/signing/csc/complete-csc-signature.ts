@@ -2,8 +2,9 @@
 // code. The service takes the authorization the state names (once), exchanges the code with its
 // PKCE verifier for an access token, lists the signer's credentials, takes the one whose
 // certificate names the sticker's signer (as for CERT), prepares the signature with that
-// certificate (own-certificate/), asks signatures/signHash for the SHA-256 of the signed attributes,
-// and finishes the signature with the value the provider returned. Then the signer is sent back to
+// certificate (own-certificate/), asks signatures/signHash for the hash of the signed attributes
+// (SHA-256, or the hash of an ECDSA key's curve), with the SAD of credentials/authorize bound to that
+// hash when the credential is SCAL2, and finishes the signature with the value the provider returned. Then the signer is sent back to
 // their signing page, which shows the document signed.
 import { createHash } from 'node:crypto';
 import { sealedTokenOf, takeCscAuthorization } from '../../../store/csc-repo.js';
@@ -15,7 +16,8 @@ import { namesSigner } from '../cert/check-cert-certificate.js';
 import { finishOwnSignature } from '../own-certificate/finish-own-signature.js';
 import { prepareOwnSignature } from '../own-certificate/prepare-own-signature.js';
 import { cscAuthority } from './csc-authority.js';
-import { exchangeCode, listCredentials, signHash } from './csc-client.js';
+import { nodeHashName } from '../../../pki/cms/oids.js';
+import { authorizeCredential, exchangeCode, listCredentials, signAlgorithmFor, signHash } from './csc-client.js';
 import { cscProvider, redirectUriOf, stateHash } from './start-csc-signature.js';
 
 const invalid = (message: string) => new AppError('CSC_AUTHORIZATION_INVALID', message);
@@ -66,8 +68,18 @@ export async function completeCscSignature(
   const authority = cscAuthority(provider.name);
   const language = auth.language === 'en' ? 'en' : 'es';
   const prepared = await prepareOwnSignature(deps, { token, certificate: credential.chainDer[0], language }, authority);
-  const hash = createHash('sha256').update(prepared.signedAttributes).digest();
-  const signature = await signHash(provider, { accessToken, credentialId: credential.id, hash });
+  const hash = createHash(nodeHashName(prepared.scheme.hash)).update(prepared.signedAttributes).digest();
+  const algorithm = signAlgorithmFor(credential, prepared.scheme);
+  const sad =
+    credential.scal === '2'
+      ? await authorizeCredential(provider, {
+          accessToken,
+          credentialId: credential.id,
+          hash,
+          hashAlgorithmOID: algorithm.hashAlgorithmOID,
+        })
+      : undefined;
+  const signature = await signHash(provider, { accessToken, credentialId: credential.id, hash, algorithm, sad });
   await finishOwnSignature(deps, { token, preparationId: prepared.id, signature, ip: q.ip }, authority);
   return { redirect: pageUrl };
 }
