@@ -4,7 +4,8 @@
 // and signs. Every request body the page sends is recorded: none carries the key or the password.
 // A PEM certificate with its key in a second file signs too; a wrong password and the service's
 // refusal of another person's certificate are explained. ECDSA (P-256, in a legacy PKCS#12) and
-// RSASSA-PSS keys (PEM) sign through WebCrypto as well: openssl cms verifies what they signed.
+// RSASSA-PSS keys (PEM) sign through WebCrypto as well: openssl cms verifies what they signed. On a
+// set link, one look at the certificate signs every document of the set, one prepare and finish each.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -208,5 +209,51 @@ describe('the signer page with an own certificate (CERT)', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 120_000);
+
+  it('signs both documents of a set with one PKCS#12 through the set link; pdfsig trusts each signature', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta de proveedor' });
+    const tickets: string[] = [];
+    for (const name of ['Contrato', 'Anexo']) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [{ authority: 'CERT', data: ANA.email, name: 'Ana', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'en' });
+    const { page, sent, problems } = await open(closed.signers[0].signer_url);
+    await page.getByRole('heading', { name: 'Sign with your certificate' }).waitFor();
+    await pick(page, { file: ana.p12Legacy, name: 'ana.p12', password: ana.password });
+    // One confirmation for the set: the same certificate signs every document.
+    expect((await confirmShown(page)).serial).toBe(ana.serialHex);
+    expect(await page.getByTestId('signed-state').getAttribute('data-set-status')).toBe('COMPLETED');
+    expect(problems).toEqual([]);
+    const steps = sent.map((r) => new URL(r.url).pathname).filter((p) => /\/certificate\/(prepare|finish)$/.test(p));
+    expect(steps.map((p) => p.replace(/^\/sign\/api\/set\/[^/]+\//, ''))).toEqual([
+      'certificate/prepare',
+      'certificate/finish',
+      'certificate/prepare',
+      'certificate/finish',
+    ]);
+    expect(sent.filter((r) => /certificate\/prepare$/.test(r.url)).map((r) => JSON.parse(r.body.toString()).document_ticket)).toEqual(
+      tickets,
+    );
+    for (const request of sent) {
+      for (const secret of secrets()) {
+        expect(request.body.toString('latin1').includes(secret), `${request.url} carries a form of the key or the password`).toBe(false);
+      }
+    }
+    for (const ticket of tickets) {
+      const file = (await s.client.downloadDocument('original', ticket)).bytes;
+      const checked = await pdfsig(file, ca.rootPem);
+      expect(checked.signatures, checked.output).toHaveLength(1);
+      expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: ANA.name });
+      expect((await s.client.signatureReport(ticket)).firmas[0]).toMatchObject({ certType: 'CERT', validSignature: true });
+    }
+    expect((await s.client.getDocumentSet(set.uuid)).signers.map((x) => x.status)).toEqual(['signed']);
+    await page.context().close();
   }, 120_000);
 });
