@@ -6,7 +6,8 @@
 // pdfsig trusting the test CA, the report (certType CSC, the provider's name) and the universal
 // rendition; then a replayed return, a provider holding no credential for the signer; an ECDSA
 // credential; a SCAL2 credential whose provider offers only RSASSA-PSS, signing with the SAD of
-// credentials/authorize bound to the hash; and the provider refusing a SAD for another hash.
+// credentials/authorize bound to the hash; the provider refusing a SAD for another hash; and a set
+// link, where one authorization at the provider signs every document of the set.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { X509Certificate } from 'node:crypto';
@@ -269,4 +270,50 @@ describe('remote signing with a CSC provider', () => {
     });
     expect(again.status).toBe(400);
   });
+
+  it('a set link: one authorization at the provider signs both documents (one SAD for both hashes); pdfsig trusts each', async () => {
+    tsp.signInAs('marta');
+    const set = await s.client.createDocumentSet({ name: 'Alta' });
+    const tickets: string[] = [];
+    for (const name of ['Contrato', 'Anexo']) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [{ authority: 'CSC', data: MARTA.email, name: 'Marta', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'en' });
+    const setToken = closed.signers[0].signer_url.split('/').pop()!;
+    const drawn = await publicCall(s.baseUrl, 'POST', `/sign/api/set/${setToken}/sign`, {
+      consent: true,
+      signature: { type: 'typed', text: 'M' },
+    });
+    expect([drawn.status, drawn.json.error.code, drawn.json.error.details.authorize]).toEqual([
+      409,
+      'CERTIFICATE_REQUIRED',
+      '/sign/api/set/{token}/csc/authorize',
+    ]);
+    const from = tsp.calls.length;
+    const started = await publicCall(s.baseUrl, 'POST', `/sign/api/set/${setToken}/csc/authorize`, { language: 'en' });
+    expect(started.status, started.text).toBe(200);
+    const { back } = await authorizeAtProvider(started.json.authorize_url);
+    expect(back.status, await back.clone().text()).toBe(303);
+    expect(back.headers.get('location')).toBe(`${s.baseUrl}/sign/set/${setToken}`);
+    const calls = tsp.calls.slice(from).map((c) => ({ path: c.path.split('/csc/v2/')[1], body: c.body }));
+    expect(calls.map((c) => c.path)).toEqual(['credentials/list', 'credentials/info', 'credentials/authorize', 'signatures/signHash']);
+    expect(calls[2].body).toMatchObject({ numSignatures: 2 });
+    expect((calls[2].body.hashes as string[]).length).toBe(2);
+    expect(calls[3].body.hashes).toEqual(calls[2].body.hashes);
+    for (const ticket of tickets) {
+      const file = (await s.client.downloadDocument('original', ticket)).bytes;
+      const checked = await pdfsig(file, ca.rootPem);
+      expect(checked.signatures, checked.output).toHaveLength(1);
+      expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: MARTA.name });
+      expect((await s.client.signatureReport(ticket)).firmas[0]).toMatchObject({ certType: 'CSC', validSignature: true });
+    }
+    const after = await s.client.getDocumentSet(set.uuid);
+    expect([after.status, after.signers[0].status]).toEqual(['COMPLETED', 'signed']);
+  }, 90_000);
 });

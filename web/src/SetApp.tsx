@@ -9,6 +9,7 @@ import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
 import { SignerPageShell, SignerSteps } from './components/SignerPage';
 import {
+  authorizeSetCsc,
   finishSetCert,
   finishSetSat,
   getSetInfo,
@@ -122,6 +123,7 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
       sign={async (signature) => signedAll((await signSet(token, signature, i18n.lang)).set_status)}
       efirma={{ onSigned: () => undefined, signWith: signWithEfirma }}
       certificateSignWith={signWithCertificate}
+      remoteAuthorize={(language) => authorizeSetCsc(token, language)}
       code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
       reject={doReject}
       anythingToSign={toSign.length > 0}

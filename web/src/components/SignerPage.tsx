@@ -10,6 +10,7 @@ import type { SignerPageState } from '../use-signer-page';
 import { ActionBar } from './ActionBar';
 import { CertificateSection, EfirmaSection, RemoteSection } from './EfirmaSection';
 import type { EfirmaStepProps } from './EfirmaStep';
+import type { RemoteStepProps } from './RemoteStep';
 import { type IdentityApi, IdentityStep, type IdentityStepProps } from './IdentityStep';
 import { RejectedView, StateView } from './Outcome';
 import { type PageBrand, PageShell } from './PageShell';
@@ -93,6 +94,8 @@ export interface SignerStepsProps {
   efirma: Pick<EfirmaStepProps, 'onSigned' | 'signWith'>;
   /** A CERT signer's signature of something else than one document (a set's documents in turn). */
   certificateSignWith?: CertificateStepProps['signWith'];
+  /** A CSC signer's authorization of something else than one document (a set's documents at once). */
+  remoteAuthorize?: RemoteStepProps['authorize'];
   /** Rejects with the reason; runs as the page's reject action. */
   reject: (reason: string) => Promise<void>;
   /** A set link's one-time code calls (SigningSection.tsx); the document link's by default. */
@@ -228,10 +231,11 @@ function CertSection({ page, token, words, efirma, certificateSignWith, reject }
 }
 
 /** The CSC signer signs with a credential at their provider, authorized on its page (RemoteStep.tsx). */
-function CscSection({ page, token, words, reject }: SignerStepsProps) {
+function CscSection({ page, token, words, remoteAuthorize, reject }: SignerStepsProps) {
   return (
     <RemoteSection
       token={token}
+      authorize={remoteAuthorize}
       language={page.i18n.lang}
       busy={page.busy !== null}
       run={(action) => page.run('sign', words.signing, action)}

@@ -122,17 +122,17 @@ export async function listCredentials(provider: CscProvider, accessToken: string
 }
 
 /**
- * credentials/authorize for one signature of `hash` (§11.6): the SAD a SCAL2 credential needs, bound
- * by the provider to that hash, so what the signer authorized is exactly what gets signed.
+ * credentials/authorize for one signature of each of `hashes` (§11.6): the SAD a SCAL2 credential
+ * needs, bound by the provider to those hashes, so what is signed is exactly what was authorized.
  */
 export async function authorizeCredential(
   provider: CscProvider,
-  o: { accessToken: string; credentialId: string; hash: Buffer; hashAlgorithmOID: string },
+  o: { accessToken: string; credentialId: string; hashes: Buffer[]; hashAlgorithmOID: string },
 ): Promise<string> {
   const json = await api(provider, o.accessToken, 'credentials/authorize', 'credentials/authorize', {
     credentialID: o.credentialId,
-    numSignatures: 1,
-    hashes: [o.hash.toString('base64')],
+    numSignatures: o.hashes.length,
+    hashes: o.hashes.map((h) => h.toString('base64')),
     hashAlgorithmOID: o.hashAlgorithmOID,
   });
   if (typeof json.SAD !== 'string' || json.SAD === '') {
@@ -141,20 +141,20 @@ export async function authorizeCredential(
   return json.SAD;
 }
 
-/** The credential's signature of one hash under `algorithm` (signAlgorithmFor), with the SAD when one was needed. */
+/** The credential's signatures of `hashes` under `algorithm` (signAlgorithmFor), in order, with the SAD when one was needed. */
 export async function signHash(
   provider: CscProvider,
-  o: { accessToken: string; credentialId: string; hash: Buffer; algorithm: ReturnType<typeof signAlgorithmFor>; sad?: string },
-): Promise<Buffer> {
+  o: { accessToken: string; credentialId: string; hashes: Buffer[]; algorithm: ReturnType<typeof signAlgorithmFor>; sad?: string },
+): Promise<Buffer[]> {
   const json = await api(provider, o.accessToken, 'signatures/signHash', 'signatures/signHash', {
     credentialID: o.credentialId,
     ...(o.sad ? { SAD: o.sad } : {}),
-    hashes: [o.hash.toString('base64')],
+    hashes: o.hashes.map((h) => h.toString('base64')),
     ...o.algorithm,
   });
-  const value = Array.isArray(json.signatures) ? json.signatures[0] : undefined;
-  if (typeof value !== 'string' || value === '') {
-    throw failed(provider, 'signatures/signHash', 'no signature');
+  const values = strings(json.signatures).filter((v) => v !== '');
+  if (values.length !== o.hashes.length) {
+    throw failed(provider, 'signatures/signHash', `${values.length} signatures for ${o.hashes.length} hashes`);
   }
-  return Buffer.from(value, 'base64');
+  return values.map((v) => Buffer.from(v, 'base64'));
 }

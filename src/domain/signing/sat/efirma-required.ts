@@ -22,8 +22,8 @@ export function refuseEfirmaSignerOnSign(deps: Pick<Deps, 'config'>, authority: 
   if (authority === 'CSC' && deps.config.csc.providers.length > 0) {
     throw new AppError(
       'CERTIFICATE_REQUIRED',
-      'this signer signs with a credential at their trust service provider: POST /sign/api/{token}/csc/authorize and send them to the answered authorize_url',
-      { authority: 'CSC', authorize: '/sign/api/{token}/csc/authorize' },
+      `this signer signs with a credential at their trust service provider: POST ${base}/csc/authorize and send them to the answered authorize_url`,
+      { authority: 'CSC', authorize: `${base}/csc/authorize` },
     );
   }
   if (authority !== 'SAT' || deps.config.sat.trustedDer.length === 0) {
