@@ -111,11 +111,14 @@ const ECDSA_WITH: Record<ExternalScheme['hash'], string> = {
   'SHA-512': OID.ecdsaWithSha512,
 };
 
-/** PSS salt lengths tried: the hash's length (asked for), none, and the largest (OpenSSL's default). */
+/**
+ * PSS salt lengths tried: the hash's length (asked for), 20 (RSASSA-PSS-params' default, RFC 4055
+ * §3.1), none, and the largest (OpenSSL's default). The CMS names the one that verified.
+ */
 function pssSaltThatVerifies(data: Uint8Array, key: KeyObject, hash: ExternalScheme['hash'], value: Uint8Array): number | undefined {
   const hashBytes = Number(hash.slice(4)) / 8;
   const modulusBytes = Math.ceil((key.asymmetricKeyDetails?.modulusLength ?? 0) / 8);
-  for (const saltLength of [hashBytes, 0, modulusBytes - hashBytes - 2]) {
+  for (const saltLength of [hashBytes, 20, 0, modulusBytes - hashBytes - 2]) {
     const ok = tryVerify(() => verify(nodeHashName(hash), data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength }, value));
     if (ok) {
       return saltLength;
