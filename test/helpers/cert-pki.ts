@@ -6,7 +6,8 @@
 // A rogue CA of the same name issues certificates nobody trusts. Each leaf comes as PKCS#12 in the
 // legacy encodings CAs still issue (node-forge: 3DES with a SHA-1 MAC; `openssl pkcs12 -legacy`:
 // RC2-40 certificates, 3DES key, SHA-1 MAC) and as PEM (certificate and encrypted PKCS#8 key).
-// A leaf's key is RSA by default, or ECDSA on P-256 or P-384, or an RSASSA-PSS key (id-RSASSA-PSS).
+// A leaf's key is RSA by default, or ECDSA on P-256 or P-384, an RSASSA-PSS key (id-RSASSA-PSS), or
+// Ed25519 (which the service does not sign with).
 import { execFile } from 'node:child_process';
 import { type KeyObject, createPrivateKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,13 +60,14 @@ export interface CertTestPki {
   close(): Promise<void>;
 }
 
-export type LeafKey = 'rsa' | 'ec-p256' | 'ec-p384' | 'rsa-pss';
+export type LeafKey = 'rsa' | 'ec-p256' | 'ec-p384' | 'rsa-pss' | 'ed25519';
 
 const GENPKEY: Record<LeafKey, string[]> = {
   rsa: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048'],
   'ec-p256': ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-pkeyopt', 'ec_param_enc:named_curve'],
   'ec-p384': ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-384', '-pkeyopt', 'ec_param_enc:named_curve'],
   'rsa-pss': ['-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048'],
+  ed25519: ['-algorithm', 'ED25519'],
 };
 
 async function openssl(dir: string, args: string[]): Promise<string> {

@@ -166,7 +166,7 @@ describe('signing with an own certificate (CERT)', () => {
     expect(notCert.details).toMatchObject({ sticker_index: 0, field: 'certificate_match' });
   });
 
-  it('refuses another email, an untrusted CA, a key usage without signing, an expired and a revoked certificate', async () => {
+  it('refuses another email, an untrusted CA, a key usage without signing, an expired, an Ed25519 and a revoked certificate', async () => {
     const { token } = await certDocument();
     const reason = async (der: Buffer) => {
       const r = await prepare(token, der);
@@ -178,6 +178,7 @@ describe('signing with an own certificate (CERT)', () => {
     expect(await reason((await ca.issue({ ...ANA, rogue: true })).der)).toBe('untrusted');
     expect(await reason((await ca.issue({ ...ANA, keyUsage: 'keyEncipherment' })).der)).toBe('key_usage');
     expect(await reason((await ca.issue({ ...ANA, days: -1 })).der)).toBe('expired');
+    expect(await reason((await ca.issue({ ...ANA, key: 'ed25519' })).der)).toBe('unsupported_key');
     const revoked = await ca.issue(ANA);
     await ca.revoke(revoked.serialHex);
     expect(await reason(revoked.der)).toBe('revoked');
