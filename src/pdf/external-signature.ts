@@ -1,5 +1,6 @@
 // A signature whose private key stays with the signer (the SAT e.firma, whose key never leaves the
-// signer's browser), in two steps around the signer's own RSASSA-PKCS1-v1_5 SHA-256 signature:
+// signer's browser; an own certificate; a remote provider's credential), in two steps around the
+// signer's own signature, RSA or ECDSA, whose hash the key decides (pki/cms/external-scheme.ts):
 //  prepare: the revision (appearance, signature dictionary, /ByteRange) with a zero-filled /Contents
 //           and the CAdES signed attributes (signing-certificate-v2 of the signer's certificate)
 //           whose DER SET OF is what the signer signs (RFC 5652 §5.4);
@@ -10,7 +11,14 @@
 // placeholder cannot grow once the signer has signed (the signed digest covers its length), so
 // prepare reserves room for a time-stamp token with its chain. Pure: clock and TSA are parameters.
 import { createHash } from 'node:crypto';
-import { checkExternalSigner, externalSignedAttributes, externalSignedData } from '../pki/cms/index.js';
+import {
+  type ExternalScheme,
+  checkExternalSigner,
+  externalScheme,
+  externalSignedAttributes,
+  externalSignedData,
+  nodeHashName,
+} from '../pki/cms/index.js';
 import { PdfSignError, cmsStep } from './sign-errors.js';
 import type { SignPdfOptions } from './sign-pdf.js';
 import { PlaceholderTooSmall, embedCms, isPrefix, stampSignature, writeRevision, type RevisionOptions } from './signature-revision.js';
@@ -19,7 +27,7 @@ import { PlaceholderTooSmall, embedCms, isPrefix, stampSignature, writeRevision,
 const CONTENTS_MARGIN = 24_576;
 
 export interface PrepareExternalOptions extends RevisionOptions {
-  /** The signer's certificate (DER); its key must be RSA. */
+  /** The signer's certificate (DER); its key must be RSA or ECDSA on P-256, P-384 or P-521. */
   certificateDer: Uint8Array;
   /** The CA certificates the CMS will carry (leaf excluded). */
   chainDer: Uint8Array[];
@@ -37,6 +45,17 @@ export interface PreparedExternalSignature {
   signedAttributes: Buffer;
   /** The claimed signing time written to /M. */
   signedAt: Date;
+  /** How the signer signs signedAttributes. */
+  scheme: ExternalScheme;
+}
+
+/** The digest of the bytes /ByteRange covers, with the scheme's hash. */
+function coveredDigest(pdf: Uint8Array, byteRange: number[], scheme: ExternalScheme): Buffer {
+  const [, len1, start2, len2] = byteRange;
+  return createHash(nodeHashName(scheme.hash))
+    .update(pdf.subarray(0, len1))
+    .update(pdf.subarray(start2, start2 + len2))
+    .digest();
 }
 
 export async function prepareExternalSignature(opts: PrepareExternalOptions): Promise<PreparedExternalSignature> {
@@ -47,7 +66,10 @@ export async function prepareExternalSignature(opts: PrepareExternalOptions): Pr
   const signedAt = opts.now();
   const size = opts.chainDer.reduce((sum, c) => sum + c.length, opts.certificateDer.length) + CONTENTS_MARGIN;
   const rev = await writeRevision(opts, signedAt, size);
-  const signedAttributes = externalSignedAttributes(leaf, rev.contentDigest);
+  const scheme = await cmsStep(() => externalScheme(opts.certificateDer));
+  // writeRevision's digest is SHA-256; a P-384 or P-521 key signs with a longer hash throughout.
+  const digest = scheme.hash === 'SHA-256' ? rev.contentDigest : coveredDigest(rev.bytes, rev.byteRange, scheme);
+  const signedAttributes = externalSignedAttributes(leaf, digest);
   return {
     pdf: Buffer.from(rev.bytes.buffer, rev.bytes.byteOffset, rev.bytes.length),
     byteRange: rev.byteRange,
@@ -55,16 +77,17 @@ export async function prepareExternalSignature(opts: PrepareExternalOptions): Pr
     contentsEnd: rev.contentsEnd,
     signedAttributes,
     signedAt,
+    scheme,
   };
 }
 
 export interface FinishExternalOptions {
   /** The revision the preparation was made on: it must still be a prefix of the result. */
   original: Uint8Array;
-  prepared: Omit<PreparedExternalSignature, 'signedAt'>;
+  prepared: Omit<PreparedExternalSignature, 'signedAt' | 'scheme'>;
   certificateDer: Uint8Array;
   chainDer: Uint8Array[];
-  /** The signer's RSASSA-PKCS1-v1_5 SHA-256 signature over prepared.signedAttributes. */
+  /** The signer's signature over prepared.signedAttributes, under the scheme of their key. */
   signatureValue: Uint8Array;
   timestamp: SignPdfOptions['timestamp'];
   /** Roots the time-stamp authority must chain to. */
@@ -75,11 +98,8 @@ export interface FinishExternalOptions {
 export async function finishExternalSignature(opts: FinishExternalOptions): Promise<Buffer> {
   const { prepared } = opts;
   // The stored revision must be the one the signed digest is about, and still extend the original.
-  const [, len1, start2, len2] = prepared.byteRange;
-  const actual = createHash('sha256')
-    .update(prepared.pdf.subarray(0, len1))
-    .update(prepared.pdf.subarray(start2, start2 + len2))
-    .digest();
+  const scheme = await cmsStep(() => externalScheme(opts.certificateDer));
+  const actual = coveredDigest(prepared.pdf, prepared.byteRange, scheme);
   const signedData = await cmsStep(() =>
     externalSignedData({
       signedAttributes: prepared.signedAttributes,
@@ -92,7 +112,9 @@ export async function finishExternalSignature(opts: FinishExternalOptions): Prom
   if (!isPrefix(opts.original, prepared.pdf)) {
     throw new PdfSignError('NOT_INCREMENTAL', 'the earlier revision is not a prefix of the prepared one');
   }
-  await stampSignature(signedData, opts.signatureValue, {
+  // The time stamp is over the value as the CMS carries it (an ECDSA r || s becomes DER).
+  const carried = new Uint8Array(signedData.signerInfos[0].signature.valueBlock.valueHexView);
+  await stampSignature(signedData, carried, {
     timestamp: opts.timestamp,
     trustedRootsDer: opts.timestampRootsDer,
     untrustedDer: [opts.certificateDer, ...opts.chainDer],

@@ -11,6 +11,12 @@ import { OID } from './cms/oids.js';
 
 const UID = OID.uid;
 
+const KEY_TYPES: Record<string, OwnCertificate['keyType']> = {
+  [OID.rsaEncryption]: 'RSA',
+  [OID.rsassaPss]: 'RSA-PSS',
+  [OID.ecPublicKey]: 'EC',
+};
+
 /** A CERT signer's certificate, as the checks and the page need it. */
 export interface OwnCertificate {
   name: string;
@@ -27,7 +33,7 @@ export interface OwnCertificate {
   notAfter: Date;
   /** keyUsage allows digitalSignature (bit 0) or nonRepudiation (bit 1); true when the extension is absent (§4.2.1.3). */
   signs: boolean;
-  keyType: 'RSA' | 'EC' | 'other';
+  keyType: 'RSA' | 'RSA-PSS' | 'EC' | 'other';
 }
 
 function attributes(name: pkijs.RelativeDistinguishedNames, oid: string): string[] {
@@ -90,6 +96,6 @@ export function readOwnCertificate(der: Uint8Array): OwnCertificate {
     notBefore: cert.notBefore,
     notAfter: cert.notAfter,
     signs: allowsSigning(p),
-    keyType: algorithm === OID.rsaEncryption ? 'RSA' : algorithm === OID.ecPublicKey ? 'EC' : 'other',
+    keyType: KEY_TYPES[algorithm] ?? 'other',
   };
 }

@@ -18,8 +18,15 @@ export const CertPrepared = Type.Object({
   signed_attributes: Type.String({
     description: 'Base64 of the DER the signer signs: the CMS signed attributes (RFC 5652 §5.4) of this signature',
   }),
-  signature_algorithm: Type.Literal('RSASSA-PKCS1-v1_5', { description: 'WebCrypto name of the signature to make' }),
-  hash: Type.Literal('SHA-256'),
+  signature_algorithm: StringEnum(['RSASSA-PKCS1-v1_5', 'RSA-PSS', 'ECDSA'], {
+    description:
+      "WebCrypto name of the signature to make, from the certificate's key: RSASSA-PKCS1-v1_5 for an RSA key (PSS is accepted too), RSA-PSS for an RSASSA-PSS key, ECDSA for an EC key",
+  }),
+  hash: StringEnum(['SHA-256', 'SHA-384', 'SHA-512'], {
+    description: 'the hash to sign with: SHA-256 for RSA and P-256, SHA-384 for P-384, SHA-512 for P-521',
+  }),
+  named_curve: Type.Optional(StringEnum(['P-256', 'P-384', 'P-521'], { description: "ECDSA: the key's curve" })),
+  salt_length: Type.Optional(Type.Integer({ description: 'RSA-PSS: the salt length in bytes (MGF1 with the same hash)' })),
   expires_at: DateTime('finish before this time, or prepare again'),
   certificate: Type.Object({
     name: Type.String({ description: "the subject's common name" }),
@@ -51,6 +58,38 @@ examples(CertPrepared, {
   },
 });
 
-/** The same body as the SAT's finish: the preparation and the signature value. */
-export const CertFinishBody = SatFinishBody;
+/** The SAT's finish body, the value under the certificate key's scheme: the preparation and the signature value. */
+export const CertFinishBody = Type.Object({
+  preparation_id: SatFinishBody.properties.preparation_id,
+  signature: Type.String({
+    minLength: 1,
+    description:
+      'Base64 of the signature over signed_attributes as prepare asked for it (an ECDSA value as WebCrypto gives it, r || s, or DER)',
+  }),
+});
 export type CertFinishBody = Static<typeof CertFinishBody>;
+examples(CertFinishBody, { preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14', signature: 'Jd0pW2b5...' });
+
+/** The same two requests on a set link: one document of the set at a time, named by its ticket. */
+export const SetCertPrepareBody = Type.Composite([
+  CertPrepareBody,
+  Type.Object({ document_ticket: Type.String({ description: 'the document of the set this signature is for' }) }),
+]);
+export type SetCertPrepareBody = Static<typeof SetCertPrepareBody>;
+examples(SetCertPrepareBody, {
+  certificate: 'MIIDzTCCArWgAwIBAgIUF2...',
+  consent: true,
+  language: 'en',
+  document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
+});
+
+export const SetCertFinishBody = Type.Composite([
+  CertFinishBody,
+  Type.Object({ document_ticket: Type.String({ description: 'the document the preparation was made for' }) }),
+]);
+export type SetCertFinishBody = Static<typeof SetCertFinishBody>;
+examples(SetCertFinishBody, {
+  preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14',
+  signature: 'Jd0pW2b5...',
+  document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
+});

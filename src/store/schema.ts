@@ -197,6 +197,7 @@ export interface CscAuthorizationsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+  set_token_sealed: Buffer | null;
 }
 
 /** A row of `document_history`. */

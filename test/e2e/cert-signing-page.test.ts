@@ -3,12 +3,18 @@
 // writes them), types the password, checks the certificate the page shows as the service checked it,
 // and signs. Every request body the page sends is recorded: none carries the key or the password.
 // A PEM certificate with its key in a second file signs too; a wrong password and the service's
-// refusal of another person's certificate are explained.
+// refusal of another person's certificate are explained. ECDSA (P-256, in a legacy PKCS#12) and
+// RSASSA-PSS keys (PEM) sign through WebCrypto as well: openssl cms verifies what they signed. On a
+// set link, one look at the certificate signs every document of the set, one prepare and finish each.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
 import { type CertCredential, type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
+import { firstSignature, opensslCmsVerify } from '../helpers/openssl-cms.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
@@ -172,4 +178,82 @@ describe('the signer page with an own certificate (CERT)', () => {
     expect(problems.filter((p) => !/status of 422/.test(p))).toEqual([]);
     await page.context().close();
   });
+
+  it('signs with an ECDSA P-256 key in a legacy PKCS#12 and an RSASSA-PSS key in PEM; openssl cms and pdfsig verify them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sello-cert-page-'));
+    try {
+      const ec = await ca.issue({ ...ANA, key: 'ec-p256', password: 'Clave#EC-2026' });
+      const pss = await ca.issue({ ...ANA, key: 'rsa-pss', password: 'Clave#PSS-2026' });
+      for (const [label, o, pdfsigChecks] of [
+        ['ec', { file: ec.p12Legacy, name: 'ana-ec.p12', password: ec.password }, true],
+        ['pss', { file: Buffer.from(pss.certPem), name: 'ana-pss.pem', key: Buffer.from(pss.keyPem), password: pss.password }, false],
+      ] as const) {
+        const { doc, url } = await certSignerUrl();
+        const { page, problems } = await open(url);
+        await page.getByRole('heading', { name: 'Sign with your certificate' }).waitFor();
+        await pick(page, o);
+        expect((await confirmShown(page)).serial).toBe(label === 'ec' ? ec.serialHex : pss.serialHex);
+        expect(problems).toEqual([]);
+        const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+        const verified = opensslCmsVerify(dir, label, firstSignature(file), ca.rootPem);
+        expect(verified.out).toMatch(/CMS Verification successful/);
+        // pdfsig (poppler over NSS) does not verify signatures of id-RSASSA-PSS keys: openssl does above.
+        if (pdfsigChecks) {
+          const checked = await pdfsig(file, ca.rootPem);
+          expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: ANA.name });
+        }
+        const report = await s.client.signatureReport(doc.document_ticket);
+        expect(report.firmas[0]).toMatchObject({ certType: 'CERT', validSignature: true });
+        await page.context().close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('signs both documents of a set with one PKCS#12 through the set link; pdfsig trusts each signature', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta de proveedor' });
+    const tickets: string[] = [];
+    for (const name of ['Contrato', 'Anexo']) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [{ authority: 'CERT', data: ANA.email, name: 'Ana', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'en' });
+    const { page, sent, problems } = await open(closed.signers[0].signer_url);
+    await page.getByRole('heading', { name: 'Sign with your certificate' }).waitFor();
+    await pick(page, { file: ana.p12Legacy, name: 'ana.p12', password: ana.password });
+    // One confirmation for the set: the same certificate signs every document.
+    expect((await confirmShown(page)).serial).toBe(ana.serialHex);
+    expect(await page.getByTestId('signed-state').getAttribute('data-set-status')).toBe('COMPLETED');
+    expect(problems).toEqual([]);
+    const steps = sent.map((r) => new URL(r.url).pathname).filter((p) => /\/certificate\/(prepare|finish)$/.test(p));
+    expect(steps.map((p) => p.replace(/^\/sign\/api\/set\/[^/]+\//, ''))).toEqual([
+      'certificate/prepare',
+      'certificate/finish',
+      'certificate/prepare',
+      'certificate/finish',
+    ]);
+    expect(sent.filter((r) => /certificate\/prepare$/.test(r.url)).map((r) => JSON.parse(r.body.toString()).document_ticket)).toEqual(
+      tickets,
+    );
+    for (const request of sent) {
+      for (const secret of secrets()) {
+        expect(request.body.toString('latin1').includes(secret), `${request.url} carries a form of the key or the password`).toBe(false);
+      }
+    }
+    for (const ticket of tickets) {
+      const file = (await s.client.downloadDocument('original', ticket)).bytes;
+      const checked = await pdfsig(file, ca.rootPem);
+      expect(checked.signatures, checked.output).toHaveLength(1);
+      expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: ANA.name });
+      expect((await s.client.signatureReport(ticket)).firmas[0]).toMatchObject({ certType: 'CERT', validSignature: true });
+    }
+    expect((await s.client.getDocumentSet(set.uuid)).signers.map((x) => x.status)).toEqual(['signed']);
+    await page.context().close();
+  }, 120_000);
 });

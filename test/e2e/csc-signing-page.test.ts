@@ -1,6 +1,7 @@
 // A CSC signer on the signer page in a real Chromium: agrees, continues to their trust service
 // provider (simulated on loopback, csc-provider.ts), approves there, and comes back to their page
-// with the document signed by the provider's credential; pdfsig trusts the signature.
+// with the document signed by the provider's credential; pdfsig trusts the signature. On a set
+// link, one approval at the provider signs every document of the set and brings them back to the set.
 import { X509Certificate } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
@@ -71,6 +72,40 @@ describe('the signer page with remote signing (CSC)', () => {
     expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: LUIS.name });
     const report = await s.client.signatureReport(doc.document_ticket);
     expect(report.firmas[0]).toMatchObject({ certType: 'CSC', downstreamData: { provider: 'Test TSP' } });
+    await context.close();
+  }, 120_000);
+
+  it('on a set link, one approval at the provider signs both documents and comes back to the set page', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta' });
+    const tickets: string[] = [];
+    for (const name of ['Contrato', 'Anexo']) {
+      const doc = await s.client.createDocument({
+        b64_doc: (await makePdf([A4])).toString('base64'),
+        name,
+        document_set: set.uuid,
+        stickers: [{ authority: 'CSC', data: LUIS.email, name: 'Luis', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const url = (await s.client.closeDocumentSet(set.uuid, { language: 'en' })).signers[0].signer_url;
+    const context = await browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'Sign with your signing provider' }).waitFor();
+    await page.locator('#remote-consent').check();
+    await page.getByRole('button', { name: 'Continue with my provider' }).click();
+    await page.getByRole('link', { name: 'Approve' }).click();
+    const signed = page.getByTestId('signed-state');
+    await signed.waitFor({ timeout: 60_000 });
+    expect(page.url()).toBe(url);
+    expect(await signed.getAttribute('data-set-status')).toBe('COMPLETED');
+    expect(problems).toEqual([]);
+    for (const ticket of tickets) {
+      const checked = await pdfsig((await s.client.downloadDocument('original', ticket)).bytes, ca.rootPem);
+      expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: LUIS.name });
+    }
     await context.close();
   }, 120_000);
 });

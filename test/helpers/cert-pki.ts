@@ -6,6 +6,8 @@
 // A rogue CA of the same name issues certificates nobody trusts. Each leaf comes as PKCS#12 in the
 // legacy encodings CAs still issue (node-forge: 3DES with a SHA-1 MAC; `openssl pkcs12 -legacy`:
 // RC2-40 certificates, 3DES key, SHA-1 MAC) and as PEM (certificate and encrypted PKCS#8 key).
+// A leaf's key is RSA by default, or ECDSA on P-256 or P-384, an RSASSA-PSS key (id-RSASSA-PSS), or
+// Ed25519 (which the service does not sign with).
 import { execFile } from 'node:child_process';
 import { type KeyObject, createPrivateKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ export interface CertCredential {
   /** The certificate, DER. */
   der: Buffer;
   certPem: string;
-  /** PKCS#12 by node-forge: key and certificates under 3DES, SHA-1 MAC. */
+  /** PKCS#12 by node-forge: key and certificates under 3DES, SHA-1 MAC (forge writes RSA keys only: another key's is OpenSSL 3's default, AES-256 and a SHA-256 MAC). */
   p12Forge: Buffer;
   /** PKCS#12 by `openssl pkcs12 -export -legacy`: RC2-40 certificates, 3DES key, SHA-1 MAC. */
   p12Legacy: Buffer;
@@ -50,11 +52,23 @@ export interface CertTestPki {
     rogue?: boolean;
     /** keyUsage of the leaf; default digitalSignature, nonRepudiation. */
     keyUsage?: string;
+    /** The leaf's key; default RSA 2048. */
+    key?: LeafKey;
     password?: string;
   }): Promise<CertCredential>;
   revoke(serialHex: string): Promise<void>;
   close(): Promise<void>;
 }
+
+export type LeafKey = 'rsa' | 'ec-p256' | 'ec-p384' | 'rsa-pss' | 'ed25519';
+
+const GENPKEY: Record<LeafKey, string[]> = {
+  rsa: ['-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048'],
+  'ec-p256': ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-pkeyopt', 'ec_param_enc:named_curve'],
+  'ec-p384': ['-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-384', '-pkeyopt', 'ec_param_enc:named_curve'],
+  'rsa-pss': ['-algorithm', 'RSA-PSS', '-pkeyopt', 'rsa_keygen_bits:2048'],
+  ed25519: ['-algorithm', 'ED25519'],
+};
 
 async function openssl(dir: string, args: string[]): Promise<string> {
   try {
@@ -189,7 +203,8 @@ subjectAltName = email:copy
         `/C=ES/CN=${o.name}/emailAddress=${o.email}` +
         (o.serialNumber ? `/serialNumber=${o.serialNumber}` : '') +
         (o.uid ? `/UID=${o.uid}` : '');
-      await openssl(dir, ['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', `${name}.plain.key`]);
+      const keyKind = o.key ?? 'rsa';
+      await openssl(dir, ['genpkey', ...GENPKEY[keyKind], '-out', `${name}.plain.key`]);
       await openssl(dir, ['req', '-new', '-key', `${name}.plain.key`, '-utf8', '-subj', subject, '-out', `${name}.csr`]);
       const ca = o.rogue ? 'rogue' : 'ca';
       await openssl(dir, [
@@ -243,12 +258,20 @@ subjectAltName = email:copy
       ]);
       const certPem = readFileSync(p(`${name}.pem`), 'utf8');
       const keyPlain = readFileSync(p(`${name}.plain.key`), 'utf8');
-      const p12 = forge.pkcs12.toPkcs12Asn1(
-        forge.pki.privateKeyFromPem(keyPlain),
-        [forge.pki.certificateFromPem(certPem), forge.pki.certificateFromPem(readFileSync(p(`${ca}.pem`), 'utf8'))],
-        password,
-        { algorithm: '3des' },
-      );
+      let p12Forge: Buffer;
+      if (keyKind === 'rsa') {
+        const p12 = forge.pkcs12.toPkcs12Asn1(
+          forge.pki.privateKeyFromPem(keyPlain),
+          [forge.pki.certificateFromPem(certPem), forge.pki.certificateFromPem(readFileSync(p(`${ca}.pem`), 'utf8'))],
+          password,
+          { algorithm: '3des' },
+        );
+        p12Forge = Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary');
+      } else {
+        const args = ['-in', `${name}.pem`, '-inkey', `${name}.plain.key`, '-certfile', `${ca}.pem`, '-passout', `pass:${password}`];
+        await openssl(dir, ['pkcs12', '-export', ...args, '-out', `${name}.modern.p12`]);
+        p12Forge = readFileSync(p(`${name}.modern.p12`));
+      }
       if (!o.rogue) {
         index.push(`V\t351231000000Z\t\t${serialHex.toUpperCase()}\tunknown\t/CN=${name}`);
         writeFileSync(p('index.txt'), `${index.join('\n')}\n`);
@@ -256,7 +279,7 @@ subjectAltName = email:copy
       return {
         der: readFileSync(p(`${name}.der`)),
         certPem,
-        p12Forge: Buffer.from(forge.asn1.toDer(p12).getBytes(), 'binary'),
+        p12Forge,
         p12Legacy: readFileSync(p(`${name}.p12`)),
         keyPem: readFileSync(p(`${name}.enc.key`), 'utf8'),
         password,

@@ -1,11 +1,17 @@
 // A remote signing provider on loopback, speaking the Cloud Signature Consortium API v2 as a
 // qualified trust service provider offers it: oauth2/authorize (an approval page; its button sends
 // the signer back with a code), oauth2/token (authorization code with PKCE, RFC 7636 S256, the
-// client authenticated by its secret), credentials/list, credentials/info (the certificate chain)
-// and signatures/signHash (RSASSA-PKCS1-v1_5 over the given SHA-256 hashes). Each signer's
-// credential is a key and a certificate from a test CA (cert-pki.ts) the operator trusts.
+// client authenticated by its secret), credentials/list, credentials/info (the certificate chain,
+// the key's algorithms, the SCAL), credentials/authorize (the SAD of a SCAL2 credential, bound to the
+// hashes it may sign, CSC API v2 §11.6) and signatures/signHash (RSASSA-PKCS1-v1_5 over SHA-256,
+// RSASSA-PSS with its parameters, ECDSA: openssl signs the given digest as a token would). Each
+// signer's credential is a key and a certificate from a test CA (cert-pki.ts) the operator trusts.
+import { execFileSync } from 'node:child_process';
 import { createHash, privateEncrypt, constants, randomBytes, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface CscCredential {
   credentialID: string;
@@ -14,7 +20,21 @@ export interface CscCredential {
   certificateDer: Buffer;
   chainDer: Buffer[];
   privateKey: KeyObject;
+  /** credentials/info's key/algo; default sha256WithRSAEncryption, or ecdsa-with-SHA256 for an EC key. */
+  algo?: string[];
+  /** Sole Control Assurance Level: "2" needs a SAD bound to the hashes (credentials/authorize). Default "1". */
+  scal?: '1' | '2';
 }
+
+// The OIDs the simulated provider speaks (CSC API v2 §11.5, §11.9; RFC 8017, RFC 5758).
+const OIDS = {
+  sha256: '2.16.840.1.101.3.4.2.1',
+  sha384: '2.16.840.1.101.3.4.2.2',
+  sha256WithRsa: '1.2.840.113549.1.1.11',
+  rsassaPss: '1.2.840.113549.1.1.10',
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  ecdsaWithSha384: '1.2.840.10045.4.3.3',
+};
 
 export interface CscProvider {
   baseUrl: string;
@@ -25,11 +45,17 @@ export interface CscProvider {
   add(c: CscCredential): void;
   /** Who the approval page signs in as (the signer at the provider). */
   signInAs(user: string): void;
+  /** An access token for `user`, as the token endpoint would give after their approval. */
+  tokenFor(user: string): string;
   close(): Promise<void>;
 }
 
 // DigestInfo prefix for SHA-256 (RFC 8017 §9.2 note 1): what PKCS#1 v1.5 signs around the hash.
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
+const PSS_SHA256_PARAMS = Buffer.from(
+  '3034a00f300d06096086480165030402010500a11c301a06092a864886f70d010108300d06096086480165030402010500a203020120',
+  'hex',
+);
 
 async function body(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -46,7 +72,41 @@ export async function startCscProvider(): Promise<CscProvider> {
   const codes = new Map<string, { user: string; challenge: string; redirectUri: string }>();
   const tokens = new Map<string, string>();
   const calls: CscProvider['calls'] = [];
+  /** SADs given by credentials/authorize: whose, for which credential, the hashes and how many signatures left. */
+  const sads = new Map<string, { user: string; credentialID: string; hashes: Set<string>; left: number }>();
+  const keyDir = mkdtempSync(join(tmpdir(), 'sello-csc-keys-'));
   let user = '';
+
+  /** openssl signs the digest as given (pkeyutl takes its input as the hash), as a signing device does. */
+  const signDigest = (cred: CscCredential, digest: Buffer, options: string[]) => {
+    const keyFile = join(keyDir, `${cred.credentialID.replace(/[^\w.-]/g, '_')}.pem`);
+    writeFileSync(keyFile, cred.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    return execFileSync('openssl', ['pkeyutl', '-sign', '-inkey', keyFile, ...options], { input: digest });
+  };
+
+  const sign = (cred: CscCredential, b: Record<string, unknown>, hash: Buffer): Buffer | string => {
+    const hashOid = b.hashAlgorithmOID;
+    if (b.signAlgo === OIDS.sha256WithRsa && hashOid === OIDS.sha256) {
+      return privateEncrypt({ key: cred.privateKey, padding: constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA256_DIGEST_INFO, hash]));
+    }
+    if (b.signAlgo === OIDS.ecdsaWithSha256 || b.signAlgo === OIDS.ecdsaWithSha384) {
+      const expected = b.signAlgo === OIDS.ecdsaWithSha256 ? 32 : 48;
+      return hash.length === expected ? signDigest(cred, hash, []) : 'the hash does not fit signAlgo';
+    }
+    if (b.signAlgo === OIDS.rsassaPss && hashOid === OIDS.sha256) {
+      // RSASSA-PSS-params of SHA-256, MGF1 with SHA-256, a 32-byte salt (RFC 4055 §3.1), DER in Base64.
+      if (typeof b.signAlgoParams !== 'string' || !PSS_SHA256_PARAMS.equals(Buffer.from(b.signAlgoParams, 'base64'))) {
+        return 'signAlgoParams: RSASSA-PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt expected';
+      }
+      const options = ['rsa_padding_mode:pss', 'rsa_pss_saltlen:32', 'digest:sha256', 'rsa_mgf1_md:sha256'];
+      return signDigest(
+        cred,
+        hash,
+        options.flatMap((o) => ['-pkeyopt', o]),
+      );
+    }
+    return `signAlgo ${String(b.signAlgo)} with hash ${String(hashOid)} is not offered`;
+  };
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://provider');
@@ -112,23 +172,53 @@ export async function startCscProvider(): Promise<CscProvider> {
         return json(400, { error: 'invalid_request', error_description: 'unknown credentialID' });
       }
       if (url.pathname === '/csc/v2/credentials/info') {
+        const ec = cred.privateKey.asymmetricKeyType === 'ec';
         return json(200, {
-          key: { status: 'enabled', algo: ['1.2.840.113549.1.1.11'], len: 2048 },
+          key: { status: 'enabled', algo: cred.algo ?? [ec ? OIDS.ecdsaWithSha256 : OIDS.sha256WithRsa], len: ec ? 256 : 2048 },
           cert: { status: 'valid', certificates: [cred.certificateDer, ...cred.chainDer].map((d) => d.toString('base64')) },
-          authMode: 'oauth2code',
-          SCAL: '1',
+          auth: { mode: 'oauth2code' },
+          SCAL: cred.scal ?? '1',
         });
       }
-      if (url.pathname === '/csc/v2/signatures/signHash') {
-        if (b.hashAlgorithmOID !== '2.16.840.1.101.3.4.2.1' || !Array.isArray(b.hashes)) {
-          return json(400, { error: 'invalid_request' });
+      if (url.pathname === '/csc/v2/credentials/authorize') {
+        const hashes = Array.isArray(b.hashes) ? (b.hashes as unknown[]).filter((h): h is string => typeof h === 'string') : [];
+        const n = Number(b.numSignatures);
+        // §11.6: SCAL2 needs the hashes (and their algorithm); numSignatures is their count.
+        if (
+          !Number.isInteger(n) ||
+          n < 1 ||
+          ((cred.scal ?? '1') === '2' && (hashes.length !== n || typeof b.hashAlgorithmOID !== 'string'))
+        ) {
+          return json(400, { error: 'invalid_request', error_description: 'numSignatures, hashes and hashAlgorithmOID required' });
         }
-        const signatures = (b.hashes as string[]).map((h) =>
-          privateEncrypt(
-            { key: cred.privateKey, padding: constants.RSA_PKCS1_PADDING },
-            Buffer.concat([SHA256_DIGEST_INFO, Buffer.from(h, 'base64')]),
-          ).toString('base64'),
-        );
+        const sad = randomBytes(16).toString('hex');
+        sads.set(sad, { user: who, credentialID: cred.credentialID, hashes: new Set(hashes), left: n });
+        return json(200, { SAD: sad, expiresIn: 300 });
+      }
+      if (url.pathname === '/csc/v2/signatures/signHash') {
+        if (!Array.isArray(b.hashes) || b.hashes.length === 0) {
+          return json(400, { error: 'invalid_request', error_description: 'hashes required' });
+        }
+        const hashes = b.hashes as string[];
+        if ((cred.scal ?? '1') === '2') {
+          // The SAD authorizes these hashes of this credential only, as many times as it said.
+          const sad = typeof b.SAD === 'string' ? sads.get(b.SAD) : undefined;
+          if (!sad || sad.user !== who || sad.credentialID !== cred.credentialID || sad.left < hashes.length) {
+            return json(400, { error: 'invalid_request', error_description: 'a valid SAD is required for this SCAL2 credential' });
+          }
+          if (!hashes.every((h) => sad.hashes.has(h))) {
+            return json(400, { error: 'invalid_request', error_description: 'the SAD does not authorize these hashes' });
+          }
+          sad.left -= hashes.length;
+        }
+        const signatures: string[] = [];
+        for (const h of hashes) {
+          const made = sign(cred, b, Buffer.from(h, 'base64'));
+          if (typeof made === 'string') {
+            return json(400, { error: 'invalid_request', error_description: made });
+          }
+          signatures.push(made.toString('base64'));
+        }
         return json(200, { signatures });
       }
       return json(404, { error: 'not_found' });
@@ -145,6 +235,14 @@ export async function startCscProvider(): Promise<CscProvider> {
     signInAs: (u) => {
       user = u;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    tokenFor: (u) => {
+      const token = randomBytes(16).toString('hex');
+      tokens.set(token, u);
+      return token;
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(keyDir, { recursive: true, force: true });
+    },
   };
 }

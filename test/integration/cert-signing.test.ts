@@ -2,11 +2,16 @@
 // the signer's PKCS#12 file (legacy encodings, as the page reads it), prepare, sign the returned
 // bytes with node:crypto, finish. Judged by pdfsig trusting the test CA, the report and the
 // universal rendition; then the create-time rules and every refusal.
-import { sign } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { type KeyObject, constants, sign } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import forge from 'node-forge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError } from '../helpers/api-error.js';
-import { type CertCredential, type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
+import { type CertCredential, type CertTestPki, type LeafKey, createCertTestPki } from '../helpers/cert-pki.js';
+import { firstSignature, opensslCmsVerify } from '../helpers/openssl-cms.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { publicCall } from '../helpers/public-call.js';
@@ -161,7 +166,7 @@ describe('signing with an own certificate (CERT)', () => {
     expect(notCert.details).toMatchObject({ sticker_index: 0, field: 'certificate_match' });
   });
 
-  it('refuses another email, an untrusted CA, a key usage without signing, an expired and a revoked certificate', async () => {
+  it('refuses another email, an untrusted CA, a key usage without signing, an expired, an Ed25519 and a revoked certificate', async () => {
     const { token } = await certDocument();
     const reason = async (der: Buffer) => {
       const r = await prepare(token, der);
@@ -173,6 +178,7 @@ describe('signing with an own certificate (CERT)', () => {
     expect(await reason((await ca.issue({ ...ANA, rogue: true })).der)).toBe('untrusted');
     expect(await reason((await ca.issue({ ...ANA, keyUsage: 'keyEncipherment' })).der)).toBe('key_usage');
     expect(await reason((await ca.issue({ ...ANA, days: -1 })).der)).toBe('expired');
+    expect(await reason((await ca.issue({ ...ANA, key: 'ed25519' })).der)).toBe('unsupported_key');
     const revoked = await ca.issue(ANA);
     await ca.revoke(revoked.serialHex);
     expect(await reason(revoked.der)).toBe('revoked');
@@ -191,5 +197,126 @@ describe('signing with an own certificate (CERT)', () => {
     expect(drawn.json.error).toMatchObject({ code: 'CERTIFICATE_REQUIRED', details: { authority: 'CERT' } });
     const info = await call('GET', `/sign/api/${token}`);
     expect(info.json.signer).toMatchObject({ authority: 'CERT', proof: 'certificate', status: 'viewed' });
+  }, 60_000);
+});
+
+/** The CMS as `openssl cms -cmsout -print` shows it: the SignerInfo's algorithms are read from there. */
+function cmsPrint(dir: string, der: Buffer): string {
+  const file = join(dir, 'print.p7s');
+  writeFileSync(file, der);
+  const r = spawnSync('openssl', ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file], { encoding: 'utf8' });
+  return `${r.stdout}${r.stderr}`;
+}
+
+/** RSASSA-PSS-params as openssl prints them: SHA-256, MGF1 with SHA-256, a salt of 32 (0x20) bytes. */
+const PSS_SHA256_SALT_32 =
+  /algorithm: rsassaPss[^\n]*\n\s*parameter: SEQUENCE:[\s\S]*?:sha256[\s\S]*?:mgf1[\s\S]*?:sha256[\s\S]*?cont \[ 2 \][^\n]*\n[^\n]*INTEGER\s*:20\n/;
+
+/** The signerInfos part of the printout (the certificates carry algorithms of their own). */
+const signerInfoPart = (printed: string) => printed.slice(printed.indexOf('signerInfos:'));
+
+describe('own certificates with ECDSA and RSA-PSS keys', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sello-cert-keys-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // As a browser's WebCrypto makes them: ECDSA as r || s, PSS with the salt prepare names.
+  const webCryptoSign = (key: KeyObject, prepared: Record<string, unknown>) => {
+    const data = Buffer.from(prepared.signed_attributes as string, 'base64');
+    const hash = (prepared.hash as string).replace('-', '').toLowerCase();
+    if (prepared.signature_algorithm === 'ECDSA') {
+      return sign(hash, data, { key, dsaEncoding: 'ieee-p1363' });
+    }
+    if (prepared.signature_algorithm === 'RSA-PSS') {
+      return sign(hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: prepared.salt_length as number });
+    }
+    return sign(hash, data, key);
+  };
+
+  // pdfsig (poppler over NSS) does not verify a CMS whose certificate's key is id-RSASSA-PSS, made
+  // by whichever signer: for that key openssl is the independent check. An RSA key signing with PSS
+  // (the last test) pdfsig verifies.
+  const cases: { key: LeafKey; answer: Record<string, unknown>; cmsAlgorithm: RegExp; digest: RegExp; pdfsig: boolean }[] = [
+    {
+      key: 'ec-p256',
+      answer: { signature_algorithm: 'ECDSA', hash: 'SHA-256', named_curve: 'P-256' },
+      cmsAlgorithm: /signatureAlgorithm:\s*\n\s*algorithm: ecdsa-with-SHA256/,
+      digest: /digestAlgorithm:\s*\n\s*algorithm: sha256/,
+      pdfsig: true,
+    },
+    {
+      key: 'ec-p384',
+      answer: { signature_algorithm: 'ECDSA', hash: 'SHA-384', named_curve: 'P-384' },
+      cmsAlgorithm: /signatureAlgorithm:\s*\n\s*algorithm: ecdsa-with-SHA384/,
+      digest: /digestAlgorithm:\s*\n\s*algorithm: sha384/,
+      pdfsig: true,
+    },
+    {
+      key: 'rsa-pss',
+      answer: { signature_algorithm: 'RSA-PSS', hash: 'SHA-256', salt_length: 32 },
+      cmsAlgorithm: PSS_SHA256_SALT_32,
+      digest: /digestAlgorithm:\s*\n\s*algorithm: sha256/,
+      pdfsig: false,
+    },
+  ];
+
+  for (const c of cases) {
+    it(`a ${c.key} key: prepare asks for ${c.answer.signature_algorithm}; openssl cms${c.pdfsig ? ' and pdfsig' : ''} verify it; CERT in the report`, async () => {
+      const holder = await ca.issue({ ...ANA, key: c.key });
+      const { doc, token } = await certDocument();
+      const prepared = await prepare(token, holder.der);
+      expect(prepared.status, JSON.stringify(prepared.json)).toBe(200);
+      expect(prepared.json).toMatchObject(c.answer);
+      const value = webCryptoSign(holder.privateKey, prepared.json).toString('base64');
+      const done = await finish(token, prepared.json.preparation_id, value);
+      expect(done.status, JSON.stringify(done.json)).toBe(200);
+
+      const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+      const sig = firstSignature(file);
+      const verified = opensslCmsVerify(dir, c.key, sig, ca.rootPem);
+      expect(verified.out).toMatch(/CMS Verification successful/);
+      expect(verified.ok).toBe(true);
+      if (c.pdfsig) {
+        const checked = await pdfsig(file, ca.rootPem);
+        expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: ANA.name });
+      }
+      const printed = signerInfoPart(cmsPrint(dir, sig.der));
+      expect(printed).toMatch(c.cmsAlgorithm);
+      expect(printed).toMatch(c.digest);
+      const report = await s.client.signatureReport(doc.document_ticket);
+      expect(report.firmas[0]).toMatchObject({ certType: 'CERT', validSignature: true, signCertificateSerial: holder.serialHex });
+    }, 90_000);
+  }
+
+  it('an RSA key may answer with PSS: the CMS says rsassaPss with the salt it used; openssl cms verifies it', async () => {
+    const { doc, token } = await certDocument();
+    const prepared = await prepare(token, ana.der);
+    expect(prepared.json).toMatchObject({ signature_algorithm: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' });
+    const data = Buffer.from(prepared.json.signed_attributes, 'base64');
+    const value = sign('sha256', data, { key: ana.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
+    const done = await finish(token, prepared.json.preparation_id, value.toString('base64'));
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    const sig = firstSignature(file);
+    const verified = opensslCmsVerify(dir, 'rsa-with-pss', sig, ca.rootPem);
+    expect(verified.out).toMatch(/CMS Verification successful/);
+    expect(signerInfoPart(cmsPrint(dir, sig.der))).toMatch(PSS_SHA256_SALT_32);
+    const checked = await pdfsig(file, ca.rootPem);
+    expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true });
+  }, 60_000);
+
+  it('refuses an ECDSA value made with another key, and an ECDSA value of the wrong length', async () => {
+    const holder = await ca.issue({ ...ANA, key: 'ec-p256' });
+    const other = await ca.issue({ ...ANA, key: 'ec-p256' });
+    const { token } = await certDocument();
+    const prepared = await prepare(token, holder.der);
+    const wrong = webCryptoSign(other.privateKey, prepared.json);
+    const refused = await finish(token, prepared.json.preparation_id, wrong.toString('base64'));
+    expect([refused.status, refused.json.error.code]).toEqual([422, 'CERTIFICATE_SIGNATURE_INVALID']);
+    const right = webCryptoSign(holder.privateKey, prepared.json);
+    const cut = await finish(token, prepared.json.preparation_id, right.subarray(1).toString('base64'));
+    expect([cut.status, cut.json.error.code]).toEqual([422, 'CERTIFICATE_SIGNATURE_INVALID']);
   }, 60_000);
 });

@@ -3,13 +3,17 @@
 // afterwards each signed PDF is offered. An ordered flow that has not reached the signer shows the
 // documents but not the pad.
 import type { OpenedEfirma } from './components/EfirmaStep';
+import type { OpenedCertificate } from './use-certificate-signing';
 import { StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
 import { SignerPageShell, SignerSteps } from './components/SignerPage';
 import {
+  authorizeSetCsc,
+  finishSetCert,
   finishSetSat,
   getSetInfo,
+  prepareSetCert,
   prepareSetSat,
   rejectSet,
   type SetSigningInfo,
@@ -79,6 +83,20 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
     await signedAll(setStatusAfter);
   };
 
+  // The CERT signer: the certificate file is opened once in this page, then each document is
+  // prepared, signed with the key here and finished in turn, as with the e.firma.
+  const signWithCertificate = async (opened: OpenedCertificate) => {
+    let setStatusAfter = s.set.status;
+    for (const [i, d] of toSign.entries()) {
+      const prepared = await prepareSetCert(token, d.document_ticket, opened.certificate, i18n.lang);
+      if (i === 0 && !(await opened.confirm(prepared.certificate))) {
+        return;
+      }
+      setStatusAfter = (await finishSetCert(token, d.document_ticket, prepared.preparation_id, await opened.sign(prepared))).set_status;
+    }
+    await signedAll(setStatusAfter);
+  };
+
   const doReject = (reason: string) =>
     page.run('reject', t.rejecting, async () => {
       const result = await rejectSet(token, reason);
@@ -104,6 +122,8 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
       words={{ sign: st.signAll(toSign.length), signing: st.signingAll(toSign.length) }}
       sign={async (signature) => signedAll((await signSet(token, signature, i18n.lang)).set_status)}
       efirma={{ onSigned: () => undefined, signWith: signWithEfirma }}
+      certificateSignWith={signWithCertificate}
+      remoteAuthorize={(language) => authorizeSetCsc(token, language)}
       code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
       reject={doReject}
       anythingToSign={toSign.length > 0}

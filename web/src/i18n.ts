@@ -141,7 +141,7 @@ const es = {
       name_mismatch:
         'El certificado no es de la persona que debe firmar: su correo (o su identificador) no es el que se pidió para esta firma.',
       key_usage: 'El uso de la llave de este certificado no permite firmar documentos.',
-      unsupported_key: 'La llave de este certificado no es RSA; este servicio firma con llaves RSA.',
+      unsupported_key: 'La llave de este certificado no es RSA ni ECDSA (P-256, P-384, P-521): este servicio no firma con ella.',
       expired: 'El certificado está vencido.',
       not_yet_valid: 'El certificado aún no es válido.',
       untrusted: 'El certificado no fue emitido por una autoridad certificadora que reconozca este servicio.',
@@ -319,7 +319,7 @@ const en: Dict = {
       name_mismatch:
         'The certificate is not for the person who must sign: its email (or identifier) is not the one this signature asks for.',
       key_usage: "This certificate's key usage does not allow signing documents.",
-      unsupported_key: "This certificate's key is not RSA; this service signs with RSA keys.",
+      unsupported_key: "This certificate's key is neither RSA nor ECDSA (P-256, P-384, P-521): this service cannot sign with it.",
       expired: 'The certificate has expired.',
       not_yet_valid: 'The certificate is not valid yet.',
       untrusted: 'The certificate was not issued by a certification authority this service recognises.',

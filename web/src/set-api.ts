@@ -1,6 +1,8 @@
 // The set signing API the page talks to on /sign/set/{token} (src/http/routes/set-signing.ts): one
 // link for every document of a set where the signer has a box. Same-origin, the token is the credential.
 import { call, type Lang, type Signature } from './api';
+import type { CertPrepared } from '../../src/schemas/cert-signing.js';
+import type { CscAuthorization } from '../../src/schemas/csc-signing.js';
 import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 import type { SetDocument, SetSigningInfo, SetSignResult } from '../../src/schemas/signing.js';
 import type { IdentityApi } from './components/IdentityStep';
@@ -36,6 +38,18 @@ export const prepareSetSat = (token: string, ticket: string, certificate: string
 /** Step two for that document: only the signature value goes up; answers the set as it stands. */
 export const finishSetSat = (token: string, ticket: string, preparationId: string, signature: string) =>
   call<SetSignResult>('POST', `${base(token)}/sat/finish`, { document_ticket: ticket, preparation_id: preparationId, signature });
+
+/** An own certificate (CERT) on a set link, step one for one document of the set. */
+export const prepareSetCert = (token: string, ticket: string, certificate: string, language: Lang) =>
+  call<CertPrepared>('POST', `${base(token)}/certificate/prepare`, { certificate, consent: true, language, document_ticket: ticket });
+
+/** Step two for that document: only the signature value goes up; answers the set as it stands. */
+export const finishSetCert = (token: string, ticket: string, preparationId: string, signature: string) =>
+  call<SetSignResult>('POST', `${base(token)}/certificate/finish`, { document_ticket: ticket, preparation_id: preparationId, signature });
+
+/** Remote signing (CSC) on a set link: where to send the signer to authorize every document of the set at once. */
+export const authorizeSetCsc = (token: string, language: Lang) =>
+  call<CscAuthorization>('POST', `${base(token)}/csc/authorize`, { language });
 
 type IdentityState = SetSigningInfo['signer']['identity'];
 

@@ -5,8 +5,8 @@
 // non-extractable CryptoKey.
 import { useState } from 'react';
 import { ApiError, type CertPrepared, type Lang, type SignResult, finishCert, prepareCert } from './api';
-import { fromBase64, signPrepared, toBase64 } from './efirma';
-import { CertificateError, type CertificateProblem, openOwnCertificate } from './own-certificate';
+import { fromBase64, toBase64 } from './efirma';
+import { CertificateError, type CertificateProblem, openOwnCertificate, signWithOwnKey } from './own-certificate';
 
 export type CheckedCertificate = CertPrepared['certificate'];
 
@@ -17,6 +17,21 @@ export interface CertificateStepProps {
   /** Runs the signature as the page's other actions run (busy state, errors shown). */
   run: (action: () => Promise<void>) => Promise<void>;
   onSigned: (result: SignResult) => void;
+  /**
+   * Signs something else than the page's one document (a set: each of its documents in turn), with
+   * the opened certificate; the key never leaves this page.
+   */
+  signWith?: (opened: OpenedCertificate) => Promise<void>;
+}
+
+/** What a signing flow needs of the opened certificate: the certificate to send, the key's signature, the signer's look. */
+export interface OpenedCertificate {
+  /** DER in Base64. */
+  certificate: string;
+  /** The signature value prepare asked for over its signed attributes, Base64. */
+  sign: (prepared: CertPrepared) => Promise<string>;
+  /** Shows the certificate as the service checked it and waits for the signer: true to sign. */
+  confirm: (certificate: CheckedCertificate) => Promise<boolean>;
 }
 
 const readFile = async (input: File | null) => (input ? new Uint8Array(await input.arrayBuffer()) : null);
@@ -53,12 +68,18 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
         }
         throw err;
       }
-      const prepared = await prepareCert(p.token, toBase64(opened.certificate), p.language);
+      const sign = async (prepared: CertPrepared) =>
+        toBase64(await signWithOwnKey(opened.key, prepared, fromBase64(prepared.signed_attributes)));
+      const certificate = toBase64(opened.certificate);
+      if (p.signWith) {
+        await p.signWith({ certificate, sign, confirm });
+        return;
+      }
+      const prepared = await prepareCert(p.token, certificate, p.language);
       if (!(await confirm(prepared.certificate))) {
         return;
       }
-      const value = toBase64(await signPrepared(opened.key, fromBase64(prepared.signed_attributes)));
-      p.onSigned(await finishCert(p.token, prepared.preparation_id, value));
+      p.onSigned(await finishCert(p.token, prepared.preparation_id, await sign(prepared)));
     });
 
   return { file, setFile, keyFile, setKeyFile, password, setPassword, consent, setConsent, review, ready, submit };

@@ -19,11 +19,14 @@ export function readDocumentTicket(ticket: string): string {
   return ticket.trim();
 }
 
-/** The signer row of `ticket` among those still waiting for this person's signature. */
-async function openRowToken(deps: Deps, token: string, ticket: string): Promise<string> {
+/**
+ * The signer row of `ticket` among those still waiting for this person's signature, for a signer of
+ * `authority` (an own-key authority: SAT, CERT), as its per-document token.
+ */
+export async function openRowToken(deps: Deps, token: string, ticket: string, authority = 'SAT', noun = 'the e.firma'): Promise<string> {
   const s = await openSetSession(deps.db, token);
-  if (s.signer.authority !== 'SAT') {
-    throw new AppError('INVALID_STATE', `the e.firma is for signers of the SAT authority; this signer's is ${s.signer.authority}`);
+  if (s.signer.authority !== authority) {
+    throw new AppError('INVALID_STATE', `${noun} is for signers of the ${authority} authority; this signer's is ${s.signer.authority}`);
   }
   const open = await requireSetActionable(deps.db, s);
   const row = open.find((r) => r.ticket === ticket);
@@ -38,6 +41,17 @@ async function openRowToken(deps: Deps, token: string, ticket: string): Promise<
   return rowToken(deps, row);
 }
 
+/** The set as it stands after one of its documents was signed. */
+export async function setAfterSignature(deps: Deps, token: string, signedAt: string): Promise<SetSignResult> {
+  const after = await openSetSession(deps.db, token);
+  return {
+    status: 'signed',
+    signed_at: signedAt,
+    set_status: after.set.status,
+    documents: after.rows.map((r) => ({ document_ticket: r.ticket, status: r.document_status, signer_status: r.status })),
+  };
+}
+
 export async function prepareSetSatSignature(deps: Deps, o: { token: string; body: SetSatPrepareBody }): Promise<SatPrepared> {
   const ticket = readDocumentTicket(o.body.document_ticket);
   const certificate = readCertificate(o.body.certificate);
@@ -50,11 +64,5 @@ export async function finishSetSatSignature(deps: Deps, o: { token: string; body
   const signature = readSignatureValue(o.body.signature);
   const rowTokenOf = await openRowToken(deps, o.token, ticket);
   const signed = await finishWith(deps, { token: rowTokenOf, preparationId: o.body.preparation_id, signature, ip: o.ip });
-  const after = await openSetSession(deps.db, o.token);
-  return {
-    status: 'signed',
-    signed_at: signed.signed_at,
-    set_status: after.set.status,
-    documents: after.rows.map((r) => ({ document_ticket: r.ticket, status: r.document_status, signer_status: r.status })),
-  };
+  return setAfterSignature(deps, o.token, signed.signed_at);
 }

@@ -6,10 +6,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../domain/deps.js';
 import { completeCscSignature } from '../../domain/signing/csc/complete-csc-signature.js';
-import { startCscSignature } from '../../domain/signing/csc/start-csc-signature.js';
+import { startCscSignature, startSetCscSignature } from '../../domain/signing/csc/start-csc-signature.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { CscAuthorization, CscAuthorizeBody, CscCallbackQuery } from '../../schemas/csc-signing.js';
-import { TokenParams as Token } from '../../schemas/signing.js';
+import { SetTokenParams, TokenParams as Token } from '../../schemas/signing.js';
 
 export function cscSigningRoutes(deps: Deps) {
   return async function routes(fastify: FastifyInstance) {
@@ -28,6 +28,23 @@ export function cscSigningRoutes(deps: Deps) {
         },
       },
       async (req) => startCscSignature(deps, { token: req.params.token, provider: req.body.provider, language: req.body.language }),
+    );
+
+    app.post(
+      '/sign/api/set/:token/csc/authorize',
+      {
+        schema: {
+          operationId: 'authorizeSetCscSignature',
+          security: [],
+          summary:
+            'CSC authority on a set link: where to send the signer to authorize, once, the signature of every document of the set still to sign',
+          tags: ['signing'],
+          params: SetTokenParams,
+          body: CscAuthorizeBody,
+          response: { 200: CscAuthorization, '4xx': ErrorResponse },
+        },
+      },
+      async (req) => startSetCscSignature(deps, { token: req.params.token, provider: req.body.provider, language: req.body.language }),
     );
 
     // Where the provider sends the signer back (the OAuth 2.0 redirect URI); a browser's page, not an API.

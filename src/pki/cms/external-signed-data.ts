@@ -1,18 +1,19 @@
 // The CMS of a signature whose private key stays with the signer (the SAT e.firma, whose key never
-// leaves the signer's browser), in two steps around the signer's own RSASSA-PKCS1-v1_5 SHA-256
-// signature: first the CAdES signed attributes, whose DER SET OF is what the signer signs (RFC 5652
-// §5.4); then, with the signature value, the SignedData that carries them, checked to be exactly
-// what was signed and to verify with the certificate.
-import { X509Certificate, verify } from 'node:crypto';
+// leaves the signer's browser; an own certificate; a remote provider's credential), in two steps
+// around the signer's own signature (RSA PKCS#1 v1.5 or PSS, ECDSA: external-scheme.ts): first the
+// CAdES signed attributes, whose DER SET OF is what the signer signs (RFC 5652 §5.4); then, with the
+// signature value, the SignedData that carries them, checked to be exactly what was signed and to
+// verify with the certificate.
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { cachedCertificate, encodedCertificate } from '../certificate-cache.js';
 import { checkKeyUsage } from './cades-signature.js';
-import { OID } from './oids.js';
+import { type CheckedSignatureValue, checkSignatureValue, externalScheme } from './external-scheme.js';
+import { OID, oidByHash } from './oids.js';
 import { cadesSignedAttributes, messageDigestIs } from './signed-attributes.js';
 import { CmsSignError, signingFailed } from './sign-error.js';
 
-/** The signer's certificate, parsed, once checked to carry an RSA key allowed to sign. Throws CmsSignError. */
+/** The signer's certificate, parsed, once checked to carry a key this service signs with (RSA, ECDSA) allowed to sign. Throws CmsSignError. */
 export function checkExternalSigner(certificateDer: Uint8Array): pkijs.Certificate {
   let leaf: pkijs.Certificate;
   try {
@@ -20,9 +21,7 @@ export function checkExternalSigner(certificateDer: Uint8Array): pkijs.Certifica
   } catch (err) {
     return signingFailed(`the signer certificate cannot be parsed: ${(err as Error).message}`);
   }
-  if (new X509Certificate(certificateDer).publicKey.asymmetricKeyType !== 'rsa') {
-    signingFailed('the signer certificate does not carry an RSA key');
-  }
+  externalScheme(certificateDer);
   checkKeyUsage(leaf);
   return leaf;
 }
@@ -44,17 +43,24 @@ function parseAttributes(der: Uint8Array): pkijs.Attribute[] {
 }
 
 // RFC 5754 §2 allows absent or NULL parameters; these signatures have always carried NULL.
-const sha256 = () => new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256, algorithmParams: new asn1js.Null() });
+const digestAlgorithm = (certificateDer: Uint8Array) =>
+  new pkijs.AlgorithmIdentifier({ algorithmId: oidByHash(externalScheme(certificateDer).hash), algorithmParams: new asn1js.Null() });
 
 /** The SignerInfo carrying `attributes` and the signer's value; its attributes must encode back to `signedAttributes`. */
-function externalSignerInfo(leaf: pkijs.Certificate, attributes: pkijs.Attribute[], signedAttributes: Buffer, signatureValue: Uint8Array) {
+function externalSignerInfo(
+  leaf: pkijs.Certificate,
+  certificateDer: Uint8Array,
+  attributes: pkijs.Attribute[],
+  signedAttributes: Buffer,
+  checked: CheckedSignatureValue,
+) {
   const signerInfo = new pkijs.SignerInfo({
     version: 1,
     sid: new pkijs.IssuerAndSerialNumber({ issuer: leaf.issuer, serialNumber: leaf.serialNumber }),
-    digestAlgorithm: sha256(),
+    digestAlgorithm: digestAlgorithm(certificateDer),
     signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
-    signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha256WithRsa, algorithmParams: new asn1js.Null() }),
-    signature: new asn1js.OctetString({ valueHex: signatureValue }),
+    signatureAlgorithm: checked.signatureAlgorithm,
+    signature: new asn1js.OctetString({ valueHex: checked.value }),
   });
   // What the CMS will carry must be, byte for byte, what was signed.
   const reencoded = Buffer.from(signerInfo.signedAttrs!.toSchema().toBER(false));
@@ -68,7 +74,7 @@ function externalSignerInfo(leaf: pkijs.Certificate, attributes: pkijs.Attribute
 export interface ExternalSignedDataOptions {
   /** What externalSignedAttributes gave, as stored between the two steps. */
   signedAttributes: Buffer;
-  /** The signer's RSASSA-PKCS1-v1_5 SHA-256 signature over signedAttributes. */
+  /** The signer's signature over signedAttributes, under the scheme of their key (external-scheme.ts). */
   signatureValue: Uint8Array;
   /** The digest of the content as it stands now: the message-digest attribute must be it. */
   contentDigest: Uint8Array;
@@ -83,14 +89,8 @@ export interface ExternalSignedDataOptions {
  * content or do not encode back to what was signed.
  */
 export function externalSignedData(opts: ExternalSignedDataOptions): pkijs.SignedData {
-  const publicKey = new X509Certificate(opts.certificateDer).publicKey;
-  let verified = false;
-  try {
-    verified = verify('sha256', opts.signedAttributes, publicKey, opts.signatureValue);
-  } catch {
-    verified = false;
-  }
-  if (!verified) {
+  const checked = checkSignatureValue(opts.certificateDer, opts.signedAttributes, opts.signatureValue);
+  if (!checked) {
     throw new CmsSignError('SIGNATURE_MISMATCH', 'the signature value does not verify with the certificate: was it made with its key?');
   }
   const attributes = parseAttributes(opts.signedAttributes);
@@ -98,12 +98,12 @@ export function externalSignedData(opts: ExternalSignedDataOptions): pkijs.Signe
     signingFailed('the prepared revision does not match its signed attributes');
   }
   const leaf = cachedCertificate(opts.certificateDer).pkijs;
-  const signerInfo = externalSignerInfo(leaf, attributes, opts.signedAttributes, opts.signatureValue);
+  const signerInfo = externalSignerInfo(leaf, opts.certificateDer, attributes, opts.signedAttributes, checked);
   const leafDer = encodedCertificate(leaf);
   const chain = opts.chainDer.map((der) => cachedCertificate(der).pkijs).filter((c) => !encodedCertificate(c).equals(leafDer));
   return new pkijs.SignedData({
     version: 1,
-    digestAlgorithms: [sha256()],
+    digestAlgorithms: [digestAlgorithm(opts.certificateDer)],
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }), // detached
     certificates: [leaf, ...chain],
     signerInfos: [signerInfo],

@@ -14,6 +14,15 @@ export {
   externalSignedData,
   type ExternalSignedDataOptions,
 } from './external-signed-data.js';
+export {
+  PSS_SALT_LENGTH,
+  externalScheme,
+  p1363ToDer,
+  pssParamsDer,
+  schemeOfKey,
+  type ExternalScheme,
+  type ExternalSchemeName,
+} from './external-scheme.js';
 export { analyzeCms, type CmsReport, type CmsRule } from './signature-cms-check.js';
 export { summarizeCertificate, type CertificateSummary } from './certificate-summary.js';
 export { verifyTimeStampToken, type VerifiedTimeStamp, type VerifyTimeStampOptions } from './timestamp-token.js';

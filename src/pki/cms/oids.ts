@@ -17,6 +17,8 @@ export const OID = {
   rsaEncryption: '1.2.840.113549.1.1.1',
   sha1WithRsa: '1.2.840.113549.1.1.5',
   rsassaPss: '1.2.840.113549.1.1.10',
+  /** MGF1, the mask generation function of RSASSA-PSS (RFC 8017 App. B.2.1). */
+  mgf1: '1.2.840.113549.1.1.8',
   sha256WithRsa: '1.2.840.113549.1.1.11',
   sha384WithRsa: '1.2.840.113549.1.1.12',
   sha512WithRsa: '1.2.840.113549.1.1.13',

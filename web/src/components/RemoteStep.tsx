@@ -30,6 +30,8 @@ export interface RemoteStepProps {
   language: Lang;
   busy: boolean;
   run: (action: () => Promise<void>) => Promise<void>;
+  /** Where to send the signer for something else than the page's one document (a set: all its documents at once). */
+  authorize?: (language: Lang) => Promise<{ authorize_url: string }>;
 }
 
 export function RemoteStep(p: RemoteStepProps) {
@@ -39,7 +41,7 @@ export function RemoteStep(p: RemoteStepProps) {
   const [leaving, setLeaving] = useState(false);
   const go = () =>
     p.run(async () => {
-      const { authorize_url } = await authorizeCsc(p.token, p.language);
+      const { authorize_url } = await (p.authorize ? p.authorize(p.language) : authorizeCsc(p.token, p.language));
       setLeaving(true);
       window.location.assign(authorize_url);
     });

@@ -5,10 +5,12 @@
 import type { ReactNode } from 'react';
 import type { ApiError, Signature } from '../api';
 import { signingMode } from '../proof';
+import type { CertificateStepProps } from '../use-certificate-signing';
 import type { SignerPageState } from '../use-signer-page';
 import { ActionBar } from './ActionBar';
 import { CertificateSection, EfirmaSection, RemoteSection } from './EfirmaSection';
 import type { EfirmaStepProps } from './EfirmaStep';
+import type { RemoteStepProps } from './RemoteStep';
 import { type IdentityApi, IdentityStep, type IdentityStepProps } from './IdentityStep';
 import { RejectedView, StateView } from './Outcome';
 import { type PageBrand, PageShell } from './PageShell';
@@ -90,6 +92,10 @@ export interface SignerStepsProps {
   /** Signs with the pad's signature; runs as the page's sign action. */
   sign: (signature: Signature) => Promise<void>;
   efirma: Pick<EfirmaStepProps, 'onSigned' | 'signWith'>;
+  /** A CERT signer's signature of something else than one document (a set's documents in turn). */
+  certificateSignWith?: CertificateStepProps['signWith'];
+  /** A CSC signer's authorization of something else than one document (a set's documents at once). */
+  remoteAuthorize?: RemoteStepProps['authorize'];
   /** Rejects with the reason; runs as the page's reject action. */
   reject: (reason: string) => Promise<void>;
   /** A set link's one-time code calls (SigningSection.tsx); the document link's by default. */
@@ -205,7 +211,7 @@ function SatSection({ page, token, signer, words, efirma, reject }: SignerStepsP
 }
 
 /** The CERT signer signs with their own certificate, read in this page (CertificateStep.tsx). */
-function CertSection({ page, token, words, efirma, reject }: SignerStepsProps) {
+function CertSection({ page, token, words, efirma, certificateSignWith, reject }: SignerStepsProps) {
   return (
     <CertificateSection
       token={token}
@@ -213,6 +219,7 @@ function CertSection({ page, token, words, efirma, reject }: SignerStepsProps) {
       busy={page.busy !== null}
       run={(action) => page.run('sign', words.signing, action)}
       onSigned={efirma.onSigned}
+      signWith={certificateSignWith}
       heading={page.t.signHeading}
       rejectLabel={page.t.reject}
       rejectOpen={page.rejectOpen}
@@ -224,10 +231,11 @@ function CertSection({ page, token, words, efirma, reject }: SignerStepsProps) {
 }
 
 /** The CSC signer signs with a credential at their provider, authorized on its page (RemoteStep.tsx). */
-function CscSection({ page, token, words, reject }: SignerStepsProps) {
+function CscSection({ page, token, words, remoteAuthorize, reject }: SignerStepsProps) {
   return (
     <RemoteSection
       token={token}
+      authorize={remoteAuthorize}
       language={page.i18n.lang}
       busy={page.busy !== null}
       run={(action) => page.run('sign', words.signing, action)}

@@ -18,8 +18,10 @@ export async function prepareCertSignature(deps: Deps, o: { token: string; body:
   return {
     preparation_id: p.id,
     signed_attributes: p.signedAttributes.toString('base64'),
-    signature_algorithm: 'RSASSA-PKCS1-v1_5',
-    hash: 'SHA-256',
+    signature_algorithm: p.scheme.name,
+    hash: p.scheme.hash,
+    ...(p.scheme.namedCurve ? { named_curve: p.scheme.namedCurve } : {}),
+    ...(p.scheme.saltLength !== undefined ? { salt_length: p.scheme.saltLength } : {}),
     expires_at: p.expiresAt.toISOString(),
     certificate: {
       name: cert.name,

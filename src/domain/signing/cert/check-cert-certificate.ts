@@ -3,7 +3,9 @@
 // certificate_match), lets its key sign, is within its validity, chains to a CA of the operator's
 // CERT trust list (SELLO_CERT_TRUST_PEM) and is not revoked (OCSP, then CRL). The browser makes the
 // same checks first, to explain them to the signer; these are the ones that count.
+import { X509Certificate } from 'node:crypto';
 import { AppError } from '../../errors.js';
+import { schemeOfKey } from '../../../pki/cms/index.js';
 import type { Deps } from '../../deps.js';
 import { validateChain } from '../../../pki/index.js';
 import { type OwnCertificate, readOwnCertificate } from '../../../pki/own-certificate.js';
@@ -86,9 +88,14 @@ export async function checkCertCertificate(
   if (!cert.signs) {
     throw refused('key_usage', "the certificate's key usage allows neither digital signature nor non-repudiation");
   }
-  // The CMS this service writes around the browser's signature value is RSASSA-PKCS1-v1_5.
-  if (cert.keyType !== 'RSA') {
-    throw refused('unsupported_key', `the certificate's key is ${cert.keyType}; this server signs with RSA keys`);
+  // The CMS this service writes around the signer's value is RSA (PKCS#1 v1.5, PSS) or ECDSA on the NIST curves.
+  const key = new X509Certificate(der).publicKey;
+  if (!schemeOfKey(key)) {
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    throw refused(
+      'unsupported_key',
+      `the certificate's key is ${cert.keyType}${curve ? ` on ${curve}` : ''}; this server signs with RSA keys and ECDSA keys on P-256, P-384 or P-521`,
+    );
   }
   const now = deps.clock.now();
   if (now < cert.notBefore) {

@@ -2,8 +2,11 @@
 // code. The service takes the authorization the state names (once), exchanges the code with its
 // PKCE verifier for an access token, lists the signer's credentials, takes the one whose
 // certificate names the sticker's signer (as for CERT), prepares the signature with that
-// certificate (own-certificate/), asks signatures/signHash for the SHA-256 of the signed attributes,
-// and finishes the signature with the value the provider returned. Then the signer is sent back to
+// certificate (own-certificate/), asks signatures/signHash for the hash of the signed attributes
+// (SHA-256, or the hash of an ECDSA key's curve), with the SAD of credentials/authorize bound to that
+// hash when the credential is SCAL2, and finishes the signature with the value the provider returned.
+// From a set link, the same for every document of the set still waiting for the signer: each
+// prepared, their hashes authorized (SCAL2) and signed in one call, each finished in turn. Then the signer is sent back to
 // their signing page, which shows the document signed.
 import { createHash } from 'node:crypto';
 import { sealedTokenOf, takeCscAuthorization } from '../../../store/csc-repo.js';
@@ -15,8 +18,10 @@ import { namesSigner } from '../cert/check-cert-certificate.js';
 import { finishOwnSignature } from '../own-certificate/finish-own-signature.js';
 import { prepareOwnSignature } from '../own-certificate/prepare-own-signature.js';
 import { cscAuthority } from './csc-authority.js';
-import { exchangeCode, listCredentials, signHash } from './csc-client.js';
+import { nodeHashName } from '../../../pki/cms/oids.js';
+import { authorizeCredential, exchangeCode, listCredentials, signAlgorithmFor, signHash } from './csc-client.js';
 import { cscProvider, redirectUriOf, stateHash } from './start-csc-signature.js';
+import { openSetSession, requireSetActionable, rowToken } from '../../sets/set-signing-session.js';
 
 const invalid = (message: string) => new AppError('CSC_AUTHORIZATION_INVALID', message);
 
@@ -37,8 +42,10 @@ export async function completeCscSignature(
   if (!sealed) {
     throw invalid('this signer can no longer sign through their link');
   }
+  // A set link's authorization signs every document of the set still waiting for this signer.
+  const setToken = auth.set_token_sealed ? deps.secrets.open(auth.set_token_sealed) : undefined;
   const token = deps.secrets.open(sealed);
-  const pageUrl = `${deps.config.publicUrl}/sign/${token}`;
+  const pageUrl = `${deps.config.publicUrl}/sign/${setToken ? `set/${setToken}` : token}`;
   if (q.error || !q.code) {
     // The signer declined at the provider (RFC 6749 §4.1.2.1): back to the page, nothing signed.
     return { redirect: pageUrl };
@@ -49,7 +56,8 @@ export async function completeCscSignature(
     verifier: deps.secrets.open(auth.code_verifier_sealed),
     redirectUri: redirectUriOf(deps, provider),
   });
-  const s = await openSession(deps.db, token);
+  const tokens = setToken ? await openSetRowTokens(deps, setToken) : [token];
+  const s = await openSession(deps.db, tokens[0]);
   const credentials = await listCredentials(provider, accessToken);
   const credential = credentials.find((c) => {
     try {
@@ -65,9 +73,35 @@ export async function completeCscSignature(
   }
   const authority = cscAuthority(provider.name);
   const language = auth.language === 'en' ? 'en' : 'es';
-  const prepared = await prepareOwnSignature(deps, { token, certificate: credential.chainDer[0], language }, authority);
-  const hash = createHash('sha256').update(prepared.signedAttributes).digest();
-  const signature = await signHash(provider, { accessToken, credentialId: credential.id, hash });
-  await finishOwnSignature(deps, { token, preparationId: prepared.id, signature, ip: q.ip }, authority);
+  // Every document prepared first, so that one SAD (SCAL2) and one signHash cover all their hashes.
+  const prepared = [];
+  for (const t of tokens) {
+    prepared.push({
+      token: t,
+      ...(await prepareOwnSignature(deps, { token: t, certificate: credential.chainDer[0], language }, authority)),
+    });
+  }
+  const scheme = prepared[0].scheme;
+  const hashes = prepared.map((p) => createHash(nodeHashName(scheme.hash)).update(p.signedAttributes).digest());
+  const algorithm = signAlgorithmFor(credential, scheme);
+  const sad =
+    credential.scal === '2'
+      ? await authorizeCredential(provider, {
+          accessToken,
+          credentialId: credential.id,
+          hashes,
+          hashAlgorithmOID: algorithm.hashAlgorithmOID,
+        })
+      : undefined;
+  const signatures = await signHash(provider, { accessToken, credentialId: credential.id, hashes, algorithm, sad });
+  for (const [i, p] of prepared.entries()) {
+    await finishOwnSignature(deps, { token: p.token, preparationId: p.id, signature: signatures[i], ip: q.ip }, authority);
+  }
   return { redirect: pageUrl };
+}
+
+/** The per-document tokens of the set signer's documents still waiting for their signature. */
+async function openSetRowTokens(deps: Deps, setToken: string): Promise<string[]> {
+  const set = await openSetSession(deps.db, setToken);
+  return (await requireSetActionable(deps.db, set)).map((row) => rowToken(deps, row));
 }

@@ -1,18 +1,49 @@
 // The Cloud Signature Consortium API v2 as this service calls it on a signer's behalf: the token
 // request of the authorization code grant (RFC 6749 §4.1.3, with the PKCE verifier of RFC 7636),
-// credentials/list, credentials/info (the credential's certificate chain) and signatures/signHash.
+// credentials/list, credentials/info (the credential's certificate chain, its key's algorithms, its
+// SCAL), credentials/authorize (a SCAL2 credential's Signature Activation Data, bound to the hash it
+// will sign: CSC API v2 §11.6) and signatures/signHash (§11.9) with the signature algorithm the
+// credential's key makes (RSA PKCS#1 v1.5 or PSS, ECDSA).
 // The provider's address is the operator's setting, not a client's, so it does not go through the
 // client URL guard; every call has a time limit and a size limit.
 import type { CscProvider } from '../../../config.js';
 import { AppError } from '../../errors.js';
-import { OID } from '../../../pki/cms/oids.js';
+import { type ExternalScheme, pssParamsDer } from '../../../pki/cms/index.js';
+import { OID, oidByHash } from '../../../pki/cms/oids.js';
 
 const TIMEOUT_MS = 15_000;
 const MAX_ANSWER_BYTES = 256 * 1024;
-/** id-sha256 (RFC 5754): the hash algorithm of the signed attributes' hash. */
-export const SHA256_OID = OID.sha256;
-/** sha256WithRSAEncryption: how the credential's RSA key signs that hash. */
-const SHA256_WITH_RSA_OID = OID.sha256WithRsa;
+
+/** A credential of the signer at the provider, as credentials/info describes it. */
+export interface CscCredential {
+  id: string;
+  /** Leaf first, DER. */
+  chainDer: Buffer[];
+  /** key/algo: the OIDs of the algorithms the key signs with (an empty list says nothing). */
+  algorithms: string[];
+  /** Sole Control Assurance Level: "2" signs only hashes a SAD authorizes (credentials/authorize). */
+  scal: '1' | '2';
+}
+
+/** What signHash is asked for: signAlgo (and its parameters) and the hash algorithm, for the key's scheme. */
+export function signAlgorithmFor(credential: Pick<CscCredential, 'algorithms'>, scheme: ExternalScheme) {
+  const hashAlgorithmOID = oidByHash(scheme.hash);
+  const ECDSA: Record<ExternalScheme['hash'], string> = {
+    'SHA-256': OID.ecdsaWithSha256,
+    'SHA-384': OID.ecdsaWithSha384,
+    'SHA-512': OID.ecdsaWithSha512,
+  };
+  if (scheme.name === 'ECDSA') {
+    return { signAlgo: ECDSA[scheme.hash], hashAlgorithmOID };
+  }
+  const offers = (oid: string) => credential.algorithms.includes(oid);
+  // An RSA key whose provider offers only PSS signs with PSS; the CMS says so (external-scheme.ts).
+  const pssOnly = offers(OID.rsassaPss) && !offers(OID.sha256WithRsa) && !offers(OID.rsaEncryption);
+  if (scheme.name === 'RSA-PSS' || pssOnly) {
+    return { signAlgo: OID.rsassaPss, signAlgoParams: pssParamsDer(scheme.hash).toString('base64'), hashAlgorithmOID };
+  }
+  return { signAlgo: OID.sha256WithRsa, hashAlgorithmOID };
+}
 
 const failed = (provider: CscProvider, what: string, detail: string) =>
   new AppError('CSC_PROVIDER_ERROR', `${provider.name}: ${what} failed (${detail})`, { provider: provider.name, step: what });
@@ -68,33 +99,62 @@ export async function exchangeCode(provider: CscProvider, o: { code: string; ver
   return json.access_token;
 }
 
-/** The signer's credentials, each with its certificate chain (leaf first, DER). */
-export async function listCredentials(provider: CscProvider, accessToken: string): Promise<{ id: string; chainDer: Buffer[] }[]> {
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The signer's credentials, each with its certificate chain, its key's algorithms and its SCAL. */
+export async function listCredentials(provider: CscProvider, accessToken: string): Promise<CscCredential[]> {
   const list = await api(provider, accessToken, 'credentials/list', 'credentials/list', { maxResults: 20 });
-  const ids = Array.isArray(list.credentialIDs) ? list.credentialIDs.filter((x): x is string => typeof x === 'string') : [];
-  const out: { id: string; chainDer: Buffer[] }[] = [];
-  for (const id of ids.slice(0, 20)) {
+  const out: CscCredential[] = [];
+  for (const id of strings(list.credentialIDs).slice(0, 20)) {
     const info = await api(provider, accessToken, 'credentials/info', 'credentials/info', { credentialID: id, certificates: 'chain' });
     const cert = (info.cert ?? {}) as { status?: unknown; certificates?: unknown };
-    const certificates = Array.isArray(cert.certificates) ? cert.certificates.filter((c): c is string => typeof c === 'string') : [];
+    const certificates = strings(cert.certificates);
     if (certificates.length > 0 && (cert.status === undefined || cert.status === 'valid')) {
-      out.push({ id, chainDer: certificates.map((c) => Buffer.from(c, 'base64')) });
+      out.push({
+        id,
+        chainDer: certificates.map((c) => Buffer.from(c, 'base64')),
+        algorithms: strings((info.key as { algo?: unknown } | undefined)?.algo),
+        scal: info.SCAL === '2' ? '2' : '1',
+      });
     }
   }
   return out;
 }
 
-/** The credential's signature of one SHA-256 hash (RSASSA-PKCS1-v1_5). */
-export async function signHash(provider: CscProvider, o: { accessToken: string; credentialId: string; hash: Buffer }): Promise<Buffer> {
+/**
+ * credentials/authorize for one signature of each of `hashes` (§11.6): the SAD a SCAL2 credential
+ * needs, bound by the provider to those hashes, so what is signed is exactly what was authorized.
+ */
+export async function authorizeCredential(
+  provider: CscProvider,
+  o: { accessToken: string; credentialId: string; hashes: Buffer[]; hashAlgorithmOID: string },
+): Promise<string> {
+  const json = await api(provider, o.accessToken, 'credentials/authorize', 'credentials/authorize', {
+    credentialID: o.credentialId,
+    numSignatures: o.hashes.length,
+    hashes: o.hashes.map((h) => h.toString('base64')),
+    hashAlgorithmOID: o.hashAlgorithmOID,
+  });
+  if (typeof json.SAD !== 'string' || json.SAD === '') {
+    throw failed(provider, 'credentials/authorize', 'no SAD');
+  }
+  return json.SAD;
+}
+
+/** The credential's signatures of `hashes` under `algorithm` (signAlgorithmFor), in order, with the SAD when one was needed. */
+export async function signHash(
+  provider: CscProvider,
+  o: { accessToken: string; credentialId: string; hashes: Buffer[]; algorithm: ReturnType<typeof signAlgorithmFor>; sad?: string },
+): Promise<Buffer[]> {
   const json = await api(provider, o.accessToken, 'signatures/signHash', 'signatures/signHash', {
     credentialID: o.credentialId,
-    hashes: [o.hash.toString('base64')],
-    hashAlgorithmOID: SHA256_OID,
-    signAlgo: SHA256_WITH_RSA_OID,
+    ...(o.sad ? { SAD: o.sad } : {}),
+    hashes: o.hashes.map((h) => h.toString('base64')),
+    ...o.algorithm,
   });
-  const value = Array.isArray(json.signatures) ? json.signatures[0] : undefined;
-  if (typeof value !== 'string' || value === '') {
-    throw failed(provider, 'signatures/signHash', 'no signature');
+  const values = strings(json.signatures).filter((v) => v !== '');
+  if (values.length !== o.hashes.length) {
+    throw failed(provider, 'signatures/signHash', `${values.length} signatures for ${o.hashes.length} hashes`);
   }
-  return Buffer.from(value, 'base64');
+  return values.map((v) => Buffer.from(v, 'base64'));
 }

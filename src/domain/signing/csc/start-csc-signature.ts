@@ -3,13 +3,14 @@
 // S256, RFC 7636, and the CSC API v2's scope `credential`) and keeps what the return needs: the
 // state (hashed: it travels in URLs and logs), the PKCE verifier (sealed), the signer, the provider.
 // The state is unguessable and used once, so a return cannot be forged or replayed for another
-// signer (RFC 6749 §10.12).
+// signer (RFC 6749 §10.12). From a set link, one authorization serves every document of the set.
 import { createHash, randomBytes } from 'node:crypto';
 import type { CscProvider } from '../../../config.js';
 import { dropExpiredCscAuthorizations, insertCscAuthorization } from '../../../store/csc-repo.js';
 import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
-import { requireIdentityVerified } from '../../identity/require-identity.js';
+import { requireIdentityStatusVerified, requireIdentityVerified } from '../../identity/require-identity.js';
+import { openSetSession, requireSetActionable } from '../../sets/set-signing-session.js';
 import { openSession, requireSignable } from '../signing-session.js';
 import { legendLanguage } from '../workflow-language.js';
 
@@ -46,25 +47,66 @@ export async function startCscSignature(
   o: { token: string; provider?: string; language?: 'es' | 'en' },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const s = await openSession(deps.db, o.token);
-  if (s.signer.authority !== 'CSC') {
-    throw new AppError('INVALID_STATE', `remote signing is for signers of the CSC authority; this signer's is ${s.signer.authority}`);
-  }
+  requireCscSigner(s.signer.authority);
   const provider = cscProvider(deps, o.provider);
   requireSignable(s);
   requireIdentityVerified(s);
+  const language = legendLanguage(s.document.workflow, o.language, deps.config.defaultLanguage);
+  return leaveForProvider(deps, { signerRowId: s.signer.id, provider, language, pageLanguage: o.language });
+}
+
+/**
+ * The same from a set link: one authorization at the provider for every document of the set still
+ * waiting for this signer; the return signs them all and goes back to the set's page.
+ */
+export async function startSetCscSignature(
+  deps: Deps,
+  o: { token: string; provider?: string; language?: 'es' | 'en' },
+): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
+  const s = await openSetSession(deps.db, o.token);
+  requireCscSigner(s.signer.authority);
+  const provider = cscProvider(deps, o.provider);
+  const open = await requireSetActionable(deps.db, s);
+  // Verified once for the whole set before anything is signed, as signSet asks (never half a set).
+  for (const row of open) {
+    requireIdentityStatusVerified(row.identity_status);
+  }
+  const language = legendLanguage(s.set.workflow, o.language, deps.config.defaultLanguage);
+  return leaveForProvider(deps, {
+    signerRowId: open[0].id,
+    provider,
+    language,
+    pageLanguage: o.language,
+    setTokenSealed: deps.secrets.seal(o.token),
+  });
+}
+
+function requireCscSigner(authority: string): void {
+  if (authority !== 'CSC') {
+    throw new AppError('INVALID_STATE', `remote signing is for signers of the CSC authority; this signer's is ${authority}`);
+  }
+}
+
+/** Keeps what the return needs and answers the provider's authorization page. */
+async function leaveForProvider(
+  deps: Deps,
+  o: { signerRowId: string; provider: CscProvider; language: 'es' | 'en'; pageLanguage?: 'es' | 'en'; setTokenSealed?: Buffer },
+): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
+  const { provider } = o;
   const now = deps.clock.now();
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(48).toString('base64url');
   const expiresAt = new Date(now.getTime() + AUTHORIZE_MINUTES * 60_000);
-  await dropExpiredCscAuthorizations(deps.db, s.signer.id, now);
+  await dropExpiredCscAuthorizations(deps.db, o.signerRowId, now);
   await insertCscAuthorization(deps.db, {
     state_hash: stateHash(state),
-    signer_row_id: s.signer.id,
+    signer_row_id: o.signerRowId,
     provider: provider.name,
     code_verifier_sealed: deps.secrets.seal(verifier),
-    language: legendLanguage(s.document.workflow, o.language, deps.config.defaultLanguage),
+    language: o.language,
     created_at: now,
     expires_at: expiresAt,
+    set_token_sealed: o.setTokenSealed ?? null,
   });
   const url = new URL(`${provider.baseUrl}/oauth2/authorize`);
   url.search = new URLSearchParams({
@@ -75,7 +117,7 @@ export async function startCscSignature(
     state,
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
-    lang: o.language ?? 'es',
+    lang: o.pageLanguage ?? 'es',
   }).toString();
   return { authorize_url: url.toString(), provider: provider.name, expires_at: expiresAt.toISOString() };
 }

@@ -11,6 +11,7 @@ import { decodeBase64 } from '../../base64.js';
 import type { Deps } from '../../deps.js';
 import { prepareExternalSignature } from '../../../pdf/external-signature.js';
 import { certificatesToPem } from '../../../pki/index.js';
+import type { ExternalScheme } from '../../../pki/cms/index.js';
 import { countOpenPreparations, dropExpiredPreparations, insertPreparation } from '../../../store/sat-repo.js';
 import { stickersOf } from '../../../store/signing-repo.js';
 import type { Database } from '../../../store/schema.js';
@@ -36,6 +37,8 @@ export interface OwnPrepareInput {
 export interface OwnPrepared<C> {
   id: string;
   signedAttributes: Buffer;
+  /** How the signer signs signedAttributes (their key's scheme and hash). */
+  scheme: ExternalScheme;
   checked: C;
   expiresAt: Date;
 }
@@ -122,7 +125,7 @@ async function prepareOnce<C extends CheckedOwnCertificate>(
       created_at: now,
       expires_at: expiresAt,
     });
-    return { id, signedAttributes: prepared.signedAttributes, checked, expiresAt };
+    return { id, signedAttributes: prepared.signedAttributes, scheme: prepared.scheme, checked, expiresAt };
   });
 }
 

@@ -11,18 +11,19 @@ import { AppError } from '../../errors.js';
  */
 export function refuseEfirmaSignerOnSign(deps: Pick<Deps, 'config'>, authority: string, link: 'document' | 'set'): void {
   const base = link === 'set' ? '/sign/api/set/{token}' : '/sign/api/{token}';
+  // A set link's document_ticket names each document in turn (one prepare and finish per document).
   if (authority === 'CERT' && deps.config.cert.trustedDer.length > 0) {
     throw new AppError(
       'CERTIFICATE_REQUIRED',
-      'this signer signs with their own certificate: POST /sign/api/{token}/certificate/prepare with the certificate, sign the returned signed_attributes with the key, then POST /sign/api/{token}/certificate/finish with the signature value',
-      { authority: 'CERT', prepare: '/sign/api/{token}/certificate/prepare', finish: '/sign/api/{token}/certificate/finish' },
+      `this signer signs with their own certificate: POST ${base}/certificate/prepare with the certificate, sign the returned signed_attributes with the key, then POST ${base}/certificate/finish with the signature value`,
+      { authority: 'CERT', prepare: `${base}/certificate/prepare`, finish: `${base}/certificate/finish` },
     );
   }
   if (authority === 'CSC' && deps.config.csc.providers.length > 0) {
     throw new AppError(
       'CERTIFICATE_REQUIRED',
-      'this signer signs with a credential at their trust service provider: POST /sign/api/{token}/csc/authorize and send them to the answered authorize_url',
-      { authority: 'CSC', authorize: '/sign/api/{token}/csc/authorize' },
+      `this signer signs with a credential at their trust service provider: POST ${base}/csc/authorize and send them to the answered authorize_url`,
+      { authority: 'CSC', authorize: `${base}/csc/authorize` },
     );
   }
   if (authority !== 'SAT' || deps.config.sat.trustedDer.length === 0) {
