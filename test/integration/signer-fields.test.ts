@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError } from '../helpers/api-error.js';
 import { type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
 import { movableClock } from '../helpers/flow-clock.js';
+import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { publicCall } from '../helpers/public-call.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -27,15 +28,18 @@ let rootPem: string;
 let pdf: string;
 let dir: string;
 let ca: CertTestPki;
+let jobs: JobRunner;
 
 beforeAll(async () => {
   ca = await createCertTestPki();
   s = await startTestServer({ clock, env: { SELLO_CERT_TRUST_PEM: ca.trustPemPath } });
+  jobs = jobRunner(s.connectionString, s.deps);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
   pdf = (await makePdf([A4, A4])).toString('base64');
   dir = mkdtempSync(join(tmpdir(), 'sello-fields-'));
 }, 60_000);
 afterAll(async () => {
+  await jobs?.close();
   await s?.close();
   await ca?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -381,4 +385,39 @@ describe('the other signing paths', () => {
       expect((await pdfsig(file, rootPem)).signatures[0]?.valid).toBe(true);
     }
   }, 120_000);
+});
+
+describe('bulk send', () => {
+  it("gives every row's document the run's signer_fields, placeholders filled", async () => {
+    const started = await s.client.createBulk(
+      {
+        b64_doc: pdf,
+        stickers: [{ authority: 'EMAIL_LINK', data: '{{row.email}}', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+        signer_fields: [{ type: 'text', signer: 0, ...box(0, 400), label: '{{row.label}}', required: true }],
+        rows: [
+          { email: 'uno@example.com', label: 'Uno' },
+          { email: 'dos@example.com', label: 'Dos' },
+        ],
+      },
+      `fields-${Math.random().toString(36).slice(2)}`,
+    );
+    await jobs.runDue();
+    const run = await s.client.getBulk(started.bulk_id);
+    expect(run.state).toBe('completed');
+    const labels = [];
+    for (const row of run.rows as { document_ticket: string }[]) {
+      const id = (await s.deps.db.selectFrom('documents').select('id').where('ticket', '=', row.document_ticket).executeTakeFirstOrThrow())
+        .id;
+      const fields = await s.deps.db
+        .selectFrom('signer_fields')
+        .select(['label', 'type', 'required'])
+        .where('document_id', '=', id)
+        .execute();
+      labels.push(...fields.map((f) => [f.label, f.type, f.required]));
+    }
+    expect(labels).toEqual([
+      ['Uno', 'text', true],
+      ['Dos', 'text', true],
+    ]);
+  }, 60_000);
 });
