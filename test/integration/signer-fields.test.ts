@@ -6,7 +6,7 @@
 // wrong format and a field of someone else are refused naming field_values.<id>, nothing signed.
 // The report and the notification's document list each signer's fields.
 import { execFileSync } from 'node:child_process';
-import { sign } from 'node:crypto';
+import { X509Certificate, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError } from '../helpers/api-error.js';
 import { type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
+import { type CscProvider, startCscProvider } from '../helpers/csc-provider.js';
 import { movableClock } from '../helpers/flow-clock.js';
 import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
@@ -29,10 +30,16 @@ let pdf: string;
 let dir: string;
 let ca: CertTestPki;
 let jobs: JobRunner;
+let tsp: CscProvider;
 
 beforeAll(async () => {
   ca = await createCertTestPki();
-  s = await startTestServer({ clock, env: { SELLO_CERT_TRUST_PEM: ca.trustPemPath } });
+  tsp = await startCscProvider();
+  const providers = [{ name: 'Test TSP', base_url: tsp.baseUrl, client_id: tsp.clientId, client_secret: tsp.clientSecret }];
+  s = await startTestServer({
+    clock,
+    env: { SELLO_CERT_TRUST_PEM: ca.trustPemPath, SELLO_CSC_PROVIDERS: JSON.stringify(providers), SELLO_CSC_TRUST_PEM: ca.trustPemPath },
+  });
   jobs = jobRunner(s.connectionString, s.deps);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
   pdf = (await makePdf([A4, A4])).toString('base64');
@@ -41,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await jobs?.close();
   await s?.close();
+  await tsp?.close();
   await ca?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -342,6 +350,44 @@ describe('the other signing paths', () => {
     expect(report.firmas[0].signer_fields).toEqual([
       { label: 'Ciudad', type: 'text', value: 'Zaragoza', page: 0 },
       { label: 'Acepto', type: 'checkbox', value: true, page: 0 },
+    ]);
+  }, 120_000);
+
+  it('a CSC signer: the values are checked before leaving for the provider and written into the revision prepared on return', async () => {
+    const luis = await ca.issue({ name: 'Luis Romero', email: 'luis@example.com' });
+    clock.set(new Date());
+    tsp.add({
+      credentialID: 'cred-luis',
+      user: 'luis',
+      certificateDer: luis.der,
+      chainDer: [new X509Certificate(ca.rootPem).raw],
+      privateKey: luis.privateKey,
+    });
+    tsp.signInAs('luis');
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'CSC', data: 'luis@example.com', name: 'Luis', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      signer_fields: [{ type: 'text', signer: 0, ...box(0, 400), label: 'Ciudad', required: true }],
+    });
+    const token = tokenOf(doc.stickers[0].signer_url);
+    const id = doc.signer_fields[0].id;
+    const refused = await call('POST', `/sign/api/${token}/csc/authorize`, { field_values: { [id]: ' ' } });
+    expect(refused.status).toBe(400);
+    expect((refused.json as { error: { code: string; details: { field: string } } }).error).toMatchObject({
+      code: 'REQUIRED_FIELD_MISSING',
+      details: { field: `field_values.${id}` },
+    });
+    const started = await call('POST', `/sign/api/${token}/csc/authorize`, { field_values: { [id]: 'Sevilla' } });
+    expect(started.status, JSON.stringify(started.json)).toBe(200);
+    const page = await (await fetch(started.json.authorize_url)).text();
+    const approve = /id="approve" href="([^"]+)"/.exec(page)![1].replace(/&amp;/g, '&');
+    const back = await fetch(approve, { redirect: 'manual' });
+    expect(back.status, await back.clone().text()).toBe(303);
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    expect(pdfText(file)).toContain('Sevilla');
+    expect((await pdfsig(file, ca.rootPem)).signatures[0]).toMatchObject({ valid: true, totalDocumentSigned: true });
+    expect((await s.client.signatureReport(doc.document_ticket)).firmas[0].signer_fields).toEqual([
+      { label: 'Ciudad', type: 'text', value: 'Sevilla', page: 0 },
     ]);
   }, 120_000);
 
