@@ -150,6 +150,12 @@ export async function placeSignerFields(bytes: Uint8Array, fields: SignerFieldPl
     throw new SignerFieldError(`the PDF cannot be read: ${(err as Error).message}`);
   }
   const resolve = resolverOf(pdf);
+  // A field added after a signature is a change that signature does not allow (§12.8.2.2): an
+  // uploaded file already signed, or certified, would show as modified.
+  const signed = (pdf.getForm()?.getSignatureFields() ?? []).some((f) => f.getDict().has('V'));
+  if (signed || pdf.getCatalog().getDict('Perms', resolve)?.has('DocMDP')) {
+    throw new SignerFieldError('the PDF is already signed: fields added now would be a change its signatures do not allow');
+  }
   const list = formFields(pdf);
   const existing = new Set((pdf.getForm()?.getFields() ?? []).map((f) => f.name));
   const pageCount = pdf.getPageCount();

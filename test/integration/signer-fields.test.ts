@@ -283,6 +283,21 @@ describe('two signers fill their fields and sign', () => {
     ]);
   }, 120_000);
 
+  it('refuses fields on an uploaded PDF that is already signed: they would break its signatures', async () => {
+    const signed = (await s.client.downloadDocument('original', ticket)).bytes;
+    const before = await documentCount();
+    const err = await apiError(
+      s.client.createDocument({
+        b64_doc: Buffer.from(signed).toString('base64'),
+        stickers: [...STICKERS],
+        signer_fields: [{ type: 'text', signer: 0, ...box(0, 200) }],
+      }),
+    );
+    expect([err.status, err.code, (err.details as { field: string }).field]).toEqual([400, 'INVALID_INPUT', 'signer_fields']);
+    expect(err.message).toContain('already signed');
+    expect(await documentCount()).toBe(before);
+  });
+
   it("lists each signer's fields in the notification's document (the webhook payload)", async () => {
     const n = await s.deps.db
       .selectFrom('notifications as n')

@@ -441,7 +441,7 @@ async function placeFormFields(deps: Deps, bytes: Buffer, fields: PlannedSignerF
     );
   } catch (err) {
     if (err instanceof SignerFieldError) {
-      throw new AppError('PDF_INVALID', `signer_fields: the fields cannot be added to this PDF: ${err.message}`);
+      throw invalid('signer_fields', `the fields cannot be added to this PDF: ${err.message}`);
     }
     throw pdfJailError(err);
   }
