@@ -138,6 +138,8 @@ describe('two signers fill their fields and sign', () => {
         { type: 'dropdown', signer: 1, ...box(1, 370), label: 'Plan', options: ['Basic', 'Pro'], required: true },
         { type: 'date', signer: 1, ...box(1, 340), label: 'Start', date_format: 'YYYY-MM-DD', required: true },
         { type: 'text', signer: 1, ...box(1, 310), label: 'Code', format: '[A-Z]{3}-\\d{4}' },
+        // Ticked after Olga signed: a checkbox's state switched in a later revision.
+        { type: 'checkbox', signer: 1, page: 0, rect: { lx: 50, ly: 250, tx: 64, ty: 264 }, label: 'Witness' },
       ],
     });
     ticket = doc.document_ticket;
@@ -151,8 +153,9 @@ describe('two signers fill their fields and sign', () => {
       [1, doc.stickers[1].signer_id, 'dropdown'],
       [1, doc.stickers[1].signer_id, 'date'],
       [1, doc.stickers[1].signer_id, 'text'],
+      [1, doc.stickers[1].signer_id, 'checkbox'],
     ]);
-    expect(new Set(ids).size).toBe(10);
+    expect(new Set(ids).size).toBe(11);
   });
 
   it("shows each signer their own fields, a date with today's date in the account's time zone", async () => {
@@ -212,7 +215,7 @@ describe('two signers fill their fields and sign', () => {
     const second = await call(
       'POST',
       `/sign/api/${links[1]}/sign`,
-      typed('Omar', { [ids[6]]: ARABIC, [ids[7]]: 'Pro', [ids[8]]: '2031-01-15', [ids[9]]: 'ABC-1234' }),
+      typed('Omar', { [ids[6]]: ARABIC, [ids[7]]: 'Pro', [ids[8]]: '2031-01-15', [ids[9]]: 'ABC-1234', [ids[10]]: true }),
     );
     expect(second.status, JSON.stringify(second.json)).toBe(200);
     const signed = (await s.client.downloadDocument('original', ticket)).bytes;
@@ -280,6 +283,7 @@ describe('two signers fill their fields and sign', () => {
       { label: 'Plan', type: 'dropdown', value: 'Pro', page: 1 },
       { label: 'Start', type: 'date', value: '2031-01-15', page: 1 },
       { label: 'Code', type: 'text', value: 'ABC-1234', page: 1 },
+      { label: 'Witness', type: 'checkbox', value: true, page: 0 },
     ]);
   }, 120_000);
 
@@ -310,7 +314,7 @@ describe('two signers fill their fields and sign', () => {
     const signers = payload.document!.signers;
     expect(signers.map((x) => x.signer_fields.map((f) => f.value))).toEqual([
       [CYRILLIC, 'olga@example.com', true, 'OP', 'OP', expect.any(String)],
-      [ARABIC, 'Pro', '2031-01-15', 'ABC-1234'],
+      [ARABIC, 'Pro', '2031-01-15', 'ABC-1234', true],
     ]);
     expect(signers[1].signer_fields[0]).toEqual({ label: 'Name', type: 'text', value: ARABIC, page: 1 });
   });
