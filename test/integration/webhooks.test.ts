@@ -611,6 +611,8 @@ describe('POST /developers/webhook', () => {
             authority: 'EMAIL_LINK',
             data: 'ana@example.com',
             status: 'pending',
+            // She fills no field of the document.
+            signer_fields: [],
           },
         ],
         original: original.bytes.toString('base64'),

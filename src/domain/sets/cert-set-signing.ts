@@ -7,12 +7,14 @@ import type { Deps } from '../deps.js';
 import { finishCertSignature, prepareCertSignature } from '../signing/cert/cert-signing.js';
 import type { CertPrepared, SetCertFinishBody, SetCertPrepareBody } from '../../schemas/cert-signing.js';
 import type { SetSignResult } from '../../schemas/signing.js';
-import { openRowToken, readDocumentTicket, setAfterSignature } from './sat-set-signing.js';
+import { openRowToken, readDocumentTicket, refuseUnknownSetFields, setAfterSignature } from './sat-set-signing.js';
 
 export async function prepareSetCertSignature(deps: Deps, o: { token: string; body: SetCertPrepareBody }): Promise<CertPrepared> {
   const { document_ticket, ...body } = o.body;
   const rowTokenOf = await openRowToken(deps, o.token, readDocumentTicket(document_ticket), 'CERT', 'the certificate');
-  return prepareCertSignature(deps, { token: rowTokenOf, body });
+  // One map may name fields of every document of the set (the page keeps one), as for the SAT.
+  await refuseUnknownSetFields(deps, o.token, body.field_values);
+  return prepareCertSignature(deps, { token: rowTokenOf, body, unknownFieldsChecked: true });
 }
 
 export async function finishSetCertSignature(

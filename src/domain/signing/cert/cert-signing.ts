@@ -8,10 +8,19 @@ import { finishOwnSignature, readSignatureValue } from '../own-certificate/finis
 import { prepareOwnSignature, readCertificate } from '../own-certificate/prepare-own-signature.js';
 import { CERT_AUTHORITY } from './cert-authority.js';
 
-export async function prepareCertSignature(deps: Deps, o: { token: string; body: CertPrepareBody }): Promise<CertPrepared> {
+export async function prepareCertSignature(
+  deps: Deps,
+  o: { token: string; body: CertPrepareBody; unknownFieldsChecked?: boolean },
+): Promise<CertPrepared> {
   const p = await prepareOwnSignature(
     deps,
-    { token: o.token, certificate: readCertificate(o.body.certificate), language: o.body.language },
+    {
+      token: o.token,
+      certificate: readCertificate(o.body.certificate),
+      language: o.body.language,
+      fieldValues: o.body.field_values,
+      unknownFieldsChecked: o.unknownFieldsChecked,
+    },
     CERT_AUTHORITY,
   );
   const { cert, status } = p.checked;

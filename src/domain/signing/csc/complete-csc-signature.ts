@@ -22,6 +22,7 @@ import { nodeHashName } from '../../../pki/cms/oids.js';
 import { authorizeCredential, exchangeCode, listCredentials, signAlgorithmFor, signHash } from './csc-client.js';
 import { cscProvider, redirectUriOf, stateHash } from './start-csc-signature.js';
 import { openSetSession, requireSetActionable, rowToken } from '../../sets/set-signing-session.js';
+import type { FieldValues } from '../../../schemas/signer-fields.js';
 
 const invalid = (message: string) => new AppError('CSC_AUTHORIZATION_INVALID', message);
 
@@ -74,11 +75,18 @@ export async function completeCscSignature(
   const authority = cscAuthority(provider.name);
   const language = auth.language === 'en' ? 'en' : 'es';
   // Every document prepared first, so that one SAD (SCAL2) and one signHash cover all their hashes.
+  // The values were checked before the signer left (across the set's documents for a set link);
+  // each revision checks its own document's again as it is prepared.
+  const fieldValues = (auth.field_values ?? undefined) as FieldValues | undefined;
   const prepared = [];
   for (const t of tokens) {
     prepared.push({
       token: t,
-      ...(await prepareOwnSignature(deps, { token: t, certificate: credential.chainDer[0], language }, authority)),
+      ...(await prepareOwnSignature(
+        deps,
+        { token: t, certificate: credential.chainDer[0], language, fieldValues, unknownFieldsChecked: setToken !== undefined },
+        authority,
+      )),
     });
   }
   const scheme = prepared[0].scheme;

@@ -13,6 +13,10 @@ import { requireIdentityStatusVerified, requireIdentityVerified } from '../../id
 import { openSetSession, requireSetActionable } from '../../sets/set-signing-session.js';
 import { openSession, requireSignable } from '../signing-session.js';
 import { legendLanguage } from '../workflow-language.js';
+import { fieldsOfSigner } from '../../../store/signer-fields-repo.js';
+import { accountTimeZone } from '../../../store/workflow-repo.js';
+import type { FieldValues } from '../../../schemas/signer-fields.js';
+import { checkFieldValues, refuseUnknownFields } from '../signer-fields.js';
 
 /** How long the signer has to authorize at the provider and come back. */
 const AUTHORIZE_MINUTES = 10;
@@ -44,7 +48,7 @@ export function cscProvider(deps: Pick<Deps, 'config'>, name?: string): CscProvi
 
 export async function startCscSignature(
   deps: Deps,
-  o: { token: string; provider?: string; language?: 'es' | 'en' },
+  o: { token: string; provider?: string; language?: 'es' | 'en'; fieldValues?: FieldValues },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const s = await openSession(deps.db, o.token);
   requireCscSigner(s.signer.authority);
@@ -52,7 +56,12 @@ export async function startCscSignature(
   requireSignable(s);
   requireIdentityVerified(s);
   const language = legendLanguage(s.document.workflow, o.language, deps.config.defaultLanguage);
-  return leaveForProvider(deps, { signerRowId: s.signer.id, provider, language, pageLanguage: o.language });
+  // Checked before the signer leaves for the provider: a refused value is shown on the page, not
+  // after the authorization. The revision is prepared on return, with these values checked again.
+  const fields = await fieldsOfSigner(deps.db, s.signer.id);
+  refuseUnknownFields(o.fieldValues, new Set(fields.map((f) => f.field_id)));
+  checkFieldValues(fields, o.fieldValues, { now: deps.clock.now(), timeZone: await accountTimeZone(deps.db, s.document.account_id) });
+  return leaveForProvider(deps, { signerRowId: s.signer.id, provider, language, pageLanguage: o.language, fieldValues: o.fieldValues });
 }
 
 /**
@@ -61,7 +70,7 @@ export async function startCscSignature(
  */
 export async function startSetCscSignature(
   deps: Deps,
-  o: { token: string; provider?: string; language?: 'es' | 'en' },
+  o: { token: string; provider?: string; language?: 'es' | 'en'; fieldValues?: FieldValues },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const s = await openSetSession(deps.db, o.token);
   requireCscSigner(s.signer.authority);
@@ -71,8 +80,21 @@ export async function startSetCscSignature(
   for (const row of open) {
     requireIdentityStatusVerified(row.identity_status);
   }
+  // One map names the fields of every document (their ids are unique across documents), each
+  // document's checked before leaving, as signSet checks them before the first signature.
+  const known = new Set<string>();
+  const timeZone = await accountTimeZone(deps.db, s.set.account_id);
+  for (const row of open) {
+    const fields = await fieldsOfSigner(deps.db, row.id);
+    checkFieldValues(fields, o.fieldValues, { now: deps.clock.now(), timeZone });
+    for (const f of fields) {
+      known.add(f.field_id);
+    }
+  }
+  refuseUnknownFields(o.fieldValues, known);
   const language = legendLanguage(s.set.workflow, o.language, deps.config.defaultLanguage);
   return leaveForProvider(deps, {
+    fieldValues: o.fieldValues,
     signerRowId: open[0].id,
     provider,
     language,
@@ -90,7 +112,14 @@ function requireCscSigner(authority: string): void {
 /** Keeps what the return needs and answers the provider's authorization page. */
 async function leaveForProvider(
   deps: Deps,
-  o: { signerRowId: string; provider: CscProvider; language: 'es' | 'en'; pageLanguage?: 'es' | 'en'; setTokenSealed?: Buffer },
+  o: {
+    signerRowId: string;
+    provider: CscProvider;
+    language: 'es' | 'en';
+    pageLanguage?: 'es' | 'en';
+    setTokenSealed?: Buffer;
+    fieldValues?: FieldValues;
+  },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const { provider } = o;
   const now = deps.clock.now();
@@ -107,6 +136,7 @@ async function leaveForProvider(
     created_at: now,
     expires_at: expiresAt,
     set_token_sealed: o.setTokenSealed ?? null,
+    field_values: o.fieldValues === undefined ? null : JSON.stringify(o.fieldValues),
   });
   const url = new URL(`${provider.baseUrl}/oauth2/authorize`);
   url.search = new URLSearchParams({
