@@ -11,6 +11,7 @@ import {
   initialsOf,
   initialValues,
   isoDay,
+  parseDay,
   parseIsoDay,
   refusedField,
   type SignerField,
@@ -106,6 +107,17 @@ describe('dates', () => {
     expect(formatDay(d, 'D.M.YYYY')).toBe('7.3.2030');
   });
 
+  it('reads a day written in each format the service writes', () => {
+    const d = { year: 2030, month: 3, day: 7 };
+    for (const f of ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD', 'DD-MM-YYYY', 'DD.MM.YYYY']) {
+      expect(parseDay(formatDay(d, f), f), f).toEqual(d);
+    }
+    expect(parseDay('07/03/2030', null)).toEqual(d);
+    expect(parseDay('31/02/2030', 'DD/MM/YYYY')).toBeNull();
+    expect(parseDay('2030-03-07', 'DD/MM/YYYY')).toBeNull();
+    expect(parseDay('07x03x2030', 'DD.MM.YYYY')).toBeNull();
+  });
+
   it('reads back the day an input holds', () => {
     const d = { year: 2030, month: 3, day: 7 };
     expect(isoDay(d)).toBe('2030-03-07');
@@ -147,9 +159,26 @@ describe('the values sent with the signature', () => {
     field('note', 'text'),
   ];
 
-  it('start from the session, the default day and the initials', () => {
-    const v = initialValues([...fields, field('kept', 'text', { value: 'from before' })], { today: '2030-03-07', initials: 'AP' });
-    expect(v).toEqual({ name: '', when: '2030-03-07', ok: false, ini1: 'AP', ini2: 'AP', pick: '', note: '', kept: 'from before' });
+  it("start from the session, the session's default day (else the day in the field's time zone) and the initials", () => {
+    const now = new Date(Date.UTC(2030, 0, 1, 3, 30));
+    const more = [
+      field('kept', 'text', { value: 'from before' }),
+      field('given', 'date', { date_format: 'MM/DD/YYYY', value: '03/07/2030', time_zone: 'UTC' }),
+      field('zoned', 'date', { time_zone: 'America/Mexico_City' }),
+    ];
+    const v = initialValues([...fields, ...more], { now, initials: 'AP' });
+    expect(v).toEqual({
+      name: '',
+      when: '2030-01-01',
+      ok: false,
+      ini1: 'AP',
+      ini2: 'AP',
+      pick: '',
+      note: '',
+      kept: 'from before',
+      given: '2030-03-07',
+      zoned: '2029-12-31',
+    });
   });
 
   it('trim text, write the date as shown, keep checkboxes, and leave out empty optional fields', () => {

@@ -1,6 +1,6 @@
 // The set signing API the page talks to on /sign/set/{token} (src/http/routes/set-signing.ts): one
 // link for every document of a set where the signer has a box. Same-origin, the token is the credential.
-import { call, type Lang, type Signature } from './api';
+import { call, type FieldValues, type Lang, type Signature } from './api';
 import type { SatPrepared } from '../../src/schemas/sat-signing.js';
 import type { SetDocument, SetSigningInfo, SetSignResult } from '../../src/schemas/signing.js';
 import type { IdentityApi } from './components/IdentityStep';
@@ -18,8 +18,8 @@ const base = (token: string) => `/sign/api/set/${encodeURIComponent(token)}`;
 export const getSetInfo = (token: string) => call<SetSigningInfo>('GET', base(token));
 
 /** `language` is the page's: the signature's legend in the PDFs is drawn in it. */
-export const signSet = (token: string, signature: Signature, language: Lang) =>
-  call<SetSignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language });
+export const signSet = (token: string, signature: Signature, language: Lang, fieldValues?: FieldValues) =>
+  call<SetSignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language, field_values: fieldValues });
 
 export const rejectSet = (token: string, reason: string) =>
   call<{ status: 'rejected'; rejected_at: string; set_status: string }>('POST', `${base(token)}/reject`, { reason });
@@ -30,8 +30,14 @@ export const verifySetCode = (token: string, code: string) =>
   call<{ status: 'verified'; verified_at: string }>('POST', `${base(token)}/otp/verify`, { code });
 
 /** SAT e.firma on a set link, step one for one document of the set. */
-export const prepareSetSat = (token: string, ticket: string, certificate: string, language: Lang) =>
-  call<SatPrepared>('POST', `${base(token)}/sat/prepare`, { certificate, consent: true, language, document_ticket: ticket });
+export const prepareSetSat = (token: string, ticket: string, certificate: string, language: Lang, fieldValues?: FieldValues) =>
+  call<SatPrepared>('POST', `${base(token)}/sat/prepare`, {
+    certificate,
+    consent: true,
+    language,
+    document_ticket: ticket,
+    field_values: fieldValues,
+  });
 
 /** Step two for that document: only the signature value goes up; answers the set as it stands. */
 export const finishSetSat = (token: string, ticket: string, preparationId: string, signature: string) =>

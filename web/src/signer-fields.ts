@@ -3,20 +3,10 @@
 // before anything is sent; the service checks again and refuses what slips past (a refusal names
 // `field_values.<id>`, and the page shows it at that field too).
 
-/** One field as the signing session gives it (SigningInfo.signer_fields). */
-export interface SignerField {
-  id: string;
-  type: 'text' | 'date' | 'checkbox' | 'initials' | 'dropdown';
-  page: number;
-  rect: { lx: number; ly: number; tx: number; ty: number };
-  required: boolean;
-  label: string | null;
-  /** "email", "number", or a regular expression the whole value must match. */
-  format: string | null;
-  options: string[] | null;
-  date_format: string | null;
-  value?: string | boolean | null;
-}
+import type { SignerFieldView } from '../../src/schemas/signer-fields.js';
+
+/** One field as the signing session gives it (SigningInfo.signer_fields, src/schemas/signer-fields.ts). */
+export type SignerField = SignerFieldView;
 
 export type FieldValue = string | boolean;
 export type FieldValues = Record<string, FieldValue>;
@@ -110,6 +100,22 @@ export function parseIsoDay(text: string): Day | null {
   return check.getUTCFullYear() === d.year && check.getUTCMonth() === d.month - 1 && check.getUTCDate() === d.day ? d : null;
 }
 
+/** A day written as `format` says (the service's default date is written so), or null. */
+export function parseDay(text: string, format: string | null = DEFAULT_DATE_FORMAT): Day | null {
+  const order: string[] = [];
+  const source = (format || DEFAULT_DATE_FORMAT).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/YYYY|MM|DD/g, (t) => {
+    order.push(t);
+    return t === 'YYYY' ? '(\\d{4})' : '(\\d{1,2})';
+  });
+  const m = new RegExp(`^${source}$`).exec(text.trim());
+  if (!m) {
+    return null;
+  }
+  const part = (t: string) => Number(m[order.indexOf(t) + 1]);
+  const iso = isoDay({ year: part('YYYY'), month: part('MM'), day: part('DD') });
+  return parseIsoDay(iso);
+}
+
 /** The format a date takes when the field names none: day first, as in Mexico and Spain. */
 export const DEFAULT_DATE_FORMAT = 'DD/MM/YYYY';
 
@@ -152,17 +158,19 @@ export function initialsOf(name: string | null): string {
 
 /**
  * The values a field starts with: the session's, a date's default day (YYYY-MM-DD, as the date
- * input holds it), the signer's initials.
+ * input holds it: the one the session gives, else the day `now` falls on in the field's time
+ * zone), the signer's initials.
  */
-export function initialValues(fields: SignerField[], defaults: { today: string; initials: string }): FieldValues {
+export function initialValues(fields: SignerField[], defaults: { now: Date; initials: string }): FieldValues {
   const out: FieldValues = {};
   for (const f of fields) {
-    if (f.value !== undefined && f.value !== null && f.type !== 'date') {
+    if (f.type === 'date') {
+      const given = typeof f.value === 'string' ? parseDay(f.value, f.date_format) : null;
+      out[f.id] = isoDay(given ?? dayIn(defaults.now, f.time_zone ?? 'UTC'));
+    } else if (f.value !== undefined && f.value !== null) {
       out[f.id] = f.value;
     } else if (f.type === 'checkbox') {
       out[f.id] = false;
-    } else if (f.type === 'date') {
-      out[f.id] = defaults.today;
     } else if (f.type === 'initials') {
       out[f.id] = defaults.initials;
     } else {

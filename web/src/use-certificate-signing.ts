@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { ApiError, type CertPrepared, type Lang, type SignResult, finishCert, prepareCert } from './api';
 import { fromBase64, signPrepared, toBase64 } from './efirma';
 import { CertificateError, type CertificateProblem, openOwnCertificate } from './own-certificate';
+import { useSignerFields, withFieldValues } from './use-signer-fields';
 
 export type CheckedCertificate = CertPrepared['certificate'];
 
@@ -28,6 +29,7 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
   const [consent, setConsent] = useState(false);
   const [review, setReview] = useState<{ certificate: CheckedCertificate; answer: (sign: boolean) => void } | null>(null);
   const ready = file !== null && consent && !p.busy;
+  const fields = useSignerFields();
 
   const confirm = (certificate: CheckedCertificate) =>
     new Promise<boolean>((resolve) =>
@@ -40,7 +42,14 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
       }),
     );
 
-  const submit = () =>
+  // The fields the signer fills are checked before the certificate is opened.
+  const submit = async () => {
+    if (fields && !fields.check()) {
+      return;
+    }
+    await sign();
+  };
+  const sign = () =>
     p.run(async () => {
       const [bytes, keyBytes] = await Promise.all([readFile(file), readFile(keyFile)]);
       let opened: Awaited<ReturnType<typeof openOwnCertificate>>;
@@ -53,7 +62,8 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
         }
         throw err;
       }
-      const prepared = await prepareCert(p.token, toBase64(opened.certificate), p.language);
+      // The values go with the certificate: the revision prepared here is the one signed.
+      const prepared = await withFieldValues(fields, (values) => prepareCert(p.token, toBase64(opened.certificate), p.language, values));
       if (!(await confirm(prepared.certificate))) {
         return;
       }

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { authorizeCsc, type Lang } from '../api';
 import { useI18n } from '../i18n';
+import { useSignerFields, withFieldValues } from '../use-signer-fields';
 
 const TEXT = {
   es: {
@@ -37,9 +38,11 @@ export function RemoteStep(p: RemoteStepProps) {
   const t = TEXT[lang];
   const [consent, setConsent] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const fields = useSignerFields();
   const go = () =>
     p.run(async () => {
-      const { authorize_url } = await authorizeCsc(p.token, p.language);
+      // The values go before the provider is asked: the revision it signs already holds them.
+      const { authorize_url } = await withFieldValues(fields, (values) => authorizeCsc(p.token, p.language, values));
       setLeaving(true);
       window.location.assign(authorize_url);
     });
@@ -49,7 +52,7 @@ export function RemoteStep(p: RemoteStepProps) {
       className="efirma"
       onSubmit={(ev) => {
         ev.preventDefault();
-        if (consent && !p.busy) {
+        if (consent && !p.busy && (!fields || fields.check())) {
           void go();
         }
       }}
