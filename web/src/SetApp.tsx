@@ -59,7 +59,13 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
   const closed = s.set.status !== 'CLOSED' ? t.state[s.set.status] : undefined;
   // The fields this signer fills in the documents still to sign: one state for the whole set, each
   // document's sent with that document's revision.
-  const fields = useSignerFieldsState(closed || !s.signer.due ? [] : toSign.flatMap((d) => d.signer_fields), { signerName: s.signer.name });
+  // Where more than one document has fields, each says which document it belongs to.
+  const withFields = toSign.filter((d) => d.signer_fields.length > 0);
+  const named = (d: SetDocument) =>
+    withFields.length > 1
+      ? d.signer_fields.map((f) => ({ ...f, label: `${f.label?.trim() || t.fields.untitled[f.type]} · ${d.name}` }))
+      : d.signer_fields;
+  const fields = useSignerFieldsState(closed || !s.signer.due ? [] : withFields.flatMap(named), { signerName: s.signer.name });
   const fieldBoxes = (d: SetDocument) =>
     fields.fields
       .filter((f) => d.signer_fields.some((g) => g.id === f.id))
