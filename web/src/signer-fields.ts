@@ -14,9 +14,10 @@ export type FieldValues = Record<string, FieldValue>;
 /** Why a value cannot be signed: each has its words at the field (i18n.ts, `fieldProblem`). */
 export type FieldProblem = 'required' | 'email' | 'number' | 'pattern' | 'option' | 'date';
 
-// One address, no spaces, a dot in the domain: what a person mistypes (a missing @, a comma for
-// a dot), not the whole of RFC 5322.
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/u;
+// The service's own rule for an address (src/domain/documents/authorities.ts), so the page refuses
+// what the service would: a local part without spaces or separators, a domain of DNS labels (an
+// internationalised domain in its xn-- form), at most 254 characters.
+const EMAIL = /^[^\s@"<>()[\],;:]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 // A number as people write one: a sign, digits, one decimal point or comma.
 const NUMBER = /^[-+]?\d+([.,]\d+)?$/u;
 
@@ -50,7 +51,7 @@ export function fieldProblem(field: SignerField, value: FieldValue | undefined):
     return null;
   }
   if (field.format === 'email') {
-    return EMAIL.test(text) ? null : 'email';
+    return text.length <= 254 && EMAIL.test(text) ? null : 'email';
   }
   if (field.format === 'number') {
     return NUMBER.test(text) ? null : 'number';
