@@ -44,8 +44,8 @@ export function useSignerFieldsState(fields: SignerField[], { signerName, now = 
   );
   const values = useMemo(() => ({ ...defaults, ...edits }), [defaults, edits]);
   const [touched, setTouched] = useState<Set<string>>(() => new Set());
-  // What the service said of a field (its message), until the signer changes that field.
-  const [refused, setRefused] = useState<Record<string, string>>({});
+  // What the service refused of a field, until the signer changes that field.
+  const [refused, setRefused] = useState<Record<string, FieldProblem | 'refused'>>({});
 
   const problems = useMemo(() => fieldProblems(fields, values), [fields, values]);
   const initials = useMemo(() => fields.filter((f) => f.type === 'initials'), [fields]);
@@ -66,8 +66,9 @@ export function useSignerFieldsState(fields: SignerField[], { signerName, now = 
 
   /** The words shown at a field now, or null. */
   const messageOf = (field: SignerField): string | null => {
-    if (refused[field.id]) {
-      return refused[field.id];
+    const said = refused[field.id];
+    if (said) {
+      return said === 'refused' ? t.fields.refused : t.fields.problem[said];
     }
     const problem: FieldProblem | undefined = problems[field.id];
     return problem && (touched.has(field.id) || touched.has(controlId(field))) ? t.fields.problem[problem] : null;
@@ -93,7 +94,10 @@ export function useSignerFieldsState(fields: SignerField[], { signerName, now = 
     if (!id) {
       return false;
     }
-    setRefused((prev) => ({ ...prev, [id]: err.message }));
+    // Said in the page's words (kept as the problem, so a change of language says it anew): the
+    // service's message names the field by id, for developers.
+    const kind = err.code === 'REQUIRED_FIELD_MISSING' ? 'required' : (problems[id] ?? 'refused');
+    setRefused((prev) => ({ ...prev, [id]: kind }));
     const field = fields.find((f) => f.id === id);
     if (field) {
       document.getElementById(controlId(field))?.focus();
