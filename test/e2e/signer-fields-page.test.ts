@@ -175,6 +175,57 @@ describe('fields signers fill', () => {
       expect(sig, report.output).toMatchObject({ valid: true, trusted: true });
     }
   });
+
+  it("on a set link, lists each document's fields with its name, stops at an empty one, and writes each in its own document", async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta de proveedor' });
+    const pdf = (await makePdf([A4])).toString('base64');
+    const sticker = { authority: 'EMAIL_LINK' as const, data: 'ana@example.com', name: 'Ana García', page: 0, rect: rect(60, 60, 200, 70) };
+    for (const [name, field] of [
+      ['Contrato', { type: 'text' as const, label: 'Cargo', required: true }],
+      ['Anexo', { type: 'initials' as const }],
+    ] as const) {
+      await s.client.createDocument({
+        b64_doc: pdf,
+        name,
+        document_set: set.uuid,
+        stickers: [sticker],
+        signer_fields: [{ ...field, signer: 0, page: 0, rect: rect(60, 700) }],
+      });
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'es' });
+    const { page, problems } = await phone(closed.signers[0].signer_url);
+    await page.getByTestId('signer-fields').waitFor();
+    const role = listed(page, /Cargo · Contrato/);
+    expect(await listed(page, 'Tus iniciales').inputValue()).toBe('AG');
+
+    await typedSignature(page, 'Ana García');
+    const signAll = page.getByRole('button', { name: 'Firmar los 2 documentos' });
+    await signAll.click();
+    await expect.poll(() => role.getAttribute('aria-invalid')).toBe('true');
+    expect(await role.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.getByTestId('signed-state').count()).toBe(0);
+
+    // Filled in its box over the first document's page.
+    await page.getByTestId('set-document').nth(0).getByRole('button', { name: /Ver/ }).click();
+    await page.getByRole('textbox', { name: 'Cargo · Contrato.pdf', exact: true }).fill('Directora de compras');
+    await signAll.click();
+    await page.getByTestId('signed-state').waitFor();
+    const links = page.getByTestId('download-link');
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const bytes = Buffer.from(await (await fetch(new URL((await links.nth(i).getAttribute('href'))!, s.baseUrl))).arrayBuffer());
+      texts.push(pdfToText(bytes));
+      const report = await pdfsig(bytes, rootPem);
+      expect(report.signatures, report.output).toHaveLength(1);
+      expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true });
+    }
+    expect(texts[0]).toContain('Directora de compras');
+    expect(texts[0]).not.toContain('AG');
+    expect(texts[1]).toContain('AG');
+    expect(texts[1]).not.toContain('Directora');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });
 
 /** The id of the field labelled `label` in the list (its control carries it). */
