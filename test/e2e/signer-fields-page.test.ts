@@ -2,13 +2,15 @@
 // with their own fields (text in Cyrillic, a date, a checkbox, a list of options, initials in two
 // boxes, one required); a required field left empty and a mistyped email stop the signature at
 // the field (axe-core finds nothing serious there); both sign, and the signed PDF carries every
-// value (pdftotext) under two signatures pdfsig finds valid.
+// value (pdftotext) under two signatures pdfsig finds valid. Then a set link (each document's
+// fields in their own document) and the two-step path of an own certificate (CERT).
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, pageProblems } from '../helpers/browser.js';
+import { type CertCredential, type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
 import { pdfToText } from '../helpers/pdf-forms.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -20,16 +22,25 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let s: TestServer;
 let browser: Browser;
 let rootPem: string;
+// A CA of the signers' own certificates, which the service trusts (the CERT path).
+let ca: CertTestPki;
+let lucia: CertCredential;
 
 beforeAll(async () => {
   // `npm test` builds the page first; this makes a direct `vitest run` work too (a no-op when fresh).
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  ca = await createCertTestPki();
+  [s, browser, lucia] = await Promise.all([
+    startTestServer({ env: { SELLO_CERT_TRUST_PEM: ca.trustPemPath } }),
+    launchChromium(),
+    ca.issue({ name: 'Lucia Mendez', email: 'lucia@example.com', password: 'Clave#Propia2026' }),
+  ]);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
-});
+}, 180_000);
 afterAll(async () => {
   await browser?.close();
   await s?.close();
+  await ca?.close();
 });
 
 /** A phone-sized page; every script error or console error fails the test that opened it. */
@@ -223,6 +234,49 @@ describe('fields signers fill', () => {
     expect(texts[0]).not.toContain('AG');
     expect(texts[1]).toContain('AG');
     expect(texts[1]).not.toContain('Directora');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('with an own certificate (CERT), stops before the certificate is opened, and sends the values with it', async () => {
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Poder',
+      stickers: [{ authority: 'CERT', data: 'lucia@example.com', name: 'Lucia Mendez', page: 0, rect: rect(60, 60, 220, 70) }],
+      signer_fields: [{ type: 'text', signer: 0, page: 0, rect: rect(60, 700), label: 'Folio', format: '[0-9]{4}', required: true }],
+    });
+    const { page, problems } = await phone(doc.stickers[0].signer_url);
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST') {
+        sent.push(new URL(r.url()).pathname);
+      }
+    });
+    const folio = listed(page, /Folio/);
+    await folio.fill('12a');
+    await page.locator('#cert-file').setInputFiles({ name: 'lucia.p12', mimeType: 'application/octet-stream', buffer: lucia.p12Legacy });
+    await page.locator('#cert-password').fill(lucia.password);
+    await page.locator('#cert-consent').check();
+    const signWithCert = page.getByRole('button', { name: 'Firmar con mi certificado' });
+    await signWithCert.click();
+    await expect.poll(() => folio.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${(await folio.getAttribute('aria-describedby'))!}`).textContent()).toBe(
+      'El valor no tiene el formato pedido.',
+    );
+    expect(sent).toEqual([]);
+
+    await folio.fill('0427');
+    await signWithCert.click();
+    await page.getByTestId('own-certificate').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Confirmar y firmar' }).click();
+    await page.getByTestId('signed-state').waitFor({ timeout: 30_000 });
+    expect(sent.filter((p) => p.endsWith('/certificate/prepare'))).toHaveLength(1);
+    const href = (await page.getByTestId('download-link').getAttribute('href'))!;
+    const signed = Buffer.from(await (await fetch(new URL(href, s.baseUrl))).arrayBuffer());
+    expect(pdfToText(signed)).toContain('0427');
+    const report = await pdfsig(signed, ca.rootPem);
+    expect(report.signatures, report.output).toHaveLength(1);
+    expect(report.signatures[0], report.output).toMatchObject({ valid: true, trusted: true, commonName: 'Lucia Mendez' });
     expect(problems).toEqual([]);
     await page.context().close();
   });
