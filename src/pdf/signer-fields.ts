@@ -47,6 +47,9 @@ const COMBO = 1 << 17;
 // §12.5.3: Print.
 const PRINT = 4;
 
+// The first letter of the value decides its direction (UAX #9 rules P2-P3, letters only).
+const RTL_FIRST = /^[^\p{L}]*[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+
 const n = (v: number) => PdfNumber.of(Math.round(v * 1000) / 1000);
 const num = (v: number) => (Math.round(v * 1000) / 1000).toString();
 
@@ -262,7 +265,10 @@ function textAppearance(pdf: PDF, w: number, h: number, rotation: Rotation, valu
   const pad = Math.min(2, w * 0.05);
   const size = Math.max(4, Math.min(12, h * 0.7));
   const baseline = (h - size) / 2 + size * 0.22;
-  const ops = line && lines ? shapedLineOps(line, 'regular', size, pad, baseline, w - 2 * pad, lines, '0 0 0') : [];
+  // Right-to-left text (Arabic, Hebrew first) starts at the right edge, as its readers expect.
+  const width = line ? Math.min(line.width * size, w - 2 * pad) : 0;
+  const x = RTL_FIRST.test(value) ? w - pad - width : pad;
+  const ops = line && lines ? shapedLineOps(line, 'regular', size, x, baseline, w - 2 * pad, lines, '0 0 0') : [];
   const fonts = new PdfDict();
   for (const [name, ref] of lines?.fonts ?? []) {
     fonts.set(name, ref);

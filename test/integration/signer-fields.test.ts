@@ -6,13 +6,17 @@
 // wrong format and a field of someone else are refused naming field_values.<id>, nothing signed.
 // The report and the notification's document list each signer's fields.
 import { execFileSync } from 'node:child_process';
+import { X509Certificate, sign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiError } from '../helpers/api-error.js';
+import { type CertTestPki, createCertTestPki } from '../helpers/cert-pki.js';
+import { type CscProvider, startCscProvider } from '../helpers/csc-provider.js';
 import { movableClock } from '../helpers/flow-clock.js';
+import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { A4, makePdf } from '../helpers/pdfs.js';
 import { publicCall } from '../helpers/public-call.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -24,15 +28,28 @@ let s: TestServer;
 let rootPem: string;
 let pdf: string;
 let dir: string;
+let ca: CertTestPki;
+let jobs: JobRunner;
+let tsp: CscProvider;
 
 beforeAll(async () => {
-  s = await startTestServer({ clock });
+  ca = await createCertTestPki();
+  tsp = await startCscProvider();
+  const providers = [{ name: 'Test TSP', base_url: tsp.baseUrl, client_id: tsp.clientId, client_secret: tsp.clientSecret }];
+  s = await startTestServer({
+    clock,
+    env: { SELLO_CERT_TRUST_PEM: ca.trustPemPath, SELLO_CSC_PROVIDERS: JSON.stringify(providers), SELLO_CSC_TRUST_PEM: ca.trustPemPath },
+  });
+  jobs = jobRunner(s.connectionString, s.deps);
   rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
   pdf = (await makePdf([A4, A4])).toString('base64');
   dir = mkdtempSync(join(tmpdir(), 'sello-fields-'));
 }, 60_000);
 afterAll(async () => {
+  await jobs?.close();
   await s?.close();
+  await tsp?.close();
+  await ca?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -282,4 +299,171 @@ describe('two signers fill their fields and sign', () => {
     ]);
     expect(signers[1].signer_fields[0]).toEqual({ label: 'Name', type: 'text', value: ARABIC, page: 1 });
   });
+});
+
+describe('the other signing paths', () => {
+  it('a CERT signer: prepare checks and writes the values, finish records them; nothing is prepared for a refused value', async () => {
+    const ana = await ca.issue({ name: 'Ana Garcia', email: 'ana@example.com', serialNumber: 'IDCES-1', uid: 'ana' });
+    // The test CA issues from the real time: the service's clock catches up with it.
+    clock.set(new Date());
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'CERT', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      signer_fields: [
+        { type: 'text', signer: 0, ...box(0, 400), label: 'Ciudad', required: true },
+        { type: 'checkbox', signer: 0, page: 0, rect: { lx: 50, ly: 340, tx: 64, ty: 354 }, label: 'Acepto' },
+      ],
+    });
+    const token = tokenOf(doc.stickers[0].signer_url);
+    const [city, agree] = doc.signer_fields.map((f) => f.id);
+    const prepare = (field_values: Record<string, string | boolean>) =>
+      call('POST', `/sign/api/${token}/certificate/prepare`, { certificate: ana.der.toString('base64'), consent: true, field_values });
+    const refused = await prepare({ [agree]: true });
+    expect(refused.status).toBe(400);
+    expect((refused.json as { error: { code: string; details: { field: string } } }).error).toMatchObject({
+      code: 'REQUIRED_FIELD_MISSING',
+      details: { field: `field_values.${city}` },
+    });
+    const preparations = () =>
+      s.deps.db
+        .selectFrom('sat_preparations')
+        .select('id')
+        .where('document_id', '=', s.deps.db.selectFrom('documents').select('id').where('ticket', '=', doc.document_ticket))
+        .execute();
+    expect(await preparations()).toHaveLength(0);
+
+    const prepared = await prepare({ [city]: 'Zaragoza', [agree]: true });
+    expect(prepared.status, JSON.stringify(prepared.json)).toBe(200);
+    // Prepared, not signed: the values are not the signer's yet.
+    expect((await s.client.signatureReport(doc.document_ticket)).firmas).toEqual([]);
+    const value = sign('sha256', Buffer.from(prepared.json.signed_attributes, 'base64'), { key: ana.keyPem, passphrase: ana.password });
+    const done = await call('POST', `/sign/api/${token}/certificate/finish`, {
+      preparation_id: prepared.json.preparation_id,
+      signature: value.toString('base64'),
+    });
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    expect(pdfText(file)).toContain('Zaragoza');
+    const checked = await pdfsig(file, ca.rootPem);
+    expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, totalDocumentSigned: true });
+    const report = await s.client.signatureReport(doc.document_ticket);
+    expect(report.firmas[0].signer_fields).toEqual([
+      { label: 'Ciudad', type: 'text', value: 'Zaragoza', page: 0 },
+      { label: 'Acepto', type: 'checkbox', value: true, page: 0 },
+    ]);
+  }, 120_000);
+
+  it('a CSC signer: the values are checked before leaving for the provider and written into the revision prepared on return', async () => {
+    const luis = await ca.issue({ name: 'Luis Romero', email: 'luis@example.com' });
+    clock.set(new Date());
+    tsp.add({
+      credentialID: 'cred-luis',
+      user: 'luis',
+      certificateDer: luis.der,
+      chainDer: [new X509Certificate(ca.rootPem).raw],
+      privateKey: luis.privateKey,
+    });
+    tsp.signInAs('luis');
+    const doc = await s.client.createDocument({
+      b64_doc: pdf,
+      stickers: [{ authority: 'CSC', data: 'luis@example.com', name: 'Luis', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+      signer_fields: [{ type: 'text', signer: 0, ...box(0, 400), label: 'Ciudad', required: true }],
+    });
+    const token = tokenOf(doc.stickers[0].signer_url);
+    const id = doc.signer_fields[0].id;
+    const refused = await call('POST', `/sign/api/${token}/csc/authorize`, { field_values: { [id]: ' ' } });
+    expect(refused.status).toBe(400);
+    expect((refused.json as { error: { code: string; details: { field: string } } }).error).toMatchObject({
+      code: 'REQUIRED_FIELD_MISSING',
+      details: { field: `field_values.${id}` },
+    });
+    const started = await call('POST', `/sign/api/${token}/csc/authorize`, { field_values: { [id]: 'Sevilla' } });
+    expect(started.status, JSON.stringify(started.json)).toBe(200);
+    const page = await (await fetch(started.json.authorize_url)).text();
+    const approve = /id="approve" href="([^"]+)"/.exec(page)![1].replace(/&amp;/g, '&');
+    const back = await fetch(approve, { redirect: 'manual' });
+    expect(back.status, await back.clone().text()).toBe(303);
+    const file = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
+    expect(pdfText(file)).toContain('Sevilla');
+    expect((await pdfsig(file, ca.rootPem)).signatures[0]).toMatchObject({ valid: true, totalDocumentSigned: true });
+    expect((await s.client.signatureReport(doc.document_ticket)).firmas[0].signer_fields).toEqual([
+      { label: 'Ciudad', type: 'text', value: 'Sevilla', page: 0 },
+    ]);
+  }, 120_000);
+
+  it('a set link: one map names fields of two documents; a bad value on the second signs neither', async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta' });
+    const docs = [];
+    for (const label of ['Cuenta', 'Nómina']) {
+      docs.push(
+        await s.client.createDocument({
+          b64_doc: pdf,
+          document_set: set.uuid,
+          stickers: [
+            { authority: 'EMAIL_LINK', data: 'lea@example.com', name: 'Lea', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } },
+          ],
+          signer_fields: [{ type: 'text', signer: 0, ...box(0, 400), label, format: 'number', required: true }],
+        }),
+      );
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid);
+    const token = tokenOf(closed.signers[0].signer_url);
+    const info = (await call('GET', `/sign/api/set/${token}`)).json as { documents: { signer_fields: { id: string; label: string }[] }[] };
+    const ids = info.documents.map((d) => d.signer_fields[0].id);
+    expect(info.documents.map((d) => d.signer_fields[0].label)).toEqual(['Cuenta', 'Nómina']);
+    expect(ids).toEqual(docs.map((d) => d.signer_fields[0].id));
+
+    const bad = await call('POST', `/sign/api/set/${token}/sign`, typed('Lea', { [ids[0]]: '123', [ids[1]]: 'doce' }));
+    expect(bad.status).toBe(400);
+    expect((bad.json as { error: { code: string; details: { field: string } } }).error).toMatchObject({
+      code: 'INVALID_FIELD_VALUE',
+      details: { field: `field_values.${ids[1]}` },
+    });
+    for (const d of docs) {
+      const file = (await s.client.downloadDocument('original', d.document_ticket)).bytes;
+      expect((await pdfsig(file, rootPem)).signatures).toHaveLength(0);
+    }
+    const good = await call('POST', `/sign/api/set/${token}/sign`, typed('Lea', { [ids[0]]: '123', [ids[1]]: '456' }));
+    expect(good.status, JSON.stringify(good.json)).toBe(200);
+    for (const [i, d] of docs.entries()) {
+      const file = (await s.client.downloadDocument('original', d.document_ticket)).bytes;
+      expect(pdfText(file)).toContain(['123', '456'][i]);
+      expect((await pdfsig(file, rootPem)).signatures[0]?.valid).toBe(true);
+    }
+  }, 120_000);
+});
+
+describe('bulk send', () => {
+  it("gives every row's document the run's signer_fields, placeholders filled", async () => {
+    const started = await s.client.createBulk(
+      {
+        b64_doc: pdf,
+        stickers: [{ authority: 'EMAIL_LINK', data: '{{row.email}}', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+        signer_fields: [{ type: 'text', signer: 0, ...box(0, 400), label: '{{row.label}}', required: true }],
+        rows: [
+          { email: 'uno@example.com', label: 'Uno' },
+          { email: 'dos@example.com', label: 'Dos' },
+        ],
+      },
+      `fields-${Math.random().toString(36).slice(2)}`,
+    );
+    await jobs.runDue();
+    const run = await s.client.getBulk(started.bulk_id);
+    expect(run.state).toBe('completed');
+    const labels = [];
+    for (const row of run.rows as { document_ticket: string }[]) {
+      const id = (await s.deps.db.selectFrom('documents').select('id').where('ticket', '=', row.document_ticket).executeTakeFirstOrThrow())
+        .id;
+      const fields = await s.deps.db
+        .selectFrom('signer_fields')
+        .select(['label', 'type', 'required'])
+        .where('document_id', '=', id)
+        .execute();
+      labels.push(...fields.map((f) => [f.label, f.type, f.required]));
+    }
+    expect(labels).toEqual([
+      ['Uno', 'text', true],
+      ['Dos', 'text', true],
+    ]);
+  }, 60_000);
 });
