@@ -123,6 +123,10 @@ describe('fields signers fill', () => {
     const dateShown = (await page.getByTestId('field-date-shown').first().textContent()) ?? '';
     const today = /«(\d{2}\/\d{2}\/\d{4})»/.exec(dateShown)?.[1];
     expect(today, dateShown).toBeTruthy();
+    // "Next box" stops at the fields too, in reading order: the first is the name's box on page 1.
+    await page.getByTestId('action-bar').getByTestId('next-box').click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Nombre completo');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`signer-field-page-${await fieldId(page, 'Nombre completo')}`);
 
     // She signs with the required field empty: nothing is sent, the field says why and has the focus.
     await typedSignature(page, 'Ana García');

@@ -62,7 +62,16 @@ export function useSignerFieldsState(fields: SignerField[], { signerName, now = 
     [initials],
   );
 
-  const leave = useCallback((field: SignerField) => setTouched((prev) => new Set(prev).add(field.id)), []);
+  /**
+   * The signer leaves a field: its problem shows from now on if they changed it. A field only
+   * passed through (tabbing, or tapping elsewhere) says nothing until they try to sign, so the
+   * page does not shift under the tap that left it.
+   */
+  const leave = (field: SignerField) => {
+    if (field.id in edits) {
+      setTouched((prev) => new Set(prev).add(field.id));
+    }
+  };
 
   /** The words shown at a field now, or null. */
   const messageOf = (field: SignerField): string | null => {
