@@ -6,12 +6,14 @@ import { SignedView, StateView } from './components/Outcome';
 import { documentDict } from './components/PageShell';
 import { PdfViewer } from './components/PdfViewer';
 import { SenderCard } from './components/SenderCard';
+import { SignerFieldBox } from './components/SignerFieldBox';
 import { SignerPageShell, SignerSteps } from './components/SignerPage';
 import { isSetLocation } from './set-api';
 import { SetApp } from './SetApp';
 import { postSignerEvent } from './embed-events';
 import { useEmbedEvents } from './use-embed-events';
 import { type SignerPageState, useSignerPage } from './use-signer-page';
+import { SignerFieldsContext, useSignerFieldsState, withFieldValues } from './use-signer-fields';
 
 /** Document states in which nobody can sign any more (signing-session.ts). */
 const CLOSED = new Set(['completed', 'rejected', 'expired', 'cancelled', 'deleted', 'draft']);
@@ -58,6 +60,8 @@ function DocumentApp({ token }: { token: string }) {
   );
 }
 
+const NO_FIELDS: SigningInfo['signer_fields'] = [];
+
 type SetInfo = ReturnType<typeof useSignerPage<SigningInfo>>['setInfo'];
 
 /** The document's own parts in the signer's steps: the viewer, the endorsement, what signing answers. */
@@ -65,6 +69,16 @@ function DocumentSteps({ page, token, info: s, setInfo }: { page: SignerPageStat
   const { t, i18n } = page;
   const signable = s.signer.status !== 'signed';
   const closed = isClosed(s) ? t.state[s.document.status] : undefined;
+  // The fields this signer fills: over the pages, in the list, and with the signature on every path.
+  const fields = useSignerFieldsState(signable && !closed ? s.signer_fields : NO_FIELDS, { signerName: s.signer.name });
+  const fieldBoxes = fields.fields.map((f) => ({
+    key: f.id,
+    page: f.page,
+    rect: f.rect,
+    render: (place: Parameters<typeof SignerFieldBox>[0]['place']) => (
+      <SignerFieldBox field={f} state={fields} place={place} disabled={page.busy !== null} />
+    ),
+  }));
 
   const signed = (result: SignResult) => {
     setInfo(
@@ -98,36 +112,45 @@ function DocumentSteps({ page, token, info: s, setInfo }: { page: SignerPageStat
     });
 
   return (
-    <SignerSteps
-      page={page}
-      token={token}
-      signer={s.signer}
-      signers={s.signers}
-      sender={
-        <>
-          <SenderCard sender={s.sender} message={s.message} signer={s.signer} />
-          {s.endorsement && <EndorsementCard endorsement={s.endorsement} />}
-        </>
-      }
-      documents={
-        <PdfViewer token={token} pages={s.pages} boxes={s.boxes} version={page.version} signed={!signable} nextBoxElsewhere={signable} />
-      }
-      hint={<p className="box-hint">{t.boxHint(s.boxes.length)}</p>}
-      signedView={
-        <SignedView
-          token={token}
-          name={s.document.name}
-          signedAt={s.signer.signed_at}
-          documentStatus={s.document.status}
-          endorsement={s.endorsement !== null}
-        />
-      }
-      closed={closed && [closed[0], closed[1], s.document.status]}
-      words={{ sign: t.sign, signing: t.signing }}
-      sign={async (signature) => signed(await sign(token, signature, i18n.lang))}
-      efirma={{ onSigned: signed }}
-      reject={doReject}
-      bar={s.boxes.length}
-    />
+    <SignerFieldsContext.Provider value={fields}>
+      <SignerSteps
+        page={page}
+        token={token}
+        signer={s.signer}
+        signers={s.signers}
+        sender={
+          <>
+            <SenderCard sender={s.sender} message={s.message} signer={s.signer} />
+            {s.endorsement && <EndorsementCard endorsement={s.endorsement} />}
+          </>
+        }
+        documents={
+          <PdfViewer
+            token={token}
+            pages={s.pages}
+            boxes={[...s.boxes, ...fieldBoxes]}
+            version={page.version}
+            signed={!signable}
+            nextBoxElsewhere={signable}
+          />
+        }
+        hint={<p className="box-hint">{t.boxHint(s.boxes.length)}</p>}
+        signedView={
+          <SignedView
+            token={token}
+            name={s.document.name}
+            signedAt={s.signer.signed_at}
+            documentStatus={s.document.status}
+            endorsement={s.endorsement !== null}
+          />
+        }
+        closed={closed && [closed[0], closed[1], s.document.status]}
+        words={{ sign: t.sign, signing: t.signing }}
+        sign={async (signature) => signed(await withFieldValues(fields, (values) => sign(token, signature, i18n.lang, values)))}
+        efirma={{ onSigned: signed }}
+        reject={doReject}
+        bar={s.boxes.length + fieldBoxes.length}
+      />
+    </SignerFieldsContext.Provider>
   );
 }

@@ -7,6 +7,7 @@ import type { OpenedCertificate } from './use-certificate-signing';
 import { StateView } from './components/Outcome';
 import { DocumentList, SignedSet } from './components/SetDocuments';
 import { SenderCard } from './components/SenderCard';
+import { SignerFieldBox } from './components/SignerFieldBox';
 import { SignerPageShell, SignerSteps } from './components/SignerPage';
 import {
   authorizeSetCsc,
@@ -16,6 +17,7 @@ import {
   prepareSetCert,
   prepareSetSat,
   rejectSet,
+  type SetDocument,
   type SetSigningInfo,
   sendSetCode,
   setIdentityApi,
@@ -26,6 +28,7 @@ import { setDictionaries, setPageDict } from './set-i18n';
 import { postSignerEvent } from './embed-events';
 import { useEmbedEvents } from './use-embed-events';
 import { type SignerPageState, useSignerPage } from './use-signer-page';
+import { SignerFieldsContext, useSignerFieldsState, withFieldValues } from './use-signer-fields';
 
 export function SetApp({ token }: { token: string }) {
   const page = useSignerPage(() => getSetInfo(token), token, setPageDict);
@@ -58,6 +61,27 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
   const st = setDictionaries[i18n.lang];
   const toSign = s.documents.filter((d) => d.status === 'pending' && d.signer_status !== 'signed' && d.signer_status !== 'rejected');
   const closed = s.set.status !== 'CLOSED' ? t.state[s.set.status] : undefined;
+  // The fields this signer fills in the documents still to sign: one state for the whole set, each
+  // document's sent with that document's revision.
+  // Where more than one document has fields, each says which document it belongs to.
+  const withFields = toSign.filter((d) => d.signer_fields.length > 0);
+  const named = (d: SetDocument) =>
+    withFields.length > 1
+      ? d.signer_fields.map((f) => ({ ...f, label: `${f.label?.trim() || t.fields.untitled[f.type]} · ${d.name}` }))
+      : d.signer_fields;
+  const fields = useSignerFieldsState(closed || !s.signer.due ? [] : withFields.flatMap(named), { signerName: s.signer.name });
+  const fieldBoxes = (d: SetDocument) =>
+    fields.fields
+      .filter((f) => d.signer_fields.some((g) => g.id === f.id))
+      .map((f) => ({
+        key: f.id,
+        page: f.page,
+        rect: f.rect,
+        render: (place: Parameters<typeof SignerFieldBox>[0]['place']) => (
+          <SignerFieldBox field={f} state={fields} place={place} disabled={page.busy !== null} />
+        ),
+      }));
+  const ofDocument = (d: SetDocument) => (f: { id: string }) => d.signer_fields.some((g) => g.id === f.id);
 
   /** Says how the set stands after signing, and shows the signed PDFs. */
   const signedAll = async (setStatus: string) => {
@@ -72,7 +96,11 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
   const signWithEfirma = async (efirma: OpenedEfirma) => {
     let setStatusAfter = s.set.status;
     for (const [i, d] of toSign.entries()) {
-      const prepared = await prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang);
+      const prepared = await withFieldValues(
+        fields,
+        (values) => prepareSetSat(token, d.document_ticket, efirma.certificate, i18n.lang, values),
+        ofDocument(d),
+      );
       // One look at the certificate, before the first document: the same one signs them all.
       if (i === 0 && !(await efirma.confirm(prepared.certificate))) {
         return;
@@ -88,7 +116,11 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
   const signWithCertificate = async (opened: OpenedCertificate) => {
     let setStatusAfter = s.set.status;
     for (const [i, d] of toSign.entries()) {
-      const prepared = await prepareSetCert(token, d.document_ticket, opened.certificate, i18n.lang);
+      const prepared = await withFieldValues(
+        fields,
+        (values) => prepareSetCert(token, d.document_ticket, opened.certificate, i18n.lang, values),
+        ofDocument(d),
+      );
       if (i === 0 && !(await opened.confirm(prepared.certificate))) {
         return;
       }
@@ -106,27 +138,31 @@ function SetSteps({ page, token, info: s }: { page: SignerPageState; token: stri
     });
 
   return (
-    <SignerSteps
-      page={page}
-      token={token}
-      signer={s.signer}
-      signers={s.signers}
-      sender={<SenderCard sender={s.sender} message={s.message} signer={s.signer} />}
-      documents={<DocumentList token={token} documents={s.documents} version={page.version} />}
-      hint={<p className="box-hint">{st.intro(toSign.length)}</p>}
-      hintBeforeIdentity
-      signedView={<SignedSet documents={s.documents} signedAt={s.signer.signed_at} setStatus={s.set.status} />}
-      closed={closed && [closed[0], closed[1], s.set.status.toLowerCase()]}
-      notDue={!s.signer.due && <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />}
-      identityApi={setIdentityApi}
-      words={{ sign: st.signAll(toSign.length), signing: st.signingAll(toSign.length) }}
-      sign={async (signature) => signedAll((await signSet(token, signature, i18n.lang)).set_status)}
-      efirma={{ onSigned: () => undefined, signWith: signWithEfirma }}
-      certificateSignWith={signWithCertificate}
-      remoteAuthorize={(language) => authorizeSetCsc(token, language)}
-      code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
-      reject={doReject}
-      anythingToSign={toSign.length > 0}
-    />
+    <SignerFieldsContext.Provider value={fields}>
+      <SignerSteps
+        page={page}
+        token={token}
+        signer={s.signer}
+        signers={s.signers}
+        sender={<SenderCard sender={s.sender} message={s.message} signer={s.signer} />}
+        documents={<DocumentList token={token} documents={s.documents} version={page.version} extraBoxes={fieldBoxes} />}
+        hint={<p className="box-hint">{st.intro(toSign.length)}</p>}
+        hintBeforeIdentity
+        signedView={<SignedSet documents={s.documents} signedAt={s.signer.signed_at} setStatus={s.set.status} />}
+        closed={closed && [closed[0], closed[1], s.set.status.toLowerCase()]}
+        notDue={!s.signer.due && <StateView title={st.notDueTitle} text={st.notDue} state="not-due" />}
+        identityApi={setIdentityApi}
+        words={{ sign: st.signAll(toSign.length), signing: st.signingAll(toSign.length) }}
+        sign={async (signature) =>
+          signedAll((await withFieldValues(fields, (values) => signSet(token, signature, i18n.lang, values))).set_status)
+        }
+        efirma={{ onSigned: () => undefined, signWith: signWithEfirma }}
+        certificateSignWith={signWithCertificate}
+        remoteAuthorize={(language, values) => authorizeSetCsc(token, language, values)}
+        code={{ send: () => sendSetCode(token), verify: (code) => verifySetCode(token, code) }}
+        reject={doReject}
+        anythingToSign={toSign.length > 0}
+      />
+    </SignerFieldsContext.Provider>
   );
 }

@@ -69,27 +69,34 @@ export async function call<T>(method: 'GET' | 'POST', url: string, body?: unknow
 
 export const getInfo = (token: string) => call<SigningInfo>('GET', base(token));
 
-/** `language` is the page's: the signature's legend in the PDF is drawn in it. */
-export const sign = (token: string, signature: Signature, language: Lang) =>
-  call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language });
+/** The values of the fields the signer fills, by field id (signer-fields.ts); sent with the signature. */
+export type FieldValues = Record<string, string | boolean>;
+
+/**
+ * `language` is the page's: the signature's legend in the PDF is drawn in it. `fieldValues` are
+ * written in the revision this signature covers.
+ */
+export const sign = (token: string, signature: Signature, language: Lang, fieldValues?: FieldValues) =>
+  call<SignResult>('POST', `${base(token)}/sign`, { signature, consent: true, language, field_values: fieldValues });
 
 /** SAT e.firma, step one: only the certificate goes up; the answer holds the bytes to sign. */
-export const prepareSat = (token: string, certificate: string, language: Lang) =>
-  call<SatPrepared>('POST', `${base(token)}/sat/prepare`, { certificate, consent: true, language });
+export const prepareSat = (token: string, certificate: string, language: Lang, fieldValues?: FieldValues) =>
+  call<SatPrepared>('POST', `${base(token)}/sat/prepare`, { certificate, consent: true, language, field_values: fieldValues });
 
 /** SAT e.firma, step two: only the signature value goes up. */
 export const finishSat = (token: string, preparationId: string, signature: string) =>
   call<SignResult>('POST', `${base(token)}/sat/finish`, { preparation_id: preparationId, signature });
 
 /** CERT: the signer's own certificate goes up; the bytes to sign come back (docs/api.md). */
-export const prepareCert = (token: string, certificate: string, language: Lang) =>
-  call<CertPrepared>('POST', `${base(token)}/certificate/prepare`, { certificate, consent: true, language });
+export const prepareCert = (token: string, certificate: string, language: Lang, fieldValues?: FieldValues) =>
+  call<CertPrepared>('POST', `${base(token)}/certificate/prepare`, { certificate, consent: true, language, field_values: fieldValues });
 
 export const finishCert = (token: string, preparationId: string, signature: string) =>
   call<SignResult>('POST', `${base(token)}/certificate/finish`, { preparation_id: preparationId, signature });
 
 /** CSC: where to send the signer to authorize the signature at their trust service provider. */
-export const authorizeCsc = (token: string, language: Lang) => call<CscAuthorization>('POST', `${base(token)}/csc/authorize`, { language });
+export const authorizeCsc = (token: string, language: Lang, fieldValues?: FieldValues) =>
+  call<CscAuthorization>('POST', `${base(token)}/csc/authorize`, { language, field_values: fieldValues });
 
 export const sendCode = (token: string) => call<CodeSent>('POST', `${base(token)}/otp`);
 

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { ApiError, type CertPrepared, type Lang, type SignResult, finishCert, prepareCert } from './api';
 import { fromBase64, toBase64 } from './efirma';
 import { CertificateError, type CertificateProblem, openOwnCertificate, signWithOwnKey } from './own-certificate';
+import { useSignerFields, withFieldValues } from './use-signer-fields';
 
 export type CheckedCertificate = CertPrepared['certificate'];
 
@@ -43,6 +44,7 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
   const [consent, setConsent] = useState(false);
   const [review, setReview] = useState<{ certificate: CheckedCertificate; answer: (sign: boolean) => void } | null>(null);
   const ready = file !== null && consent && !p.busy;
+  const fields = useSignerFields();
 
   const confirm = (certificate: CheckedCertificate) =>
     new Promise<boolean>((resolve) =>
@@ -55,7 +57,14 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
       }),
     );
 
-  const submit = () =>
+  // The fields the signer fills are checked before the certificate is opened.
+  const submit = async () => {
+    if (fields && !fields.check()) {
+      return;
+    }
+    await sign();
+  };
+  const sign = () =>
     p.run(async () => {
       const [bytes, keyBytes] = await Promise.all([readFile(file), readFile(keyFile)]);
       let opened: Awaited<ReturnType<typeof openOwnCertificate>>;
@@ -75,7 +84,8 @@ export function useCertificateSigning(p: CertificateStepProps, problems: Record<
         await p.signWith({ certificate, sign, confirm });
         return;
       }
-      const prepared = await prepareCert(p.token, certificate, p.language);
+      // The values go with the certificate: the revision prepared here is the one signed.
+      const prepared = await withFieldValues(fields, (values) => prepareCert(p.token, certificate, p.language, values));
       if (!(await confirm(prepared.certificate))) {
         return;
       }

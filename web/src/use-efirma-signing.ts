@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { ApiError, finishSat, prepareSat, type SatPrepared } from './api';
 import type { EfirmaStepProps, OpenedEfirma } from './components/EfirmaStep';
 import { EfirmaError, type EfirmaProblem, fromBase64, openEfirma, signPrepared, toBase64 } from './efirma';
+import { useSignerFields, withFieldValues } from './use-signer-fields';
 
 export type Certificate = SatPrepared['certificate'];
 
@@ -18,6 +19,7 @@ export function useEfirmaSigning(p: EfirmaStepProps, problems: Record<EfirmaProb
   const [consent, setConsent] = useState(false);
   const [review, setReview] = useState<{ certificate: Certificate; answer: (sign: boolean) => void } | null>(null);
   const ready = cer !== null && key !== null && password.length > 0 && consent && !p.busy;
+  const fields = useSignerFields();
 
   /** Opens the key with the password here; a problem is named before anything is sent. */
   const open = async (): Promise<OpenedEfirma> => {
@@ -48,14 +50,22 @@ export function useEfirmaSigning(p: EfirmaStepProps, problems: Record<EfirmaProb
     };
   };
 
-  const submit = () =>
+  // The fields the signer fills are checked before the key is opened: a value to correct stops here.
+  const submit = async () => {
+    if (fields && !fields.check()) {
+      return;
+    }
+    await sat();
+  };
+  const sat = () =>
     p.run(async () => {
       const opened = await open();
       if (p.signWith) {
         await p.signWith(opened);
         return;
       }
-      const prepared = await prepareSat(p.token, opened.certificate, p.language);
+      // The values go with the certificate: the revision prepared here is the one signed.
+      const prepared = await withFieldValues(fields, (values) => prepareSat(p.token, opened.certificate, p.language, values));
       if (!(await opened.confirm(prepared.certificate))) {
         return;
       }

@@ -2,7 +2,7 @@
 // the API, so the document is as long as it will be and every box has its place), the canvas and
 // text layer while it is near the screen (use-page-render.ts), and its boxes over it: the signer's
 // own (a note each, reached by "next box"), or buttons that choose a box (the document_url page).
-import { useRef } from 'react';
+import { Fragment, useRef } from 'react';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import { useI18n } from '../i18n';
 import { useNearScreen, usePageRender, usePdfPage } from '../use-page-render';
@@ -69,10 +69,18 @@ export function PdfPage({ doc, index, total, width, height, boxes, signed, geome
         </span>
       )}
       {overlays
-        .filter((o) => !o.box.onSelect)
+        .filter((o) => !o.box.onSelect && !o.box.render)
         .map((o) => (
           <SignerBox key={`${o.left}:${o.top}:${o.width}:${o.height}`} overlay={o} signed={signed} />
         ))}
+      {overlays.map(
+        (o) =>
+          o.box.render && (
+            <Fragment key={o.box.key ?? `${o.left}:${o.top}:${o.width}:${o.height}`}>
+              {o.box.render({ style: placeOf(o), near, order: o.box.order, count: o.box.count })}
+            </Fragment>
+          ),
+      )}
       {overlays
         .filter((o) => o.box.onSelect)
         .map((o) => (

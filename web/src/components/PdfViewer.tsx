@@ -3,7 +3,7 @@
 // screen, with a text layer over it (screen readers read the contract; text can be selected). The
 // signer's boxes are drawn over their pages. A sticky toolbar shows the page in view, zooms, and
 // takes the signer from one of their boxes to the next.
-import { useRef, useState } from 'react';
+import { type CSSProperties, type ReactNode, useRef, useState } from 'react';
 import type { Rect } from '../api';
 import { useI18n } from '../i18n';
 import { usePageInView, usePdfDocument } from '../use-pdf-document';
@@ -21,6 +21,13 @@ export interface ViewerBox {
   selected?: boolean;
   disabled?: boolean;
   onSelect?: () => void;
+  /**
+   * Draws the box itself (a field the signer fills, SignerFieldBox.tsx) at `style`; `near` says
+   * whether its page is drawn now, so a heavy control waits for its page.
+   */
+  /** A stable key for a box drawn by `render`. */
+  key?: string;
+  render?: (place: { style: CSSProperties; near: boolean; order?: number; count: number }) => ReactNode;
 }
 
 export interface ViewerProps {

@@ -3,8 +3,9 @@
 // back to the service, which makes the signature and returns them to this page, signed. Nothing of
 // the credential passes through this page.
 import { useState } from 'react';
-import { authorizeCsc, type Lang } from '../api';
+import { authorizeCsc, type FieldValues, type Lang } from '../api';
 import { useI18n } from '../i18n';
+import { useSignerFields, withFieldValues } from '../use-signer-fields';
 
 const TEXT = {
   es: {
@@ -31,7 +32,7 @@ export interface RemoteStepProps {
   busy: boolean;
   run: (action: () => Promise<void>) => Promise<void>;
   /** Where to send the signer for something else than the page's one document (a set: all its documents at once). */
-  authorize?: (language: Lang) => Promise<{ authorize_url: string }>;
+  authorize?: (language: Lang, fieldValues?: FieldValues) => Promise<{ authorize_url: string }>;
 }
 
 export function RemoteStep(p: RemoteStepProps) {
@@ -39,9 +40,13 @@ export function RemoteStep(p: RemoteStepProps) {
   const t = TEXT[lang];
   const [consent, setConsent] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const fields = useSignerFields();
   const go = () =>
     p.run(async () => {
-      const { authorize_url } = await (p.authorize ? p.authorize(p.language) : authorizeCsc(p.token, p.language));
+      // The values go before the provider is asked: the revision it signs already holds them.
+      const { authorize_url } = await withFieldValues(fields, (values) =>
+        p.authorize ? p.authorize(p.language, values) : authorizeCsc(p.token, p.language, values),
+      );
       setLeaving(true);
       window.location.assign(authorize_url);
     });
@@ -51,7 +56,7 @@ export function RemoteStep(p: RemoteStepProps) {
       className="efirma"
       onSubmit={(ev) => {
         ev.preventDefault();
-        if (consent && !p.busy) {
+        if (consent && !p.busy && (!fields || fields.check())) {
           void go();
         }
       }}

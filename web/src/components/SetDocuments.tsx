@@ -4,10 +4,20 @@ import { Fragment, useEffect, useRef, useState } from 'react';
 import { formatDate, useI18n } from '../i18n';
 import type { SetDocument } from '../set-api';
 import { setDictionaries } from '../set-i18n';
-import { PdfViewer } from './PdfViewer';
+import { PdfViewer, type ViewerBox } from './PdfViewer';
 
-/** The documents of the set, each with its pages and the signer's boxes, shown on demand. */
-export function DocumentList({ token, documents, version }: { token: string; documents: SetDocument[]; version: number }) {
+/** The documents of the set, each with its pages and the signer's boxes (and fields they fill), shown on demand. */
+export function DocumentList({
+  token,
+  documents,
+  version,
+  extraBoxes,
+}: {
+  token: string;
+  documents: SetDocument[];
+  version: number;
+  extraBoxes?: (d: SetDocument) => ViewerBox[];
+}) {
   const { lang } = useI18n();
   const st = setDictionaries[lang];
   const [shown, setShown] = useState<Set<string>>(() => new Set());
@@ -46,7 +56,14 @@ export function DocumentList({ token, documents, version }: { token: string; doc
               </li>
               {open && (
                 <li className="set-viewer">
-                  <PdfViewer token={token} pdfUrl={d.pdf_url} pages={d.pages} boxes={d.boxes} version={version} signed={signed} />
+                  <PdfViewer
+                    token={token}
+                    pdfUrl={d.pdf_url}
+                    pages={d.pages}
+                    boxes={[...d.boxes, ...(extraBoxes?.(d) ?? [])]}
+                    version={version}
+                    signed={signed}
+                  />
                 </li>
               )}
             </Fragment>

@@ -14,6 +14,8 @@ import type { RemoteStepProps } from './RemoteStep';
 import { type IdentityApi, IdentityStep, type IdentityStepProps } from './IdentityStep';
 import { RejectedView, StateView } from './Outcome';
 import { type PageBrand, PageShell } from './PageShell';
+import { useSignerFields } from '../use-signer-fields';
+import { SignerFieldsList } from './SignerFieldsList';
 import { SignersList } from './SignersList';
 import { SigningSection, type SigningSectionProps } from './SigningSection';
 
@@ -154,6 +156,7 @@ export function SignerSteps(p: SignerStepsProps) {
       {p.hint}
       {p.documents}
       <SignersList signers={p.signers} />
+      <SignerFieldsList disabled={p.page.busy !== null} />
       {s.proof === 'efirma' ? (
         <SatSection {...p} />
       ) : s.proof === 'certificate' ? (
@@ -255,8 +258,10 @@ function PadSection({ page, token, signer, words, sign, reject, code, anythingTo
   const { available, needsCode } = signingMode(signer);
   const canSign = signature !== null && consent && busy === null && anythingToSign;
   const signLabel = busy === 'sign' ? words.signing : words.sign;
+  const fields = useSignerFields();
   const onSign = () => {
-    if (signature && consent && !busy) {
+    // A field to correct stops the signature: its problem is shown there, and the signer taken to it.
+    if (signature && consent && !busy && (!fields || fields.check())) {
       void page.run('sign', words.signing, () => sign(signature));
     }
   };
