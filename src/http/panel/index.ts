@@ -18,6 +18,7 @@ import { panelDocumentRoutes } from './document-routes.js';
 import { panelDocumentActionRoutes } from './document-action-routes.js';
 import { panelSetTemplateRoutes } from './set-template-routes.js';
 import { panelBrandRoutes } from './brand-routes.js';
+import { panelPrepareRoutes } from './prepare-routes.js';
 
 export function panelApiRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -41,6 +42,7 @@ export function panelApiRoutes(deps: Deps) {
     await app.register(panelDocumentActionRoutes(deps));
     await app.register(panelSetTemplateRoutes(deps));
     await app.register(panelBrandRoutes(deps));
+    await app.register(panelPrepareRoutes(deps));
   };
 }
 

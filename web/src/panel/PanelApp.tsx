@@ -6,6 +6,7 @@ import { LANGUAGE_NAMES } from '../i18n';
 import { DocumentPage } from './DocumentPage';
 import { DocumentsPage } from './DocumentsPage';
 import { KeysPage } from './KeysPage';
+import { PreparePage } from './prepare/PreparePage';
 import { PanelI18n, panelWords, usePanelI18n } from './panel-i18n';
 import { type Route, useRoute } from './router';
 import { SetsPage } from './SetsPage';
@@ -36,6 +37,7 @@ export function PanelApp() {
     keys: t.keysTitle,
     usage: t.usageTitle,
     brand: t.brandTitle,
+    send: t.prepareTitle,
   };
   // The panel is the operator's: its name, logo and colour (SELLO_OPERATOR_*), the sign-in page's
   // above all, which belongs to no account.
@@ -70,7 +72,7 @@ export function PanelApp() {
         ) : !session ? (
           <p className="loading">{t.loading}</p>
         ) : (
-          <Section route={route} />
+          <Section route={route} zone={session.account.time_zone} />
         )}
         {session && route.page !== 'sign-in' && (
           <p className="hint zone-note" data-testid="zone-note">
@@ -90,6 +92,7 @@ function PanelNav({ route }: { route: Route }) {
       {(
         [
           ['documents', '/panel', t.navDocuments],
+          ['send', '/panel/send', t.navSend],
           ['sets', '/panel/sets', t.navSets],
           ['templates', '/panel/templates', t.navTemplates],
           ['webhooks', '/panel/webhooks', t.navWebhooks],
@@ -110,8 +113,10 @@ function PanelNav({ route }: { route: Route }) {
 }
 
 /** The section the address names, for an account signed in. */
-function Section({ route }: { route: Route }) {
+function Section({ route, zone }: { route: Route; zone: string }) {
   switch (route.page) {
+    case 'send':
+      return <PreparePage zone={zone} />;
     case 'document':
       return <DocumentPage key={route.ticket} ticket={route.ticket} />;
     case 'sets':

@@ -4,7 +4,7 @@
 // and the API's own schemas where the panel reuses an API use case): a field the page reads is a
 // field the schema names, so none is dropped on the way.
 import type { Static } from '@sinclair/typebox';
-import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
+import type { CreatedDocument, DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
 import type { DocumentHistory } from '../../../src/schemas/report.js';
 import type { AccountBrand, AccountBrandUpdate, OperatorBrandView } from '../../../src/schemas/brand.js';
 import type { CreatedSubscription, DeletedSubscription } from '../../../src/schemas/events.js';
@@ -32,6 +32,7 @@ import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/sche
 import type { DocumentSet } from '../../../src/schemas/sets.js';
 import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
 import type { Lang } from '../api';
+import type { DraftPayload } from './draft-store';
 
 export type ListedDocument = DocumentListing['documents'][number];
 
@@ -46,6 +47,8 @@ export class PanelError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The API's details: `field` names what was refused (the prepare page shows it there). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -75,13 +78,13 @@ async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: u
   if (res.status === 204) {
     return undefined as T;
   }
-  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string; details?: unknown } } | null;
   if (!res.ok) {
     if (res.status === 401 && data?.error?.code === 'PANEL_SESSION_REQUIRED') {
       // The session ended (idle, signed out elsewhere): the app goes back to the sign-in page.
       window.dispatchEvent(new Event('panel-session-ended'));
     }
-    throw new PanelError(res.status, data?.error?.code ?? 'HTTP', data?.error?.message ?? `HTTP ${res.status}`);
+    throw new PanelError(res.status, data?.error?.code ?? 'HTTP', data?.error?.message ?? `HTTP ${res.status}`, data?.error?.details);
   }
   return data as T;
 }
@@ -137,6 +140,7 @@ export const api = {
   brand: () => call<AccountBrand>('GET', '/brand'),
   setBrand: (change: AccountBrandUpdate) => call<AccountBrand>('POST', '/brand', change),
   operatorBrand: () => call<OperatorBrandView>('GET', '/operator-brand'),
+  createDocument: (body: DraftPayload) => call<CreatedDocument>('POST', '/documents', body),
 };
 
 /**

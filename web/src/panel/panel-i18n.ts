@@ -9,16 +9,17 @@ import { accountEn, accountEs } from './words/account';
 import { brandEn, brandEs } from './words/brand';
 import { commonEn, commonEs } from './words/common';
 import { documentsEn, documentsEs } from './words/documents';
+import { prepareEn, prepareEs } from './words/prepare';
 import { webhooksEn, webhooksEs } from './words/webhooks';
 
 // One dictionary per language, assembled from the words of each area (words/*.ts). Each area's
 // English is typed by its Spanish, so neither language can miss a string; a key belongs to one
 // area only (a second would silently win the spread: test/unit/panel-words.test.ts).
-const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs, ...brandEs };
+const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs, ...brandEs, ...prepareEs };
 
 export type PanelDict = typeof es;
 
-const en: PanelDict = { ...commonEn, ...documentsEn, ...webhooksEn, ...accountEn, ...brandEn };
+const en: PanelDict = { ...commonEn, ...documentsEn, ...webhooksEn, ...accountEn, ...brandEn, ...prepareEn };
 
 export const panelDictionaries: Record<Lang, PanelDict> = { es, en };
 

@@ -11,7 +11,8 @@ export type Route =
   | { page: 'templates' }
   | { page: 'keys' }
   | { page: 'usage' }
-  | { page: 'brand' };
+  | { page: 'brand' }
+  | { page: 'send' };
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, '');
@@ -34,6 +35,8 @@ export function parseRoute(pathname: string): Route {
       return { page: 'usage' };
     case '/panel/brand':
       return { page: 'brand' };
+    case '/panel/send':
+      return { page: 'send' };
     default:
       return { page: 'documents' };
   }
