@@ -3,12 +3,14 @@
 // signs them with the key it keeps (from a PKCS#12 or PEM file), and only the signature value goes up.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, examples } from './common.js';
+import { FieldValues } from './signer-fields.js';
 import { SatFinishBody } from './sat-signing.js';
 
 export const CertPrepareBody = Type.Object({
   certificate: Type.String({ minLength: 1, description: "the signer's certificate, DER in Base64" }),
   consent: Type.Literal(true),
   language: Type.Optional(StringEnum(['es', 'en'], { description: "the page's language, for the signature's legend" })),
+  field_values: Type.Optional(FieldValues),
 });
 export type CertPrepareBody = Static<typeof CertPrepareBody>;
 examples(CertPrepareBody, { certificate: 'MIIDzTCCArWgAwIBAgIUF2...', consent: true, language: 'en' });

@@ -2,10 +2,12 @@
 // signer, the provider sends them back to the callback with a code.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, examples } from './common.js';
+import { FieldValues } from './signer-fields.js';
 
 export const CscAuthorizeBody = Type.Object({
   provider: Type.Optional(Type.String({ description: "the provider's name as the operator configured it; the first one when absent" })),
   language: Type.Optional(StringEnum(['es', 'en'], { description: "the page's language, for the signature's legend" })),
+  field_values: Type.Optional(FieldValues),
 });
 export type CscAuthorizeBody = Static<typeof CscAuthorizeBody>;
 examples(CscAuthorizeBody, { provider: 'Example TSP', language: 'en' });

@@ -4,6 +4,7 @@ import { AuthorityName, DateTime, Nullable, Rect, StringEnum, checkedByUseCase }
 import { examples } from './common.js';
 import { DocumentWorkflowSettings } from './workflows.js';
 import { CertifiedEmailInput } from './certified-email.js';
+import { SignerFieldsInput } from './signer-fields.js';
 
 const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
@@ -61,6 +62,7 @@ export const CreateDocumentBody = Type.Object(
     // checkedByUseCase: boxes are measured against the PDF's pages, and every refusal is 400
     // INVALID_STICKER naming the sticker index and the rule (decisions.md), not INVALID_INPUT.
     stickers: Type.Optional(Type.Array(Sticker, { ...checkedByUseCase, description: 'the boxes to sign; rules: decisions.md' })),
+    signer_fields: Type.Optional(SignerFieldsInput),
     // checkedByUseCase: measured against the PDF's pages too, with messages naming qr[i] and the rule.
     qr: Type.Optional(
       Type.Array(QrBox, {

@@ -22,8 +22,10 @@ export const ERROR_CODES = {
   TEMPLATE_NOT_FOUND: 'unknown template',
   /** The template cannot be used: duplicate ids, no form fields, unreadable file, bad definition. */
   TEMPLATE_INVALID: 'unusable template',
-  /** A value is not allowed for its template field (e.g. a choice outside its options). */
+  /** A value is not allowed for its template field (e.g. a choice outside its options), or a signer's field_values.<id> fails its field's format. */
   INVALID_FIELD_VALUE: 'field value',
+  /** A required field the signer fills has no value (field_values.<id> absent, empty, or an unticked checkbox). */
+  REQUIRED_FIELD_MISSING: 'required field empty',
   /** A renderer (Chromium, LibreOffice) did not finish in time and was stopped. */
   RENDER_TIMEOUT: 'render timeout',
   /** A renderer cannot run on this server (program missing). */

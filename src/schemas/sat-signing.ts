@@ -3,11 +3,13 @@
 // keeps, and only the signature value goes up.
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, examples } from './common.js';
+import { FieldValues } from './signer-fields.js';
 
 export const SatPrepareBody = Type.Object({
   certificate: Type.String({ minLength: 1, description: 'the e.firma certificate (.cer), DER in Base64' }),
   consent: Type.Literal(true),
   language: Type.Optional(StringEnum(['es', 'en'], { description: "the page's language, for the signature's legend" })),
+  field_values: Type.Optional(FieldValues),
 });
 export type SatPrepareBody = Static<typeof SatPrepareBody>;
 examples(SatPrepareBody, {

@@ -5,6 +5,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, PageLanguage, PageSize, Rect, StringEnum, TicketParam } from './common.js';
 import { IdentityState } from './identity.js';
 import { examples } from './common.js';
+import { FieldValues, SignerFieldView } from './signer-fields.js';
 
 export const TokenParams = Type.Object({ token: Type.String({ description: 'the token of a personal signing link' }) });
 export const SetTokenParams = Type.Object({ token: Type.String({ description: 'the token of a set link' }) });
@@ -23,6 +24,7 @@ export const SignBody = Type.Object({
       description: "the page's language: the signature's legend is drawn in it when the workflow sets none",
     }),
   ),
+  field_values: Type.Optional(FieldValues),
 });
 export type SignBody = Static<typeof SignBody>;
 examples(
@@ -89,6 +91,7 @@ export const SigningInfo = Type.Object({
     }),
     { description: "this link's endorsement of the completed document, when the link is an endorser's; else null" },
   ),
+  signer_fields: Type.Array(SignerFieldView, { description: 'the fields this signer fills before signing' }),
 });
 export type SigningInfo = Static<typeof SigningInfo>;
 examples(SigningInfo, {
@@ -116,6 +119,32 @@ examples(SigningInfo, {
   message: 'Please sign before Friday.',
   default_language: 'es',
   endorsement: null,
+  signer_fields: [
+    {
+      id: 'f3c1d2e4-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+      type: 'text',
+      page: 0,
+      rect: { lx: 50, ly: 140, tx: 250, ty: 160 },
+      required: true,
+      label: 'Email',
+      format: 'email',
+      options: null,
+      date_format: null,
+    },
+    {
+      id: '0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d',
+      type: 'date',
+      page: 0,
+      rect: { lx: 270, ly: 140, tx: 370, ty: 160 },
+      required: false,
+      label: 'Date',
+      format: null,
+      options: null,
+      date_format: 'DD/MM/YYYY',
+      value: '22/11/2026',
+      time_zone: 'America/Mexico_City',
+    },
+  ],
 });
 
 export const SignResult = Type.Object({ status: Type.Literal('signed'), signed_at: DateTime(), document_status: Type.String() });
@@ -146,6 +175,7 @@ export const SetDocument = Type.Object({
   signed_at: Nullable(DateTime()),
   pages: Type.Array(PageSize),
   boxes: Type.Array(SignerBox),
+  signer_fields: Type.Array(SignerFieldView, { description: 'the fields this signer fills in this document' }),
   pdf_url: Type.String(),
 });
 export type SetDocument = Static<typeof SetDocument>;
@@ -201,6 +231,7 @@ examples(SetSigningInfo, {
       signed_at: null,
       pages: [{ page: 0, width: 612, height: 792, rotation: 0 }],
       boxes: [{ sticker_id: 'a1f3c9e2-6b7d-4e8f-9a0b-1c2d3e4f5a6b', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
+      signer_fields: [],
       pdf_url: '/sign/api/set/Jx3K9pQe8/document/0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7/pdf',
     },
   ],

@@ -42,6 +42,7 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
       signed_at: r.signed_at ? new Date(r.signed_at).toISOString() : null,
       pages,
       boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
+      signer_fields: [],
       pdf_url: `/sign/api/set/${token}/document/${encodeURIComponent(r.ticket)}/pdf`,
     });
   }

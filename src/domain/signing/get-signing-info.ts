@@ -67,6 +67,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
           status: endorsement.status,
         }
       : null,
+    signer_fields: [],
   };
 }
 
