@@ -182,6 +182,22 @@ describe('prepare and send from the panel', () => {
       `${JSON.stringify(brunoStart)} → ${JSON.stringify(brunoPlaced)}`,
     ).toBe(true);
 
+    // A text field Ana fills, placed the same way and labelled.
+    await page.getByRole('button', { name: 'Add field for Ana Pérez' }).click();
+    const field = page.getByRole('button', { name: 'Text · Ana Pérez, field on page 1' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Text · Ana Pérez, field on page 1');
+    const fieldStart = await rectOf(field);
+    await drag(page, field, 300, 40);
+    await page.getByTestId('field-settings').getByLabel('Label', { exact: true }).fill('Cargo');
+    const fieldPlaced = await rectOf(page.getByRole('button', { name: 'Cargo · Ana Pérez, field on page 1' }));
+    expect(
+      near(
+        fieldPlaced,
+        { lx: fieldStart.lx + 300 * k, tx: fieldStart.tx + 300 * k, ly: fieldStart.ly - 40 * k, ty: fieldStart.ty - 40 * k },
+        0.6,
+      ),
+    ).toBe(true);
+
     // The keyboard: Ana's box two steps right and one up (5 points each), then one step wider.
     await ana.focus();
     await page.keyboard.press('ArrowRight');
@@ -203,6 +219,47 @@ describe('prepare and send from the panel', () => {
     await page.locator('[data-page="0"][data-rendered="true"]').waitFor();
     expect(await rectOf(ana)).toEqual(anaFinal);
     expect(await rectOf(bruno)).toEqual(brunoPlaced);
+    // The draft's payload is the create body: one sticker per box, the field naming Ana's sticker.
+    const draft = (await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const open = indexedDB.open('sello-panel');
+          open.onsuccess = () => {
+            const get = open.result.transaction('drafts').objectStore('drafts').get('current');
+            get.onsuccess = () => resolve(get.result ?? null);
+          };
+        }),
+    )) as { payload: Record<string, unknown> };
+    expect(draft.payload).toMatchObject({
+      b64_doc: pdf.toString('base64'),
+      stickers: [
+        { authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana Pérez', page: 0, rect: anaFinal },
+        { authority: 'EMAIL_LINK', data: 'bruno@example.com', name: 'Bruno Díaz', page: 0, rect: brunoPlaced },
+      ],
+      signer_fields: [{ type: 'text', signer: 0, page: 0, rect: fieldPlaced, label: 'Cargo' }],
+    });
+    // The field goes with the Delete key; the focus returns to where fields are added.
+    await page.getByRole('button', { name: 'Cargo · Ana Pérez, field on page 1' }).focus();
+    await page.keyboard.press('Delete');
+    await expect.poll(() => page.getByTestId('field-settings').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add field for Ana Pérez');
+    // With the keyboard alone: Enter on "Add box" gives the new box the focus, the arrows move it,
+    // Delete removes it and the focus goes back to the button.
+    await page.getByRole('button', { name: 'Add box for Bruno Díaz' }).focus();
+    await page.keyboard.press('Enter');
+    const focusedRect = async () => JSON.parse((await page.evaluate(() => document.activeElement?.getAttribute('data-rect')))!) as Rect;
+    const added = await focusedRect();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focusedRect()).toEqual({
+      lx: round(added.lx - 5),
+      ly: round(added.ly - 5),
+      tx: round(added.tx - 5),
+      ty: round(added.ty - 5),
+    });
+    await page.keyboard.press('Delete');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add box for Bruno Díaz');
+    expect(await page.getByRole('button', { name: 'Signature box of Bruno Díaz, page 1' }).count()).toBe(1);
 
     // Step 4, then Send with an address the service refuses: shown at Bruno's field, nothing created.
     await page.getByTestId('next-step').click();

@@ -113,6 +113,35 @@ describe('the create body of the editor state', () => {
     });
   });
 
+  it('signer fields name their signer by the first sticker of theirs, with only what their type takes', () => {
+    const s = twoSigners();
+    const field = { required: false, label: '', format: '' as const, pattern: '', options: '', dateFormat: '' as const, page: 1, rect };
+    const body = toPayload({
+      ...s,
+      fields: [
+        {
+          ...field,
+          key: 'f1',
+          signer: 'b',
+          type: 'text',
+          required: true,
+          label: ' RFC ',
+          format: 'pattern',
+          pattern: '^[A-Z]{4}$',
+          options: 'x',
+        },
+        { ...field, key: 'f2', signer: 'a', type: 'dropdown', options: 'Sí\n\n No \n' },
+        { ...field, key: 'f3', signer: 'a', type: 'date', dateFormat: 'YYYY-MM-DD', format: 'email' },
+      ],
+    });
+    expect(body.signer_fields).toEqual([
+      { type: 'text', signer: 2, page: 1, rect, required: true, label: 'RFC', format: '^[A-Z]{4}$' },
+      { type: 'dropdown', signer: 0, page: 1, rect, options: ['Sí', 'No'] },
+      { type: 'date', signer: 0, page: 1, rect, date_format: 'YYYY-MM-DD' },
+    ]);
+    expect(toPayload(s).signer_fields).toBeUndefined();
+  });
+
   it('a template with its values; no workflow when the service is not to send', () => {
     const s = twoSigners();
     const t: PrepState = {
@@ -145,5 +174,22 @@ describe("the service's error at its field", () => {
     expect(errorPlace('fields[0].value', s)).toEqual({ step: 0, id: ids.templateField(0) });
     expect(errorPlace('b64_doc', s)).toEqual({ step: 0, id: ids.source });
     expect(errorPlace('document_set', s)).toBeNull();
+  });
+
+  it('a signer field by its place in signer_fields: its box, or the setting named', () => {
+    const field = {
+      required: false,
+      label: '',
+      format: 'pattern' as const,
+      pattern: '(',
+      options: '',
+      dateFormat: '' as const,
+      page: 0,
+      rect,
+    };
+    const f: PrepState = { ...s, fields: [{ ...field, key: 'x', signer: 'a', type: 'text' }] };
+    expect(errorPlace('signer_fields[0].rect', f)).toEqual({ step: 2, id: ids.field('x') });
+    expect(errorPlace('signer_fields[0].format', f)).toEqual({ step: 2, id: ids.fieldPart('x', 'pattern') });
+    expect(errorPlace('signer_fields[0].label', f)).toEqual({ step: 2, id: ids.fieldPart('x', 'label') });
   });
 });

@@ -3,7 +3,6 @@
 // from the keyboard once focused: the arrow keys move it, shift and the arrows resize it, Delete
 // removes it. A drag is shown as it goes and saved once, when it ends; a key press is saved at once.
 import { type KeyboardEvent, type PointerEvent, type RefObject, useRef, useState } from 'react';
-import { usePanelI18n } from '../panel-i18n';
 import {
   type Corner,
   moveShown,
@@ -18,8 +17,8 @@ import {
 
 /** Points a key press moves or resizes a box by. */
 export const KEY_STEP = 5;
-/** The smallest box, in points: one a signature can still be drawn in. */
-const MIN_W = 20;
+/** The smallest box, in points: a checkbox's. */
+const MIN_W = 10;
 const MIN_H = 10;
 
 const CORNERS: Corner[] = ['nw', 'ne', 'sw', 'se'];
@@ -29,9 +28,12 @@ interface BoxProps {
   id: string;
   rect: Rect;
   geometry: PageGeometry;
-  /** Who signs in it, as the page shows them. */
-  who: string;
-  pageNumber: number;
+  /** What the box shows: who signs or fills it (and the field's type). */
+  label: string;
+  /** What a screen reader says of it: what it is, whose, on which page. */
+  name: string;
+  /** A field a signer fills, not a signature box: drawn dashed. */
+  field?: boolean;
   colour: number;
   page: RefObject<HTMLDivElement | null>;
   describedBy: string;
@@ -49,8 +51,7 @@ interface Drag {
   h: number;
 }
 
-export function PlacedBox({ id, rect, geometry, who, pageNumber, colour, page, describedBy, invalid, onChange, onDelete }: BoxProps) {
-  const { t } = usePanelI18n();
+export function PlacedBox({ id, rect, geometry, label, name, field, colour, page, describedBy, invalid, onChange, onDelete }: BoxProps) {
   const [live, setLive] = useState<Shown | null>(null);
   const drag = useRef<Drag | null>(null);
   const el = useRef<HTMLButtonElement>(null);
@@ -113,9 +114,9 @@ export function PlacedBox({ id, rect, geometry, who, pageNumber, colour, page, d
       ref={el}
       id={id}
       type="button"
-      className={`placed-box signer-colour-${colour % 6}`}
+      className={`placed-box${field ? ' placed-field' : ''} signer-colour-${colour % 6}`}
       style={{ left: `${shown.left * 100}%`, top: `${shown.top * 100}%`, width: `${shown.width * 100}%`, height: `${shown.height * 100}%` }}
-      aria-label={t.boxAria(who, pageNumber)}
+      aria-label={name}
       aria-describedby={describedBy}
       aria-invalid={invalid ? true : undefined}
       data-rect={JSON.stringify(rect)}
@@ -127,7 +128,7 @@ export function PlacedBox({ id, rect, geometry, who, pageNumber, colour, page, d
       onKeyDown={key}
     >
       <span className="placed-label" aria-hidden="true">
-        {who}
+        {label}
       </span>
       {CORNERS.map((c) => (
         <span key={c} className={`placed-handle placed-handle-${c}`} data-corner={c} aria-hidden="true" onPointerDown={down(c)} />

@@ -60,6 +60,7 @@ function SignerRow({ p, signer, index }: { p: Prepare; signer: PrepSigner; index
       ...x,
       signers: x.signers.filter((g) => g.key !== signer.key),
       boxes: x.boxes.filter((b) => b.signer !== signer.key),
+      fields: x.fields.filter((f) => f.signer !== signer.key),
     }));
     p.focus('add-signer');
   };

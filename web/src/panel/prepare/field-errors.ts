@@ -9,6 +9,8 @@ export const ids = {
   signer: (key: string, part: 'name' | 'authority' | 'data') => `signer-${key}-${part}`,
   signerBoxes: (key: string) => `signer-${key}-boxes`,
   box: (key: string) => `box-${key}`,
+  field: (key: string) => `field-${key}`,
+  fieldPart: (key: string, part: 'label' | 'required' | 'format' | 'pattern' | 'options' | 'date') => `field-${key}-${part}`,
   option: (name: string) => `opt-${name}`,
   templateField: (i: number) => `tpl-field-${i}`,
   source: 'src-file',
@@ -64,6 +66,23 @@ export function errorPlace(field: string | undefined, s: PrepState): ErrorPlace 
       return { step: 2, id: ids.box(owner.box.key) };
     }
     return { step: 1, id: ids.signer(owner.signer.key, part === 'name' ? 'name' : part === 'authority' ? 'authority' : 'data') };
+  }
+  const signerField = /^signer_fields\[(\d+)\](?:\.(\w+))?/.exec(field);
+  if (signerField) {
+    const f = s.fields[Number(signerField[1])];
+    if (!f) {
+      return { step: 2 };
+    }
+    const part = signerField[2] ?? '';
+    const parts: Record<string, 'label' | 'required' | 'format' | 'options' | 'date'> = {
+      label: 'label',
+      required: 'required',
+      format: 'format',
+      options: 'options',
+      date_format: 'date',
+    };
+    const at = parts[part];
+    return { step: 2, id: at ? ids.fieldPart(f.key, at === 'format' && f.format === 'pattern' ? 'pattern' : at) : ids.field(f.key) };
   }
   if (field === 'stickers') {
     return { step: 1 };

@@ -3,6 +3,7 @@
 // posts; the rest (the signers before they have a box, the step, the file's name, a template's
 // preview) is the draft's `ui`. Each box is one sticker: a signer with two boxes is two stickers
 // with the same authority and data, which the service makes one signer (docs/api.md).
+import type { DateFormat } from '../../../../src/schemas/signer-fields.js';
 import type { DraftPayload, PanelDraft } from '../draft-store.js';
 import type { Rect } from './geometry.js';
 
@@ -22,6 +23,30 @@ export interface PrepBox {
   signer: string;
   page: number;
   rect: Rect;
+}
+
+export const FIELD_TYPES = ['text', 'date', 'checkbox', 'initials', 'dropdown'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+/** The service's date formats (typed by its schema, so none can be offered that it refuses); the bundle takes no schema code. */
+export const DATE_FORMATS: readonly DateFormat[] = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD', 'DD-MM-YYYY', 'DD.MM.YYYY'];
+
+/** A field a signer fills before signing (decisions.md "Fields signers fill"), placed like a box. */
+export interface PrepField {
+  key: string;
+  /** The key of the signer who fills it. */
+  signer: string;
+  type: FieldType;
+  page: number;
+  rect: Rect;
+  required: boolean;
+  label: string;
+  /** text: '', 'email', 'number', or 'pattern' (then `pattern` is the regular expression). */
+  format: '' | 'email' | 'number' | 'pattern';
+  pattern: string;
+  /** dropdown: one choice a line. */
+  options: string;
+  /** date: how the date is written; '' for the service's default. */
+  dateFormat: '' | DateFormat;
 }
 
 export interface PrepOptions {
@@ -62,6 +87,7 @@ export interface PrepState {
   source: PrepSource;
   signers: PrepSigner[];
   boxes: PrepBox[];
+  fields: PrepField[];
   options: PrepOptions;
 }
 
@@ -74,6 +100,7 @@ export function emptyState(): PrepState {
     source: { kind: 'none', fileName: '', pdf: '', template: '', fields: [], preview: '' },
     signers: [],
     boxes: [],
+    fields: [],
     options: {
       flow: true,
       ordered: false,
@@ -125,13 +152,24 @@ export function toPayload(s: PrepState): DraftPayload {
     body.template = { title: s.source.template, ...(orUndefined(s.name) ? { name: s.name.trim() } : {}) };
     body.fields = s.source.fields;
   }
-  body.stickers = stickerOwners(s).map(({ signer, box }) => ({
+  const owners = stickerOwners(s);
+  // A field names its signer by a sticker of theirs: the first.
+  const firstSticker = new Map<string, number>();
+  owners.forEach(({ signer }, i) => {
+    if (!firstSticker.has(signer.key)) {
+      firstSticker.set(signer.key, i);
+    }
+  });
+  body.stickers = owners.map(({ signer, box }) => ({
     authority: signer.authority,
     data: signer.data.trim(),
     ...(orUndefined(signer.name) ? { name: signer.name.trim() } : {}),
     page: box.page,
     rect: box.rect,
   }));
+  if (s.fields.length > 0) {
+    body.signer_fields = s.fields.map((f) => signerField(f, firstSticker.get(f.signer) ?? -1));
+  }
   const o = s.options;
   if (o.flow) {
     const remind = orUndefined(o.remindEvery);
@@ -155,6 +193,26 @@ export function toPayload(s: PrepState): DraftPayload {
     body.certified_email = { to: o.certifiedTo.trim(), subject: o.certifiedSubject, message: o.certifiedMessage };
   }
   return body;
+}
+
+/** One entry of the body's signer_fields: only what applies to its type and was given. */
+function signerField(f: PrepField, signer: number) {
+  const options = f.options
+    .split('\n')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const format = f.format === 'pattern' ? f.pattern : f.format;
+  return {
+    type: f.type,
+    signer,
+    page: f.page,
+    rect: f.rect,
+    ...(f.required ? { required: true } : {}),
+    ...(f.label.trim() ? { label: f.label.trim() } : {}),
+    ...(f.type === 'text' && format ? { format } : {}),
+    ...(f.type === 'dropdown' ? { options } : {}),
+    ...(f.type === 'date' && f.dateFormat ? { date_format: f.dateFormat } : {}),
+  };
 }
 
 /** The editor's part of the draft: everything but the PDF, which the payload carries. */
