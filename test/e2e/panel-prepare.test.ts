@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitePanelUser } from '../../src/domain/panel/invite-panel-user.js';
 import { listMessages } from '../../src/store/mail-repo.js';
@@ -25,6 +25,8 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let s: TestServer;
 let browser: Browser;
+/** The panel session's cookie, from the first test's sign-in. */
+let session: Awaited<ReturnType<BrowserContext['cookies']>> = [];
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
@@ -127,6 +129,7 @@ describe('prepare and send from the panel', () => {
     const mail = (await listMessages(s.deps, 10)).find((m) => m.kind === 'panel_sign_in' && m.recipient === 'owner@example.com')!;
     await page.goto(/https?:\/\/\S+\/panel\/sign-in#token=[A-Za-z0-9_-]{43}/.exec(mail.body_text)![0]);
     await page.getByTestId('sign-out').waitFor();
+    session = await context.cookies();
     await page.getByTestId('lang-en').click();
 
     // Step 1: the PDF, read in the page and shown.
@@ -337,6 +340,68 @@ describe('prepare and send from the panel', () => {
     ]);
     await context.close();
   });
+
+  it("on a phone: a template's pages, a box dragged with a finger, sent", async () => {
+    await s.client.saveTemplate({
+      template_type: 'html',
+      template_name: 'contrato',
+      template_data: Buffer.from(
+        '<!doctype html><html><body><p>Cliente: <span class="svc-template-field" id="client">CLIENT</span></p></body></html>',
+      ).toString('base64'),
+    });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'es-ES' });
+    await context.addCookies(session);
+    const page = await context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${s.baseUrl}/panel/send`);
+    await page.getByTestId('lang-en').click();
+    await page.getByLabel('A saved template').check();
+    await page.getByLabel('Template', { exact: true }).selectOption('contrato');
+    await page.getByLabel('client').fill('Ana Pérez');
+    await page.getByTestId('template-pages').click();
+    await page.locator('[data-page="0"][data-rendered="true"]').waitFor();
+    await checkAccessible(page, 'template on a phone');
+
+    await page.getByTestId('next-step').click();
+    await page.getByTestId('add-signer').click();
+    await page.getByTestId('signer-0').getByLabel('Name').fill('Ana Pérez');
+    await page.getByTestId('signer-0').getByLabel("Signer's identifier (EMAIL_LINK)").fill('ana@example.com');
+    await page.getByTestId('next-step').click();
+    await page.locator('[data-page="0"][data-rendered="true"]').waitFor();
+    await page.getByRole('button', { name: 'Add box for Ana Pérez' }).click();
+    const box = page.getByRole('button', { name: 'Signature box of Ana Pérez, page 1' });
+    const start = await rectOf(box);
+    // Points per pixel from the box itself: its width in points over its width on the screen.
+    const k = (start.tx - start.lx) / (await box.boundingBox())!.width;
+    await touchDrag(await context.newCDPSession(page), box, 60, 150);
+    const placed = await rectOf(box);
+    expect(
+      near(placed, { lx: start.lx + 60 * k, tx: start.tx + 60 * k, ly: start.ly - 150 * k, ty: start.ty - 150 * k }, 0.6),
+      `${JSON.stringify(start)} → ${JSON.stringify(placed)}`,
+    ).toBe(true);
+    await checkAccessible(page, 'placement on a phone');
+
+    await page.getByTestId('step-options').click();
+    await page.getByTestId('send').click();
+    await page.getByTestId('sent').waitFor();
+    const docs = (await s.client.listDocuments({ from: 0, to: s.deps.clock.now().getTime() + 1000 })).documents;
+    expect(docs.map((d) => d.name)).toContain('contrato.pdf');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });
+
+/** A finger on the middle of `target`, moved by (dx, dy) pixels and lifted, through the DevTools protocol's touch events. */
+async function touchDrag(cdp: CDPSession, target: Locator, dx: number, dy: number) {
+  await target.scrollIntoViewIfNeeded();
+  const b = (await target.boundingBox())!;
+  const x = b.x + b.width / 2;
+  const y = b.y + b.height / 2;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  for (const f of [0.25, 0.5, 0.75, 1]) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x + dx * f, y: y + dy * f }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
 
 const round = (v: number) => Math.round(v * 100) / 100;
