@@ -381,6 +381,13 @@ describe('prepare and send from the panel', () => {
     ).toBe(true);
     await checkAccessible(page, 'placement on a phone');
 
+    // "Send to many" keeps the draft and opens the bulk page, which reads it; back, it is all here.
+    await page.getByTestId('send-to-many').click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/panel/bulk');
+    await page.goBack();
+    await page.locator('[data-page="0"][data-rendered="true"]').waitFor();
+    expect(await rectOf(box)).toEqual(placed);
+
     await page.getByTestId('step-options').click();
     await page.getByTestId('send').click();
     await page.getByTestId('sent').waitFor();

@@ -8,6 +8,7 @@ import {
   moveShown,
   newBoxRect,
   type PageGeometry,
+  pageGeometry,
   rectToShown,
   resizeShown,
   shownSize,
@@ -69,6 +70,11 @@ describe('a box on the page as shown and in PDF points', () => {
     expect(shownToRect(resizeShown(s, 'nw', -10 / 595.28, -20 / 841.89, 0, 0), g)).toEqual({ lx: 40, ly: 60, tx: 250, ty: 140 });
     const min = resizeShown(s, 'ne', -1, 1, 20 / 595.28, 10 / 841.89);
     expect(shownToRect(min, g)).toEqual({ lx: 50, ly: 60, tx: 70, ty: 70 });
+  });
+
+  it("a page's geometry is its CropBox in points: a /UserUnit 72 Letter page in inches is 612 × 792", () => {
+    expect(pageGeometry({ view: [0, 0, 8.5, 11], rotate: 0, userUnit: 72 })).toEqual({ width: 612, height: 792, rotation: 0 });
+    expect(pageGeometry({ view: [10, 20, 310, 420], rotate: 90, userUnit: 1 })).toEqual({ width: 300, height: 400, rotation: 90 });
   });
 
   it('a new box is placed near the top-left, each next one lower', () => {

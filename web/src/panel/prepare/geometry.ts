@@ -19,6 +19,17 @@ export interface PageGeometry {
   rotation: number;
 }
 
+/**
+ * A page's geometry from what pdf.js says of it: `view` is the CropBox (clipped to the MediaBox) in
+ * user space units, which a page with /UserUnit (PDF 1.6) counts in that many points; the API
+ * measures in points, and the service divides by /UserUnit when it writes the box (docs/api.md).
+ */
+export function pageGeometry(p: { view: number[]; rotate: number; userUnit?: number }): PageGeometry {
+  const unit = p.userUnit || 1;
+  const [x0, y0, x1, y1] = p.view;
+  return { width: (x1 - x0) * unit, height: (y1 - y0) * unit, rotation: p.rotate };
+}
+
 /** A box on the page as shown: fractions (0..1) of the shown page's width and height from its top-left corner. */
 export interface Shown {
   left: number;

@@ -5,7 +5,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useState } from 'react';
 import { loadPdfJs, openPdfData } from '../../use-pdf-document';
 import { fromBase64 } from './bytes';
-import type { PageGeometry } from './geometry';
+import { type PageGeometry, pageGeometry } from './geometry';
 
 export interface PreparedPdf {
   doc: PDFDocumentProxy;
@@ -29,10 +29,7 @@ export function usePreparedPdf(b64: string): { pdf: PreparedPdf | null; failed: 
       loaded = await openPdfData(pdfjs, fromBase64(b64)).promise;
       const pages: PageGeometry[] = [];
       for (let i = 1; i <= loaded.numPages; i++) {
-        const p = await loaded.getPage(i);
-        // view is the CropBox (pdf.js clips it to the MediaBox), as the service measures boxes.
-        const [x0, y0, x1, y1] = p.view;
-        pages.push({ width: x1 - x0, height: y1 - y0, rotation: p.rotate });
+        pages.push(pageGeometry(await loaded.getPage(i)));
       }
       if (cancelled) {
         void loaded.destroy();
