@@ -39,6 +39,17 @@ export type { SavedTemplate, TemplateFields, TemplateList } from '../schemas/tem
 export type { CreatedEndorsement, EndorsementChain, EndorsementEntry } from '../schemas/endorsements.js';
 export type { CertPrepared } from '../schemas/cert-signing.js';
 export type { CscAuthorization } from '../schemas/csc-signing.js';
+/** Fields signers fill: a field of the create payload's signer_fields, the session's view of one, the values a signer sends, what the report and webhook list. */
+export type {
+  CreatedSignerField,
+  DateFormat,
+  FieldValue,
+  FieldValues,
+  FilledSignerField,
+  SignerFieldInput,
+  SignerFieldType,
+  SignerFieldView,
+} from '../schemas/signer-fields.js';
 import type { EndorseBody } from '../schemas/endorsements.js';
 /** The body of endorseDocument: the endorsement, its endorser and endorsee, and optionally its box. */
 export type EndorsementInput = Static<typeof EndorseBody>;

@@ -9,6 +9,7 @@ import { DecodeLimitError, withDecodeBudget } from '../pdf/decode-budget.js';
 import { flattenPdf } from '../pdf/flatten-pdf.js';
 import { type EncryptedPolicy, inspectPdf, PdfInputError, refuseIfPasswordNeeded } from '../pdf/inspect-pdf.js';
 import { QrStampError, stampQrCodes, type QrPlacement } from '../pdf/qr-stamp.js';
+import { SignerFieldError, placeSignerFields, type SignerFieldPlacement } from '../pdf/signer-fields.js';
 import { PdfReadError, readSignatures } from '../pdf/read-signatures.js';
 import { VerifyLimitError, verifyPdf } from '../pdf/verify/verify-pdf.js';
 import { detectPdfForm, fillPdfForm } from '../pdf/form/pdf-form-template.js';
@@ -52,6 +53,7 @@ serveTasks(
         return verifyPdf(m.bytes, { trustedRootsDer: m.trustedRootsDer, timestampRootsDer: m.timestampRootsDer });
       }),
     stampQr: (m: Common & { placements: QrPlacement[]; url: string }) => admitted(m, () => stampQrCodes(m.bytes, m.placements, m.url)),
+    placeSignerFields: (m: Common & { fields: SignerFieldPlacement[] }) => admitted(m, () => placeSignerFields(m.bytes, m.fields)),
     detectPdfForm: (m: Common) => admitted(m, () => detectPdfForm(m.bytes)),
     fillPdfForm: (m: Common & { values: FillValues }) => admitted(m, () => fillPdfForm(m.bytes, m.values)),
     flatten: (m: Common & { maxPages: number }) => admitted(m, async () => (await flattenPdf(m.bytes, { maxPages: m.maxPages })).pdf),
@@ -71,6 +73,9 @@ serveTasks(
     }
     if (err instanceof QrStampError) {
       return { kind: 'qr' };
+    }
+    if (err instanceof SignerFieldError) {
+      return { kind: 'signerFields' };
     }
     if (err instanceof DocumentTimestampError) {
       return { kind: 'docTimestamp', problem: err.problem };

@@ -13,6 +13,7 @@ import { DocumentTimestampError, type DocumentTimestampProblem, type PreparedTim
 import type { PdfDocumentTimestamps } from '../pdf/read-document-timestamps.js';
 import { type EncryptedPolicy, PdfInputError, type PdfInfo, type PdfProblem } from '../pdf/inspect-pdf.js';
 import { QrStampError, type QrPlacement } from '../pdf/qr-stamp.js';
+import { SignerFieldError, type SignerFieldPlacement } from '../pdf/signer-fields.js';
 import { PdfReadError, type PdfSignatures } from '../pdf/read-signatures.js';
 import type { VerifiedPdf } from '../pdf/verify/verify-pdf.js';
 import { TemplateError, type DetectedTemplate, type FillValues, type TemplateProblem } from '../template-types.js';
@@ -100,6 +101,11 @@ export class PdfJail {
     return Buffer.from(await this.run<Uint8Array>('stampQr', { bytes, placements, url }));
   }
 
+  /** The file with the fields signers fill added, empty (pdf/signer-fields.ts). Throws SignerFieldError. */
+  async placeSignerFields(bytes: Uint8Array, fields: SignerFieldPlacement[]): Promise<Buffer> {
+    return Buffer.from(await this.run<Uint8Array>('placeSignerFields', { bytes, fields }));
+  }
+
   /** The fields of a pdf template (pdf/form/pdf-form-template.ts). Throws TemplateError. */
   detectPdfForm(bytes: Uint8Array): Promise<DetectedTemplate> {
     return this.run('detectPdfForm', { bytes });
@@ -162,6 +168,8 @@ export class PdfJail {
         return new TemplateError(data.problem as TemplateProblem, message, data.details as Record<string, unknown> | undefined);
       case 'qr':
         return new QrStampError(message);
+      case 'signerFields':
+        return new SignerFieldError(message);
       case 'read':
         return new PdfReadError(message);
       case 'docTimestamp':

@@ -19,6 +19,7 @@
 // Pure, as pdf/ must be: the signer, the clock and the TSA are parameters.
 import { createCadesSignature } from '../pki/cms/index.js';
 import { PdfSignError, cmsStep } from './sign-errors.js';
+import type { SignerFieldFill } from './signer-fields.js';
 import { PlaceholderTooSmall, embedCms, stampSignature, writeRevision } from './signature-revision.js';
 
 export { PdfSignError, type PdfSignProblem } from './sign-errors.js';
@@ -65,6 +66,8 @@ export interface SignPdfOptions {
   reason?: string;
   location?: string;
   contactInfo?: string;
+  /** The values of this signer's fields (signer-fields.ts), written in the revision this signature covers. */
+  fieldFills?: SignerFieldFill[];
 }
 
 export interface SignPdfResult {

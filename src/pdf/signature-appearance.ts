@@ -130,7 +130,7 @@ const utf16be = (text: string) =>
  * left to right and turned round). A character no face has is stroked as a box, and a span with
  * that character holds the Latin face's glyph 0 set invisibly (render mode 3) in the box's place.
  */
-function shapedLineOps(
+export function shapedLineOps(
   line: ShapedLine,
   weight: Weight,
   size: number,

@@ -15,9 +15,13 @@ import { addSignatureTimestamp, encodeCms } from '../pki/cms/index.js';
 import { PkiError, verifyTimeStampReply } from '../pki/index.js';
 import { randomNonce } from '../pki/tsa-request.js';
 import { isEncryptedFile } from './encrypted-pdf.js';
+import { SignerFieldError, type SignerFieldFill, fillLines, fillSignerFields } from './signer-fields.js';
 
 /** What the revision needs: everything of SignPdfOptions but the key and the time stamp. */
-export type RevisionOptions = Pick<SignPdfOptions, 'pdf' | 'fieldName' | 'boxes' | 'appearance' | 'reason' | 'location' | 'contactInfo'>;
+export type RevisionOptions = Pick<
+  SignPdfOptions,
+  'pdf' | 'fieldName' | 'boxes' | 'appearance' | 'reason' | 'location' | 'contactInfo' | 'fieldFills'
+>;
 
 /** The new revision before its CMS: /ByteRange written, /Contents zeros between [contentsStart, contentsEnd]. */
 export interface PreparedRevision {
@@ -143,6 +147,33 @@ function drawAppearances(pdf: PDF, opts: RevisionOptions): SignatureLayout {
 }
 
 /**
+ * The signer's field values, in this revision: before the signature dictionary and its /ByteRange,
+ * so the signature covers them (decisions.md, "Fields signers fill").
+ */
+async function fillFields(pdf: PDF, fills: SignerFieldFill[]): Promise<void> {
+  if (fills.length === 0) {
+    return;
+  }
+  const texts = fillLines(fills);
+  // Loaded only when a value is drawn: HarfBuzz and the faces cost nothing to a signature without.
+  const lines =
+    texts.length > 0
+      ? (await import('./text-pdf-fonts.js')).embedLines(
+          pdf,
+          texts.map((text) => ({ text, weight: 'regular' })),
+        )
+      : undefined;
+  try {
+    fillSignerFields(pdf, fills, lines);
+  } catch (err) {
+    if (err instanceof SignerFieldError) {
+      throw new PdfSignError('SIGNING_FAILED', `a field cannot be filled: ${err.message}`);
+    }
+    throw err;
+  }
+}
+
+/**
  * The signature dictionary, /ByteRange and /Contents placeholders included: PDF 32000-1 §12.8.1
  * Table 252; EN 319 142-1 §6.3 (SubFilter ETSI.CAdES.detached; /M is the claimed signing time,
  * there being no CMS signing-time).
@@ -201,6 +232,7 @@ export async function writeRevision(opts: RevisionOptions, signedAt: Date, conte
   const pdf = await loadSignable(opts.pdf);
   await prepareAppearanceFonts(opts.appearance);
   const layout = drawAppearances(pdf, opts);
+  await fillFields(pdf, opts.fieldFills ?? []);
   const sigRef = pdf.register(signatureDictionary(opts, signedAt, contentsSize));
   layout.fieldDict.set('V', sigRef);
   const out = await saveIncrement(pdf, opts.pdf);

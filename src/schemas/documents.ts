@@ -4,7 +4,7 @@ import { AuthorityName, DateTime, Nullable, Rect, StringEnum, checkedByUseCase }
 import { examples } from './common.js';
 import { DocumentWorkflowSettings } from './workflows.js';
 import { CertifiedEmailInput } from './certified-email.js';
-import { SignerFieldsInput } from './signer-fields.js';
+import { CreatedSignerField, SignerFieldsInput } from './signer-fields.js';
 
 const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
@@ -140,6 +140,7 @@ export const CreatedDocument = Type.Object({
   document_flow: Type.Boolean({ description: 'a workflow (own or set) sends the invitations' }),
   sticker_count: Type.Integer(),
   stickers: Type.Array(CreatedSticker),
+  signer_fields: Type.Array(CreatedSignerField, { description: 'the fields signers fill, in the order sent; [] when none' }),
   warnings: Type.Array(Type.String()),
 });
 export type CreatedDocument = Static<typeof CreatedDocument>;
@@ -172,6 +173,7 @@ examples(CreatedDocument, {
       signer_url: 'https://sign.example.com/sign/YuxnKuNawWeuvm24wnjj4QcbUs9z7mWI8AiT2sF9RSI',
     },
   ],
+  signer_fields: [],
   warnings: ['colour: unknown key; ignored'],
 });
 

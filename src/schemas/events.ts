@@ -4,6 +4,13 @@ import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from './common.js';
 import { examples } from './common.js';
 import { ArchivalStateFields, ListedSigner } from './documents.js';
+import { FilledSignerField } from './signer-fields.js';
+
+/** A signer of the notification's document, with the fields they filled (decisions.md, "Fields signers fill"). */
+const NotificationSigner = Type.Composite([
+  ListedSigner,
+  Type.Object({ signer_fields: Type.Array(FilledSignerField, { description: 'the fields this signer fills; value null until signed' }) }),
+]);
 
 /** The thirteen event identifiers (decisions.md "Events", "Bulk send"); the database checks the same list (0040_bulk_runs.sql). */
 export const EVENT_KINDS = [
@@ -40,7 +47,7 @@ export const NotificationDocument = Type.Object({
       document_ticket: Type.String(),
       name: Type.String(),
       status: Type.String(),
-      signers: Type.Array(ListedSigner),
+      signers: Type.Array(NotificationSigner),
       original: Type.String({ description: 'Base64 of the PDF with every signature applied so far' }),
       hash: Type.String({ description: 'SHA-256 of the original, lower-case hex' }),
       ...ArchivalStateFields,
@@ -79,6 +86,7 @@ examples(NotificationDocument, {
         authority: 'EMAIL_LINK',
         data: 'ana@example.com',
         status: 'rejected',
+        signer_fields: [],
       },
     ],
     original: 'JVBERi0xLjcK...',

@@ -1,5 +1,6 @@
 // The signature report (GET /api/report/{ticket}) and the document history
 // (GET /api/v1/document/{documentId}/history/json): what external verification reads.
+import { FilledSignerField } from './signer-fields.js';
 import { EndorsementEntry } from './endorsements.js';
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, TicketParam, checkedByUseCase } from './common.js';
@@ -127,6 +128,9 @@ export const Firma = Type.Composite([
     changes: Type.Array(SignatureChange, { description: 'what every later revision changed, allowed or not (at most 200)' }),
     level: StringEnum(['B-B', 'B-T', 'B-LT', 'B-LTA'], { description: 'PAdES baseline level the signature reaches' }),
     timestampValid: Type.Boolean({ description: 'a signature time stamp is embedded and verifies' }),
+    signer_fields: Type.Array(FilledSignerField, {
+      description: "the fields this signature's signer filled (label, type, value, page); [] for a signature not made here",
+    }),
     validationData: StringEnum(['embedded', 'service', 'none'], {
       description:
         "embedded: the DSS holds the chain's certificates and revocation data; service: the status comes from this service's register; none",
@@ -193,6 +197,7 @@ examples(SignatureReport, {
       warnings: [],
       modifiedAfterSigning: false,
       changes: [],
+      signer_fields: [{ label: 'Initials', type: 'initials', value: 'AG', page: 0 }],
       level: 'B-T',
       timestampValid: true,
       validationData: 'service',

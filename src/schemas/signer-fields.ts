@@ -91,3 +91,15 @@ export const FilledSignerField = Type.Object({
   page: Type.Integer({ description: '0-based' }),
 });
 export type FilledSignerField = Static<typeof FilledSignerField>;
+
+/** A field as the create answer gives it back: its id (the key of field_values) and whose it is. */
+export const CreatedSignerField = Type.Object({
+  id: Type.String({ description: 'the field id: the key of field_values when signing' }),
+  signer: Type.Integer({ description: 'the sticker index sent' }),
+  signer_id: Type.String({ description: "the signer who fills it (CreatedSticker's signer_id)" }),
+  type: StringEnum(SIGNER_FIELD_TYPES),
+  page: Type.Integer(),
+  rect: Rect,
+  label: Nullable(Type.String()),
+});
+export type CreatedSignerField = Static<typeof CreatedSignerField>;

@@ -49,6 +49,21 @@ export interface NewDocument {
     rect: { lx: number; ly: number; tx: number; ty: number };
     extra: Record<string, unknown>;
   }[];
+  /** The fields signers fill (signer_fields), each filled by the signer at signerPosition. */
+  signerFields?: {
+    fieldId: string;
+    stickerId: string;
+    signerPosition: number;
+    index: number;
+    type: string;
+    page: number;
+    rect: { lx: number; ly: number; tx: number; ty: number };
+    required: boolean;
+    label: string | null;
+    format: string | null;
+    options: string[] | null;
+    dateFormat: string | null;
+  }[];
   /** The history's first entry: the chain's start (prev_hash) and its hash, computed by the caller. */
   firstEntry: { action: string; actor: string; ip: string | null; details: unknown; prevHash: string; hash: string };
   /** How the consumed piece is reported (the document's origin). */
@@ -84,6 +99,20 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
     ...s.rect,
     extra: s.extra,
   }));
+  const fields = (d.signerFields ?? []).map((f) => ({
+    field_id: f.fieldId,
+    sticker_id: f.stickerId,
+    signer_position: f.signerPosition,
+    field_index: f.index,
+    type: f.type,
+    page: f.page,
+    ...f.rect,
+    required: f.required,
+    label: f.label,
+    format: f.format,
+    options: f.options,
+    date_format: f.dateFormat,
+  }));
   const e = d.firstEntry;
   const workflow = d.workflow === null || d.workflow === undefined ? null : JSON.stringify(d.workflow);
   const query = sql<{ id: string }>`
@@ -115,6 +144,15 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
         from doc, jsonb_to_recordset(${JSON.stringify(stickers)}::jsonb) as k(sticker_id text, signer_position int,
              sticker_index int, page int, lx float8, ly float8, tx float8, ty float8, extra jsonb)
         join signer_rows on signer_rows.position = k.signer_position
+    ), signer_field_rows as (
+      insert into signer_fields (document_id, field_id, signer_row_id, sticker_id, field_index, type, page, lx, ly, tx, ty,
+                                 required, label, format, options, date_format)
+      select doc.id, f.field_id, signer_rows.id, f.sticker_id, f.field_index, f.type, f.page, f.lx, f.ly, f.tx, f.ty,
+             f.required, f.label, f.format, f.options, f.date_format
+        from doc, jsonb_to_recordset(${JSON.stringify(fields)}::jsonb) as f(field_id text, sticker_id text, signer_position int,
+             field_index int, type text, page int, lx float8, ly float8, tx float8, ty float8, required boolean, label text,
+             format text, options jsonb, date_format text)
+        join signer_rows on signer_rows.position = f.signer_position
     ), first_entry as (
       insert into document_history (document_id, seq, at, action, actor, ip, details, prev_hash, hash)
       select doc.id, 1, ${d.createdAt}, ${e.action}, ${e.actor}, ${e.ip}, ${JSON.stringify(e.details)}::jsonb, ${e.prevHash}, ${e.hash}

@@ -5,7 +5,10 @@ import type { CscAuthorizationsTable, Database } from './schema.js';
 
 export type CscAuthorization = Selectable<CscAuthorizationsTable>;
 
-export async function insertCscAuthorization(db: Kysely<Database>, a: Omit<CscAuthorization, 'used_at'>): Promise<void> {
+export async function insertCscAuthorization(
+  db: Kysely<Database>,
+  a: Omit<CscAuthorization, 'used_at' | 'field_values'> & { field_values: string | null },
+): Promise<void> {
   await db.insertInto('csc_authorizations').values(a).execute();
 }
 

@@ -6,7 +6,11 @@ import type { Database, SatPreparationsTable } from './schema.js';
 /** A preparation (ocsp_response: the SAT responder's answer, DER, when it gave one); language is es or en. */
 export type SatPreparation = Omit<Selectable<SatPreparationsTable>, 'created_at' | 'language'> & { language: 'es' | 'en' };
 
-export type NewSatPreparation = Omit<SatPreparation, 'id' | 'finished_at'> & { created_at: Date };
+export type NewSatPreparation = Omit<SatPreparation, 'id' | 'finished_at' | 'field_values'> & {
+  created_at: Date;
+  /** JSON of the checked field values the prepared revision holds; null when the signer fills none. */
+  field_values?: string | null;
+};
 
 export async function insertPreparation(trx: Transaction<Database>, p: NewSatPreparation): Promise<string> {
   const row = await trx.insertInto('sat_preparations').values(p).returning('id').executeTakeFirstOrThrow();

@@ -197,6 +197,7 @@ export interface CscAuthorizationsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+  field_values: NullableJson;
 }
 
 /** A row of `document_history`. */
@@ -531,6 +532,7 @@ export interface SatPreparationsTable {
   ocsp_response: Buffer | null;
   authority: Generated<'SAT' | 'CERT' | 'CSC'>;
   csc_provider: string | null;
+  field_values: NullableJson;
 }
 
 /** A row of `schema_migrations`. */
@@ -558,6 +560,28 @@ export interface SetSignersTable {
   last_reminded_at: NullableTimestamp;
   reminders_sent: Generated<number>;
   created_at: Timestamp;
+}
+
+/** A row of `signer_fields`. */
+export interface SignerFieldsTable {
+  document_id: string;
+  field_id: string;
+  signer_row_id: string;
+  sticker_id: string;
+  field_index: number;
+  type: 'text' | 'date' | 'checkbox' | 'initials' | 'dropdown';
+  page: number;
+  lx: number;
+  ly: number;
+  tx: number;
+  ty: number;
+  required: Generated<boolean>;
+  label: string | null;
+  format: string | null;
+  options: NullableJson;
+  date_format: string | null;
+  value: NullableJson;
+  filled_at: NullableTimestamp;
 }
 
 /** A row of `signers`. */
@@ -711,6 +735,7 @@ export interface Database {
   sat_preparations: SatPreparationsTable;
   schema_migrations: SchemaMigrationsTable;
   set_signers: SetSignersTable;
+  signer_fields: SignerFieldsTable;
   signers: SignersTable;
   stamp_failures: StampFailuresTable;
   stamps: StampsTable;

@@ -20,6 +20,9 @@ import { accountTimeZone } from '../../store/workflow-repo.js';
 import { decodeBase64Pdf, fetchPdf, fileName, type PdfSource } from './resolve-pdf-origin.js';
 import { type PlannedSigner, type PlannedSticker, validateStickers } from './validate-stickers.js';
 import { validateQr, type PlannedQr } from './validate-qr.js';
+import { type PlannedSignerField, validateSignerFields } from './validate-signer-fields.js';
+import { fieldNameOf } from '../signing/signer-fields.js';
+import { SignerFieldError } from '../../pdf/signer-fields.js';
 import { QrStampError } from '../../pdf/qr-stamp.js';
 import { readWorkflowSettings, type WorkflowSettings } from './workflow-settings.js';
 import { requireFutureExpiration } from '../workflows/effective-workflow.js';
@@ -62,6 +65,8 @@ interface PlannedDocument {
   tokens: ReturnType<typeof newSigningToken>[];
   signerIds: string[];
   stickerIds: string[];
+  signerFields: PlannedSignerField[];
+  fieldIds: string[];
 }
 
 export async function createDocument(
@@ -95,12 +100,19 @@ export async function createDocument(
   const decrypted = adoptDecryptedCopy(source, pdf, config.limits.documentBytes);
   const { signers, stickers } = validateStickers(p.stickers, pdf, config.limits);
   const qr = validateQr(p.qr, pdf);
+  const signerFields = validateSignerFields(p.signer_fields, pdf, stickers);
+  const fieldIds = signerFields.map(() => newPublicId());
 
   const ticket = newPublicId();
   if (qr.length > 0) {
     // The code links to this ticket's verification page, so it is drawn once the ticket exists and
     // before the file is stored: the stamped file is the source, and every signature covers it.
     source.bytes = await stampVerificationQr(deps, source.bytes, qr, `${config.publicUrl}/verify/${ticket}`);
+  }
+  if (signerFields.length > 0) {
+    // Empty and read-only in the original: a field added after a signature would be a change no
+    // signature allows; filled in the signer's revision, it is form filling (pdf/signer-fields.ts).
+    source.bytes = await placeFormFields(deps, source.bytes, signerFields, fieldIds);
   }
   const doc: PlannedDocument = {
     ticket,
@@ -113,6 +125,8 @@ export async function createDocument(
     tokens: signers.map(() => newSigningToken()),
     signerIds: signers.map(() => newPublicId()),
     stickerIds: stickers.map(() => newPublicId()),
+    signerFields,
+    fieldIds,
   };
   const now = clock.now();
   // Decided at creation (null: the account's default, read by the insert): a later change of the
@@ -293,6 +307,20 @@ async function insertRows(
       rect: s.rect,
       extra: s.extra,
     })),
+    signerFields: doc.signerFields.map((f, i) => ({
+      fieldId: doc.fieldIds[i],
+      stickerId: doc.stickerIds[f.stickerIndex],
+      signerPosition: f.signerPosition,
+      index: f.index,
+      type: f.type,
+      page: f.page,
+      rect: f.rect,
+      required: f.required,
+      label: f.label,
+      format: f.format,
+      options: f.options,
+      dateFormat: f.dateFormat,
+    })),
     firstEntry: firstHistoryEntry(doc.ticket, {
       at: o.now,
       action: 'created',
@@ -360,6 +388,15 @@ function answer(deps: Deps, req: CreateRequest, doc: PlannedDocument): CreatedDo
         signer_url: `${publicUrl}/sign/${doc.tokens[s.signerPosition].token}`,
       };
     }),
+    signer_fields: doc.signerFields.map((f, i) => ({
+      id: doc.fieldIds[i],
+      signer: f.stickerIndex,
+      signer_id: doc.signerIds[f.signerPosition],
+      type: f.type,
+      page: f.page,
+      rect: f.rect,
+      label: f.label,
+    })),
     warnings: req.warnings,
   };
 }
@@ -384,6 +421,27 @@ async function stampVerificationQr(deps: Deps, bytes: Buffer, qr: PlannedQr[], u
   } catch (err) {
     if (err instanceof QrStampError) {
       throw new AppError('PDF_INVALID', `qr: the code cannot be drawn on this PDF: ${err.message}`);
+    }
+    throw pdfJailError(err);
+  }
+}
+
+async function placeFormFields(deps: Deps, bytes: Buffer, fields: PlannedSignerField[], ids: string[]): Promise<Buffer> {
+  try {
+    return await deps.pdfJail.placeSignerFields(
+      bytes,
+      fields.map((f, i) => ({
+        name: fieldNameOf(ids[i]),
+        type: f.type,
+        page: f.page,
+        rect: f.rect,
+        label: f.label,
+        options: f.options ?? undefined,
+      })),
+    );
+  } catch (err) {
+    if (err instanceof SignerFieldError) {
+      throw invalid('signer_fields', `the fields cannot be added to this PDF: ${err.message}`);
     }
     throw pdfJailError(err);
   }

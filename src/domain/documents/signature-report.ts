@@ -19,6 +19,9 @@
 //   invalidate the signature).
 // - `InkSignatures`: one entry per box drawn by hand (signature type "drawn"), with its position;
 //   typed signatures and signatures made elsewhere have none.
+import type { FilledSignerField } from '../../schemas/signer-fields.js';
+import { fieldsOfDocument } from '../../store/signer-fields-repo.js';
+import { fieldsBySigner } from '../signing/signer-fields.js';
 import { AUTOMATIC_PROVIDER } from '../identity/automatic-provider.js';
 import { endorsementsOf } from '../../store/endorsements-repo.js';
 import { endorsementChain } from '../endorsements/list-endorsements.js';
@@ -125,8 +128,12 @@ export interface DocumentSignatures {
  */
 export async function checkDocumentSignatures(deps: Deps, doc: { id: string; original_sha256: string }): Promise<DocumentSignatures> {
   // Only the jail reads the file: in shared memory, its worker reaches it without a copy.
-  const [bytes, signers] = await Promise.all([deps.blobs.get(doc.original_sha256, { shared: true }), reportSigners(deps.db, doc.id)]);
-  return checkFileSignatures(deps, bytes, signers);
+  const [bytes, signers, fields] = await Promise.all([
+    deps.blobs.get(doc.original_sha256, { shared: true }),
+    reportSigners(deps.db, doc.id),
+    fieldsOfDocument(deps.db, doc.id),
+  ]);
+  return checkFileSignatures(deps, bytes, signers, fieldsBySigner(fields));
 }
 
 /**
@@ -134,7 +141,13 @@ export async function checkDocumentSignatures(deps: Deps, doc: { id: string; ori
  * service knows of `signers` (none for a file uploaded to be verified) and of the certificates it
  * issued. Signers chain to the service root; time stamps may also come from the operator's TSA.
  */
-export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers: ReportSigner[]): Promise<DocumentSignatures> {
+export async function checkFileSignatures(
+  deps: Deps,
+  bytes: Uint8Array,
+  signers: ReportSigner[],
+  /** The fields each signer filled, by signer_id (decisions.md, "Fields signers fill"). */
+  fields: Map<string, FilledSignerField[]> = new Map(),
+): Promise<DocumentSignatures> {
   const read = await readSignatures(deps, bytes);
   const service: ServiceCertificates = {
     issuing: new X509Certificate(deps.pki.pki.issuing.certificateDer),
@@ -146,7 +159,7 @@ export async function checkFileSignatures(deps: Deps, bytes: Uint8Array, signers
   for (const sig of read.signatures) {
     // Only this document's signers: a field named after another document's signer reveals nothing.
     const signer = signers.find((s) => sig.fieldName === `Sello-${s.signer_id}`);
-    firmas.push(await firmaOf(deps, read, service, sig, signer));
+    firmas.push({ ...(await firmaOf(deps, read, service, sig, signer)), signer_fields: (signer && fields.get(signer.signer_id)) ?? [] });
     facts.push({ trusted: sig.trusted, timestampTime: sig.timestamp?.verified ? (sig.timestamp.genTime?.toISOString() ?? '') : '' });
     if (signer?.signature_type === 'drawn') {
       for (const b of signer.boxes.filter((x) => read.pages[x.page])) {
@@ -191,7 +204,7 @@ async function firmaOf(
   service: ServiceCertificates,
   sig: VerifiedSignature,
   signer: ReportSigner | undefined,
-): Promise<Firma> {
+): Promise<Omit<Firma, 'signer_fields'>> {
   const ours = !!sig.signer && issuedByUs(sig.signer.der, service.issuing);
   // The signer's own SAT e.firma or CERT certificate: its status is what the CA's responder (or CRL)
   // answered when it signed.

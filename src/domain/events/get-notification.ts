@@ -6,6 +6,8 @@ import type { EventKind } from './event-types.js';
 import { documentSigners, findNotification } from '../../store/notifications-repo.js';
 import type { NotificationDocument } from '../../schemas/events.js';
 import { archivalStates } from '../documents/archival-state.js';
+import { fieldsOfDocument } from '../../store/signer-fields-repo.js';
+import { fieldsBySigner } from '../signing/signer-fields.js';
 
 export type { NotificationDocument };
 
@@ -37,18 +39,20 @@ export async function getNotificationDocument(
     });
   }
   const hash = n.original_sha256!;
-  const [signers, bytes, archival] = await Promise.all([
+  const [signers, fields, bytes, archival] = await Promise.all([
     documentSigners(deps.db, n.document_id),
+    fieldsOfDocument(deps.db, n.document_id),
     deps.blobs.get(hash),
     archivalStates(deps, [n.document_id]),
   ]);
+  const filled = fieldsBySigner(fields);
   return {
     notification,
     document: {
       document_ticket: n.document_ticket,
       name: n.document_name!,
       status: n.document_status!,
-      signers,
+      signers: signers.map((s) => ({ ...s, signer_fields: filled.get(s.signer_id) ?? [] })),
       original: bytes.toString('base64'),
       hash,
       ...archival.get(n.document_id)!,

@@ -14,6 +14,9 @@ import { stickersOf } from '../../store/signing-repo.js';
 import { isDue, openRows, openSetSession, rowSession } from './set-signing-session.js';
 import { setIdentityState } from './set-identity.js';
 import type { SetSigningInfo } from '../../schemas/signing.js';
+import { fieldsOfSigner } from '../../store/signer-fields-repo.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
+import { fieldViews } from '../signing/signer-fields.js';
 
 export async function getSetSigningInfo(deps: Deps, token: string, ip?: string): Promise<SetSigningInfo> {
   let s = await openSetSession(deps.db, token);
@@ -31,9 +34,14 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
     (provenByCode(s.signer.authority) && open.length > 0 && (await isProven(deps, await rowSession(deps, open[0]))));
   // One document at a time: a set may hold many large PDFs, and only their page sizes are needed.
   const documents = [];
+  let timeZone: string | undefined;
   for (const r of s.rows) {
     const boxes = await stickersOf(deps.db, r.id);
     const pages = await pageSizesOf(deps, r.original_sha256);
+    const fields = await fieldsOfSigner(deps.db, r.id);
+    if (fields.length > 0) {
+      timeZone ??= await accountTimeZone(deps.db, s.set.account_id);
+    }
     documents.push({
       document_ticket: r.ticket,
       name: r.document_name,
@@ -42,7 +50,7 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
       signed_at: r.signed_at ? new Date(r.signed_at).toISOString() : null,
       pages,
       boxes: boxes.map((b) => ({ sticker_id: b.sticker_id, page: b.page, rect: { lx: b.lx, ly: b.ly, tx: b.tx, ty: b.ty } })),
-      signer_fields: [],
+      signer_fields: fields.length === 0 ? [] : fieldViews(fields, { now: deps.clock.now(), timeZone: timeZone! }),
       pdf_url: `/sign/api/set/${token}/document/${encodeURIComponent(r.ticket)}/pdf`,
     });
   }

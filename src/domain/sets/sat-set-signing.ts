@@ -10,6 +10,22 @@ import { prepareWith, readCertificate } from '../signing/sat/prepare-sat-signatu
 import type { SatPrepared, SetSatFinishBody, SetSatPrepareBody } from '../../schemas/sat-signing.js';
 import type { SetSignResult } from '../../schemas/signing.js';
 import { openSetSession, requireSetActionable, rowToken } from './set-signing-session.js';
+import type { FieldValues } from '../../schemas/signer-fields.js';
+import { fieldsOfSigner } from '../../store/signer-fields-repo.js';
+import { refuseUnknownFields } from '../signing/signer-fields.js';
+
+async function refuseUnknownSetFields(deps: Deps, token: string, values: FieldValues | undefined): Promise<void> {
+  if (values === undefined) {
+    return;
+  }
+  const known = new Set<string>();
+  for (const row of (await openSetSession(deps.db, token)).rows) {
+    for (const f of await fieldsOfSigner(deps.db, row.id)) {
+      known.add(f.field_id);
+    }
+  }
+  refuseUnknownFields(values, known);
+}
 
 /** The document_ticket of a set SAT request, trimmed; INVALID_INPUT naming it when blank. */
 export function readDocumentTicket(ticket: string): string {
@@ -42,7 +58,16 @@ export async function prepareSetSatSignature(deps: Deps, o: { token: string; bod
   const ticket = readDocumentTicket(o.body.document_ticket);
   const certificate = readCertificate(o.body.certificate);
   const rowTokenOf = await openRowToken(deps, o.token, ticket);
-  return prepareWith(deps, { token: rowTokenOf, certificate, language: o.body.language });
+  // One map may name fields of every document of the set (the page keeps one): keys of this
+  // person's other documents are let through here, keys naming none of their fields refused.
+  await refuseUnknownSetFields(deps, o.token, o.body.field_values);
+  return prepareWith(deps, {
+    token: rowTokenOf,
+    certificate,
+    language: o.body.language,
+    fieldValues: o.body.field_values,
+    unknownFieldsChecked: true,
+  });
 }
 
 export async function finishSetSatSignature(deps: Deps, o: { token: string; body: SetSatFinishBody; ip?: string }): Promise<SetSignResult> {

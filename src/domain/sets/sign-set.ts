@@ -12,6 +12,9 @@ import { refuseEfirmaSignerOnSign } from '../signing/sat/efirma-required.js';
 import { readSignature, signWith } from '../signing/sign-document.js';
 import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
 import type { RejectBody, SetRejectResult, SetSignResult, SignBody } from '../../schemas/signing.js';
+import { fieldsOfSigner } from '../../store/signer-fields-repo.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
+import { checkFieldValues, refuseUnknownFields } from '../signing/signer-fields.js';
 
 export type { SetSignResult };
 
@@ -26,10 +29,30 @@ export async function signSet(deps: Deps, o: { token: string; body: SignBody; ip
     requireIdentityStatusVerified(row.identity_status);
   }
   await requireProven(deps, s, open[0]);
+  // Every document's values are checked before the first signature: a value refused on the third
+  // document must not leave the first two signed. One map names fields of every document (their
+  // ids are unique across documents); each signature checks its own again under its lock.
+  const known = new Set<string>();
+  const timeZone = await accountTimeZone(deps.db, s.set.account_id);
+  for (const row of open) {
+    const fields = await fieldsOfSigner(deps.db, row.id);
+    checkFieldValues(fields, o.body.field_values, { now: deps.clock.now(), timeZone });
+    for (const f of fields) {
+      known.add(f.field_id);
+    }
+  }
+  refuseUnknownFields(o.body.field_values, known);
   let signedAt = deps.clock.now().toISOString();
   for (const row of open) {
     try {
-      const input = { token: rowToken(deps, row), signature, ip: o.ip, language: o.body.language };
+      const input = {
+        token: rowToken(deps, row),
+        signature,
+        ip: o.ip,
+        language: o.body.language,
+        fieldValues: o.body.field_values,
+        unknownFieldsChecked: true,
+      };
       // Another set signer rejecting at this moment ends the set under this signature's feet: signWith
       // runs the signature again when PostgreSQL rolled it back for that reason.
       signedAt = (await signWith(deps, input)).signed_at;

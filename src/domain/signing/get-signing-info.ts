@@ -13,6 +13,9 @@ import { explicitLanguage } from './workflow-language.js';
 import { senderInfo, workflowMessage } from './sender.js';
 import { identityState } from '../identity/capture-evidence.js';
 import { endorsementOfSigner } from '../../store/endorsements-repo.js';
+import { fieldsOfSigner } from '../../store/signer-fields-repo.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
+import { fieldViews } from './signer-fields.js';
 
 export async function getSigningInfo(deps: Deps, token: string, ip?: string): Promise<SigningInfo> {
   const s = await openSession(deps.db, token);
@@ -22,11 +25,12 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
   if (endorsement?.status === 'withdrawn') {
     throw endorsementWithdrawn(endorsement.withdrawn_at);
   }
-  const [boxes, signers, sender, pages] = await Promise.all([
+  const [boxes, signers, sender, pages, fields] = await Promise.all([
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
     senderInfo(deps, s.document.account_id),
     pageSizesOf(deps, s.document.original_sha256, { shared: true }),
+    fieldsOfSigner(deps.db, s.signer.id),
   ]);
   return {
     document: { ticket: s.document.ticket, name: s.document.name, status: s.document.status },
@@ -67,7 +71,11 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
           status: endorsement.status,
         }
       : null,
-    signer_fields: [],
+    // The fields this signer fills; a date shows today's date in the account's time zone.
+    signer_fields:
+      fields.length === 0
+        ? []
+        : fieldViews(fields, { now: deps.clock.now(), timeZone: await accountTimeZone(deps.db, s.document.account_id) }),
   };
 }
 

@@ -20,6 +20,10 @@ import { requireIdentityVerified } from '../identity/require-identity.js';
 import { endorsementOfSigner } from '../../store/endorsements-repo.js';
 import { endorsementHeading, endorsementReason, endorserLine } from '../endorsements/endorsement-legend.js';
 import { putHeldBlob } from '../../store/blob-fence.js';
+import { accountTimeZone } from '../../store/workflow-repo.js';
+import { fieldsOfSigner, recordFieldValues } from '../../store/signer-fields-repo.js';
+import type { FieldValues } from '../../schemas/signer-fields.js';
+import { checkFieldValues, refuseUnknownFields } from './signer-fields.js';
 
 export type SignatureInput = { type: 'drawn'; image: Buffer } | { type: 'typed'; text: string };
 
@@ -52,7 +56,7 @@ export function readSignature(sig: SignBody['signature']): SignatureInput {
 /** POST /sign/api/{token}/sign: the body's signature read, then signed. */
 export async function signDocument(deps: Deps, opts: { token: string; body: SignBody; ip?: string }): Promise<SignResult> {
   const signature = readSignature(opts.body.signature);
-  return signWith(deps, { token: opts.token, signature, language: opts.body.language, ip: opts.ip });
+  return signWith(deps, { token: opts.token, signature, language: opts.body.language, ip: opts.ip, fieldValues: opts.body.field_values });
 }
 
 /**
@@ -60,17 +64,22 @@ export async function signDocument(deps: Deps, opts: { token: string; body: Sign
  * PostgreSQL rolled the transaction back for a concurrent one (transient-conflict.ts): another
  * signer or a job on the same document must cost a retry, never a 500.
  */
-export async function signWith(
-  deps: Deps,
-  opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
-): Promise<SignResult> {
+export async function signWith(deps: Deps, opts: SignOptions): Promise<SignResult> {
   return retryTransientConflict(() => signOnce(deps, opts));
 }
 
-async function signOnce(
-  deps: Deps,
-  opts: { token: string; signature: SignatureInput; ip?: string; language?: 'es' | 'en' },
-): Promise<SignResult> {
+export interface SignOptions {
+  token: string;
+  signature: SignatureInput;
+  ip?: string;
+  language?: 'es' | 'en';
+  /** The values of the signer's fields (field_values), written into this signature's revision. */
+  fieldValues?: FieldValues;
+  /** The caller refused keys naming no field of this signer already (a set checks them across its documents). */
+  unknownFieldsChecked?: boolean;
+}
+
+async function signOnce(deps: Deps, opts: SignOptions): Promise<SignResult> {
   const { db } = deps;
   // The signer's key is taken before the document is locked: with the pool empty (signatures
   // arriving faster than it refills), an RSA-2048 pair takes 150 ms or more to make, and the lock and
@@ -93,6 +102,11 @@ async function signOnce(
       throw new AppError('DOCUMENT_NOT_SIGNABLE', 'this signer has no signature box on the document');
     }
     const now = deps.clock.now();
+    const fields = await fieldsOfSigner(trx, s.signer.id);
+    if (!opts.unknownFieldsChecked) {
+      refuseUnknownFields(opts.fieldValues, new Set(fields.map((f) => f.field_id)));
+    }
+    const filled = checkFieldValues(fields, opts.fieldValues, { now, timeZone: await accountTimeZone(trx, s.document.account_id) });
     const displayName = s.signer.name ?? s.signer.email ?? s.signer.data;
     const cert = await issueOneTimeCertificate(deps, trx, {
       name: displayName,
@@ -129,11 +143,14 @@ async function signOnce(
         trustedRootsDer: tsa.trustedRootsDer,
         now: () => now,
         reason: endorsement ? endorsementReason(endorsement, language) : language === 'en' ? 'Electronic signature' : 'Firma electrónica',
+        fieldFills: filled.fills,
       });
     } catch (err) {
       throw signingError(err);
     }
     const sha256 = await putHeldBlob(trx, deps.blobs, signed.pdf);
+    // Before the signature concludes: its events (the webhook payload) list the values.
+    await recordFieldValues(trx, s.signer.id, filled.values, now);
     // The rows, events, history and workflow step every signature shares (conclude-signature.ts).
     return concludeSignature(trx, deps, s, { sha256, now, certificateSerial: cert.serialHex, type: opts.signature.type, ip: opts.ip });
   });

@@ -27,7 +27,13 @@ export function cscSigningRoutes(deps: Deps) {
           response: { 200: CscAuthorization, '4xx': ErrorResponse },
         },
       },
-      async (req) => startCscSignature(deps, { token: req.params.token, provider: req.body.provider, language: req.body.language }),
+      async (req) =>
+        startCscSignature(deps, {
+          token: req.params.token,
+          provider: req.body.provider,
+          language: req.body.language,
+          fieldValues: req.body.field_values,
+        }),
     );
 
     // Where the provider sends the signer back (the OAuth 2.0 redirect URI); a browser's page, not an API.

@@ -11,7 +11,7 @@ import { CERT_AUTHORITY } from './cert-authority.js';
 export async function prepareCertSignature(deps: Deps, o: { token: string; body: CertPrepareBody }): Promise<CertPrepared> {
   const p = await prepareOwnSignature(
     deps,
-    { token: o.token, certificate: readCertificate(o.body.certificate), language: o.body.language },
+    { token: o.token, certificate: readCertificate(o.body.certificate), language: o.body.language, fieldValues: o.body.field_values },
     CERT_AUTHORITY,
   );
   const { cert, status } = p.checked;

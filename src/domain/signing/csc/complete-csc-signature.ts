@@ -18,6 +18,8 @@ import { cscAuthority } from './csc-authority.js';
 import { exchangeCode, listCredentials, signHash } from './csc-client.js';
 import { cscProvider, redirectUriOf, stateHash } from './start-csc-signature.js';
 
+import type { FieldValues } from '../../../schemas/signer-fields.js';
+
 const invalid = (message: string) => new AppError('CSC_AUTHORIZATION_INVALID', message);
 
 /** The signer's page to go back to once signed. */
@@ -65,7 +67,8 @@ export async function completeCscSignature(
   }
   const authority = cscAuthority(provider.name);
   const language = auth.language === 'en' ? 'en' : 'es';
-  const prepared = await prepareOwnSignature(deps, { token, certificate: credential.chainDer[0], language }, authority);
+  const fieldValues = (auth.field_values ?? undefined) as FieldValues | undefined;
+  const prepared = await prepareOwnSignature(deps, { token, certificate: credential.chainDer[0], language, fieldValues }, authority);
   const hash = createHash('sha256').update(prepared.signedAttributes).digest();
   const signature = await signHash(provider, { accessToken, credentialId: credential.id, hash });
   await finishOwnSignature(deps, { token, preparationId: prepared.id, signature, ip: q.ip }, authority);

@@ -12,6 +12,10 @@ import { AppError } from '../../errors.js';
 import { requireIdentityVerified } from '../../identity/require-identity.js';
 import { openSession, requireSignable } from '../signing-session.js';
 import { legendLanguage } from '../workflow-language.js';
+import { fieldsOfSigner } from '../../../store/signer-fields-repo.js';
+import { accountTimeZone } from '../../../store/workflow-repo.js';
+import type { FieldValues } from '../../../schemas/signer-fields.js';
+import { checkFieldValues, refuseUnknownFields } from '../signer-fields.js';
 
 /** How long the signer has to authorize at the provider and come back. */
 const AUTHORIZE_MINUTES = 10;
@@ -43,7 +47,7 @@ export function cscProvider(deps: Pick<Deps, 'config'>, name?: string): CscProvi
 
 export async function startCscSignature(
   deps: Deps,
-  o: { token: string; provider?: string; language?: 'es' | 'en' },
+  o: { token: string; provider?: string; language?: 'es' | 'en'; fieldValues?: FieldValues },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const s = await openSession(deps.db, o.token);
   if (s.signer.authority !== 'CSC') {
@@ -53,6 +57,11 @@ export async function startCscSignature(
   requireSignable(s);
   requireIdentityVerified(s);
   const now = deps.clock.now();
+  // Checked before the signer leaves for the provider: a refused value is shown on the page, not
+  // after the authorization. The revision is prepared on return, with these values checked again.
+  const fields = await fieldsOfSigner(deps.db, s.signer.id);
+  refuseUnknownFields(o.fieldValues, new Set(fields.map((f) => f.field_id)));
+  checkFieldValues(fields, o.fieldValues, { now, timeZone: await accountTimeZone(deps.db, s.document.account_id) });
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(48).toString('base64url');
   const expiresAt = new Date(now.getTime() + AUTHORIZE_MINUTES * 60_000);
@@ -65,6 +74,7 @@ export async function startCscSignature(
     language: legendLanguage(s.document.workflow, o.language, deps.config.defaultLanguage),
     created_at: now,
     expires_at: expiresAt,
+    field_values: o.fieldValues === undefined ? null : JSON.stringify(o.fieldValues),
   });
   const url = new URL(`${provider.baseUrl}/oauth2/authorize`);
   url.search = new URLSearchParams({

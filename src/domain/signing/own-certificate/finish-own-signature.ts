@@ -14,6 +14,7 @@ import { lockPreparation, markPreparationFinished } from '../../../store/sat-rep
 import type { SignResult } from '../../../schemas/signing.js';
 import { retryTransientConflict } from '../../../store/transient-conflict.js';
 import { concludeSignature } from '../conclude-signature.js';
+import { recordFieldValues } from '../../../store/signer-fields-repo.js';
 import { signingError } from '../sign-document.js';
 import { openSession, requireSignable, requireTurn } from '../signing-session.js';
 import { timestampSource } from '../timestamp-source.js';
@@ -104,6 +105,10 @@ async function finishOnce<C extends CheckedOwnCertificate>(
     }
     const sha256 = await putHeldBlob(trx, deps.blobs, signed);
     await markPreparationFinished(trx, p.id, now);
+    // The values the prepared revision holds become the signer's now that the signature covering them exists.
+    if (Array.isArray(p.field_values)) {
+      await recordFieldValues(trx, s.signer.id, p.field_values as { fieldId: string; value: string | boolean | null }[], now);
+    }
     return concludeSignature(trx, deps, s, {
       sha256,
       now,

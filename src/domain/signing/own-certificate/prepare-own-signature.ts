@@ -21,6 +21,11 @@ import { legendLanguage } from '../workflow-language.js';
 import { requireIdentityVerified } from '../../identity/require-identity.js';
 import type { CheckedOwnCertificate, OwnCertificateAuthority } from './authority.js';
 import { putHeldBlob } from '../../../store/blob-fence.js';
+import { fieldsOfSigner } from '../../../store/signer-fields-repo.js';
+import { accountTimeZone } from '../../../store/workflow-repo.js';
+import type { FieldValues } from '../../../schemas/signer-fields.js';
+import type { SignerFieldFill } from '../../../pdf/signer-fields.js';
+import { checkFieldValues, refuseUnknownFields } from '../signer-fields.js';
 
 const MAX_CERTIFICATE_BYTES = 16 * 1024;
 /** Each preparation stores a whole revision: a link holder must not fill the disk with them. */
@@ -30,6 +35,10 @@ export interface OwnPrepareInput {
   token: string;
   certificate: Buffer;
   language?: 'es' | 'en';
+  /** The values of the signer's fields: written into the prepared revision, recorded when it is finished. */
+  fieldValues?: FieldValues;
+  /** The caller refused keys naming no field of this signer already (a set checks them across its documents). */
+  unknownFieldsChecked?: boolean;
 }
 
 /** What prepare stored, for the authority's answer. */
@@ -95,8 +104,22 @@ async function prepareOnce<C extends CheckedOwnCertificate>(
         `${MAX_OPEN_PREPARATIONS} signatures are prepared and not finished: finish one, or wait for them to expire`,
       );
     }
+    const fields = await fieldsOfSigner(trx, s.signer.id);
+    if (!input.unknownFieldsChecked) {
+      refuseUnknownFields(input.fieldValues, new Set(fields.map((f) => f.field_id)));
+    }
+    const filled = checkFieldValues(fields, input.fieldValues, { now, timeZone: await accountTimeZone(trx, s.document.account_id) });
     const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
-    const prepared = await prepareRevision(trx, deps, { s, boxes, checked, authority, certificate: input.certificate, language, now });
+    const prepared = await prepareRevision(trx, deps, {
+      s,
+      boxes,
+      checked,
+      authority,
+      certificate: input.certificate,
+      language,
+      now,
+      fills: filled.fills,
+    });
     const expiresAt = new Date(now.getTime() + deps.config.sat.prepareMinutes * 60_000);
     const preparedSha256 = await putHeldBlob(trx, deps.blobs, prepared.pdf);
     await dropExpiredPreparations(trx, s.signer.id, now);
@@ -121,6 +144,7 @@ async function prepareOnce<C extends CheckedOwnCertificate>(
       language,
       created_at: now,
       expires_at: expiresAt,
+      field_values: fields.length > 0 ? JSON.stringify(filled.values) : null,
     });
     return { id, signedAttributes: prepared.signedAttributes, checked, expiresAt };
   });
@@ -138,6 +162,7 @@ async function prepareRevision<C extends CheckedOwnCertificate>(
     certificate: Buffer;
     language: 'es' | 'en';
     now: Date;
+    fills: SignerFieldFill[];
   },
 ): Promise<Awaited<ReturnType<typeof prepareExternalSignature>>> {
   const { s, checked, language, now } = o;
@@ -160,6 +185,7 @@ async function prepareRevision<C extends CheckedOwnCertificate>(
       chainDer: checked.chainDer,
       now: () => now,
       reason: endorsement ? endorsementReason(endorsement, language) : legend.reason,
+      fieldFills: o.fills,
     });
   } catch (err) {
     throw signingError(err);

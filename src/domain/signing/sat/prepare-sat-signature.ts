@@ -11,7 +11,12 @@ export type SatPrepareInput = OwnPrepareInput;
 
 /** POST /sign/api/{token}/sat/prepare: the body read, then the signature prepared. */
 export async function prepareSatSignature(deps: Deps, o: { token: string; body: SatPrepareBody }): Promise<SatPrepared> {
-  return prepareWith(deps, { token: o.token, certificate: readCertificate(o.body.certificate), language: o.body.language });
+  return prepareWith(deps, {
+    token: o.token,
+    certificate: readCertificate(o.body.certificate),
+    language: o.body.language,
+    fieldValues: o.body.field_values,
+  });
 }
 
 /** Prepares with a certificate already read (a set prepares one document at a time). */
