@@ -87,8 +87,8 @@ async function pointsPerPixel(page: Page): Promise<number> {
   return A4.width / b.width;
 }
 
-/** The signature widgets' rects of the PDF's pages, as qpdf reads them (page index, [x1 y1 x2 y2]). */
-function widgetRects(pdf: Uint8Array): { page: number; rect: number[] }[] {
+/** The widgets of the PDF's pages as qpdf reads them: page index, field type (/Sig, /Tx), [x1 y1 x2 y2]. */
+function widgetRects(pdf: Uint8Array): { page: number; type: string; rect: number[] }[] {
   const dir = mkdtempSync(join(tmpdir(), 'sello-prepare-'));
   try {
     writeFileSync(join(dir, 'doc.pdf'), pdf);
@@ -100,13 +100,15 @@ function widgetRects(pdf: Uint8Array): { page: number; rect: number[] }[] {
     );
     const objects = json.qpdf[1] as Record<string, { value?: Record<string, unknown> }>;
     const deref = (v: unknown) => (typeof v === 'string' && / R$/.test(v) ? objects[`obj:${v}`]?.value : v);
-    const out: { page: number; rect: number[] }[] = [];
+    const out: { page: number; type: string; rect: number[] }[] = [];
     (json.pages as { object: string }[]).forEach((p, i) => {
       const page = deref(p.object) as Record<string, unknown>;
       for (const a of (deref(page['/Annots']) as unknown[] | undefined) ?? []) {
         const annot = deref(a) as Record<string, unknown>;
-        if (annot['/Subtype'] === '/Widget' && (annot['/FT'] === '/Sig' || deref(annot['/Parent']))) {
-          out.push({ page: i, rect: (deref(annot['/Rect']) as number[]).map(Number) });
+        if (annot['/Subtype'] === '/Widget') {
+          // The field type is the widget's own (a merged field) or its parent field's.
+          const type = String(annot['/FT'] ?? (deref(annot['/Parent']) as Record<string, unknown> | undefined)?.['/FT']);
+          out.push({ page: i, type, rect: (deref(annot['/Rect']) as number[]).map(Number) });
         }
       }
     });
@@ -201,6 +203,14 @@ describe('prepare and send from the panel', () => {
       ),
     ).toBe(true);
 
+    // A checkbox for Bruno, added and taken away with the Delete key: the focus returns to where fields are added.
+    await page.getByLabel('Field type').nth(1).selectOption('checkbox');
+    await page.getByRole('button', { name: 'Add field for Bruno Díaz' }).click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Checkbox · Bruno Díaz, field on page 1');
+    await page.keyboard.press('Delete');
+    await expect.poll(() => page.getByTestId('field-settings').count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add field for Bruno Díaz');
+
     // The keyboard: Ana's box two steps right and one up (5 points each), then one step wider.
     await ana.focus();
     await page.keyboard.press('ArrowRight');
@@ -241,11 +251,6 @@ describe('prepare and send from the panel', () => {
       ],
       signer_fields: [{ type: 'text', signer: 0, page: 0, rect: fieldPlaced, label: 'Cargo' }],
     });
-    // The field goes with the Delete key; the focus returns to where fields are added.
-    await page.getByRole('button', { name: 'Cargo · Ana Pérez, field on page 1' }).focus();
-    await page.keyboard.press('Delete');
-    await expect.poll(() => page.getByTestId('field-settings').count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add field for Ana Pérez');
     // With the keyboard alone: Enter on "Add box" gives the new box the focus, the arrows move it,
     // Delete removes it and the focus goes back to the button.
     await page.getByRole('button', { name: 'Add box for Bruno Díaz' }).focus();
@@ -317,15 +322,28 @@ describe('prepare and send from the panel', () => {
       ['Bruno Díaz', 'bruno@example.com'],
     ]);
 
-    // Both sign through their links; the widgets are where the boxes were placed.
+    // Both sign through their links; the widgets are where the boxes and the field were placed.
     for (const link of links) {
       await openAndSign(s.baseUrl, link.trim());
     }
     const signed = (await s.client.downloadDocument('original', doc.document_ticket)).bytes;
     const rootPem = await (await fetch(`${s.baseUrl}/pki/ca.pem`)).text();
     expect((await pdfsig(signed, rootPem)).signatures.map((x) => x.valid)).toEqual([true, true]);
-    const widgets = widgetRects(signed).map((w) => ({ page: w.page, lx: w.rect[0], ly: w.rect[1], tx: w.rect[2], ty: w.rect[3] }));
+    const all = widgetRects(signed).map((w) => ({
+      page: w.page,
+      type: w.type,
+      lx: w.rect[0],
+      ly: w.rect[1],
+      tx: w.rect[2],
+      ty: w.rect[3],
+    }));
+    const widgets = all.filter((w) => w.type === '/Sig');
     expect(widgets).toHaveLength(2);
+    // Ana's text field is a form field where it was placed.
+    const texts = all.filter((w) => w.type === '/Tx');
+    expect(texts.length, JSON.stringify(all)).toBe(1);
+    expect(near(texts[0], fieldPlaced, 1), `${JSON.stringify(fieldPlaced)} vs ${JSON.stringify(texts[0])}`).toBe(true);
+    expect(texts[0].page).toBe(0);
     for (const placed of [anaFinal, brunoPlaced]) {
       expect(
         widgets.some((w) => w.page === 0 && near(w, placed, 1)),
