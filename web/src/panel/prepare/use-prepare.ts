@@ -21,7 +21,10 @@ export function usePrepare() {
   const [status, setStatus] = useState<DraftStatus>('none');
   const [busy, setBusy] = useState(false);
   const [focusId, setFocusId] = useState<string | null>(null);
+  /** The writes under way, awaited before Send, Send to many and Discard. */
   const saves = useRef<Promise<unknown>>(Promise.resolve());
+  const writing = useRef(false);
+  const waiting = useRef<PrepState | null>(null);
   const restored = useRef<PrepState | null>(null);
 
   useEffect(() => {
@@ -42,21 +45,35 @@ export function usePrepare() {
     };
   }, []);
 
-  // Every change is saved; the state read back from the draft is not written again.
+  // Every change is saved; the state read back from the draft is not written again. One write at a
+  // time, and while one runs only the newest state waits: the draft carries the whole PDF, so
+  // typing a name must not queue a copy of it per key.
   useEffect(() => {
     if (!state || state === restored.current) {
       return;
     }
+    waiting.current = state;
     setStatus('saving');
-    const snapshot = state;
-    saves.current = saves.current
-      .then(async () => {
-        await (isEmpty(snapshot) ? clearDraft() : saveDraft(toPayload(snapshot), toUi(snapshot)));
-      })
-      .then(
-        () => setStatus(isEmpty(snapshot) ? 'none' : 'saved'),
-        () => setStatus('failed'),
-      );
+    if (writing.current) {
+      return;
+    }
+    writing.current = true;
+    saves.current = (async () => {
+      let last: PrepState | null = null;
+      try {
+        while (waiting.current) {
+          last = waiting.current;
+          waiting.current = null;
+          await (isEmpty(last) ? clearDraft() : saveDraft(toPayload(last), toUi(last)));
+        }
+        setStatus(last && !isEmpty(last) ? 'saved' : 'none');
+      } catch {
+        waiting.current = null;
+        setStatus('failed');
+      } finally {
+        writing.current = false;
+      }
+    })();
   }, [state]);
 
   // After a step changes or an error is placed, the control it concerns takes the focus.
