@@ -187,6 +187,16 @@ describe('the panel answers every field its handler returned', () => {
     expect(trial.pdf.length).toBeGreaterThan(0);
   });
 
+  it('a document prepared in the panel, sent', async () => {
+    const created = await json('POST', '/panel/api/documents', {
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Prepared',
+      stickers: [{ authority: 'EMAIL_LINK', data: 'ana@example.com', name: 'Ana', page: 0, rect: { lx: 50, ly: 50, tx: 250, ty: 120 } }],
+      workflow: { remind_every: 0 },
+    });
+    expect(created.stickers).toHaveLength(1);
+  });
+
   it('API keys', async () => {
     const created = await json('POST', '/panel/api/keys');
     expect((await json('GET', '/panel/api/keys')).keys.length).toBeGreaterThan(1);

@@ -6,10 +6,18 @@ import { accountEs } from '../../web/src/panel/words/account.js';
 import { commonEs } from '../../web/src/panel/words/common.js';
 import { AUTHORITIES } from '../../src/domain/documents/authorities.js';
 import { documentsEn, documentsEs } from '../../web/src/panel/words/documents.js';
+import { prepareEs } from '../../web/src/panel/words/prepare.js';
 import { webhooksEs } from '../../web/src/panel/words/webhooks.js';
 import { bulkEs } from '../../web/src/panel/words/bulk.js';
 
-const areas = { common: commonEs, documents: documentsEs, webhooks: webhooksEs, account: accountEs, bulk: bulkEs };
+const areas = {
+  common: commonEs,
+  documents: documentsEs,
+  webhooks: webhooksEs,
+  account: accountEs,
+  bulk: bulkEs,
+  prepare: prepareEs,
+};
 
 describe("the panel's words", () => {
   it('each key belongs to one area only', () => {

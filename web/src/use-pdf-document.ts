@@ -18,6 +18,26 @@ export function loadPdfJs(): Promise<PdfJs> {
   return pdfjsPromise;
 }
 
+/**
+ * Opens a PDF's bytes the one way every page of the product does (the signer page, the panel's
+ * prepare page). No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
+ * The standard fonts, CMaps and image decoders come from the page's own assets (vite.config.ts):
+ * with system fonts instead, a PDF naming Helvetica without embedding it had letters spaced by
+ * another font's widths ("S ervice"). pdf.js takes the bytes over (they go to its worker).
+ */
+export function openPdfData(pdfjs: PdfJs, data: Uint8Array) {
+  return pdfjs.getDocument({
+    data,
+    isEvalSupported: false,
+    enableXfa: false,
+    useSystemFonts: false,
+    standardFontDataUrl: `${__PDFJS_ASSETS__}standard_fonts/`,
+    cMapUrl: `${__PDFJS_ASSETS__}cmaps/`,
+    cMapPacked: true,
+    wasmUrl: `${__PDFJS_ASSETS__}wasm/`,
+  });
+}
+
 /** Fetches and opens the PDF; `failed` when it cannot. Nothing is loaded for an outline only. */
 export function usePdfDocument(token: string, pdfUrl: string | undefined, version: number, outlineOnly: boolean) {
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
@@ -34,21 +54,7 @@ export function usePdfDocument(token: string, pdfUrl: string | undefined, versio
     }
     (async () => {
       const [pdfjs, data] = await Promise.all([loadPdfJs(), pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)]);
-      // No eval, no XFA: the page renders what a viewer must, nothing a PDF could script.
-      // The standard fonts, CMaps and image decoders come from the page's own assets (vite.config.ts):
-      // with system fonts instead, a PDF naming Helvetica without embedding it had letters spaced
-      // by another font's widths ("S ervice").
-      const task = pdfjs.getDocument({
-        data,
-        isEvalSupported: false,
-        enableXfa: false,
-        useSystemFonts: false,
-        standardFontDataUrl: `${__PDFJS_ASSETS__}standard_fonts/`,
-        cMapUrl: `${__PDFJS_ASSETS__}cmaps/`,
-        cMapPacked: true,
-        wasmUrl: `${__PDFJS_ASSETS__}wasm/`,
-      });
-      loaded = await task.promise;
+      loaded = await openPdfData(pdfjs, data).promise;
       if (cancelled) {
         void loaded.destroy();
         return;

@@ -19,6 +19,7 @@ import { panelDocumentActionRoutes } from './document-action-routes.js';
 import { panelSetTemplateRoutes } from './set-template-routes.js';
 import { panelBrandRoutes } from './brand-routes.js';
 import { panelBulkRoutes } from './bulk-routes.js';
+import { panelPrepareRoutes } from './prepare-routes.js';
 
 export function panelApiRoutes(deps: Deps) {
   return async function routes(app: FastifyInstance) {
@@ -43,6 +44,7 @@ export function panelApiRoutes(deps: Deps) {
     await app.register(panelSetTemplateRoutes(deps));
     await app.register(panelBrandRoutes(deps));
     await app.register(panelBulkRoutes(deps));
+    await app.register(panelPrepareRoutes(deps));
   };
 }
 

@@ -6,6 +6,7 @@ import { LANGUAGE_NAMES } from '../i18n';
 import { DocumentPage } from './DocumentPage';
 import { DocumentsPage } from './DocumentsPage';
 import { KeysPage } from './KeysPage';
+import { PreparePage } from './prepare/PreparePage';
 import { PanelI18n, panelWords, usePanelI18n } from './panel-i18n';
 import { type Route, useRoute } from './router';
 import { SetsPage } from './SetsPage';
@@ -40,6 +41,7 @@ export function PanelApp() {
     brand: t.brandTitle,
     bulk: t.bulkTitle,
     'bulk-run': t.bulkTitle,
+    send: t.prepareTitle,
   };
   // The panel is the operator's: its name, logo and colour (SELLO_OPERATOR_*), the sign-in page's
   // above all, which belongs to no account.
@@ -74,7 +76,7 @@ export function PanelApp() {
         ) : !session ? (
           <p className="loading">{t.loading}</p>
         ) : (
-          <Section route={route} />
+          <Section route={route} zone={session.account.time_zone} />
         )}
         {session && route.page !== 'sign-in' && (
           <p className="hint zone-note" data-testid="zone-note">
@@ -94,6 +96,7 @@ function PanelNav({ route }: { route: Route }) {
       {(
         [
           ['documents', '/panel', t.navDocuments],
+          ['send', '/panel/send', t.navSend],
           ['bulk', '/panel/bulk', t.navBulk],
           ['sets', '/panel/sets', t.navSets],
           ['templates', '/panel/templates', t.navTemplates],
@@ -116,8 +119,10 @@ function PanelNav({ route }: { route: Route }) {
 }
 
 /** The section the address names, for an account signed in. */
-function Section({ route }: { route: Route }) {
+function Section({ route, zone }: { route: Route; zone: string }) {
   switch (route.page) {
+    case 'send':
+      return <PreparePage zone={zone} />;
     case 'document':
       return <DocumentPage key={route.ticket} ticket={route.ticket} />;
     case 'sets':

@@ -4,7 +4,7 @@
 // and the API's own schemas where the panel reuses an API use case): a field the page reads is a
 // field the schema names, so none is dropped on the way.
 import type { Static } from '@sinclair/typebox';
-import type { DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
+import type { CreatedDocument, DeleteOrRestoreResult, DocumentListing } from '../../../src/schemas/documents.js';
 import type { DocumentHistory } from '../../../src/schemas/report.js';
 import type { AccountBrand, AccountBrandUpdate, OperatorBrandView } from '../../../src/schemas/brand.js';
 import type { CreatedSubscription, DeletedSubscription } from '../../../src/schemas/events.js';
@@ -33,6 +33,7 @@ import type { SignerUpdateResult, WorkflowUpdateResult } from '../../../src/sche
 import type { DocumentSet } from '../../../src/schemas/sets.js';
 import type { TemplateFields, TemplateList } from '../../../src/schemas/templates.js';
 import type { Lang } from '../api';
+import type { DraftPayload } from './draft-store';
 
 export type ListedDocument = DocumentListing['documents'][number];
 
@@ -47,7 +48,7 @@ export class PanelError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** The error's details, as the service gave them (`field` names the value refused). */
+    /** The error's details, as the service gave them: `field` names what was refused (the prepare page shows it there). */
     readonly details?: unknown,
   ) {
     super(message);
@@ -144,6 +145,7 @@ export const api = {
   startBulk: (body: CreateBulkInput, key: string) => call<BulkStarted>('POST', '/bulk', body, { 'idempotency-key': key }),
   bulkRun: (bulkId: string, q: { offset?: string; limit?: string }) => call<BulkRun>('GET', `/bulk/${encodeURIComponent(bulkId)}${qs(q)}`),
   bulkRuns: (q: { offset?: string; limit?: string }) => call<BulkRunList>('GET', `/bulk${qs(q)}`),
+  createDocument: (body: DraftPayload) => call<CreatedDocument>('POST', '/documents', body),
 };
 
 /**

@@ -10,16 +10,17 @@ import { brandEn, brandEs } from './words/brand';
 import { bulkEn, bulkEs } from './words/bulk';
 import { commonEn, commonEs } from './words/common';
 import { documentsEn, documentsEs } from './words/documents';
+import { prepareEn, prepareEs } from './words/prepare';
 import { webhooksEn, webhooksEs } from './words/webhooks';
 
 // One dictionary per language, assembled from the words of each area (words/*.ts). Each area's
 // English is typed by its Spanish, so neither language can miss a string; a key belongs to one
 // area only (a second would silently win the spread: test/unit/panel-words.test.ts).
-const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs, ...brandEs, ...bulkEs };
+const es = { ...commonEs, ...documentsEs, ...webhooksEs, ...accountEs, ...brandEs, ...bulkEs, ...prepareEs };
 
 export type PanelDict = typeof es;
 
-const en: PanelDict = { ...commonEn, ...documentsEn, ...webhooksEn, ...accountEn, ...brandEn, ...bulkEn };
+const en: PanelDict = { ...commonEn, ...documentsEn, ...webhooksEn, ...accountEn, ...brandEn, ...bulkEn, ...prepareEn };
 
 export const panelDictionaries: Record<Lang, PanelDict> = { es, en };
 

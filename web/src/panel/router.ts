@@ -13,7 +13,8 @@ export type Route =
   | { page: 'usage' }
   | { page: 'brand' }
   | { page: 'bulk' }
-  | { page: 'bulk-run'; bulkId: string };
+  | { page: 'bulk-run'; bulkId: string }
+  | { page: 'send' };
 
 export function parseRoute(pathname: string): Route {
   const path = pathname.replace(/\/+$/, '');
@@ -42,6 +43,8 @@ export function parseRoute(pathname: string): Route {
       return { page: 'brand' };
     case '/panel/bulk':
       return { page: 'bulk' };
+    case '/panel/send':
+      return { page: 'send' };
     default:
       return { page: 'documents' };
   }

@@ -9,7 +9,7 @@ function sourceLine(draft: PanelDraft, t: ReturnType<typeof usePanelI18n>['t']):
   const p = draft.payload;
   const template = (p.template as { title?: unknown } | undefined)?.title;
   if (typeof template === 'string') {
-    return t.sourceTemplate(template);
+    return t.bulkSourceTemplate(template);
   }
   if (typeof p.b64_doc === 'string') {
     const fileName = draft.ui?.fileName;
@@ -28,7 +28,7 @@ export function DraftSource({ draft, onDiscard }: { draft: PanelDraft; onDiscard
     <div className="card bulk-source" data-testid="bulk-source">
       <h2 className="section-title">{t.sourceTitle}</h2>
       <p data-testid="bulk-source-line">{sourceLine(draft, t)}</p>
-      <p className="hint">{t.draftSaved(when(new Date(draft.savedAt).toISOString()))}</p>
+      <p className="hint">{t.bulkDraftSaved(when(new Date(draft.savedAt).toISOString()))}</p>
       <h3 className="bulk-subtitle">{t.draftSignersTitle}</h3>
       <DataTable<DraftSigner>
         rows={draftSigners(draft.payload)}
