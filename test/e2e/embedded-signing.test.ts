@@ -4,8 +4,8 @@
 // hears loaded, box_reached and signed, each posted to its origin and never to `*`, and it drops a
 // look-alike message from any other origin. A host whose origin the account did not list gets no
 // page, even when it names a listed origin. The brand is judged by what a person sees: the header's
-// and the button's computed colour, the logo, no "Sello" anywhere when hidden (signer and verify
-// pages), and the email's From name and Reply-To.
+// and the button's computed colour, the logo (once), no "Sello" anywhere when hidden (signer and
+// verify pages, the signer page's HTML as served), and the email's From name and Reply-To.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -283,9 +283,28 @@ describe("the sender's brand", () => {
     const logo = page.getByTestId('header-logo');
     expect(await logo.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(await logo.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 120, 40]);
-    expect(await page.locator('body').innerText()).not.toMatch(/sello/i);
+    // The page's words, not the document's (its text layer holds the PDF's own, "Sello test page 1").
+    const pageWords = await page.evaluate(() => {
+      const body = document.body.cloneNode(true) as HTMLElement;
+      for (const layer of body.querySelectorAll('.textLayer')) {
+        layer.remove();
+      }
+      return body.textContent;
+    });
+    expect(pageWords).toContain('Notaría Doce');
+    expect(pageWords).not.toMatch(/sello/i);
     expect(await page.title()).not.toMatch(/sello/i);
+    // The logo once, in the header (the "who asks" card draws none of its own).
+    expect(await page.locator('img').count()).toBe(1);
     expect(problems).toEqual([]);
+
+    // The page as the service sends it, before any script runs (a tab, a link's preview, no
+    // JavaScript): titled with the document and the brand, and no Sello in it, <noscript> included.
+    const served = await (await fetch(branded.url)).text();
+    expect(/<title>([^<]*)<\/title>/.exec(served)?.[1]).toBe('Contrato.pdf · Notaría Doce');
+    expect(served).not.toMatch(/sello/i);
+    const plainServed = await (await fetch((await oneSigner(s.client)).url)).text();
+    expect(/<title>([^<]*)<\/title>/.exec(plainServed)?.[1]).toBe('Contrato.pdf · Sello');
 
     // The document's public verification page: the brand's name at the top, Sello's nowhere.
     const verify = await browser.newContext({ locale: 'en-US' });
