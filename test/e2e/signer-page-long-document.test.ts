@@ -1,5 +1,6 @@
 // A long contract on a phone: 80 and 300 pages, the signer's boxes on pages 3, 41 and 80, opened at
-// 360 × 740 in Chromium with its CPU slowed four times (as a mid-range phone). Page 1 is drawn while
+// 360 × 740 in Chromium with its CPU slowed four times (as a mid-range phone). The PDF is asked for
+// before the signing data has come (not after it and the layout of every page). Page 1 is drawn while
 // far pages have no canvas at all; scrolling through the whole document never holds more than a
 // few canvases; "next box" takes the signer 3 → 41 → 80, drawing each far page it jumps to, and its
 // label counts the box the signer is at ("(2 of 3)" on page 41), not the one it would go to next.
@@ -150,6 +151,14 @@ describe('a long document on a phone', () => {
       const { page, problems } = await slowPhone(url);
       await drawn(page, 0);
       expect(await pageCount(page)).toBe(pages);
+      // The PDF was asked for as the page started, beside the signing data: its bytes and pdf.js's
+      // reading of them no longer wait behind that answer and the layout of every page.
+      const asked = await page.evaluate(() => {
+        const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const find = (path: RegExp) => entries.find((e) => path.test(new URL(e.name).pathname));
+        return { pdfAsked: find(/^\/sign\/api\/[^/]+\/pdf$/)?.startTime, dataArrived: find(/^\/sign\/api\/[^/]+$/)?.responseEnd };
+      });
+      expect(asked.pdfAsked).toBeLessThan(asked.dataArrived ?? 0);
       // Every page has its place (its real height) before it is drawn: the document is as long as it will be.
       const heights = await page.locator('.page').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));
       expect(new Set(heights).size).toBe(1);

@@ -4,6 +4,7 @@
 // the reader, never all of them.
 import { useEffect, useState } from 'react';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import { mark } from './timing';
 import { loadPdfJs, type PdfJs } from './use-pdf-document';
 
 /** Most canvas pixels a page gets: enough for a sharp phone or laptop screen, bounded for memory. */
@@ -61,7 +62,12 @@ export function usePdfPage(doc: PDFDocumentProxy | null, wanted: boolean, index:
     }
     let cancelled = false;
     doc.getPage(index + 1).then(
-      (p) => !cancelled && setPage(p),
+      (p) => {
+        if (index === 0) {
+          mark('page1-fetched');
+        }
+        return !cancelled && setPage(p);
+      },
       () => undefined,
     );
     return () => {
@@ -110,6 +116,9 @@ export function usePageRender(
           return;
         }
         setRendered(true);
+        if (page.pageNumber === 1) {
+          mark('page1-drawn');
+        }
         const pdfjs = await loadPdfJs();
         const container = textLayer.current;
         if (cancelled || !container) {
