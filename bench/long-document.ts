@@ -11,7 +11,10 @@
 //
 // Times come from the page's own clock (performance.now(), from navigation start), recorded by a
 // script in the page: the moment a page's canvas says data-rendered="true", and the moment of each
-// press of "next box". A fresh browser per run, so that the renderer's peak is that run's.
+// press of "next box". Where page 1's time went: the page's own marks (web/src/timing.ts: app
+// started, signing data, pages placed, pdf.js loaded, PDF bytes, PDF opened, page 1 fetched and
+// drawn), when the two requests were made, and the main thread's long tasks (50 ms or more) before
+// page 1. A fresh browser per run, so that the renderer's peak is that run's.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +28,8 @@ import { startServer, stopServer, type Server } from './server-process.js';
 
 const RUNS = Number(process.env.BENCH_P_RUNS ?? 2);
 const DOCUMENTS = (process.env.BENCH_P_PAGES ?? '80,300').split(',').map(Number);
+/** BENCH_P_SCROLL=0: stop after the boxes (first paint and "next box" only); the figures after scrolling are then those at that point. */
+const SCROLL = process.env.BENCH_P_SCROLL !== '0';
 /** 0-based pages of the signer's boxes: pages 3, 41 and 80. */
 const BOX_PAGES = [2, 40, 79];
 /** About what a contract with a scanned annex per page weighs: 300 pages ≈ 9 MiB. */
@@ -35,6 +40,8 @@ interface Run {
   firstPaintMs: number;
   /** When the signing data and the PDF's bytes read before page 1 was drawn had arrived, and how many bytes. */
   arrived: { data: number; pdf: number; pdfBytes: number };
+  /** The page's own marks (web/src/timing.ts) and the requests' starts up to page 1 drawn; the main thread's long tasks before it. */
+  steps: { at: Record<string, number>; longTasks: number; longest: number };
   /** From each press of "next box" until that box's page is drawn. */
   boxMs: number[];
   scrollSeconds: number;
@@ -68,6 +75,10 @@ export async function scenarioLongDocument(): Promise<void> {
         console.log(
           `     first paint of page 1 ${ms(run.firstPaintMs)} (data ${ms(run.arrived.data)}, PDF ${ms(run.arrived.pdf)}, ${(run.arrived.pdfBytes / 1024).toFixed(0)} KiB of it)   next box to pages 3/41/80 ${run.boxMs.map(ms).join(' / ')}   ` +
             `scroll to the end ${run.scrollSeconds.toFixed(1)} s\n` +
+            `     steps: ${Object.entries(run.steps.at)
+              .sort((a, b) => a[1] - b[1])
+              .map(([k, v]) => `${k} ${ms(v)}`)
+              .join(', ')}; main thread's long tasks before page 1 ${ms(run.steps.longTasks)} (longest ${ms(run.steps.longest)})\n` +
             `     canvases: most alive ${run.maxCanvases}, alive at the end ${run.liveCanvases} (${run.canvasMiB.toFixed(1)} MiB of pixels)   ` +
             `JS heap after GC ${run.heapMiB.toFixed(1)} MiB   renderer RSS ${run.rssMiB.toFixed(0)} MiB ` +
             `(${run.firstPaintRssMiB.toFixed(0)} MiB at first paint), peak ${run.peakRssMiB.toFixed(0)} MiB`,
@@ -93,8 +104,15 @@ async function signingLink(client: SelloClient, pdf: Buffer, pages: number): Pro
 
 /** What the page records about itself (installed before any of its scripts run). */
 function recorder() {
-  const w = window as unknown as { drawnAt: Record<number, number>; presses: number[]; maxCanvases: number };
+  const w = window as unknown as { drawnAt: Record<number, number>; presses: number[]; maxCanvases: number; longTasks: number[][] };
   w.drawnAt = {};
+  w.longTasks = [];
+  // The main thread's tasks of 50 ms or more (start, duration): what kept it from drawing.
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      w.longTasks.push([e.startTime, e.duration]);
+    }
+  }).observe({ type: 'longtask', buffered: true });
   w.presses = [];
   w.maxCanvases = 0;
   // The last time each page's canvas became drawn (data-rendered turned "true").
@@ -147,6 +165,23 @@ async function openAndRead(url: string): Promise<Run> {
       }
       return ends;
     }, firstPaintMs);
+    const steps = await page.evaluate((paint) => {
+      const out: Record<string, number> = {};
+      for (const e of performance.getEntriesByType('mark')) {
+        if (e.name.startsWith('sello:')) {
+          out[e.name.slice(6)] = e.startTime;
+        }
+      }
+      for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+        const path = new URL(e.name).pathname;
+        const key = /^\/sign\/api\/[^/]+$/.test(path) ? 'data' : /^\/sign\/api\/[^/]+\/pdf$/.test(path) ? 'pdf' : undefined;
+        if (key && e.startTime <= paint && !(`${key} asked` in out)) {
+          out[`${key} asked`] = e.startTime;
+        }
+      }
+      const long = (window as unknown as { longTasks: number[][] }).longTasks.filter(([start]) => start < paint);
+      return { at: out, longTasks: long.reduce((n, [, d]) => n + d, 0), longest: Math.max(0, ...long.map(([, d]) => d)) };
+    }, firstPaintMs);
     const atFirstPaint = await rendererMemory(browser);
 
     // "Next box" three times: from each press until the box's page is drawn; 0 when it was drawn
@@ -170,7 +205,9 @@ async function openAndRead(url: string): Promise<Run> {
     }
 
     const t0 = performance.now();
-    await scrollThrough(page);
+    if (SCROLL) {
+      await scrollThrough(page);
+    }
     const scrollSeconds = (performance.now() - t0) / 1000;
 
     await cdp.send('HeapProfiler.collectGarbage');
@@ -187,6 +224,7 @@ async function openAndRead(url: string): Promise<Run> {
     return {
       firstPaintMs,
       arrived,
+      steps,
       boxMs,
       scrollSeconds,
       maxCanvases: canvases.max,

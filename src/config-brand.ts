@@ -5,8 +5,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkBrandChange, checkLogo } from './domain/accounts/account-brand.js';
 
+/** The operator's name until SELLO_OPERATOR_NAME says another. */
+export const DEFAULT_OPERATOR_NAME = 'Sello';
+
 export interface OperatorBrand {
-  /** The name the sign-in page shows; "Sello" by default. */
+  /** The name the sign-in page and the sign-in emails show; "Sello" by default. */
   name: string;
   /** #rrggbb of the sign-in page's header and buttons; null: the panel's own colour. */
   colour: string | null;
@@ -15,7 +18,7 @@ export interface OperatorBrand {
 }
 
 export function operatorBrandSettings(env: Record<string, string | undefined>, problems: string[]): OperatorBrand {
-  const brand: OperatorBrand = { name: 'Sello', colour: null, logoPng: null };
+  const brand: OperatorBrand = { name: DEFAULT_OPERATOR_NAME, colour: null, logoPng: null };
   const field = (name: string, check: () => void) => {
     try {
       check();

@@ -18,13 +18,13 @@ export interface SignerEvent {
   type: typeof SIGNER_EVENT_TYPE;
   version: typeof SIGNER_EVENT_VERSION;
   event: SignerEventName;
-  /** The document of a /sign/{token} page; null on a set's page. */
+  /** The document of a /sign/{token} page; on a set's page null, but in box_reached the document of the box. */
   document_ticket: string | null;
   /** The set of a /sign/set/{token} page; null on a document's page. */
   set_uuid: string | null;
   /** loaded: the signer's state as the page shows it. */
   signer_status?: string;
-  /** box_reached: which of the signer's boxes came into view (0-based, reading order) and how many there are. */
+  /** box_reached: which of the signer's boxes came into view (0-based, reading order) and how many there are (on a set's page, across the set). */
   box_index?: number;
   box_count?: number;
   /** signed, rejected: the document's (or set's) state afterwards. */

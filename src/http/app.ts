@@ -41,6 +41,7 @@ import { documentPageRoutes } from './routes/document-page.js';
 import { setSigningRoutes } from './routes/set-signing.js';
 import { setIdentityCaptureRoutes } from './routes/set-identity-capture.js';
 import { signerPageRoutes } from './routes/signer-page.js';
+import { signerPageTitle } from '../domain/signing/page-title.js';
 import { embeddingOrigin } from '../domain/signing/embedding.js';
 import { panelPageRoutes } from './routes/panel-page.js';
 import { panelApiRoutes } from './panel/index.js';
@@ -194,7 +195,9 @@ async function registerPublicRoutes(app: FastifyInstance, deps: Deps, opts: AppO
   await app.register(documentPageRoutes(deps));
   await app.register(setSigningRoutes(deps));
   await app.register(setIdentityCaptureRoutes(deps));
-  await app.register(signerPageRoutes({ embedding: (link, asked) => embeddingOrigin(deps, link, asked) }));
+  await app.register(
+    signerPageRoutes({ embedding: (link, asked) => embeddingOrigin(deps, link, asked), title: (page) => signerPageTitle(deps, page) }),
+  );
   await app.register(panelPageRoutes());
   await app.register(panelApiRoutes(deps));
   await app.register(downloadLinkRoutes(deps));

@@ -15,7 +15,7 @@ import type { Deps } from '../domain/deps.js';
 import { recordCertifiedRefusal, recordCertifiedSent, sendCertifiedEmail } from '../domain/certified-email/deliver-certified-email.js';
 import { emitEvent } from '../domain/events/emit-event.js';
 import { MailDeliveryError } from '../notify/email-transport.js';
-import { brandedFrom } from '../notify/sender-address.js';
+import { brandedFrom, operatorSender } from '../notify/sender-address.js';
 import { senderOf } from '../store/accounts-repo.js';
 import { countAttempt, findMessage, settleMessage, type OutboxMessage } from '../store/mail-repo.js';
 import { payloadTask } from './job-payload.js';
@@ -46,8 +46,15 @@ export function sendEmailTask(deps: Deps): Task {
       await fail(deps, m, { reply: `attachment unreadable: ${(err as Error).message}`, code: '', byServer: false });
       return;
     }
-    // The sending account's brand: its From name and Reply-To (account-brand.ts).
-    const brand = m.account_id ? await senderOf(deps.db, m.account_id) : undefined;
+    // The sending account's brand: its From name and Reply-To (account-brand.ts). A panel sign-in
+    // link is the operator's, like the sign-in page that belongs to no account: under the
+    // operator's name (SELLO_OPERATOR_NAME) when it has one, with no account's Reply-To.
+    const brand =
+      m.kind === 'panel_sign_in'
+        ? operatorSender(deps.config.operatorBrand)
+        : m.account_id
+          ? await senderOf(deps.db, m.account_id)
+          : undefined;
     const from = brandedFrom(deps.mail.from, brand);
     try {
       if (m.kind === 'certified') {

@@ -42,8 +42,8 @@ const T = {
       `Su código es ${code}. Vence en ${minutes} minutos. Si no solicitó firmar, ignore este mensaje.`,
     ignore: 'Si no esperaba este mensaje, puede ignorarlo.',
     panelSubject: (account: string) => `Entrar al panel de ${account}`,
-    panel: (account: string, minutes: number) =>
-      `Para entrar al panel de la cuenta «${account}» en Sello, abra este enlace. Sirve una sola vez y vence en ${minutes} minutos.`,
+    panel: (account: string, service: string, minutes: number) =>
+      `Para entrar al panel de la cuenta «${account}» en ${service}, abra este enlace. Sirve una sola vez y vence en ${minutes} minutos.`,
     panelButton: 'Entrar al panel',
   },
   en: {
@@ -63,8 +63,8 @@ const T = {
       `Your code is ${code}. It expires in ${minutes} minutes. If you did not ask to sign, ignore this message.`,
     ignore: 'If you did not expect this message, you can ignore it.',
     panelSubject: (account: string) => `Sign in to the ${account} panel`,
-    panel: (account: string, minutes: number) =>
-      `To sign in to the panel of the account “${account}” on Sello, open this link. It works once and expires in ${minutes} minutes.`,
+    panel: (account: string, service: string, minutes: number) =>
+      `To sign in to the panel of the account “${account}” on ${service}, open this link. It works once and expires in ${minutes} minutes.`,
     panelButton: 'Sign in to the panel',
   },
 } as const;
@@ -109,9 +109,16 @@ export function otpMail(i: { language: Language; code: string; minutes: number }
 }
 
 /** The one-time sign-in link of the account panel. */
-export function panelSignInMail(i: { language: Language; accountName: string; url: string; minutes: number }): RenderedMail {
+/** `service`: the operator's name (SELLO_OPERATOR_NAME), as the panel's sign-in page shows it. */
+export function panelSignInMail(i: {
+  language: Language;
+  accountName: string;
+  service: string;
+  url: string;
+  minutes: number;
+}): RenderedMail {
   const t = T[i.language];
-  const line = t.panel(i.accountName, i.minutes);
+  const line = t.panel(i.accountName, i.service, i.minutes);
   return {
     subject: t.panelSubject(i.accountName),
     text: `${line}\n\n${t.panelButton}: ${i.url}\n\n${t.ignore}\n`,

@@ -3,12 +3,26 @@
 // spam), the name is the account's when it set one. An account that hides Sello's name and gave
 // no sender name sends under its brand name or its own name instead of the operator's.
 
+import { DEFAULT_OPERATOR_NAME, type OperatorBrand } from '../config-brand.js';
+
 /** The From brand fields of an account (accounts-repo.ts senderOf). */
 export interface MailBrand {
   name: string;
   brand_name: string | null;
   email_sender_name: string | null;
   hide_sello: boolean;
+}
+
+/** The operator as a sender: its own name when set (else the configured From as it is), no Reply-To. */
+export function operatorSender(operator: OperatorBrand): MailBrand & { email_reply_to: null } {
+  const named = operator.name !== DEFAULT_OPERATOR_NAME;
+  return {
+    name: operator.name,
+    brand_name: null,
+    email_sender_name: named ? operator.name : null,
+    hide_sello: false,
+    email_reply_to: null,
+  };
 }
 
 /** `"Name" <address>` with the configured address and the account's name, or the configured From as it is. */

@@ -2,10 +2,11 @@
 // another loopback origin mounts the signer page with the client package's mountSigner
 // (src/client/embed.ts, served as the browser gets it): the signer signs inside the frame, the host
 // hears loaded, box_reached and signed, each posted to its origin and never to `*`, and it drops a
-// look-alike message from any other origin. A host whose origin the account did not list gets no
+// look-alike message from any other origin. A set's page reports each of the signer's boxes in the
+// set once, with the document it is on. A host whose origin the account did not list gets no
 // page, even when it names a listed origin. The brand is judged by what a person sees: the header's
-// and the button's computed colour, the logo, no "Sello" anywhere when hidden (signer and verify
-// pages), and the email's From name and Reply-To.
+// and the button's computed colour, the logo (once), no "Sello" anywhere when hidden (signer and
+// verify pages, the signer page's HTML as served), and the email's From name and Reply-To.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -199,6 +200,68 @@ describe('embedded signing', () => {
     await context.close();
   });
 
+  it("a set's page posts box_reached once for each of the signer's boxes in the set, naming the set and the box's document", async () => {
+    const set = await s.client.createDocumentSet({ name: 'Alta de cliente' });
+    const tickets: string[] = [];
+    // Ana has two boxes in the first document and one in the second: three in the set.
+    for (const pages of [[0, 1], [1]]) {
+      const doc = await s.client.createDocument({
+        b64_doc: pdf,
+        name: `Documento ${tickets.length + 1}`,
+        document_set: set.uuid,
+        stickers: pages.map((p) => ({ authority: 'EMAIL_LINK' as const, data: 'ana@example.com', name: 'Ana García', ...box(p) })),
+      });
+      tickets.push(doc.document_ticket);
+    }
+    const closed = await s.client.closeDocumentSet(set.uuid, { language: 'es' });
+    const context = await recordingContext();
+    const host = await context.newPage();
+    const problems = pageProblems(host);
+    await host.goto(`${listed.origin}/?url=${encodeURIComponent(closed.signers[0].signer_url)}`);
+    const frame = host.frameLocator('iframe');
+    await expect.poll(() => heard(host)).toContain('loaded');
+    const reached = async () =>
+      (await host.evaluate(() => (window as unknown as { heard: SignerEvent[] }).heard)).filter((e) => e.event === 'box_reached');
+    expect(await reached()).toEqual([]);
+
+    // The second document first: its only box is the set's third.
+    const items = frame.getByTestId('set-document');
+    await items.nth(1).getByRole('button', { name: /Ver/ }).click();
+    await frame.locator(`[data-embed-document="${tickets[1]}"]`).getByTestId('next-box').click();
+    await expect.poll(async () => (await reached()).length).toBe(1);
+    // Then the first, box by box.
+    await items.nth(0).getByRole('button', { name: /Ver/ }).click();
+    const first = frame.locator(`[data-embed-document="${tickets[0]}"]`).getByTestId('next-box');
+    await first.click();
+    await first.click();
+    await expect.poll(async () => (await reached()).length).toBe(3);
+    // Again through the same boxes: nothing more.
+    await first.click();
+    await frame.locator(`[data-embed-document="${tickets[1]}"]`).getByTestId('next-box').click();
+
+    const boxes = await reached();
+    expect(boxes).toHaveLength(3);
+    expect(boxes[0]).toMatchObject({ set_uuid: set.uuid, document_ticket: tickets[1], box_index: 2, box_count: 3 });
+    expect(boxes.map((e) => [e.set_uuid, e.document_ticket, e.box_index, e.box_count]).sort((a, b) => Number(a[2]) - Number(b[2]))).toEqual(
+      [
+        [set.uuid, tickets[0], 0, 3],
+        [set.uuid, tickets[0], 1, 3],
+        [set.uuid, tickets[1], 2, 3],
+      ],
+    );
+    const events = await host.evaluate(() => (window as unknown as { heard: SignerEvent[] }).heard);
+    expect(events.filter((e) => e.event !== 'box_reached')).toEqual([
+      expect.objectContaining({ event: 'loaded', set_uuid: set.uuid, document_ticket: null }),
+    ]);
+    const targets = await host
+      .frames()
+      .find((f) => f.url().includes('/sign/'))!
+      .evaluate(() => (window as unknown as { __targets: string[] }).__targets);
+    expect(new Set(targets)).toEqual(new Set([listed.origin]));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('an action the service refuses is heard as error, a rejection as rejected', async () => {
     const { doc, url } = await oneSigner(s.client, { language: 'en', remind_every: 0 });
     const context = await recordingContext();
@@ -283,9 +346,28 @@ describe("the sender's brand", () => {
     const logo = page.getByTestId('header-logo');
     expect(await logo.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(await logo.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 120, 40]);
-    expect(await page.locator('body').innerText()).not.toMatch(/sello/i);
+    // The page's words, not the document's (its text layer holds the PDF's own, "Sello test page 1").
+    const pageWords = await page.evaluate(() => {
+      const body = document.body.cloneNode(true) as HTMLElement;
+      for (const layer of body.querySelectorAll('.textLayer')) {
+        layer.remove();
+      }
+      return body.textContent;
+    });
+    expect(pageWords).toContain('Notaría Doce');
+    expect(pageWords).not.toMatch(/sello/i);
     expect(await page.title()).not.toMatch(/sello/i);
+    // The logo once, in the header (the "who asks" card draws none of its own).
+    expect(await page.locator('img').count()).toBe(1);
     expect(problems).toEqual([]);
+
+    // The page as the service sends it, before any script runs (a tab, a link's preview, no
+    // JavaScript): titled with the document and the brand, and no Sello in it, <noscript> included.
+    const served = await (await fetch(branded.url)).text();
+    expect(/<title>([^<]*)<\/title>/.exec(served)?.[1]).toBe('Contrato.pdf · Notaría Doce');
+    expect(served).not.toMatch(/sello/i);
+    const plainServed = await (await fetch((await oneSigner(s.client)).url)).text();
+    expect(/<title>([^<]*)<\/title>/.exec(plainServed)?.[1]).toBe('Contrato.pdf · Sello');
 
     // The document's public verification page: the brand's name at the top, Sello's nowhere.
     const verify = await browser.newContext({ locale: 'en-US' });

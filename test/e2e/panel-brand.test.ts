@@ -14,22 +14,32 @@ import { testPng } from '../helpers/images.js';
 import { panelSession } from '../helpers/panel.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { invitePanelUser } from '../../src/domain/panel/invite-panel-user.js';
+import { createSmtpTransport } from '../../src/notify/email-transport.js';
+import { type JobRunner, jobRunner } from '../helpers/jobs.js';
 import { signInTokenFor } from '../helpers/panel.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../helpers/smtp-catcher.js';
 
 let s: TestServer;
 let browser: Browser;
+let smtp: SmtpCatcher;
+let jobs: JobRunner;
 const dir = mkdtempSync(join(tmpdir(), 'sello-panel-brand-'));
 
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
   const logo = join(dir, 'operator.png');
   writeFileSync(logo, testPng(90, 30));
-  [s, browser] = await Promise.all([
+  [s, browser, smtp] = await Promise.all([
     startTestServer({ env: { SELLO_OPERATOR_NAME: 'Firmas Acme', SELLO_OPERATOR_COLOUR: '#7a1f5c', SELLO_OPERATOR_LOGO: logo } }),
     launchChromium(),
+    startSmtpCatcher(),
   ]);
+  s.deps.mail = { transport: createSmtpTransport(smtp.url), from: 'Sello <no-reply@sello.test>' };
+  jobs = jobRunner(s.connectionString, s.deps);
 }, 180_000);
 afterAll(async () => {
+  await jobs?.close();
+  await smtp?.close();
   await browser?.close();
   await s?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -101,5 +111,27 @@ describe('the panel', () => {
     const operator = await (await fetch(`${s.baseUrl}/panel/api/operator-brand`)).json();
     expect(operator).toMatchObject({ name: 'Firmas Acme', colour: '#7a1f5c' });
     expect(operator.logo).toMatch(/^data:image\/png;base64,/);
+  });
+
+  it("sends the sign-in link under the operator's name, not Sello's nor the account's brand", async () => {
+    await s.client.updateBrand({
+      brand_name: 'Notaría Doce',
+      email_sender_name: 'Notaría 12',
+      email_reply_to: 'firmas@notaria12.example',
+      hide_sello: true,
+    });
+    await invitePanelUser(s.deps, { webId: s.creds.webId, email: 'sofia@example.com', language: 'en' });
+    await jobs.runDue();
+    const mail = smtp.messages.find((m) => m.to.includes('sofia@example.com'))!;
+    expect(mail).toBeDefined();
+    const headers = mail.raw
+      .toString('latin1')
+      .split(/\r\n\r\n/)[0]
+      .replace(/\r\n[ \t]+/g, ' ');
+    const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(headers)?.[1];
+    expect(/^"?(.*?)"? <([^>]+)>$/.exec(header('From') ?? '')?.slice(1)).toEqual(['Firmas Acme', 'no-reply@sello.test']);
+    expect(header('Reply-To')).toBeUndefined();
+    expect(mail.text).toContain('To sign in to the panel of the account “Test account” on Firmas Acme, open this link.');
+    expect(`${mail.subject}\n${mail.text}\n${mail.html}`).not.toMatch(/\bSello\b/);
   });
 });

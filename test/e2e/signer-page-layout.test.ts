@@ -162,7 +162,9 @@ describe('signer page layout', () => {
       const sender = page.getByTestId('sender-name');
       expect(await sender.textContent()).toBe('Acme Legal asks you to sign this document');
       expect(await inViewport(page, '[data-testid="sender-name"]')).toBe(true);
-      expect(await page.getByTestId('sender-logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
+      // The account's logo, once: in the header.
+      expect(await page.getByTestId('header-logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
+      expect(await page.locator('img').count()).toBe(1);
       expect(await page.getByTestId('sender-message').textContent()).toBe('Please sign before Friday.\nThank you!');
       expect(await page.getByTestId('signing-as').textContent()).toBe('Signing as Ana García · ana@example.com');
       expect(await inViewport(page, '[data-testid="signing-as"]')).toBe(true);

@@ -1,7 +1,8 @@
 // Page sizes read once: the signer page's API (GET /sign/api/{token}), the public document page and
-// a set's signing API answer the sizes the PDF jail reads from the file, and after the first open
-// they come from pdf_page_sizes without the jail reading the file again. Counted on the server's
-// own PDF jail, the dependency every read of a PDF goes through.
+// a set's signing API answer the sizes the PDF jail reads from the file. They are kept in
+// pdf_page_sizes when the document is created, so even the first open does not read the file; a
+// file whose sizes were not kept (stored before) is read on its first open only. Counted on the
+// server's own PDF jail, the dependency every read of a PDF goes through.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readPdf } from '../../src/domain/documents/read-pdf.js';
 import { publicCall } from '../helpers/public-call.js';
@@ -43,8 +44,20 @@ async function sizesReadFromFile(bytes: Buffer) {
 const box = { page: 0, rect: { lx: 60, ly: 60, tx: 260, ty: 130 } };
 let seq = 0;
 
+/** The hash naming a document's file. */
+const shaOf = async (ticket: string) =>
+  (await s.deps.db.selectFrom('documents').select('original_sha256').where('ticket', '=', ticket).executeTakeFirstOrThrow())
+    .original_sha256;
+
+/** As for a file stored before its page sizes were kept at creation. */
+const forgetSizes = async (ticket: string) =>
+  s.deps.db
+    .deleteFrom('pdf_page_sizes')
+    .where('sha256', '=', await shaOf(ticket))
+    .execute();
+
 describe('page sizes of a document', () => {
-  it('are read in the jail on the first open only, and are the sizes the file gives', async () => {
+  it('are kept at creation: the first open reads nothing from the file, and they are the sizes the file gives', async () => {
     const bytes = threePages(++seq);
     const expected = await sizesReadFromFile(bytes);
     expect(expected).toEqual([
@@ -57,6 +70,33 @@ describe('page sizes of a document', () => {
       name: 'Contrato con páginas distintas',
       stickers: [{ authority: 'EMAIL_LINK', data: `ana.${seq}@example.com`, ...box }],
     });
+    const kept = await s.deps.db
+      .selectFrom('pdf_page_sizes')
+      .select('pages')
+      .where('sha256', '=', await shaOf(doc.document_ticket))
+      .executeTakeFirstOrThrow();
+    expect(kept.pages).toEqual(expected.map(({ page: _, ...size }) => size));
+
+    const api = doc.stickers[0].signer_url.replace('/sign/', '/sign/api/');
+    const inspect = vi.spyOn(s.deps.pdfJail, 'inspect');
+    const first = await fetch(api);
+    expect(first.status).toBe(200);
+    expect((await first.json()).pages).toEqual(expected);
+    const page = await publicCall(s.baseUrl, 'GET', `/sign/api/document/${doc.document_ticket}`);
+    expect(page.status).toBe(200);
+    expect(page.json.pages).toEqual(expected);
+    expect(inspect).toHaveBeenCalledTimes(0);
+  });
+
+  it('of a file stored before they were kept are read in the jail on the first open only', async () => {
+    const bytes = threePages(++seq);
+    const expected = await sizesReadFromFile(bytes);
+    const doc = await s.client.createDocument({
+      b64_doc: bytes.toString('base64'),
+      name: 'Contrato anterior',
+      stickers: [{ authority: 'EMAIL_LINK', data: `ana.${seq}@example.com`, ...box }],
+    });
+    await forgetSizes(doc.document_ticket);
     const api = doc.stickers[0].signer_url.replace('/sign/', '/sign/api/');
     const inspect = vi.spyOn(s.deps.pdfJail, 'inspect');
 
@@ -72,18 +112,6 @@ describe('page sizes of a document', () => {
     expect(page.status).toBe(200);
     expect(page.json.pages).toEqual(expected);
     expect(inspect).toHaveBeenCalledTimes(1);
-
-    const { original_sha256 } = await s.deps.db
-      .selectFrom('documents')
-      .select('original_sha256')
-      .where('ticket', '=', doc.document_ticket)
-      .executeTakeFirstOrThrow();
-    const kept = await s.deps.db
-      .selectFrom('pdf_page_sizes')
-      .select('pages')
-      .where('sha256', '=', original_sha256)
-      .executeTakeFirstOrThrow();
-    expect(kept.pages).toEqual(expected.map(({ page: _, ...size }) => size));
   });
 
   it('are shared by every document made of the same bytes, whichever page opens first', async () => {
@@ -96,6 +124,7 @@ describe('page sizes of a document', () => {
         stickers: [{ authority: 'EMAIL_LINK', data: `eva.${seq}.${n}@example.com`, ...box }],
       });
     const [a, b] = [await make(1), await make(2)];
+    await forgetSizes(a.document_ticket);
     const inspect = vi.spyOn(s.deps.pdfJail, 'inspect');
 
     const page = await publicCall(s.baseUrl, 'GET', `/sign/api/document/${a.document_ticket}`);

@@ -38,7 +38,8 @@ export function SetApp({ token }: { token: string }) {
   useEmbedEvents({
     subject: info ? { set_uuid: info.set.uuid } : null,
     signerStatus: info?.signer.status,
-    boxCount: 0,
+    // Every box of the signer in the set, the documents in the set's order (SetDocuments.tsx).
+    boxCount: info ? info.documents.reduce((n, d) => n + d.boxes.length, 0) : 0,
     error: page.loadError ?? page.error,
   });
   return (

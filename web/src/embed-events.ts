@@ -33,8 +33,8 @@ export function embeddingParent(win: Window = window): string | null {
   return origin;
 }
 
-/** What the page is about: a document, or a set. */
-export type EmbedSubject = { document_ticket: string; set_uuid?: undefined } | { set_uuid: string; document_ticket?: undefined };
+/** What the page is about: a document, or a set (and, for a box of a set's page, the document it is on). */
+export type EmbedSubject = { document_ticket: string; set_uuid?: undefined } | { set_uuid: string; document_ticket?: string };
 
 /** Posts one event to the framing site; nothing when the page is not embedded. */
 export function postSignerEvent(

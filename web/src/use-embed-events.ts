@@ -1,7 +1,10 @@
 // The events a signer page posts by itself once embedded (embed-events.ts): `loaded` once its data
 // is there, `error` for each error it shows, and `box_reached` the first time each of the signer's
 // boxes comes into view or takes the focus ("next box"). The boxes are found by the attribute the
-// viewer gives them (data-box-index, their reading order), watched from outside the viewer.
+// viewer gives them (data-box-index, their reading order), watched from outside the viewer. On a
+// set's page each document's viewer numbers its own boxes from 0: the element around it names the
+// document (data-embed-document) and how many of the signer's boxes come before it in the set
+// (data-box-offset), so that a box is counted once in the whole set, and the host learns its document.
 import { useEffect, useRef } from 'react';
 import type { ApiError } from './api';
 import { type EmbedSubject, embeddingParent, postSignerEvent } from './embed-events';
@@ -29,14 +32,28 @@ export function useEmbedEvents(p: { subject: EmbedSubject | null; signerStatus?:
     if (!key || boxCount === 0 || !embeddingParent()) {
       return;
     }
-    const reached = new Set<string>();
+    const reached = new Set<number>();
     const reach = (el: Element) => {
       const index = el.getAttribute('data-box-index');
-      if (index === null || index === '' || reached.has(index) || !subjectRef.current) {
+      const subject = subjectRef.current;
+      if (index === null || index === '' || !subject) {
         return;
       }
-      reached.add(index);
-      postSignerEvent(subjectRef.current, 'box_reached', { box_index: Number(index), box_count: boxCount });
+      const scope = el.closest('[data-embed-document]');
+      const boxIndex = Number(scope?.getAttribute('data-box-offset') ?? 0) + Number(index);
+      if (reached.has(boxIndex)) {
+        return;
+      }
+      reached.add(boxIndex);
+      const document_ticket = scope?.getAttribute('data-embed-document');
+      postSignerEvent(
+        subject.set_uuid !== undefined && document_ticket ? { set_uuid: subject.set_uuid, document_ticket } : subject,
+        'box_reached',
+        {
+          box_index: boxIndex,
+          box_count: boxCount,
+        },
+      );
     };
     const seen = new IntersectionObserver(
       (entries) => {

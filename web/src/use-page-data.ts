@@ -3,6 +3,7 @@
 // the state changed under the page).
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from './api';
+import { mark } from './timing';
 
 /** Any failure as an ApiError: network failures get status 0 and code NETWORK. */
 export function asApiError(err: unknown): ApiError {
@@ -17,6 +18,7 @@ export function usePageData<T>(fetch: () => Promise<T>, key: string) {
   const load = useCallback(async () => {
     try {
       setInfo(await fetch());
+      mark('info');
       setLoadError(null);
     } catch (err) {
       setLoadError(asApiError(err));

@@ -4,6 +4,7 @@
 // the reader, never all of them.
 import { useEffect, useState } from 'react';
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
+import { mark } from './timing';
 import { loadPdfJs, type PdfJs } from './use-pdf-document';
 
 /** Most canvas pixels a page gets: enough for a sharp phone or laptop screen, bounded for memory. */
@@ -20,6 +21,61 @@ const DRAW_MARGIN = '100% 0px';
 const KEEP_MARGIN = '200% 0px';
 
 /**
+ * One IntersectionObserver per margin and one ResizeObserver for every page of every viewer, each
+ * page's element mapped to its own callback: a 300-page document made 900 observers (two margins
+ * and a size per page), which the phone's main thread created and computed before page 1.
+ */
+const intersections = new Map<
+  string,
+  { observer: IntersectionObserver; callbacks: Map<Element, (e: IntersectionObserverEntry) => void> }
+>();
+let sizes: { observer: ResizeObserver; callbacks: Map<Element, (el: Element) => void> } | undefined;
+
+function watchIntersection(el: Element, rootMargin: string, callback: (e: IntersectionObserverEntry) => void): () => void {
+  let shared = intersections.get(rootMargin);
+  if (!shared) {
+    const callbacks = new Map<Element, (e: IntersectionObserverEntry) => void>();
+    // In the order the browser reports them: for a page reported twice, the last entry decides.
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          callbacks.get(e.target)?.(e);
+        }
+      },
+      { rootMargin },
+    );
+    shared = { observer, callbacks };
+    intersections.set(rootMargin, shared);
+  }
+  const { observer, callbacks } = shared;
+  callbacks.set(el, callback);
+  observer.observe(el);
+  return () => {
+    observer.unobserve(el);
+    callbacks.delete(el);
+  };
+}
+
+function watchSize(el: Element, callback: (el: Element) => void): () => void {
+  if (!sizes) {
+    const callbacks = new Map<Element, (el: Element) => void>();
+    const observer = new ResizeObserver((entries) => {
+      for (const e of entries) {
+        callbacks.get(e.target)?.(e.target);
+      }
+    });
+    sizes = { observer, callbacks };
+  }
+  const { observer, callbacks } = sizes;
+  callbacks.set(el, callback);
+  observer.observe(el);
+  return () => {
+    observer.unobserve(el);
+    callbacks.delete(el);
+  };
+}
+
+/**
  * Whether the page should have a canvas now: it comes near the screen (within DRAW_MARGIN), and
  * keeps it until it goes far away (beyond KEEP_MARGIN). Also the page's CSS width.
  */
@@ -31,17 +87,15 @@ export function useNearScreen(wrap: React.RefObject<HTMLElement | null>) {
     if (!el) {
       return;
     }
-    const last = (entries: IntersectionObserverEntry[]) => entries[entries.length - 1];
-    const draw = new IntersectionObserver((entries) => last(entries).isIntersecting && setNear(true), { rootMargin: DRAW_MARGIN });
-    const keep = new IntersectionObserver((entries) => !last(entries).isIntersecting && setNear(false), { rootMargin: KEEP_MARGIN });
-    draw.observe(el);
-    keep.observe(el);
-    const ro = new ResizeObserver(() => setCssWidth(Math.round(el.clientWidth)));
-    ro.observe(el);
+    const stops = [
+      watchIntersection(el, DRAW_MARGIN, (e) => e.isIntersecting && setNear(true)),
+      watchIntersection(el, KEEP_MARGIN, (e) => !e.isIntersecting && setNear(false)),
+      watchSize(el, () => setCssWidth(Math.round(el.clientWidth))),
+    ];
     return () => {
-      draw.disconnect();
-      keep.disconnect();
-      ro.disconnect();
+      for (const stop of stops) {
+        stop();
+      }
     };
   }, [wrap]);
   return { near, cssWidth };
@@ -61,7 +115,12 @@ export function usePdfPage(doc: PDFDocumentProxy | null, wanted: boolean, index:
     }
     let cancelled = false;
     doc.getPage(index + 1).then(
-      (p) => !cancelled && setPage(p),
+      (p) => {
+        if (index === 0) {
+          mark('page1-fetched');
+        }
+        return !cancelled && setPage(p);
+      },
       () => undefined,
     );
     return () => {
@@ -110,6 +169,9 @@ export function usePageRender(
           return;
         }
         setRendered(true);
+        if (page.pageNumber === 1) {
+          mark('page1-drawn');
+        }
         const pdfjs = await loadPdfJs();
         const container = textLayer.current;
         if (cancelled || !container) {

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { getPdf } from './api';
 import { fetchPdf } from './document-api';
+import { mark } from './timing';
 
 export type PdfJs = typeof import('pdfjs-dist');
 
@@ -38,12 +39,56 @@ export function openPdfData(pdfjs: PdfJs, data: Uint8Array) {
   });
 }
 
+/** pdf.js opens the file in its worker. */
+async function openPdf(token: string, pdfUrl: string | undefined): Promise<PDFDocumentProxy> {
+  const [pdfjs, data] = await Promise.all([
+    loadPdfJs().then((m) => {
+      mark('pdfjs-loaded');
+      return m;
+    }),
+    (pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)).then((d) => {
+      mark('pdf-bytes');
+      return d;
+    }),
+  ]);
+  const doc = await openPdfData(pdfjs, data).promise;
+  mark('pdf-opened');
+  return doc;
+}
+
+let early: { token: string; doc: Promise<PDFDocumentProxy> } | undefined;
+
+/**
+ * Starts fetching and opening the signing link's PDF as the page starts, beside the signing data
+ * rather than after it: the viewer can lay out its pages only once the data has come (their sizes),
+ * and a long document's bytes, pdf.js and its parse of the file then waited behind that request
+ * and behind the layout of every page; on a slow phone that was most of the time before page 1.
+ * The first viewer of that link takes it (usePdfDocument).
+ */
+export function openPdfEarly(token: string): void {
+  const doc = openPdf(token, undefined);
+  // Nobody may take it (the link is unknown, or the page shows no viewer): not an error of its own.
+  doc.catch(() => undefined);
+  early = { token, doc };
+}
+
+/** The PDF opened early for this viewer, once: a later version (after signing) is fetched again. */
+function takeEarly(token: string, pdfUrl: string | undefined, version: number): Promise<PDFDocumentProxy> | undefined {
+  if (!early || pdfUrl !== undefined || version !== 0 || early.token !== token) {
+    return undefined;
+  }
+  const { doc } = early;
+  early = undefined;
+  // Failed early (a network blip, or before the link could answer): the viewer asks once more itself.
+  return doc.catch(() => openPdf(token, pdfUrl));
+}
+
 /** Fetches and opens the PDF; `failed` when it cannot. Nothing is loaded for an outline only. */
 export function usePdfDocument(token: string, pdfUrl: string | undefined, version: number, outlineOnly: boolean) {
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
   const [failed, setFailed] = useState(false);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` changes when the PDF gained a signature and must be fetched again
+  // `version` changes when the PDF gained a signature: it is fetched again.
   useEffect(() => {
     let cancelled = false;
     let loaded: PDFDocumentProxy | undefined;
@@ -53,8 +98,7 @@ export function usePdfDocument(token: string, pdfUrl: string | undefined, versio
       return;
     }
     (async () => {
-      const [pdfjs, data] = await Promise.all([loadPdfJs(), pdfUrl ? fetchPdf(pdfUrl) : getPdf(token)]);
-      loaded = await openPdfData(pdfjs, data).promise;
+      loaded = await (takeEarly(token, pdfUrl, version) ?? openPdf(token, pdfUrl));
       if (cancelled) {
         void loaded.destroy();
         return;

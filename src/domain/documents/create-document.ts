@@ -13,6 +13,7 @@ import { ensureBlob } from '../../store/blob-fence.js';
 import type { Database } from '../../store/schema.js';
 import { appendHistory, firstHistoryEntry } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
+import { keepPageSizes } from './page-sizes.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
 import { adoptDecryptedCopy, type DecryptedDetails } from './decrypted-source.js';
 import { exhausted, requirePieceLeft } from '../packages/consume-piece.js';
@@ -147,8 +148,9 @@ export async function createDocument(
   }
   // An orphan sweep may have removed these bytes between the put and the insert, which held the
   // blob's lock (store/blob-fence.ts): no one knows the ticket before this answer, so storing them
-  // again here is in time.
-  await ensureBlob(deps.blobs, doc.sha256, doc.source.bytes);
+  // again here is in time. The page sizes read above are kept for the signer pages, whose first
+  // open would otherwise read the whole file again (a QR code drawn since changes no page's size).
+  await Promise.all([ensureBlob(deps.blobs, doc.sha256, doc.source.bytes), keepPageSizes(deps.db, doc.sha256, pdf.pages)]);
   return answer(deps, req, doc);
 }
 

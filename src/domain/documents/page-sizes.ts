@@ -1,10 +1,12 @@
 // The page sizes of a stored PDF for the signer pages (GET /sign/api/{token}, the set's and the
-// public document page): read in the PDF jail on the first open only, then from pdf_page_sizes. A
-// long contract opened on a phone waited for the whole file to be parsed at every open (seconds for
-// 300 pages) before the viewer could lay out its pages. The blob is content-addressed, so its hash
-// names its pages for good.
+// public document page): kept in pdf_page_sizes when the document is created (the creation reads
+// the file anyway), else read in the PDF jail on the first open only (a file stored before they
+// were kept). A long contract opened on a phone waited for the whole file to be parsed before the
+// viewer could lay out its pages (seconds for 300 pages), and most links are opened once. The blob
+// is content-addressed, so its hash names its pages for good.
 import type { Deps } from '../deps.js';
 import { findPageSizes, savePageSizes, type StoredPageSize } from '../../store/page-sizes-repo.js';
+import type { PdfInfo } from '../../pdf/inspect-pdf.js';
 import { readPdf } from './read-pdf.js';
 
 export type PageSize = StoredPageSize & { page: number };
@@ -18,8 +20,14 @@ export async function pageSizesOf(
   if (!sizes) {
     // Only the jail reads the file: in shared memory, its worker reaches it without a copy.
     const pdf = await readPdf(deps.pdfJail, await deps.blobs.get(sha256, { shared: opts.shared }), deps.config.limits.pages);
-    sizes = pdf.pages.map((p) => ({ width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation }));
-    await savePageSizes(deps.db, sha256, sizes);
+    sizes = await keepPageSizes(deps.db, sha256, pdf.pages);
   }
   return sizes.map((p, i) => ({ page: i, width: p.width, height: p.height, rotation: p.rotation }));
+}
+
+/** Keeps the sizes of the pages read from the file stored as `sha256` (its CropBox and /Rotate). */
+export async function keepPageSizes(db: Deps['db'], sha256: string, pages: PdfInfo['pages']): Promise<StoredPageSize[]> {
+  const sizes = pages.map((p) => ({ width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation }));
+  await savePageSizes(db, sha256, sizes);
+  return sizes;
 }

@@ -31,6 +31,14 @@ export async function sendSignInLink(
     documentId: null,
     kind: 'panel_sign_in',
     to: o.user.email,
-    mail: panelSignInMail({ language: o.language, accountName: o.accountName, url, minutes: SIGN_IN_LINK_MINUTES }),
+    // The operator's service speaks here, as on the sign-in page: under its name, not the account's
+    // brand (the From name follows it too: jobs/send-email.ts).
+    mail: panelSignInMail({
+      language: o.language,
+      accountName: o.accountName,
+      service: deps.config.operatorBrand.name,
+      url,
+      minutes: SIGN_IN_LINK_MINUTES,
+    }),
   });
 }

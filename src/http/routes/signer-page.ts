@@ -12,6 +12,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorResponse } from '../../schemas/common.js';
 import { AssetParams, HtmlPage, PageTicketParams, PageTokenParams, SignerPageQuery } from '../../schemas/service.js';
 import { errorBody } from '../errors.js';
+import type { TitledPage } from '../../domain/signing/page-title.js';
+import { escapeHtml } from '../../notify/email-templates.js';
 import { allowFramingBy } from '../frame-guard.js';
 
 /** Where `npm run build:web` writes the page. */
@@ -32,7 +34,10 @@ export const PAGE_HEADERS = {
 /** The origin that may frame a link's page (domain/signing/embedding.ts), or null. */
 export type EmbeddingOf = (link: { kind: 'document' | 'set'; token: string }, asked: string | undefined) => Promise<string | null>;
 
-export function signerPageRoutes(opts: { distDir?: string; embedding?: EmbeddingOf } = {}) {
+/** The page's <title> for what it opens (domain/signing/page-title.ts); without it, the built page's own. */
+export type TitleOf = (page: TitledPage) => Promise<string>;
+
+export function signerPageRoutes(opts: { distDir?: string; embedding?: EmbeddingOf; title?: TitleOf } = {}) {
   const dist = opts.distDir ?? WEB_DIST;
   return async function routes(fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -51,24 +56,28 @@ export function signerPageRoutes(opts: { distDir?: string; embedding?: Embedding
     // With `?embed_origin=`, a site the link's account listed may frame the page (embedding mode).
     const signer = { ...page, params: PageTokenParams, querystring: SignerPageQuery };
     app.get('/sign/set/:token', { schema: signer }, async (req, reply) => {
-      await allowEmbedding(reply, 'set', req.params.token, req.query.embed_origin);
-      return sendPage(reply);
+      const link = { kind: 'set', token: req.params.token } as const;
+      await allowEmbedding(reply, link, req.query.embed_origin);
+      return sendPage(reply, link);
     });
     app.get('/sign/:token', { schema: signer }, async (req, reply) => {
-      await allowEmbedding(reply, 'document', req.params.token, req.query.embed_origin);
-      return sendPage(reply);
+      const link = { kind: 'document', token: req.params.token } as const;
+      await allowEmbedding(reply, link, req.query.embed_origin);
+      return sendPage(reply, link);
     });
     // /document/{ticket} (document_url): the same page, where a signer chooses their box and asks for their link.
-    app.get('/document/:ticket', { schema: { ...page, params: PageTicketParams } }, async (_req, reply) => sendPage(reply));
+    app.get('/document/:ticket', { schema: { ...page, params: PageTicketParams } }, async (req, reply) =>
+      sendPage(reply, { kind: 'ticket', ticket: req.params.ticket }),
+    );
 
-    async function allowEmbedding(reply: FastifyReply, kind: 'document' | 'set', token: string, asked: string | undefined) {
-      const origin = asked && opts.embedding ? await opts.embedding({ kind, token }, asked) : null;
+    async function allowEmbedding(reply: FastifyReply, link: { kind: 'document' | 'set'; token: string }, asked: string | undefined) {
+      const origin = asked && opts.embedding ? await opts.embedding(link, asked) : null;
       if (origin) {
         allowFramingBy(reply, origin);
       }
     }
 
-    async function sendPage(reply: FastifyReply) {
+    async function sendPage(reply: FastifyReply, titled: TitledPage) {
       const index = join(dist, 'index.html');
       if (!existsSync(index)) {
         return reply
@@ -81,7 +90,11 @@ export function signerPageRoutes(opts: { distDir?: string; embedding?: Embedding
             ),
           );
       }
-      return reply.headers(PAGE_HEADERS).send(await readFile(index));
+      const html = await readFile(index, 'utf8');
+      const title = opts.title ? await opts.title(titled) : undefined;
+      return reply
+        .headers(PAGE_HEADERS)
+        .send(title === undefined ? html : html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`));
     }
   };
 }

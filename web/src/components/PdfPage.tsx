@@ -62,8 +62,10 @@ export function PdfPage({ doc, index, total, width, height, boxes, signed, geome
         // biome-ignore lint/a11y/noAriaHiddenOnFocusable: a canvas takes no focus; the text layer below carries the page's words
         <canvas ref={canvas} className="page-canvas" aria-hidden="true" data-rendered={rendered ? 'true' : 'false'} />
       )}
-      {!outlineOnly && <div ref={textLayer} className="textLayer" data-testid="text-layer" />}
-      {!rendered && !outlineOnly && (
+      {/* Near the screen only, like the canvas: hundreds of far pages laid out with their own
+          layer and "loading" text cost a phone's main thread before page 1. */}
+      {!outlineOnly && near && <div ref={textLayer} className="textLayer" data-testid="text-layer" />}
+      {!rendered && !outlineOnly && near && (
         <span className="page-loading" aria-hidden="true">
           {t.pageLoading}
         </span>

@@ -3,9 +3,10 @@
 // screen, with a text layer over it (screen readers read the contract; text can be selected). The
 // signer's boxes are drawn over their pages. A sticky toolbar shows the page in view, zooms, and
 // takes the signer from one of their boxes to the next.
-import { type CSSProperties, type ReactNode, useRef, useState } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Rect } from '../api';
 import { useI18n } from '../i18n';
+import { mark } from '../timing';
 import { usePageInView, usePdfDocument } from '../use-pdf-document';
 import { PdfPage } from './PdfPage';
 import { ViewerToolbar } from './ViewerToolbar';
@@ -65,6 +66,8 @@ export function PdfViewer({
   const [zoom, setZoom] = useState(1);
   const pagesRef = useRef<HTMLDivElement>(null);
   const current = usePageInView(pagesRef);
+  // Every page has its placeholder in the document (committed, before the browser lays them out).
+  useEffect(() => mark('pages-placed'), []);
 
   // The signer's own boxes, in reading order: page, then top to bottom (PDF y grows upwards).
   const mine = boxes

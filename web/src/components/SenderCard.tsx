@@ -1,10 +1,11 @@
-// Who asks for the signature and as whom one signs: the account's name and logo (set by the
-// operator with `sello account update`), the sender's message when the workflow has one, and the
-// signer as the link names them.
+// Who asks for the signature and as whom one signs: the account's name (set by the operator with
+// `sello account update`), the sender's message when the workflow has one, and the signer as the
+// link names them. The account's logo is the page header's (PageShell.tsx), shown once: drawn here
+// too, the same image stood twice on the first screen.
 import { useI18n } from '../i18n';
 
 export interface SenderCardProps {
-  sender: { name: string; logo: string | null };
+  sender: { name: string };
   message: string | null;
   /** The signer's name, then their email address when the link has one. */
   signer: { name: string | null; email: string | null };
@@ -16,12 +17,9 @@ export function SenderCard({ sender, message, signer }: SenderCardProps) {
   return (
     <section className="sender" aria-label={sender.name ? t.senderAsks(sender.name) : t.signingAs} data-testid="sender-card">
       {sender.name && (
-        <div className="sender-head">
-          {sender.logo && <img className="sender-logo" src={sender.logo} alt="" data-testid="sender-logo" />}
-          <p className="sender-asks" data-testid="sender-name">
-            {t.senderAsks(sender.name)}
-          </p>
-        </div>
+        <p className="sender-asks" data-testid="sender-name">
+          {t.senderAsks(sender.name)}
+        </p>
       )}
       {message && (
         <figure className="sender-message">

@@ -35,7 +35,7 @@ export function DocumentList({
         {st.documentsHeading}
       </h2>
       <ul>
-        {documents.map((d) => {
+        {documents.map((d, i) => {
           const open = shown.has(d.document_ticket);
           const signed = d.signer_status === 'signed';
           return (
@@ -55,7 +55,7 @@ export function DocumentList({
                 </button>
               </li>
               {open && (
-                <li className="set-viewer">
+                <li className="set-viewer" data-embed-document={d.document_ticket} data-box-offset={boxesBefore(documents, i)}>
                   <PdfViewer
                     token={token}
                     pdfUrl={d.pdf_url}
@@ -73,6 +73,9 @@ export function DocumentList({
     </section>
   );
 }
+
+/** The signer's boxes in the documents before the `i`th: its boxes' place among all of the set's (use-embed-events.ts). */
+const boxesBefore = (documents: SetDocument[], i: number) => documents.slice(0, i).reduce((n, d) => n + d.boxes.length, 0);
 
 /** After signing: the outcome, and each signed PDF to download. */
 export function SignedSet({ documents, signedAt, setStatus }: { documents: SetDocument[]; signedAt: string | null; setStatus: string }) {
