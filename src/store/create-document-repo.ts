@@ -9,6 +9,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { blobSharedLockSql } from './blob-fence.js';
 import { pieceSourceCtes } from './packages-repo.js';
+import type { StoredPageSize } from './page-sizes-repo.js';
 import { executePrepared } from './prepared.js';
 import type { Database, DocumentStatus, DocumentsTable } from './schema.js';
 
@@ -64,6 +65,8 @@ export interface NewDocument {
     options: string[] | null;
     dateFormat: string | null;
   }[];
+  /** The file's page sizes for the signer pages (pdf_page_sizes; kept once per file). */
+  pageSizes: StoredPageSize[];
   /** The history's first entry: the chain's start (prev_hash) and its hash, computed by the caller. */
   firstEntry: { action: string; actor: string; ip: string | null; details: unknown; prevHash: string; hash: string };
   /** How the consumed piece is reported (the document's origin). */
@@ -157,6 +160,10 @@ export async function insertCreatedDocument(q: Kysely<Database>, d: NewDocument)
       insert into document_history (document_id, seq, at, action, actor, ip, details, prev_hash, hash)
       select doc.id, 1, ${d.createdAt}, ${e.action}, ${e.actor}, ${e.ip}, ${JSON.stringify(e.details)}::jsonb, ${e.prevHash}, ${e.hash}
         from doc
+    ), page_sizes as (
+      insert into pdf_page_sizes (sha256, pages)
+      select ${d.sha256}, ${JSON.stringify(d.pageSizes)}::jsonb from doc
+          on conflict (sha256) do nothing
     ), consumed as (
       insert into consumption (account_id, kind, channel, package_id, document_id, at)
       select ${d.accountId}, 'documents', ${d.channel}, (select id from piece_source), doc.id, ${d.createdAt} from doc

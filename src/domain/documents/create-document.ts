@@ -13,7 +13,8 @@ import { ensureBlob } from '../../store/blob-fence.js';
 import type { Database } from '../../store/schema.js';
 import { appendHistory, firstHistoryEntry } from '../history/append-history.js';
 import { generatePdfFromTemplate } from '../templates/generate-pdf.js';
-import { keepPageSizes } from './page-sizes.js';
+import { pageSizesOf } from './page-sizes.js';
+import type { StoredPageSize } from '../../store/page-sizes-repo.js';
 import { pdfJailError, readPdf } from './read-pdf.js';
 import { adoptDecryptedCopy, type DecryptedDetails } from './decrypted-source.js';
 import { exhausted, requirePieceLeft } from '../packages/consume-piece.js';
@@ -68,6 +69,7 @@ interface PlannedDocument {
   stickerIds: string[];
   signerFields: PlannedSignerField[];
   fieldIds: string[];
+  pageSizes: StoredPageSize[];
 }
 
 export async function createDocument(
@@ -128,6 +130,9 @@ export async function createDocument(
     stickerIds: stickers.map(() => newPublicId()),
     signerFields,
     fieldIds,
+    // Kept by the creation's statement for the signer pages, whose first open would otherwise read
+    // the whole file again (a QR code or the fields drawn since change no page's size).
+    pageSizes: pageSizesOf(pdf.pages),
   };
   const now = clock.now();
   // Decided at creation (null: the account's default, read by the insert): a later change of the
@@ -148,9 +153,8 @@ export async function createDocument(
   }
   // An orphan sweep may have removed these bytes between the put and the insert, which held the
   // blob's lock (store/blob-fence.ts): no one knows the ticket before this answer, so storing them
-  // again here is in time. The page sizes read above are kept for the signer pages, whose first
-  // open would otherwise read the whole file again (a QR code drawn since changes no page's size).
-  await Promise.all([ensureBlob(deps.blobs, doc.sha256, doc.source.bytes), keepPageSizes(deps.db, doc.sha256, pdf.pages)]);
+  // again here is in time.
+  await ensureBlob(deps.blobs, doc.sha256, doc.source.bytes);
   return answer(deps, req, doc);
 }
 
@@ -309,6 +313,7 @@ async function insertRows(
       rect: s.rect,
       extra: s.extra,
     })),
+    pageSizes: doc.pageSizes,
     signerFields: doc.signerFields.map((f, i) => ({
       fieldId: doc.fieldIds[i],
       stickerId: doc.stickerIds[f.stickerIndex],

@@ -1,6 +1,6 @@
 // The page sizes of a stored PDF for the signer pages (GET /sign/api/{token}, the set's and the
-// public document page): kept in pdf_page_sizes when the document is created (the creation reads
-// the file anyway), else read in the PDF jail on the first open only (a file stored before they
+// public document page): kept in pdf_page_sizes by the creation's statement (the creation reads
+// the file anyway: store/create-document-repo.ts), else read in the PDF jail on the first open only (a file stored before they
 // were kept). A long contract opened on a phone waited for the whole file to be parsed before the
 // viewer could lay out its pages (seconds for 300 pages), and most links are opened once. The blob
 // is content-addressed, so its hash names its pages for good.
@@ -11,7 +11,7 @@ import { readPdf } from './read-pdf.js';
 
 export type PageSize = StoredPageSize & { page: number };
 
-export async function pageSizesOf(
+export async function storedPageSizes(
   deps: Pick<Deps, 'db' | 'blobs' | 'config' | 'pdfJail'>,
   sha256: string,
   opts: { shared?: boolean } = {},
@@ -25,9 +25,14 @@ export async function pageSizesOf(
   return sizes.map((p, i) => ({ page: i, width: p.width, height: p.height, rotation: p.rotation }));
 }
 
-/** Keeps the sizes of the pages read from the file stored as `sha256` (its CropBox and /Rotate). */
-export async function keepPageSizes(db: Deps['db'], sha256: string, pages: PdfInfo['pages']): Promise<StoredPageSize[]> {
-  const sizes = pages.map((p) => ({ width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation }));
+/** The sizes the signer pages show of the pages read from a file: its CropBox and /Rotate. */
+export function pageSizesOf(pages: PdfInfo['pages']): StoredPageSize[] {
+  return pages.map((p) => ({ width: p.cropBox.width, height: p.cropBox.height, rotation: p.rotation }));
+}
+
+/** Keeps the sizes of the pages read from the file stored as `sha256`. */
+async function keepPageSizes(db: Deps['db'], sha256: string, pages: PdfInfo['pages']): Promise<StoredPageSize[]> {
+  const sizes = pageSizesOf(pages);
   await savePageSizes(db, sha256, sizes);
   return sizes;
 }

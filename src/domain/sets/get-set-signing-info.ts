@@ -3,7 +3,7 @@
 // document where they have a box with its pages, their boxes and where to fetch its PDF. Opening it
 // marks the signer as having viewed each document still to sign (record-view.ts, per document).
 import type { Deps } from '../deps.js';
-import { pageSizesOf } from '../documents/page-sizes.js';
+import { storedPageSizes } from '../documents/page-sizes.js';
 import { isProven, provenByCode } from '../signing/one-time-code.js';
 import { signerProof } from '../signing/get-signing-info.js';
 import { explicitLanguage } from '../signing/workflow-language.js';
@@ -37,7 +37,7 @@ export async function getSetSigningInfo(deps: Deps, token: string, ip?: string):
   let timeZone: string | undefined;
   for (const r of s.rows) {
     const boxes = await stickersOf(deps.db, r.id);
-    const pages = await pageSizesOf(deps, r.original_sha256);
+    const pages = await storedPageSizes(deps, r.original_sha256);
     const fields = await fieldsOfSigner(deps.db, r.id);
     if (fields.length > 0) {
       timeZone ??= await accountTimeZone(deps.db, s.set.account_id);

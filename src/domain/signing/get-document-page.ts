@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { pageSizesOf } from '../documents/page-sizes.js';
+import { storedPageSizes } from '../documents/page-sizes.js';
 import { maskEmail, maskIdentifier, maskName } from '../documents/verify-document.js';
 import type { Db } from '../../store/db.js';
 import { boxesOfDocument, findPublicDocument, type PublicDocument } from '../../store/document-page-repo.js';
@@ -36,7 +36,7 @@ export async function requirePageDocument(q: Db | Transaction<Database>, ticket:
 
 export async function getDocumentPage(deps: Pick<Deps, 'db' | 'blobs' | 'config' | 'pdfJail'>, ticket: string): Promise<DocumentPage> {
   const doc = await requirePageDocument(deps.db, ticket);
-  const [boxes, pages] = await Promise.all([boxesOfDocument(deps.db, doc.id), pageSizesOf(deps, doc.original_sha256)]);
+  const [boxes, pages] = await Promise.all([boxesOfDocument(deps.db, doc.id), storedPageSizes(deps, doc.original_sha256)]);
   return {
     document: { ticket: doc.ticket, name: doc.name, status: doc.status },
     pages,

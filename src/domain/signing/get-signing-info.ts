@@ -2,7 +2,7 @@
 // document, its pages, this signer, the boxes to sign, and the state. Opening it marks the signer
 // as having viewed the document and records the view in its history (record-view.ts).
 import type { Deps } from '../deps.js';
-import { pageSizesOf } from '../documents/page-sizes.js';
+import { storedPageSizes } from '../documents/page-sizes.js';
 import { signersOf, stickersOf } from '../../store/signing-repo.js';
 import { isProven, proofOf, provenByCode } from './one-time-code.js';
 import { recordView } from './record-view.js';
@@ -29,7 +29,7 @@ export async function getSigningInfo(deps: Deps, token: string, ip?: string): Pr
     stickersOf(deps.db, s.signer.id),
     signersOf(deps.db, s.document.id),
     senderInfo(deps, s.document.account_id),
-    pageSizesOf(deps, s.document.original_sha256, { shared: true }),
+    storedPageSizes(deps, s.document.original_sha256, { shared: true }),
     fieldsOfSigner(deps.db, s.signer.id),
   ]);
   return {
