@@ -358,6 +358,19 @@ describe('remote signing with a CSC provider', () => {
     });
     expect(declined.status).toBe(303);
     expect(declined.headers.get('location')).toBe(`${s.baseUrl}/sign/${token}`);
+    // The second step lasted only as long as the revision it would sign was prepared for.
+    const stateHash = createHash('sha256').update(second.searchParams.get('state')!).digest('hex');
+    const kept = await s.deps.db
+      .selectFrom('csc_authorizations')
+      .select(['expires_at', 'signer_row_id'])
+      .where('state_hash', '=', stateHash)
+      .executeTakeFirstOrThrow();
+    const preparation = await s.deps.db
+      .selectFrom('sat_preparations')
+      .select('expires_at')
+      .where('signer_row_id', '=', kept.signer_row_id)
+      .executeTakeFirstOrThrow();
+    expect(kept.expires_at.toISOString()).toBe(preparation.expires_at.toISOString());
     expect(calls()).toEqual(['credentials/list', 'credentials/info']);
     expect((await publicCall(s.baseUrl, 'GET', `/sign/api/${token}`)).json.signer.status).not.toBe('signed');
     expect((await s.client.signatureReport(doc.document_ticket)).firmas).toEqual([]);

@@ -154,6 +154,7 @@ export async function completeCscSignature(
         hashes,
         hashAlgorithmOID: algorithm.hashAlgorithmOID,
         prepared: deps.secrets.seal(JSON.stringify(kept)),
+        preparedUntil: new Date(Math.min(...prepared.map((p) => p.expiresAt.getTime()))),
       },
     });
     return { redirect: next.authorize_url };

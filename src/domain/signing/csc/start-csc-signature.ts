@@ -126,14 +126,18 @@ export async function leaveForProvider(
     pageLanguage?: 'es' | 'en';
     setTokenSealed?: Buffer;
     fieldValues?: FieldValues;
-    credential?: { id: string; hashes: Buffer[]; hashAlgorithmOID: string; prepared: Buffer };
+    credential?: { id: string; hashes: Buffer[]; hashAlgorithmOID: string; prepared: Buffer; preparedUntil: Date };
   },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const { provider } = o;
   const now = deps.clock.now();
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(48).toString('base64url');
-  const expiresAt = new Date(now.getTime() + AUTHORIZE_MINUTES * 60_000);
+  // A second step lasts no longer than what it signs was prepared for: a later return is refused
+  // before the provider is asked to sign, not after its one-time authorization was spent.
+  const expiresAt = new Date(
+    Math.min(now.getTime() + AUTHORIZE_MINUTES * 60_000, o.credential?.preparedUntil.getTime() ?? Number.POSITIVE_INFINITY),
+  );
   await dropExpiredCscAuthorizations(deps.db, o.signerRowId, now);
   await insertCscAuthorization(deps.db, {
     state_hash: stateHash(state),
