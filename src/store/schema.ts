@@ -199,6 +199,7 @@ export interface CscAuthorizationsTable {
   used_at: NullableTimestamp;
   set_token_sealed: Buffer | null;
   field_values: NullableJson;
+  prepared_sealed: Buffer | null;
 }
 
 /** A row of `document_history`. */

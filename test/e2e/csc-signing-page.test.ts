@@ -2,6 +2,8 @@
 // provider (simulated on loopback, csc-provider.ts), approves there, and comes back to their page
 // with the document signed by the provider's credential; pdfsig trusts the signature. On a set
 // link, one approval at the provider signs every document of the set and brings them back to the set.
+// A SCAL2 credential (authMode oauth2code) takes the signer to the provider twice: the second
+// approval is of the hash of what they sign.
 import { X509Certificate } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
@@ -14,6 +16,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 import { pdfsig } from '../helpers/validators.js';
 
 const LUIS = { name: 'Luis Romero', email: 'luis@example.com' };
+const MARTA = { name: 'Marta Ruiz', email: 'marta@example.com' };
 
 let s: TestServer;
 let browser: Browser;
@@ -37,6 +40,8 @@ beforeAll(async () => {
     chainDer: [new X509Certificate(ca.rootPem).raw],
     privateKey: c.privateKey,
   });
+  const m = await ca.issue(MARTA);
+  tsp.add({ credentialID: 'marta-scal2', user: 'marta', certificateDer: m.der, chainDer: [], privateKey: m.privateKey, scal: '2' });
   tsp.signInAs('luis');
 }, 180_000);
 afterAll(async () => {
@@ -106,6 +111,40 @@ describe('the signer page with remote signing (CSC)', () => {
       const checked = await pdfsig((await s.client.downloadDocument('original', ticket)).bytes, ca.rootPem);
       expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: LUIS.name });
     }
+    await context.close();
+  }, 120_000);
+
+  it('a SCAL2 credential: the provider is visited twice, the second time to approve the hash; back signed, pdfsig trusts it', async () => {
+    tsp.signInAs('marta');
+    const doc = await s.client.createDocument({
+      b64_doc: (await makePdf([A4])).toString('base64'),
+      name: 'Contrato',
+      stickers: [{ authority: 'CSC', data: MARTA.email, name: 'Marta', page: 0, rect: { lx: 60, ly: 60, tx: 280, ty: 130 } }],
+    });
+    const context = await browser.newContext({ locale: 'en-GB' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(doc.stickers[0].signer_url);
+    await page.getByRole('heading', { name: 'Sign with your signing provider' }).waitFor();
+    await page.locator('#remote-consent').check();
+    await page.getByRole('button', { name: 'Continue with my provider' }).click();
+    await page.waitForURL((u) => u.searchParams.get('scope') === 'service', { timeout: 30_000 });
+    await page.getByRole('link', { name: 'Approve' }).click();
+    await page.waitForURL((u) => u.searchParams.get('scope') === 'credential', { timeout: 60_000 });
+    const second = new URL(page.url());
+    expect([second.origin, second.searchParams.get('credentialID'), second.searchParams.get('numSignatures')]).toEqual([
+      new URL(tsp.baseUrl).origin,
+      'marta-scal2',
+      '1',
+    ]);
+    expect((await s.client.signatureReport(doc.document_ticket)).firmas).toEqual([]);
+    await page.getByRole('link', { name: 'Approve' }).click();
+    await page.getByTestId('signed-state').waitFor({ timeout: 60_000 });
+    expect(page.url()).toBe(doc.stickers[0].signer_url);
+    expect(problems).toEqual([]);
+    const checked = await pdfsig((await s.client.downloadDocument('original', doc.document_ticket)).bytes, ca.rootPem);
+    expect(checked.signatures[0], checked.output).toMatchObject({ valid: true, trusted: true, commonName: MARTA.name });
     await context.close();
   }, 120_000);
 });

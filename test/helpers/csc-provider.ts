@@ -1,9 +1,12 @@
 // A remote signing provider on loopback, speaking the Cloud Signature Consortium API v2 as a
 // qualified trust service provider offers it: oauth2/authorize (an approval page; its button sends
-// the signer back with a code), oauth2/token (authorization code with PKCE, RFC 7636 S256, the
-// client authenticated by its secret), credentials/list, credentials/info (the certificate chain,
-// the key's algorithms, the SCAL), credentials/authorize (the SAD of a SCAL2 credential, bound to the
-// hashes it may sign, CSC API v2 §11.6) and signatures/signHash (RSASSA-PKCS1-v1_5 over SHA-256,
+// the signer back with a code) of scope `service` or of scope `credential` for one credential and
+// the hashes it may sign (§8.4.2), oauth2/token (authorization code with PKCE, RFC 7636 S256, the
+// client authenticated by its secret), credentials/list and credentials/info (the certificate
+// chain, the key's algorithms, the SCAL, the authMode) under a `service` token,
+// credentials/authorize (the SAD of an `implicit` credential, bound to the hashes it may sign,
+// §11.6) and signatures/signHash: under a `service` token with a SAD, or under a `credential` token
+// for the very hashes it was granted for, as many as it said (RSASSA-PKCS1-v1_5 over SHA-256,
 // RSASSA-PSS with its parameters, ECDSA: openssl signs the given digest as a token would). Each
 // signer's credential is a key and a certificate from a test CA (cert-pki.ts) the operator trusts.
 import { execFileSync } from 'node:child_process';
@@ -22,9 +25,22 @@ export interface CscCredential {
   privateKey: KeyObject;
   /** credentials/info's key/algo; default sha256WithRSAEncryption, or ecdsa-with-SHA256 for an EC key. */
   algo?: string[];
-  /** Sole Control Assurance Level: "2" needs a SAD bound to the hashes (credentials/authorize). Default "1". */
+  /** Sole Control Assurance Level: "2" signs only hashes the signer authorized. Default "1". */
   scal?: '1' | '2';
+  /**
+   * How the credential is authorized (§11.5): `implicit` (credentials/authorize, no PIN), or
+   * `oauth2code` (an OAuth 2.0 authorization of scope `credential` with the hashes). Default
+   * `implicit` for SCAL1, `oauth2code` for SCAL2.
+   */
+  authMode?: 'implicit' | 'explicit' | 'oauth2code';
 }
+
+const authModeOf = (c: CscCredential) => c.authMode ?? ((c.scal ?? '1') === '2' ? 'oauth2code' : 'implicit');
+
+/** What an access token authorizes: the `service` (list, info, authorize), or one credential's signatures of these hashes. */
+type Grant =
+  | { user: string; scope: 'service' }
+  | { user: string; scope: 'credential'; credentialID: string; hashes: Set<string>; left: number };
 
 // The OIDs the simulated provider speaks (CSC API v2 §11.5, §11.9; RFC 8017, RFC 5758).
 const OIDS = {
@@ -45,7 +61,7 @@ export interface CscProvider {
   add(c: CscCredential): void;
   /** Who the approval page signs in as (the signer at the provider). */
   signInAs(user: string): void;
-  /** An access token for `user`, as the token endpoint would give after their approval. */
+  /** An access token of scope `service` for `user`, as the token endpoint would give after their approval. */
   tokenFor(user: string): string;
   close(): Promise<void>;
 }
@@ -69,8 +85,8 @@ export async function startCscProvider(): Promise<CscProvider> {
   const clientId = 'sello-test-client';
   const clientSecret = randomBytes(16).toString('hex');
   const credentials: CscCredential[] = [];
-  const codes = new Map<string, { user: string; challenge: string; redirectUri: string }>();
-  const tokens = new Map<string, string>();
+  const codes = new Map<string, { grant: Grant; challenge: string; redirectUri: string }>();
+  const tokens = new Map<string, Grant>();
   const calls: CscProvider['calls'] = [];
   /** SADs given by credentials/authorize: whose, for which credential, the hashes and how many signatures left. */
   const sads = new Map<string, { user: string; credentialID: string; hashes: Set<string>; left: number }>();
@@ -118,15 +134,36 @@ export async function startCscProvider(): Promise<CscProvider> {
       const text = await body(req);
       if (url.pathname === '/csc/v2/oauth2/authorize' && req.method === 'GET') {
         const q = url.searchParams;
-        if (q.get('client_id') !== clientId || q.get('response_type') !== 'code' || q.get('scope') !== 'credential') {
+        const scope = q.get('scope');
+        if (q.get('client_id') !== clientId || q.get('response_type') !== 'code' || (scope !== 'service' && scope !== 'credential')) {
           return json(400, { error: 'invalid_request' });
         }
         if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) {
           return json(400, { error: 'invalid_request', error_description: 'PKCE S256 required' });
         }
+        let grant: Grant = { user, scope: 'service' };
+        if (scope === 'credential') {
+          // §8.4.2: the credential, how many signatures, and the hashes (base64url, comma-separated) with their algorithm.
+          const cred = credentials.find((c) => c.user === user && c.credentialID === q.get('credentialID'));
+          const hashes = (q.get('hashes') ?? '').split(',').filter((h) => h !== '');
+          const n = Number(q.get('numSignatures'));
+          if (!cred || !Number.isInteger(n) || n < 1 || hashes.length !== n || !q.get('hashAlgorithmOID')) {
+            return json(400, {
+              error: 'invalid_request',
+              error_description: 'credentialID, numSignatures, hashes and hashAlgorithmOID required',
+            });
+          }
+          grant = {
+            user,
+            scope: 'credential',
+            credentialID: cred.credentialID,
+            hashes: new Set(hashes.map((h) => Buffer.from(h, 'base64url').toString('base64'))),
+            left: n,
+          };
+        }
         const code = randomBytes(12).toString('hex');
         const redirectUri = q.get('redirect_uri') ?? '';
-        codes.set(code, { user, challenge: q.get('code_challenge')!, redirectUri });
+        codes.set(code, { grant, challenge: q.get('code_challenge')!, redirectUri });
         const back = new URL(redirectUri);
         back.searchParams.set('code', code);
         back.searchParams.set('state', q.get('state') ?? '');
@@ -154,16 +191,20 @@ export async function startCscProvider(): Promise<CscProvider> {
         }
         codes.delete(f.get('code')!);
         const token = randomBytes(16).toString('hex');
-        tokens.set(token, c.user);
+        tokens.set(token, c.grant);
         return json(200, { access_token: token, token_type: 'Bearer', expires_in: 600 });
       }
-      const who = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
-      if (!who) {
+      const grant = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
+      if (!grant) {
         return json(401, { error: 'invalid_token' });
       }
+      const who = grant.user;
       const b = text ? (JSON.parse(text) as Record<string, unknown>) : {};
       calls.push({ path: url.pathname, body: b });
       const mine = credentials.filter((c) => c.user === who);
+      if (grant.scope !== 'service' && url.pathname !== '/csc/v2/signatures/signHash') {
+        return json(403, { error: 'insufficient_scope', error_description: 'this call needs an access token of scope service' });
+      }
       if (url.pathname === '/csc/v2/credentials/list') {
         return json(200, { credentialIDs: mine.map((c) => c.credentialID) });
       }
@@ -176,11 +217,18 @@ export async function startCscProvider(): Promise<CscProvider> {
         return json(200, {
           key: { status: 'enabled', algo: cred.algo ?? [ec ? OIDS.ecdsaWithSha256 : OIDS.sha256WithRsa], len: ec ? 256 : 2048 },
           cert: { status: 'valid', certificates: [cred.certificateDer, ...cred.chainDer].map((d) => d.toString('base64')) },
-          auth: { mode: 'oauth2code' },
+          authMode: authModeOf(cred),
           SCAL: cred.scal ?? '1',
         });
       }
       if (url.pathname === '/csc/v2/credentials/authorize') {
+        // An oauth2code credential is authorized at oauth2/authorize only; no PIN is asked of an implicit one.
+        if (authModeOf(cred) === 'oauth2code') {
+          return json(400, { error: 'invalid_request', error_description: 'this credential is authorized through oauth2/authorize' });
+        }
+        if (authModeOf(cred) === 'explicit' && typeof b.PIN !== 'string' && typeof b.OTP !== 'string') {
+          return json(400, { error: 'invalid_request', error_description: 'PIN or OTP required' });
+        }
         const hashes = Array.isArray(b.hashes) ? (b.hashes as unknown[]).filter((h): h is string => typeof h === 'string') : [];
         const n = Number(b.numSignatures);
         // §11.6: SCAL2 needs the hashes (and their algorithm); numSignatures is their count.
@@ -200,13 +248,22 @@ export async function startCscProvider(): Promise<CscProvider> {
           return json(400, { error: 'invalid_request', error_description: 'hashes required' });
         }
         const hashes = b.hashes as string[];
-        if ((cred.scal ?? '1') === '2') {
-          // The SAD authorizes these hashes of this credential only, as many times as it said.
+        if (grant.scope === 'credential') {
+          // A credential-scoped token signs its credential's granted hashes only, as many times as it said.
+          if (grant.credentialID !== cred.credentialID || grant.left < hashes.length) {
+            return json(400, { error: 'invalid_request', error_description: 'the access token does not authorize this credential' });
+          }
+          if (!hashes.every((h) => grant.hashes.has(h))) {
+            return json(400, { error: 'invalid_request', error_description: 'the access token does not authorize these hashes' });
+          }
+          grant.left -= hashes.length;
+        } else {
+          // A service token signs only with a SAD for these hashes of this credential (§11.9).
           const sad = typeof b.SAD === 'string' ? sads.get(b.SAD) : undefined;
           if (!sad || sad.user !== who || sad.credentialID !== cred.credentialID || sad.left < hashes.length) {
-            return json(400, { error: 'invalid_request', error_description: 'a valid SAD is required for this SCAL2 credential' });
+            return json(400, { error: 'invalid_request', error_description: 'a valid SAD is required with a service access token' });
           }
-          if (!hashes.every((h) => sad.hashes.has(h))) {
+          if ((sad.hashes.size > 0 || (cred.scal ?? '1') === '2') && !hashes.every((h) => sad.hashes.has(h))) {
             return json(400, { error: 'invalid_request', error_description: 'the SAD does not authorize these hashes' });
           }
           sad.left -= hashes.length;
@@ -237,7 +294,7 @@ export async function startCscProvider(): Promise<CscProvider> {
     },
     tokenFor: (u) => {
       const token = randomBytes(16).toString('hex');
-      tokens.set(token, u);
+      tokens.set(token, { user: u, scope: 'service' });
       return token;
     },
     close: async () => {

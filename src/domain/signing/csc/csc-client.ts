@@ -1,9 +1,11 @@
 // The Cloud Signature Consortium API v2 as this service calls it on a signer's behalf: the token
 // request of the authorization code grant (RFC 6749 §4.1.3, with the PKCE verifier of RFC 7636),
 // credentials/list, credentials/info (the credential's certificate chain, its key's algorithms, its
-// SCAL), credentials/authorize (a SCAL2 credential's Signature Activation Data, bound to the hash it
-// will sign: CSC API v2 §11.6) and signatures/signHash (§11.9) with the signature algorithm the
-// credential's key makes (RSA PKCS#1 v1.5 or PSS, ECDSA).
+// SCAL and authMode), credentials/authorize (the Signature Activation Data of a credential the
+// provider authorizes by its own means, authMode `implicit`, bound to the hashes it will sign: CSC
+// API v2 §11.6) and signatures/signHash (§11.9) with the signature algorithm the credential's key
+// makes (RSA PKCS#1 v1.5 or PSS, ECDSA), under that SAD or under an access token of scope
+// `credential` the signer granted for those very hashes (authMode `oauth2code`).
 // The provider's address is the operator's setting, not a client's, so it does not go through the
 // client URL guard; every call has a time limit and a size limit.
 import type { CscProvider } from '../../../config.js';
@@ -21,9 +23,17 @@ export interface CscCredential {
   chainDer: Buffer[];
   /** key/algo: the OIDs of the algorithms the key signs with (an empty list says nothing). */
   algorithms: string[];
-  /** Sole Control Assurance Level: "2" signs only hashes a SAD authorizes (credentials/authorize). */
+  /** Sole Control Assurance Level: "2" signs only hashes the signer authorized. */
   scal: '1' | '2';
+  /**
+   * How the provider authorizes the credential (§11.5): `implicit` by its own means
+   * (credentials/authorize with no PIN or OTP), `explicit` with a PIN or OTP the signing application
+   * collects, `oauth2code` through an OAuth 2.0 authorization of scope `credential`.
+   */
+  authMode: 'implicit' | 'explicit' | 'oauth2code';
 }
+
+const AUTH_MODES = ['implicit', 'explicit', 'oauth2code'] as const;
 
 /** What signHash is asked for: signAlgo (and its parameters) and the hash algorithm, for the key's scheme. */
 export function signAlgorithmFor(credential: Pick<CscCredential, 'algorithms'>, scheme: ExternalScheme) {
@@ -115,6 +125,8 @@ export async function listCredentials(provider: CscProvider, accessToken: string
         chainDer: certificates.map((c) => Buffer.from(c, 'base64')),
         algorithms: strings((info.key as { algo?: unknown } | undefined)?.algo),
         scal: info.SCAL === '2' ? '2' : '1',
+        // A provider that does not say is taken at its most demanding for a SCAL2 credential.
+        authMode: AUTH_MODES.find((m) => m === info.authMode) ?? (info.SCAL === '2' ? 'oauth2code' : 'implicit'),
       });
     }
   }
@@ -122,8 +134,9 @@ export async function listCredentials(provider: CscProvider, accessToken: string
 }
 
 /**
- * credentials/authorize for one signature of each of `hashes` (§11.6): the SAD a SCAL2 credential
- * needs, bound by the provider to those hashes, so what is signed is exactly what was authorized.
+ * credentials/authorize for one signature of each of `hashes` (§11.6): the SAD an access token of
+ * scope `service` needs to sign, bound by the provider to those hashes, so what is signed is
+ * exactly what was authorized. Only for a credential of authMode `implicit`: no PIN or OTP is sent.
  */
 export async function authorizeCredential(
   provider: CscProvider,

@@ -1,6 +1,8 @@
 // POST /sign/api/{token}/csc/authorize: a CSC signer leaves for their provider's authorization page.
 // The service answers the page's address (OAuth 2.0 authorization code, RFC 6749 §4.1, with PKCE
-// S256, RFC 7636, and the CSC API v2's scope `credential`) and keeps what the return needs: the
+// S256, RFC 7636, and the CSC API v2's scope `service`: enough to list the signer's credentials and
+// read their certificates, and to sign with a credential the provider authorizes by its own means)
+// and keeps what the return needs: the
 // state (hashed: it travels in URLs and logs), the PKCE verifier (sealed), the signer, the provider.
 // The state is unguessable and used once, so a return cannot be forged or replayed for another
 // signer (RFC 6749 §10.12). From a set link, one authorization serves every document of the set.
@@ -109,8 +111,13 @@ function requireCscSigner(authority: string): void {
   }
 }
 
-/** Keeps what the return needs and answers the provider's authorization page. */
-async function leaveForProvider(
+/**
+ * Keeps what the return needs and answers the provider's authorization page: of scope `service`,
+ * or, for the second step of a credential of authMode `oauth2code`, of scope `credential` for that
+ * credential and the hashes prepared (CSC API v2 §8.4.2), with what was prepared kept sealed for the
+ * second return.
+ */
+export async function leaveForProvider(
   deps: Deps,
   o: {
     signerRowId: string;
@@ -119,13 +126,18 @@ async function leaveForProvider(
     pageLanguage?: 'es' | 'en';
     setTokenSealed?: Buffer;
     fieldValues?: FieldValues;
+    credential?: { id: string; hashes: Buffer[]; hashAlgorithmOID: string; prepared: Buffer; preparedUntil: Date };
   },
 ): Promise<{ authorize_url: string; provider: string; expires_at: string }> {
   const { provider } = o;
   const now = deps.clock.now();
   const state = randomBytes(32).toString('base64url');
   const verifier = randomBytes(48).toString('base64url');
-  const expiresAt = new Date(now.getTime() + AUTHORIZE_MINUTES * 60_000);
+  // A second step lasts no longer than what it signs was prepared for: a later return is refused
+  // before the provider is asked to sign, not after its one-time authorization was spent.
+  const expiresAt = new Date(
+    Math.min(now.getTime() + AUTHORIZE_MINUTES * 60_000, o.credential?.preparedUntil.getTime() ?? Number.POSITIVE_INFINITY),
+  );
   await dropExpiredCscAuthorizations(deps.db, o.signerRowId, now);
   await insertCscAuthorization(deps.db, {
     state_hash: stateHash(state),
@@ -137,13 +149,24 @@ async function leaveForProvider(
     expires_at: expiresAt,
     set_token_sealed: o.setTokenSealed ?? null,
     field_values: o.fieldValues === undefined ? null : JSON.stringify(o.fieldValues),
+    prepared_sealed: o.credential?.prepared ?? null,
   });
+  // The hashes, base64url and comma-separated, bind the access token to what the signer signs.
+  const scope: Record<string, string> = o.credential
+    ? {
+        scope: 'credential',
+        credentialID: o.credential.id,
+        numSignatures: String(o.credential.hashes.length),
+        hashes: o.credential.hashes.map((h) => h.toString('base64url')).join(','),
+        hashAlgorithmOID: o.credential.hashAlgorithmOID,
+      }
+    : { scope: 'service' };
   const url = new URL(`${provider.baseUrl}/oauth2/authorize`);
   url.search = new URLSearchParams({
     response_type: 'code',
     client_id: provider.clientId,
     redirect_uri: redirectUriOf(deps, provider),
-    scope: 'credential',
+    ...scope,
     state,
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
