@@ -197,8 +197,8 @@ export interface CscAuthorizationsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
-  set_token_sealed: Buffer | null;
   field_values: NullableJson;
+  set_token_sealed: Buffer | null;
   prepared_sealed: Buffer | null;
 }
 
