@@ -8,9 +8,24 @@ import { join } from 'node:path';
 export function firstSignature(pdf: Buffer): { der: Buffer; signed: Buffer } {
   const text = pdf.toString('latin1');
   const br = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text)!.slice(1, 5).map(Number);
-  const der = Buffer.from(text.slice(br[1] + 1, br[2] - 1).replace(/(00)+$/, ''), 'hex');
+  const der = derPrefix(Buffer.from(text.slice(br[1] + 1, br[2] - 1), 'hex'));
   const signed = Buffer.concat([pdf.subarray(br[0], br[0] + br[1]), pdf.subarray(br[2], br[2] + br[3])]);
   return { der, signed };
+}
+
+/**
+ * The DER value at the start of the /Contents placeholder, cut at the length its header gives:
+ * stripping the trailing zero padding instead would also strip a last byte of the CMS that is
+ * zero (a signature's last byte is, one time in 256).
+ */
+export function derPrefix(bytes: Buffer): Buffer {
+  const first = bytes[1];
+  if (first < 0x80) {
+    return bytes.subarray(0, 2 + first);
+  }
+  const n = first & 0x7f;
+  const length = bytes.subarray(2, 2 + n).reduce((acc, b) => acc * 256 + b, 0);
+  return bytes.subarray(0, 2 + n + length);
 }
 
 /**

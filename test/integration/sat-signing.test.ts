@@ -1,6 +1,7 @@
 // Signing with the signer's own SAT e.firma, without a browser: prepare, sign the returned bytes with
 // node:crypto and the test key (as the page does with WebCrypto), finish. Judged by pdfsig trusting
 // the test SAT root, `openssl cms -verify` and the report; then every refusal.
+import { derPrefix } from '../helpers/openssl-cms.js';
 import { execFile } from 'node:child_process';
 import { sign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,7 +74,7 @@ function lastSignature(file: Buffer) {
   const [a, b, c, d] = /\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(text.slice(at))!.slice(1).map(Number);
   const signed = Buffer.concat([file.subarray(a, a + b), file.subarray(c, c + d)]);
   const hex = file.subarray(a + b + 1, c - 1).toString('latin1');
-  return { signed, cms: Buffer.from(hex.replace(/(00)+$/, ''), 'hex') };
+  return { signed, cms: derPrefix(Buffer.from(hex, 'hex')) };
 }
 
 describe('signing with the SAT e.firma', () => {
