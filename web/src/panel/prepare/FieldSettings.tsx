@@ -1,9 +1,8 @@
 // A field a signer fills, as set on the placement step: its label, whether it is required, and what
 // its type takes (a text's format, a dropdown's choices, a date's format); the service's rules for
 // them are docs/api.md's, and its refusal is shown at the setting it names.
-import { SelectField, TextField } from '../fields';
+import { CheckField, SelectField, TextField, TextAreaField } from '../fields';
 import { usePanelI18n } from '../panel-i18n';
-import { CheckField, TextAreaField } from './controls';
 import { ids } from './field-errors';
 import { DATE_FORMATS, type PrepField } from './state';
 import type { Prepare } from './use-prepare';

@@ -1,9 +1,8 @@
 // Step 4: the options the API has for a document (docs/api.md, POST /developers/json and
 // "Workflows"): whether the service runs the flow, and then its order, language, reminders,
 // expiration and message; identity verification, the NOM-151 stamp and a certified email.
-import { SelectField, TextField } from '../fields';
+import { CheckField, SelectField, TextField, TextAreaField } from '../fields';
 import { usePanelI18n } from '../panel-i18n';
-import { CheckField, TextAreaField } from './controls';
 import { ids } from './field-errors';
 import type { PrepOptions } from './state';
 import type { Prepare } from './use-prepare';
