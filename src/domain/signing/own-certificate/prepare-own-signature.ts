@@ -111,7 +111,9 @@ async function prepareOnce<C extends CheckedOwnCertificate>(
     if (!input.unknownFieldsChecked) {
       refuseUnknownFields(input.fieldValues, new Set(fields.map((f) => f.field_id)));
     }
-    const filled = checkFieldValues(fields, input.fieldValues, { now, timeZone: await accountTimeZone(trx, s.document.account_id) });
+    // The account's time zone dates a field left empty; a signer without fields (most) needs no read.
+    const timeZone = fields.length > 0 ? await accountTimeZone(trx, s.document.account_id) : 'UTC';
+    const filled = checkFieldValues(fields, input.fieldValues, { now, timeZone });
     const language = legendLanguage(s.document.workflow, input.language, deps.config.defaultLanguage);
     const prepared = await prepareRevision(trx, deps, {
       s,
