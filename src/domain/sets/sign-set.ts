@@ -12,9 +12,7 @@ import { refuseEfirmaSignerOnSign } from '../signing/sat/efirma-required.js';
 import { readSignature, signWith } from '../signing/sign-document.js';
 import { openSetSession, requireSetActionable, rowSession, rowToken, type SetSigningSession } from './set-signing-session.js';
 import type { RejectBody, SetRejectResult, SetSignResult, SignBody } from '../../schemas/signing.js';
-import { fieldsOfSigner } from '../../store/signer-fields-repo.js';
-import { accountTimeZone } from '../../store/workflow-repo.js';
-import { checkFieldValues, refuseUnknownFields } from '../signing/signer-fields.js';
+import { checkSetFieldValues } from './set-field-values.js';
 
 export type { SetSignResult };
 
@@ -29,19 +27,7 @@ export async function signSet(deps: Deps, o: { token: string; body: SignBody; ip
     requireIdentityStatusVerified(row.identity_status);
   }
   await requireProven(deps, s, open[0]);
-  // Every document's values are checked before the first signature: a value refused on the third
-  // document must not leave the first two signed. One map names fields of every document (their
-  // ids are unique across documents); each signature checks its own again under its lock.
-  const known = new Set<string>();
-  const timeZone = await accountTimeZone(deps.db, s.set.account_id);
-  for (const row of open) {
-    const fields = await fieldsOfSigner(deps.db, row.id);
-    checkFieldValues(fields, o.body.field_values, { now: deps.clock.now(), timeZone });
-    for (const f of fields) {
-      known.add(f.field_id);
-    }
-  }
-  refuseUnknownFields(o.body.field_values, known);
+  await checkSetFieldValues(deps, { accountId: s.set.account_id, rows: open, values: o.body.field_values });
   let signedAt = deps.clock.now().toISOString();
   for (const row of open) {
     try {

@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.js';
 import { AppError } from '../../errors.js';
 import { requireIdentityStatusVerified, requireIdentityVerified } from '../../identity/require-identity.js';
 import { openSetSession, requireSetActionable } from '../../sets/set-signing-session.js';
+import { checkSetFieldValues } from '../../sets/set-field-values.js';
 import { openSession, requireSignable } from '../signing-session.js';
 import { legendLanguage } from '../workflow-language.js';
 import { fieldsOfSigner } from '../../../store/signer-fields-repo.js';
@@ -82,18 +83,7 @@ export async function startSetCscSignature(
   for (const row of open) {
     requireIdentityStatusVerified(row.identity_status);
   }
-  // One map names the fields of every document (their ids are unique across documents), each
-  // document's checked before leaving, as signSet checks them before the first signature.
-  const known = new Set<string>();
-  const timeZone = await accountTimeZone(deps.db, s.set.account_id);
-  for (const row of open) {
-    const fields = await fieldsOfSigner(deps.db, row.id);
-    checkFieldValues(fields, o.fieldValues, { now: deps.clock.now(), timeZone });
-    for (const f of fields) {
-      known.add(f.field_id);
-    }
-  }
-  refuseUnknownFields(o.fieldValues, known);
+  await checkSetFieldValues(deps, { accountId: s.set.account_id, rows: open, values: o.fieldValues });
   const language = legendLanguage(s.set.workflow, o.language, deps.config.defaultLanguage);
   return leaveForProvider(deps, {
     fieldValues: o.fieldValues,
