@@ -4,7 +4,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DateTime, StringEnum, examples } from './common.js';
 import { FieldValues } from './signer-fields.js';
-import { SatFinishBody } from './sat-signing.js';
+import { SatFinishBody, SetFinishTicket, SetPrepareTicket } from './sat-signing.js';
 
 export const CertPrepareBody = Type.Object({
   certificate: Type.String({ minLength: 1, description: "the signer's certificate, DER in Base64" }),
@@ -73,10 +73,7 @@ export type CertFinishBody = Static<typeof CertFinishBody>;
 examples(CertFinishBody, { preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14', signature: 'Jd0pW2b5...' });
 
 /** The same two requests on a set link: one document of the set at a time, named by its ticket. */
-export const SetCertPrepareBody = Type.Composite([
-  CertPrepareBody,
-  Type.Object({ document_ticket: Type.String({ description: 'the document of the set this signature is for' }) }),
-]);
+export const SetCertPrepareBody = Type.Composite([CertPrepareBody, SetPrepareTicket]);
 export type SetCertPrepareBody = Static<typeof SetCertPrepareBody>;
 examples(SetCertPrepareBody, {
   certificate: 'MIIDzTCCArWgAwIBAgIUF2...',
@@ -85,10 +82,7 @@ examples(SetCertPrepareBody, {
   document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
 });
 
-export const SetCertFinishBody = Type.Composite([
-  CertFinishBody,
-  Type.Object({ document_ticket: Type.String({ description: 'the document the preparation was made for' }) }),
-]);
+export const SetCertFinishBody = Type.Composite([CertFinishBody, SetFinishTicket]);
 export type SetCertFinishBody = Static<typeof SetCertFinishBody>;
 examples(SetCertFinishBody, {
   preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14',

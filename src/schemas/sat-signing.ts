@@ -65,10 +65,13 @@ export type SatFinishBody = Static<typeof SatFinishBody>;
 examples(SatFinishBody, { preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14', signature: 'Jd0pW2b5...' });
 
 /** The same two requests on a set link: one document of the set at a time, named by its ticket. */
-export const SetSatPrepareBody = Type.Composite([
-  SatPrepareBody,
-  Type.Object({ document_ticket: Type.String({ description: 'the document of the set this signature is for' }) }),
-]);
+/** What a set link's prepare and finish add to a document's: the document of the set, by its ticket. */
+export const SetPrepareTicket = Type.Object({
+  document_ticket: Type.String({ description: 'the document of the set this signature is for' }),
+});
+export const SetFinishTicket = Type.Object({ document_ticket: Type.String({ description: 'the document the preparation was made for' }) });
+
+export const SetSatPrepareBody = Type.Composite([SatPrepareBody, SetPrepareTicket]);
 export type SetSatPrepareBody = Static<typeof SetSatPrepareBody>;
 examples(SetSatPrepareBody, {
   certificate: 'MIIGLzCCBBegAwIBAgIUMzAwMDEwMDAwMDA1MDAwMDM0MTYwDQYJKoZIhvcNAQEL...',
@@ -77,10 +80,7 @@ examples(SetSatPrepareBody, {
   document_ticket: '0bd0b4ad-d0f7-48c5-b4a8-27ba5e56fda7',
 });
 
-export const SetSatFinishBody = Type.Composite([
-  SatFinishBody,
-  Type.Object({ document_ticket: Type.String({ description: 'the document the preparation was made for' }) }),
-]);
+export const SetSatFinishBody = Type.Composite([SatFinishBody, SetFinishTicket]);
 export type SetSatFinishBody = Static<typeof SetSatFinishBody>;
 examples(SetSatFinishBody, {
   preparation_id: '6f1c2a9e-3b7d-4d38-9a51-0c2f5e8b7a14',
